@@ -1,0 +1,177 @@
+"""The engine contract: one ``Game`` shape for every family.
+
+The server, the clients and the bots never special-case a family beyond how
+they draw it, so every family subclasses ``Game`` and fills in a few hooks:
+
+- ``_setup(dealer, deck)`` deals the first hand from ``self.rng`` (or from
+  ``deck``, front first, when a test fixes it);
+- ``to_act``, ``over``, ``scores`` describe where the game stands;
+- ``legal_actions(seat)`` lists every action that seat may take now;
+- ``_apply(seat, action)`` carries out a legal action and returns its events;
+- ``_view(seat)`` is what that seat (``None``: a spectator) may see.
+
+``apply`` is written once here, so every family gets the same guarantees: the
+notation is parsed, an illegal action raises ``IllegalActionError`` before
+anything changes, and every accepted action is logged for ``record()``.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from engine.actions import Action, as_action
+from engine.cards import Card, parse_cards
+from engine.errors import IllegalActionError
+from engine.events import Event
+from engine.options import OptionSchema
+
+Seed = int | str
+
+
+class Game(ABC):
+    """A game of one ruleset at one table: a sequence of hands to a target."""
+
+    family: ClassVar[str]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    schema: ClassVar[OptionSchema]
+
+    def __init__(
+        self,
+        ruleset: str,
+        seats: int,
+        seed: Seed,
+        options: Mapping[str, Any],
+        given_options: Mapping[str, Any] | None = None,
+        dealer: int | None = None,
+        deck: Sequence[Card | str] | None = None,
+    ) -> None:
+        self.ruleset = ruleset
+        self.seats = seats
+        self.seed = seed
+        self.options: dict[str, Any] = dict(options)
+        self._given_options = dict(given_options or {})
+        self._dealer_arg = dealer
+        self._deck_arg = None if deck is None else [str(c) for c in deck]
+        self.rng = random.Random(seed)
+        self._log: list[list[Any]] = []
+        fixed = None if deck is None else parse_cards([str(c) for c in deck])
+        self._setup(dealer, fixed)
+
+    # ----------------------------------------------------------- the hooks
+    @abstractmethod
+    def _setup(self, dealer: int | None, deck: list[Card] | None) -> None:
+        """Deal the first hand. ``dealer``/``deck`` fix it for tests."""
+
+    @property
+    @abstractmethod
+    def to_act(self) -> int | None:
+        """The seat whose turn it is; ``None`` once the game is over."""
+
+    @property
+    @abstractmethod
+    def over(self) -> bool:
+        """True once the game (not just the hand) has ended."""
+
+    @property
+    @abstractmethod
+    def scores(self) -> list[int]:
+        """Each seat's game total."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now (out of turn too: votes, concessions)."""
+
+    @abstractmethod
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        """Carry out an action already known to be legal; return its events."""
+
+    @abstractmethod
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """The family's part of ``view``: primitives only."""
+
+    # ------------------------------------------------- overridable defaults
+    def normalize(self, seat: int, action: Action) -> Action:
+        """Map equivalent spellings onto the form ``legal_actions`` lists
+        (``ally 1`` and ``ally west``). The default keeps the action as it is."""
+        return action
+
+    def is_legal(self, seat: int, action: Action) -> bool:
+        """Whether a normalised action is legal; families may do this faster."""
+        return action in self.legal_actions(seat)
+
+    def explain(self, seat: int, action: Action) -> str:
+        """Why an action is not legal, in words for the player."""
+        if self.to_act is not None and seat != self.to_act and not self.legal_actions(seat):
+            return "it is not your turn"
+        return "that is not a legal action now"
+
+    def _illegal(self, seat: int, action: Action, reason: str) -> list[Event] | None:
+        """A preset that penalises an illegal action returns the penalty's events
+        here (the action is then logged, so replay repeats it). ``None``: refuse it."""
+        return None
+
+    # ------------------------------------------------------- the contract
+    def apply(self, seat: int, action: str | Action) -> list[Event]:
+        """Parse, check and carry out ``action`` for ``seat``.
+
+        Raises ``InvalidActionError`` if the notation does not parse and
+        ``IllegalActionError`` (the game unchanged) if it is not legal now.
+        """
+        parsed = as_action(action)
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.seats:
+            raise IllegalActionError(seat, parsed, f"there is no seat {seat!r}")
+        if self.over:
+            raise IllegalActionError(seat, parsed, "the game is over")
+        parsed = self.normalize(seat, parsed)
+        if not self.is_legal(seat, parsed):
+            reason = self.explain(seat, parsed)
+            penalty = self._illegal(seat, parsed, reason)
+            if penalty is None:
+                raise IllegalActionError(seat, parsed, reason)
+            self._log.append([seat, str(parsed)])
+            return penalty
+        events = self._apply(seat, parsed)
+        self._log.append([seat, str(parsed)])
+        return events
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Exactly what ``seat`` may see, as primitives; ``None`` is a spectator."""
+        if seat is not None and not 0 <= seat < self.seats:
+            raise ValueError(f"there is no seat {seat!r}")
+        return {
+            "ruleset": self.ruleset,
+            "family": self.family,
+            "seats": self.seats,
+            "viewer": seat,
+            "to_act": self.to_act,
+            "over": self.over,
+            "scores": list(self.scores),
+            **self._view(seat),
+        }
+
+    def record(self) -> dict[str, Any]:
+        """Everything needed to rebuild this game: the database row and the export."""
+        return {
+            "ruleset": self.ruleset,
+            "seats": self.seats,
+            "seed": self.seed,
+            "options": dict(self._given_options),
+            "dealer": self._dealer_arg,
+            "deck": None if self._deck_arg is None else list(self._deck_arg),
+            "actions": [list(entry) for entry in self._log],
+        }
+
+    @property
+    def actions_taken(self) -> int:
+        """How many actions have been accepted so far."""
+        return len(self._log)
+
+    def __repr__(self) -> str:
+        return (
+            f"<{type(self).__name__} {self.ruleset} seats={self.seats} seed={self.seed!r}"
+            f" actions={len(self._log)} to_act={self.to_act}>"
+        )

@@ -1,0 +1,116 @@
+"""The one registry of rulesets, looked up by name (as python-chess keeps its variants).
+
+A family registers its class once per ruleset name; the shedding family
+registers one name per preset, each with its own defaults.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.cards import Card
+from engine.errors import OptionError
+from engine.game import Game, Seed
+from engine.options import OptionSchema
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """A name a table can be created with."""
+
+    name: str
+    family: str
+    game_class: type[Game]
+    schema: OptionSchema
+    summary: str
+    min_seats: int
+    max_seats: int
+
+    def describe(self) -> dict[str, Any]:
+        """The ruleset as primitives, for the lobby and help screens."""
+        return {
+            "name": self.name,
+            "family": self.family,
+            "summary": self.summary,
+            "min_seats": self.min_seats,
+            "max_seats": self.max_seats,
+            "options": self.schema.describe(),
+        }
+
+
+_RULESETS: dict[str, Ruleset] = {}
+
+
+def register(
+    name: str,
+    game_class: type[Game],
+    summary: str,
+    schema: OptionSchema | None = None,
+    min_seats: int | None = None,
+    max_seats: int | None = None,
+) -> Ruleset:
+    """Add a ruleset; ``schema`` defaults to the class's own."""
+    if name in _RULESETS:
+        raise ValueError(f"ruleset {name!r} is already registered")
+    rs = Ruleset(
+        name,
+        game_class.family,
+        game_class,
+        schema if schema is not None else game_class.schema,
+        summary,
+        game_class.min_seats if min_seats is None else min_seats,
+        game_class.max_seats if max_seats is None else max_seats,
+    )
+    _RULESETS[name] = rs
+    return rs
+
+
+def ruleset(name: str) -> Ruleset:
+    """The ruleset called ``name``; ``OptionError`` naming the known ones if none."""
+    try:
+        return _RULESETS[name]
+    except KeyError:
+        known = ", ".join(sorted(_RULESETS))
+        raise OptionError("ruleset", f"unknown ruleset {name!r}; known: {known}") from None
+
+
+def all_rulesets() -> list[Ruleset]:
+    return list(_RULESETS.values())
+
+
+def new_game(
+    name: str,
+    seats: int,
+    seed: Seed = 0,
+    options: Mapping[str, Any] | None = None,
+    *,
+    dealer: int | None = None,
+    deck: Sequence[Card | str] | None = None,
+) -> Game:
+    """A new game of ruleset ``name``. Bad seats or options raise ``OptionError``."""
+    rs = ruleset(name)
+    if isinstance(seats, bool) or not isinstance(seats, int):
+        raise OptionError("seats", f"{seats!r} is not a whole number")
+    if not rs.min_seats <= seats <= rs.max_seats:
+        raise OptionError("seats", f"{name} takes {rs.min_seats} to {rs.max_seats} seats, not {seats}")
+    if dealer is not None and not 0 <= dealer < seats:
+        raise OptionError("dealer", f"there is no seat {dealer}")
+    resolved = rs.schema.resolve(options)
+    return rs.game_class(name, seats, seed, resolved, options, dealer, deck)
+
+
+def replay(record: Mapping[str, Any]) -> Game:
+    """Rebuild a game from ``record()``: the identical state."""
+    game = new_game(
+        record["ruleset"],
+        record["seats"],
+        record["seed"],
+        record.get("options") or {},
+        dealer=record.get("dealer"),
+        deck=record.get("deck"),
+    )
+    for seat, notation in record.get("actions", []):
+        game.apply(seat, notation)
+    return game

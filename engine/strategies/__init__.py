@@ -1,0 +1,72 @@
+"""Strategies: how bots and automatic moves choose an action.
+
+A strategy sees exactly what its seat's view shows and the list of legal
+actions, never the hidden state, so server-side bots and timeout moves play
+fair. Each is deterministic given the ``rng`` it is handed.
+
+>>> import random
+>>> from engine.actions import Draw, Pass
+>>> get_strategy("random", "shedding").choose({}, [Draw(), Pass()], random.Random(1))
+Pass()
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from engine.actions import Action
+
+
+class Strategy(Protocol):
+    """Anything with a name and a ``choose`` is a strategy."""
+
+    name: str
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
+        """Pick one of ``legal`` from what ``view`` shows."""
+        ...
+
+
+class RandomStrategy:
+    """Uniform over the legal actions: the floor every other strategy must beat."""
+
+    name = "random"
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
+        if not legal:
+            raise ValueError("no legal action to choose from")
+        return legal[rng.randrange(len(legal))]
+
+
+# (strategy name, family) -> factory; family "*" serves every family.
+_FACTORIES: dict[tuple[str, str], Callable[[], Strategy]] = {("random", "*"): RandomStrategy}
+_DEFAULTS: dict[str, str] = {}
+
+
+def register_strategy(
+    name: str, family: str, factory: Callable[[], Strategy], default: bool = False
+) -> None:
+    """Make ``name`` available for ``family``; ``default`` makes it the family's default."""
+    _FACTORIES[(name, family)] = factory
+    if default:
+        _DEFAULTS[family] = name
+
+
+def get_strategy(name: str, family: str) -> Strategy:
+    """A fresh strategy called ``name`` for ``family``; ``ValueError`` if none."""
+    factory = _FACTORIES.get((name, family)) or _FACTORIES.get((name, "*"))
+    if factory is None:
+        raise ValueError(f"no strategy {name!r} for {family}; known: {', '.join(strategies(family))}")
+    return factory()
+
+
+def strategies(family: str) -> list[str]:
+    """Names of the strategies that play ``family``."""
+    return sorted({n for (n, f) in _FACTORIES if f in (family, "*")})
+
+
+def default_strategy(family: str) -> Strategy:
+    """The strategy a table uses for empty seats and timeouts."""
+    return get_strategy(_DEFAULTS.get(family, "random"), family)

@@ -1,0 +1,1 @@
+"""server package (see DESIGN.md)."""

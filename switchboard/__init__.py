@@ -1,0 +1,1 @@
+"""The ``switchboard`` launcher: the one place that composes server and client."""
