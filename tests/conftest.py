@@ -6,11 +6,8 @@ whole suite stays within minutes on a 2-core machine; ``long`` grows them.
 
 from __future__ import annotations
 
-import os
-
 from hypothesis import HealthCheck, settings
-
-SOAK = os.environ.get("SWITCHBOARD_SOAK", "short")
+from support import SOAK
 
 settings.register_profile(
     "short", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -20,7 +17,3 @@ settings.register_profile(
 )
 settings.load_profile("long" if SOAK == "long" else "short")
 
-
-def soak(short: int, long: int) -> int:
-    """How many iterations a soak loop runs under the current profile."""
-    return long if SOAK == "long" else short
