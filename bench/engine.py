@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import engine  # noqa: E402
+import engine
 
 # (ruleset, seats) pairs measured; a ruleset not registered is skipped.
 CONFIGS = [("abbott", 4), ("abbott", 2), ("kilodney", 6)] + [

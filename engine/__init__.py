@@ -48,6 +48,6 @@ __all__ = [
     "parse_cards",
     "register",
     "replay",
-    "rulesets",
     "ruleset",
+    "rulesets",
 ]

@@ -48,7 +48,9 @@ class Action:
         verb = words[0].lower()
         parser = _PARSERS.get(verb)
         if parser is None:
-            raise InvalidActionError(text, f"unknown action {words[0]!r}; expected {expected_verbs()}")
+            raise InvalidActionError(
+                text, f"unknown action {words[0]!r}; expected {expected_verbs()}"
+            )
         return parser(text, words[1:])
 
     def __str__(self) -> str:

@@ -61,9 +61,7 @@ class Option:
             if (self.minimum is not None and value < self.minimum) or (
                 self.maximum is not None and value > self.maximum
             ):
-                raise OptionError(
-                    self.name, f"{value} is outside {self.minimum}..{self.maximum}"
-                )
+                raise OptionError(self.name, f"{value} is outside {self.minimum}..{self.maximum}")
             return value
         if not isinstance(value, type(self.default)):
             raise OptionError(self.name, f"{value!r} is not a {type(self.default).__name__}")

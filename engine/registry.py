@@ -94,7 +94,9 @@ def new_game(
     if isinstance(seats, bool) or not isinstance(seats, int):
         raise OptionError("seats", f"{seats!r} is not a whole number")
     if not rs.min_seats <= seats <= rs.max_seats:
-        raise OptionError("seats", f"{name} takes {rs.min_seats} to {rs.max_seats} seats, not {seats}")
+        raise OptionError(
+            "seats", f"{name} takes {rs.min_seats} to {rs.max_seats} seats, not {seats}"
+        )
     if dealer is not None and not 0 <= dealer < seats:
         raise OptionError("dealer", f"there is no seat {dealer}")
     resolved = rs.schema.resolve(options)

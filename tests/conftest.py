@@ -16,4 +16,3 @@ settings.register_profile(
     "long", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile("long" if SOAK == "long" else "short")
-

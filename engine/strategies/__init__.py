@@ -58,7 +58,9 @@ def get_strategy(name: str, family: str) -> Strategy:
     """A fresh strategy called ``name`` for ``family``; ``ValueError`` if none."""
     factory = _FACTORIES.get((name, family)) or _FACTORIES.get((name, "*"))
     if factory is None:
-        raise ValueError(f"no strategy {name!r} for {family}; known: {', '.join(strategies(family))}")
+        raise ValueError(
+            f"no strategy {name!r} for {family}; known: {', '.join(strategies(family))}"
+        )
     return factory()
 
 
