@@ -7,7 +7,7 @@ fair. Each is deterministic given the ``rng`` it is handed.
 >>> import random
 >>> from engine.actions import Draw, Pass
 >>> get_strategy("random", "shedding").choose({}, [Draw(), Pass()], random.Random(1))
-Pass()
+Draw()
 """
 
 from __future__ import annotations
