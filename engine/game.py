@@ -38,6 +38,10 @@ class Game(ABC):
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
     schema: ClassVar[OptionSchema]
+    #: Whether some cards are hidden from some seats. A record holds the seed, and the
+    #: seed deals every hand, so the server gives a full record (seed, deck) only to
+    #: operators when this is true; players and spectators get the public event log.
+    hidden_information: ClassVar[bool] = True
 
     def __init__(
         self,
