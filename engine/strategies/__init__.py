@@ -20,7 +20,14 @@ from engine.actions import Action
 
 
 class Strategy(Protocol):
-    """Anything with a name and a ``choose`` is a strategy."""
+    """Anything with a name and a ``choose`` is a strategy.
+
+    A strategy may also define ``observe(event)``: a runner that has the events
+    its seat was shown (``Event.present(seat)`` dicts, in order) passes each one
+    on, so a strategy can remember what was played. Runners without events (a
+    timeout move) never call it, so every strategy must also play from the view
+    alone.
+    """
 
     name: str
 
@@ -41,12 +48,12 @@ class RandomStrategy:
 
 
 # (strategy name, family) -> factory; family "*" serves every family.
-_FACTORIES: dict[tuple[str, str], Callable[[], Strategy]] = {("random", "*"): RandomStrategy}
+_FACTORIES: dict[tuple[str, str], Callable[..., Strategy]] = {("random", "*"): RandomStrategy}
 _DEFAULTS: dict[str, str] = {}
 
 
 def register_strategy(
-    name: str, family: str, factory: Callable[[], Strategy], default: bool = False
+    name: str, family: str, factory: Callable[..., Strategy], default: bool = False
 ) -> None:
     """Make ``name`` available for ``family``; ``default`` makes it the family's default."""
     _FACTORIES[(name, family)] = factory
@@ -54,14 +61,21 @@ def register_strategy(
         _DEFAULTS[family] = name
 
 
-def get_strategy(name: str, family: str) -> Strategy:
-    """A fresh strategy called ``name`` for ``family``; ``ValueError`` if none."""
+def get_strategy(name: str, family: str, **params: Any) -> Strategy:
+    """A fresh strategy called ``name`` for ``family``; ``ValueError`` if none.
+
+    ``params`` go to the factory (a search strategy's ``iterations``, say), so
+    an arena can run the same strategy at a smaller budget.
+    """
     factory = _FACTORIES.get((name, family)) or _FACTORIES.get((name, "*"))
     if factory is None:
         raise ValueError(
             f"no strategy {name!r} for {family}; known: {', '.join(strategies(family))}"
         )
-    return factory()
+    try:
+        return factory(**params)
+    except TypeError as exc:
+        raise ValueError(f"strategy {name!r} does not take {sorted(params)}: {exc}") from None
 
 
 def strategies(family: str) -> list[str]:

@@ -1,0 +1,367 @@
+"""The in-process arena: strategies play each other on the engine alone, fast.
+
+Why this design:
+
+- **Seats rotate, deals repeat.** Where you sit matters (who leads, who is
+  dealt last) and so does the deal, so each deal is played ``seats`` times,
+  the line-up rotated one seat each time (duplicate bridge's idea: luck of the
+  deal cancels out), and successive deals walk through every distinct seating
+  of the line-up. A game's seed fixes every shuffle of every hand, so the
+  rotated replays of a deal really are the same cards.
+- **Win rate per seat played.** A strategy may hold several seats of one game
+  (three strategies at a four-seat table); each seat it held is one trial and
+  a win is that seat finishing alone on top (a shared top counts as a share).
+  The 95% interval is Wilson's score interval, which stays inside [0, 1] and
+  behaves at small counts where the normal approximation does not.
+- **A rating that uses the whole finishing order.** openskill's Plackett-Luce
+  model rates every seat's place in each game, so a second place in a
+  four-seat game tells more than "did not win". A strategy holding two seats
+  gets both seats' updates (the sum of the mean shifts, the smaller sigma).
+- **Time per move** is the wall time of ``choose`` only, so the engine's own
+  cost does not blur a strategy's.
+
+Everything here is deterministic given the seed (a search strategy with an
+iteration budget included), so a surprising table can be replayed exactly.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import engine
+from engine.game import Game
+from engine.strategies import Strategy, get_strategy
+
+#: A game that has not ended after this many actions is stopped and counted as a draw.
+MAX_ACTIONS = 20_000
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """One strategy in the arena: ``label`` is what the table prints."""
+
+    label: str
+    strategy: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def parse(cls, text: str) -> Entrant:
+        """``search`` or ``search:iterations=50`` (numbers become numbers).
+
+        >>> e = Entrant.parse("search:iterations=50,rollouts=2")
+        >>> e.strategy, e.params
+        ('search', {'iterations': 50, 'rollouts': 2})
+        """
+        name, _, rest = text.partition(":")
+        params: dict[str, Any] = {}
+        for item in filter(None, rest.split(",")):
+            key, eq, value = item.partition("=")
+            if not eq:
+                raise ValueError(f"expected key=value in {text!r}, got {item!r}")
+            params[key.strip()] = _number(value.strip())
+        return cls(text, name.strip(), params)
+
+    def make(self, family: str) -> Strategy:
+        return get_strategy(self.strategy, family, **self.params)
+
+
+def _number(text: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+@dataclass(slots=True)
+class GameResult:
+    """One finished game: who sat where, the scores and the placings."""
+
+    seed: int
+    lineup: list[str]
+    scores: list[int]
+    places: list[int]  # 0 = first; equal scores share a place
+    actions: int
+    finished: bool
+    move_times: dict[str, list[float]]
+
+
+@dataclass(slots=True)
+class Standing:
+    """A strategy's totals over the arena."""
+
+    label: str
+    seats: int = 0
+    wins: float = 0.0
+    mu: float = 25.0
+    sigma: float = 25.0 / 3
+    times: list[float] = field(default_factory=list)
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.seats if self.seats else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.wins, self.seats)
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative rating (mu - 3 sigma) that openskill ranks by."""
+        return self.mu - 3 * self.sigma
+
+    def time_quantile(self, q: float) -> float:
+        return quantile(self.times, q)
+
+
+def wilson(successes: float, trials: int, z: float = 1.959964) -> tuple[float, float]:
+    """Wilson's score interval for a proportion (95% by default).
+
+    >>> lo, hi = wilson(50, 100)
+    >>> round(lo, 3), round(hi, 3)
+    (0.404, 0.596)
+    >>> wilson(0, 0)
+    (0.0, 1.0)
+    """
+    if trials <= 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def quantile(values: Sequence[float], q: float) -> float:
+    """The ``q`` quantile by the nearest-rank method; 0 for no values.
+
+    >>> quantile([3, 1, 2], 0.5), quantile(list(range(1, 101)), 0.99)
+    (2, 99)
+    """
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q * len(ordered)))
+    return ordered[rank - 1]
+
+
+def places_from_scores(scores: Sequence[int]) -> list[int]:
+    """Competition ranking, highest score first: ``[5, 9, 5] -> [1, 0, 1]``.
+
+    >>> places_from_scores([5, 9, 5])
+    [1, 0, 1]
+    """
+    return [sum(1 for other in scores if other > s) for s in scores]
+
+
+def lineup_for(entrants: Sequence[str], seats: int) -> list[str]:
+    """The multiset of strategies at a table: the entrants cycled to fill the seats.
+
+    >>> lineup_for(["a", "b", "c"], 4)
+    ['a', 'b', 'c', 'a']
+    """
+    return [entrants[i % len(entrants)] for i in range(seats)]
+
+
+def distinct_arrangements(items: Sequence[str], limit: int = 5000) -> list[list[str]]:
+    """Every distinct ordering of ``items`` (a multiset) in a fixed order,
+    or just its rotations when there would be more than ``limit``.
+
+    >>> distinct_arrangements(["a", "a", "b"])
+    [['a', 'a', 'b'], ['a', 'b', 'a'], ['b', 'a', 'a']]
+    """
+    counts: dict[str, int] = {}
+    for item in items:
+        counts[item] = counts.get(item, 0) + 1
+    total = math.factorial(len(items))
+    for c in counts.values():
+        total //= math.factorial(c)
+    if total > limit:
+        return [list(items[i:]) + list(items[:i]) for i in range(len(items))]
+    keys = sorted(counts)
+    out: list[list[str]] = []
+
+    def walk(prefix: list[str]) -> None:
+        if len(prefix) == len(items):
+            out.append(list(prefix))
+            return
+        for k in keys:
+            if counts[k]:
+                counts[k] -= 1
+                prefix.append(k)
+                walk(prefix)
+                prefix.pop()
+                counts[k] += 1
+
+    walk([])
+    return out
+
+
+def schedule(entrants: Sequence[str], seats: int, games: int) -> Iterator[tuple[int, list[str]]]:
+    """``(deal, lineup by seat)`` for each game: each deal is played once per
+    rotation of its seating, and deals walk through the distinct seatings."""
+    arrangements = distinct_arrangements(lineup_for(entrants, seats))
+    for i in range(games):
+        deal, turn = divmod(i, seats)
+        base = arrangements[deal % len(arrangements)]
+        yield deal, [base[(s + turn) % seats] for s in range(seats)]
+
+
+def play_game(
+    ruleset: str,
+    seats: int,
+    seed: int,
+    lineup: Sequence[Entrant],
+    options: Mapping[str, Any] | None = None,
+    rng_salt: str = "",
+    max_actions: int = MAX_ACTIONS,
+) -> GameResult:
+    """Play one game with ``lineup[s]`` in seat ``s``; time every ``choose``.
+
+    Each seat's strategy is built fresh for the game, gets its own generator
+    (from the seed, the seat and ``rng_salt``) and sees only its seat's view,
+    the legal actions and, through ``observe`` if it has one, the events as
+    its seat was shown them.
+    """
+    game = engine.new_game(ruleset, seats=seats, seed=seed, options=dict(options or {}))
+    family = game.family
+    players = [entrant.make(family) for entrant in lineup]
+    rngs = [random.Random(f"{seed}:{s}:{rng_salt}") for s in range(seats)]
+    observers: list[Callable[[dict[str, Any]], None] | None] = [
+        getattr(p, "observe", None) for p in players
+    ]
+    times: dict[str, list[float]] = defaultdict(list)
+    actions = 0
+    while not game.over and actions < max_actions:
+        seat = game.to_act
+        assert seat is not None
+        legal = game.legal_actions(seat)
+        view = game.view(seat)
+        start = time.perf_counter()
+        action = players[seat].choose(view, legal, rngs[seat])
+        times[lineup[seat].label].append(time.perf_counter() - start)
+        events = game.apply(seat, action)
+        actions += 1
+        for s, observe in enumerate(observers):
+            if observe is not None:
+                for event in events:
+                    observe(event.present(s))
+    scores = list(game.scores)
+    places = outcome_places(game) if game.over else [0] * seats
+    return GameResult(
+        seed, [e.label for e in lineup], scores, places, actions, game.over, dict(times)
+    )
+
+
+def outcome_places(game: Game) -> list[int]:
+    """Each seat's place at the end (0 = won), from the game's scores.
+
+    A one-hand shedding game scores only the winner, so the others tie on 0;
+    where the view lists a finishing order, it breaks those ties.
+    """
+    scores = list(game.scores)
+    places = places_from_scores(scores)
+    finished = game.view(None).get("finished")
+    if isinstance(finished, list) and finished:
+        order = {seat: i for i, seat in enumerate(finished)}
+        key = [(-scores[s], order.get(s, len(order))) for s in range(game.seats)]
+        places = [sum(1 for k in key if k < key[s]) for s in range(game.seats)]
+    return places
+
+
+@dataclass(slots=True)
+class ArenaResult:
+    """The standings of one arena run, with enough to print its table."""
+
+    ruleset: str
+    seats: int
+    games: int
+    standings: dict[str, Standing]
+    unfinished: int
+    seconds: float
+
+    def table(self) -> str:
+        """The printed table: win rate with its 95% interval, rating, time a move."""
+        rows = sorted(self.standings.values(), key=lambda s: -s.ordinal)
+        head = (
+            f"{self.ruleset}, {self.seats} seats, {self.games} games"
+            f" ({self.unfinished} unfinished), {self.seconds:.1f} s;"
+            f" an even share is {1 / self.seats:.1%}"
+        )
+        lines = [
+            head,
+            f"{'strategy':<28}{'seats':>6}{'win rate':>10}{'95% CI':>17}"
+            f"{'rating':>8}{'mu':>7}{'median ms':>11}{'p99 ms':>9}",
+        ]
+        for s in rows:
+            lo, hi = s.interval
+            lines.append(
+                f"{s.label:<28}{s.seats:>6}{s.win_rate:>10.1%}{f'[{lo:.1%}, {hi:.1%}]':>17}"
+                f"{s.ordinal:>8.1f}{s.mu:>7.1f}{s.time_quantile(0.5) * 1000:>11.2f}"
+                f"{s.time_quantile(0.99) * 1000:>9.2f}"
+            )
+        return "\n".join(lines)
+
+
+def run_arena(
+    ruleset: str,
+    entrants: Sequence[Entrant | str],
+    games: int,
+    seats: int | None = None,
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
+    progress: Callable[[int, GameResult], None] | None = None,
+) -> ArenaResult:
+    """Play ``games`` games of ``ruleset`` among ``entrants`` and rate them."""
+    from openskill.models import PlackettLuce
+
+    parsed = [e if isinstance(e, Entrant) else Entrant.parse(e) for e in entrants]
+    if not parsed:
+        raise ValueError("the arena needs at least one strategy")
+    by_label = {e.label: e for e in parsed}
+    if len(by_label) != len(parsed):
+        raise ValueError("two entrants share a label")
+    rs = engine.ruleset(ruleset)
+    n = seats if seats is not None else max(rs.min_seats, min(rs.max_seats, 4))
+    for e in parsed:
+        e.make(rs.family)  # fail early on an unknown strategy or parameter
+    model = PlackettLuce()
+    ratings = {label: model.rating(name=label) for label in by_label}
+    standings = {label: Standing(label) for label in by_label}
+    unfinished = 0
+    start = time.perf_counter()
+    for i, (deal, labels) in enumerate(schedule(list(by_label), n, games)):
+        result = play_game(
+            ruleset, n, seed + deal, [by_label[x] for x in labels], options, rng_salt=str(i)
+        )
+        for label, ts in result.move_times.items():
+            standings[label].times.extend(ts)
+        if not result.finished:
+            unfinished += 1
+        for s, label in enumerate(labels):
+            standings[label].seats += 1
+            if result.finished and result.places[s] == 0:
+                standings[label].wins += 1 / result.places.count(0)
+        if result.finished:
+            teams = model.rate([[ratings[label]] for label in labels], ranks=result.places)
+            shift: dict[str, float] = defaultdict(float)
+            sigma: dict[str, float] = {}
+            for label, [new] in zip(labels, teams, strict=True):
+                shift[label] += new.mu - ratings[label].mu
+                sigma[label] = min(sigma.get(label, new.sigma), new.sigma)
+            for label in shift:
+                ratings[label] = model.rating(
+                    mu=ratings[label].mu + shift[label], sigma=sigma[label], name=label
+                )
+        if progress is not None:
+            progress(i, result)
+    for label, r in ratings.items():
+        standings[label].mu, standings[label].sigma = r.mu, r.sigma
+    return ArenaResult(ruleset, n, games, standings, unfinished, time.perf_counter() - start)

@@ -1,0 +1,155 @@
+"""The in-process arena, on a toy game where the better strategy is obvious.
+
+The toy: each seat takes three turns; ``draw`` adds the next card's value to
+its score, ``pass`` adds nothing; the highest score wins. ``greedy`` always
+draws, so it must beat ``random`` with room to spare, and the arena must say
+so with intervals that do not overlap.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import pytest
+
+from client.arena import (
+    Entrant,
+    distinct_arrangements,
+    places_from_scores,
+    play_game,
+    run_arena,
+    schedule,
+    wilson,
+)
+from engine import registry
+from engine.actions import Action, Draw, Pass
+from engine.cards import Card, make_deck, shuffled
+from engine.events import Event
+from engine.game import Game
+from engine.options import OptionSchema
+from engine.strategies import _FACTORIES, register_strategy
+from switchboard.cli import main
+
+
+class DrawGame(Game):
+    family = "drawtoy"
+    min_seats = 2
+    max_seats = 4
+    schema = OptionSchema([])
+
+    def _setup(self, dealer: int | None, deck: list[Card] | None) -> None:
+        self.pile = deck if deck is not None else shuffled(make_deck(), self.rng)
+        self.points = [0] * self.seats
+        self.turns = 0
+
+    @property
+    def to_act(self) -> int | None:
+        return None if self.over else self.turns % self.seats
+
+    @property
+    def over(self) -> bool:
+        return self.turns >= 3 * self.seats
+
+    @property
+    def scores(self) -> list[int]:
+        return list(self.points)
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        return [] if seat != self.to_act else [Draw(), Pass()]
+
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        self.turns += 1
+        if isinstance(action, Draw):
+            card = self.pile.pop()
+            self.points[seat] += card.value
+            return [Event("draw", {"seat": seat, "card": str(card)})]
+        return [Event("pass", {"seat": seat})]
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        return {"points": list(self.points)}
+
+
+class Greedy:
+    name = "greedy"
+
+    def __init__(self) -> None:
+        self.seen: list[dict[str, Any]] = []
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
+        assert set(view) >= {"points", "viewer", "to_act"}
+        return Draw()
+
+    def observe(self, event: dict[str, Any]) -> None:
+        self.seen.append(event)
+
+
+@pytest.fixture
+def drawtoy() -> Iterator[str]:
+    registry.register("drawtoy", DrawGame, "a test game")
+    register_strategy("greedy", "drawtoy", Greedy)
+    yield "drawtoy"
+    registry._RULESETS.pop("drawtoy")
+    _FACTORIES.pop(("greedy", "drawtoy"))
+
+
+def test_wilson_matches_known_intervals() -> None:
+    lo, hi = wilson(8, 10)
+    assert (round(lo, 4), round(hi, 4)) == (0.4902, 0.9433)
+    lo, hi = wilson(0, 20)
+    assert lo == 0.0 and 0.16 < hi < 0.17
+    lo, hi = wilson(20, 20)
+    assert hi == 1.0 and 0.83 < lo < 0.84
+
+
+def test_places_share_ties() -> None:
+    assert places_from_scores([3, 7, 7, 1]) == [2, 0, 0, 3]
+
+
+def test_schedule_rotates_every_strategy_through_every_seat() -> None:
+    games = list(schedule(["a", "b", "c"], 4, 4 * len(distinct_arrangements(list("abca")))))
+    seat_counts = Counter((seat, name) for _, lineup in games for seat, name in enumerate(lineup))
+    per_seat = {seat_counts[(0, x)] for x in "abc"}
+    # every seat sees each strategy in proportion to its share of the line-up
+    for seat in range(4):
+        assert seat_counts[(seat, "a")] == 2 * seat_counts[(seat, "b")] == 2 * seat_counts[(seat, "c")]
+    assert len(per_seat) == 2
+    deals = Counter(deal for deal, _ in games)
+    assert set(deals.values()) == {4}  # each deal is played once per rotation
+
+
+def test_greedy_beats_random_with_confidence(drawtoy: str) -> None:
+    result = run_arena(drawtoy, ["greedy", "random"], games=200, seats=2, seed=3)
+    greedy, rand = result.standings["greedy"], result.standings["random"]
+    assert greedy.seats == rand.seats == 200
+    assert greedy.interval[0] > rand.interval[1]
+    assert greedy.ordinal > rand.ordinal
+    assert len(greedy.times) == 200 * 3
+    assert "greedy" in result.table() and "95% CI" in result.table()
+
+
+def test_arena_is_deterministic(drawtoy: str) -> None:
+    a = run_arena(drawtoy, ["greedy", "random"], games=30, seats=3, seed=5)
+    b = run_arena(drawtoy, ["greedy", "random"], games=30, seats=3, seed=5)
+    assert [s.wins for s in a.standings.values()] == [s.wins for s in b.standings.values()]
+    assert [s.mu for s in a.standings.values()] == [s.mu for s in b.standings.values()]
+
+
+def test_play_game_feeds_events_to_observers(drawtoy: str) -> None:
+    result = play_game(drawtoy, 2, 1, [Entrant.parse("greedy"), Entrant.parse("random")])
+    assert result.finished and result.actions == 6
+    assert sorted(result.places) in ([0, 1], [0, 0])
+
+
+def test_cli_prints_the_table(drawtoy: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", drawtoy, "greedy", "random", "--games", "8", "--seats", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "greedy" in out and "random" in out and "p99 ms" in out
+
+
+def test_cli_refuses_unknown_strategy(drawtoy: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", drawtoy, "nosuch", "--games", "2"]) == 2
+    assert "no strategy 'nosuch'" in capsys.readouterr().err
+    assert main(["arena", drawtoy, "random:depth=3", "--games", "2"]) == 2
