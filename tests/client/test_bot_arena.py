@@ -114,7 +114,8 @@ def test_schedule_rotates_every_strategy_through_every_seat() -> None:
     per_seat = {seat_counts[(0, x)] for x in "abc"}
     # every seat sees each strategy in proportion to its share of the line-up
     for seat in range(4):
-        assert seat_counts[(seat, "a")] == 2 * seat_counts[(seat, "b")] == 2 * seat_counts[(seat, "c")]
+        a, b, c = (seat_counts[(seat, x)] for x in "abc")
+        assert a == 2 * b == 2 * c
     assert len(per_seat) == 2
     deals = Counter(deal for deal, _ in games)
     assert set(deals.values()) == {4}  # each deal is played once per rotation
