@@ -1,0 +1,112 @@
+"""What the three boards share: the drawing context and a few line helpers.
+
+A board is a pure function from a view dict (the engine's ``Game.view``, as the
+server sends it) and a ``BoardContext`` to formatted text. Pure, so that tests
+can draw a board from any view without a terminal, and so that redrawing on
+resize or on an event is only calling it again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+
+@dataclass(frozen=True)
+class BoardContext:
+    """How to draw: the players' names by seat, ASCII or not, the width, what is legal now."""
+
+    names: Sequence[str | None] = ()
+    ascii_only: bool = False
+    width: int = 52
+    legal: Sequence[str] = field(default_factory=tuple)
+
+    def name(self, seat: int) -> str:
+        """The player's name at ``seat``, or ``seat N`` while it is empty."""
+        if 0 <= seat < len(self.names) and self.names[seat]:
+            return str(self.names[seat])
+        return f"seat {seat}"
+
+
+def you(view: dict[str, Any], seat: int) -> str:
+    """`` (you)`` after the viewer's own seat."""
+    return " (you)" if view.get("viewer") == seat else ""
+
+
+def seat_style(view: dict[str, Any], seat: int) -> str:
+    """Style of a seat's name: whose turn it is stands out."""
+    if view.get("to_act") == seat:
+        return "class:seat.turn"
+    if view.get("viewer") == seat:
+        return "class:seat.me"
+    return "class:seat"
+
+
+def clip(fragments: StyleAndTextTuples, width: int) -> StyleAndTextTuples:
+    """Cut a line of formatted text to ``width`` cells, ending in ``…`` when cut."""
+    out: StyleAndTextTuples = []
+    used = 0
+    for style, text, *_ in fragments:
+        if used + len(text) <= width:
+            out.append((style, text))
+            used += len(text)
+            continue
+        room = max(0, width - used - 1)
+        out.append((style, text[:room]))
+        out.append(("class:dim", "…"))
+        break
+    return out
+
+
+def lines_to_text(lines: Sequence[StyleAndTextTuples], width: int) -> StyleAndTextTuples:
+    """Join lines (each clipped to ``width``) with newlines into one formatted text."""
+    out: StyleAndTextTuples = []
+    for i, line in enumerate(lines):
+        if i:
+            out.append(("", "\n"))
+        out.extend(clip(line, width))
+    return out
+
+
+def legal_verbs(legal: Sequence[str]) -> set[str]:
+    """The verbs among the legal actions (``{"play", "draw"}``)."""
+    return {a.split()[0] for a in legal if a.strip()}
+
+
+def wrap_cards(
+    prefix: StyleAndTextTuples, cards: Sequence[StyleAndTextTuples], width: int, indent: int
+) -> list[StyleAndTextTuples]:
+    """Lay cards (each its own fragments) after ``prefix``, wrapping to ``width`` cells with
+    later lines indented by ``indent``; so a hand of 20 cards still fits in 80 columns."""
+    lines: list[StyleAndTextTuples] = [list(prefix)]
+    used = sum(len(t) for _s, t, *_ in prefix)
+    for card in cards:
+        w = sum(len(t) for _s, t, *_ in card) + 1
+        if used + w > width and used > indent:
+            lines.append([("", " " * indent)])
+            used = indent
+        lines[-1].extend([("", " "), *card])
+        used += w
+    return lines
+
+
+def columns(
+    entries: Sequence[StyleAndTextTuples], width: int, max_rows: int = 4
+) -> list[StyleAndTextTuples]:
+    """Entries in one column, or two side by side when there are more than ``max_rows``."""
+    if len(entries) <= max_rows:
+        return [list(e) for e in entries]
+    half = (len(entries) + 1) // 2
+    col = width // 2
+    out: list[StyleAndTextTuples] = []
+    for i in range(half):
+        left = clip(list(entries[i]), col - 1)
+        pad = col - sum(len(t) for _s, t, *_ in left)
+        line = [*left, ("", " " * pad)]
+        if i + half < len(entries):
+            line.extend(entries[i + half])
+        out.append(line)
+    return out

@@ -1,0 +1,103 @@
+"""The kilodney board: the pile top and what must follow it, who is still in the hand
+(and who was knocked out), every hand's size and score, and the viewer's hand.
+
+Knocked-out and stranded hands show their count only: the view never carries
+their cards, and neither does the screen.
+
+>>> from client.boards.common import BoardContext
+>>> from prompt_toolkit.formatted_text import fragment_list_to_text
+>>> view = {"viewer": 1, "to_act": 1, "seats": 4, "scores": [3, 0, 1, -1],
+...         "hand": ["7S", "JK", "KH"], "hand_sizes": [5, 3, 9, 0], "top": "KS",
+...         "running": True, "in_hand": [True, True, False, False], "knocked_out": [2],
+...         "dealer": 3, "hand_number": 2, "target": 50, "leader": 0}
+>>> ctx = BoardContext(names=["ann", "bob", "cy", "di"], ascii_only=True)
+>>> print(fragment_list_to_text(render(view, ctx)))
+kilodney - hand 2 - to 50 - dealer di
+Pile  KS  played by ann
+Follow: S spades or a K, or play a joker
+  ann           5 cards   score 3
+> bob (you)     3 cards   score 0
+  cy           knocked out (9)   score 1
+  di           out   score -1
+Your hand (3):  KH  7S  JK
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from client.boards.common import BoardContext, columns, lines_to_text, seat_style, wrap_cards, you
+from client.cards import card_fragments, sort_cards, suit_style, suit_text
+
+
+def render(view: dict[str, Any], ctx: BoardContext) -> StyleAndTextTuples:
+    """Draw the table from ``view`` (see views.md) for the viewer in ``ctx``."""
+    a = ctx.ascii_only
+    dot = " - " if a else " · "
+    lines: list[StyleAndTextTuples] = []
+    head = f"kilodney{dot}hand {view.get('hand_number', 1)}{dot}to {view.get('target', 50)}"
+    if view.get("dealer") is not None:
+        head += f"{dot}dealer {ctx.name(view['dealer'])}"
+    lines.append([("class:title", head)])
+    top = view.get("top")
+    pile: StyleAndTextTuples = [("", "Pile  ")]
+    pile += card_fragments(top, a, "class:top") if top else [("class:dim", "--")]
+    if top and view.get("leader") is not None:
+        pile.append(("", f"  played by {ctx.name(view['leader'])}"))
+    lines.append(pile)
+    if top and view.get("running") and top != "JK":
+        suit, rank = top[-1], top[0]
+        lines.append(
+            [
+                ("", "Follow: "),
+                (suit_style(suit), suit_text(suit, a)),
+                ("", f" or a {rank}, or play a joker"),
+            ]
+        )
+    elif not view.get("over"):
+        lines.append([("", "Lead any card")])
+    lines.extend(columns(seat_entries(view, ctx), ctx.width, max_rows=5))
+    hand = view.get("hand")
+    if hand is not None:
+        cards: list[StyleAndTextTuples] = []
+        suit = None
+        for c in sort_cards(hand):
+            gap: StyleAndTextTuples = [("", " ")] if suit is not None and c[-1] != suit else []
+            suit = c[-1]
+            cards.append(gap + card_fragments(c, a))
+        lines.extend(wrap_cards([("", f"Your hand ({len(hand)}): ")], cards, ctx.width, 2))
+    else:
+        lines.append([("class:dim", "(spectating: hands are hidden)")])
+    return lines_to_text(lines, ctx.width)
+
+
+def seat_entries(view: dict[str, Any], ctx: BoardContext) -> list[StyleAndTextTuples]:
+    """One entry per seat: still in (with its card count), knocked out or out, and score."""
+    sizes = view.get("hand_sizes") or []
+    in_hand = view.get("in_hand") or [True] * len(sizes)
+    knocked = set(view.get("knocked_out") or [])
+    scores = view.get("scores") or []
+    entries: list[StyleAndTextTuples] = []
+    for seat, size in enumerate(sizes):
+        turn = view.get("to_act") == seat
+        marker = (">" if ctx.ascii_only else "▶") if turn else " "
+        entry: StyleAndTextTuples = [
+            ("class:turn" if turn else "", marker + " "),
+            (seat_style(view, seat), f"{ctx.name(seat)[:10] + you(view, seat):<12}"),
+        ]
+        if seat in knocked:
+            entry.append(("class:dim", f" knocked out ({size})"))
+        elif not seat_in(in_hand, seat):
+            entry.append(("class:dim", " out" + (f" ({size} stranded)" if size else "")))
+        else:
+            entry.append(("class:count", f" {size:>2} cards"))
+        score = scores[seat] if seat < len(scores) else 0
+        entry.append(("class:score", f"   score {score}"))
+        entries.append(entry)
+    return entries
+
+
+def seat_in(in_hand: list[bool], seat: int) -> bool:
+    return bool(in_hand[seat]) if seat < len(in_hand) else True

@@ -1,0 +1,136 @@
+"""The shedding board: the pile top, the suit to follow, what is pending, the direction,
+every hand's size, and the viewer's own hand with its playable cards marked.
+
+>>> from client.boards.common import BoardContext
+>>> from prompt_toolkit.formatted_text import fragment_list_to_text
+>>> view = {"preset": "switch", "viewer": 0, "to_act": 0, "seats": 2, "scores": [0, 0],
+...         "hand": ["QH", "2C", "8H"], "hand_sizes": [3, 1], "top": "QS", "pile_size": 4,
+...         "nominated": None, "stock": 40, "pending": {"kind": "pickup", "count": 2},
+...         "direction": 1, "finished": [], "dealer": 1, "announced": [1],
+...         "hand_number": 1, "target": 0, "awaiting": None}
+>>> ctx = BoardContext(names=["ann", "bob"], ascii_only=True, legal=["play 2C", "draw"])
+>>> print(fragment_list_to_text(render(view, ctx)))
+switch - hand 1 - dealer bob
+Pile  QS  (4 cards)   Stock 40
+Pending: pick up 2
+Direction: clockwise
+Hands: > ann (you) 3 , bob 1 last card
+Your hand (3):  2C  8H QH
+You may: play 2C | draw
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from client.boards.common import BoardContext, lines_to_text, seat_style, wrap_cards, you
+from client.cards import card_fragments, sort_cards, suit_style, suit_text
+
+PENDING_WORDS = {
+    "pickup": "pick up {count}",
+    "skip": "skip ({count})",
+    "miss": "miss {count} turn(s)",
+    "cover": "the queen must be covered",
+}
+
+
+def pending_text(pending: dict[str, Any]) -> str:
+    """``{"kind": "pickup", "count": 4}`` as ``pick up 4``; unknown kinds as they come."""
+    kind = str(pending.get("kind", ""))
+    count = pending.get("count", "")
+    template = PENDING_WORDS.get(kind)
+    if template:
+        return template.format(count=count)
+    return f"{kind} {count}".strip()
+
+
+def playable(ctx: BoardContext) -> list[str]:
+    """Cards that begin some legal ``play`` action now (highlighted in the hand)."""
+    out: list[str] = []
+    for action in ctx.legal:
+        words = action.split()
+        if words and words[0] == "play":
+            out.extend(w.upper() for w in words[1:] if w.lower() != "last")
+    return out
+
+
+def render(view: dict[str, Any], ctx: BoardContext) -> StyleAndTextTuples:
+    """Draw the table from ``view`` (see views.md) for the viewer in ``ctx``."""
+    a = ctx.ascii_only
+    lines: list[StyleAndTextTuples] = []
+    dot = " - " if a else " · "
+    name = view.get("preset") or view.get("ruleset", "shedding")
+    head = f"{name}{dot}hand {view.get('hand_number', 1)}"
+    if view.get("target"):
+        head += f"{dot}to {view['target']}"
+    if view.get("dealer") is not None:
+        head += f"{dot}dealer {ctx.name(view['dealer'])}"
+    lines.append([("class:title", head)])
+    top = view.get("top")
+    pile: StyleAndTextTuples = [("", "Pile  ")]
+    pile += card_fragments(top, a, "class:top") if top else [("class:dim", "--")]
+    pile.append(("", f"  ({view.get('pile_size', 0)} cards)   Stock {view.get('stock', 0)}"))
+    lines.append(pile)
+    if view.get("nominated"):
+        suit = view["nominated"]
+        lines.append([("", "Suit to follow: "), (suit_style(suit), suit_text(suit, a))])
+    if view.get("pending"):
+        lines.append([("", "Pending: "), ("class:warn", pending_text(view["pending"]))])
+    clockwise = view.get("direction", 1) == 1
+    arrow = "" if a else (" ↻" if clockwise else " ↺")
+    lines.append([("", f"Direction:{arrow} {'clockwise' if clockwise else 'anticlockwise'}")])
+    lines.extend(hand_size_lines(view, ctx))
+    finished = view.get("finished") or []
+    if finished:
+        lines.append([("", "Out: " + ", ".join(ctx.name(s) for s in finished))])
+    hand = view.get("hand")
+    if hand is not None:
+        marks = playable(ctx)
+        cards: list[StyleAndTextTuples] = []
+        suit = None
+        for c in sort_cards(hand):
+            gap: StyleAndTextTuples = [("", " ")] if suit is not None and c[-1] != suit else []
+            suit = c[-1]
+            cards.append(gap + card_fragments(c, a, "class:playable" if c in marks else ""))
+        prefix: StyleAndTextTuples = [("", f"Your hand ({len(hand)}): ")]
+        lines.extend(wrap_cards(prefix, cards, ctx.width, 2))
+    else:
+        lines.append([("class:dim", "(spectating: hands are hidden)")])
+    if view.get("awaiting") and view.get("to_act") == view.get("viewer"):
+        lines.append([("class:turn", f"You must: {view['awaiting']}")])
+    elif ctx.legal and view.get("to_act") == view.get("viewer"):
+        lines.append([("class:turn", "You may: " + " | ".join(ctx.legal))])
+    return lines_to_text(lines, ctx.width)
+
+
+def hand_size_lines(view: dict[str, Any], ctx: BoardContext) -> list[StyleAndTextTuples]:
+    """Every seat's hand size on as few lines as fit, whose turn marked with ``>``."""
+    sizes = view.get("hand_sizes") or []
+    announced = set(view.get("announced") or [])
+    finished = set(view.get("finished") or [])
+    entries: list[StyleAndTextTuples] = []
+    for seat, size in enumerate(sizes):
+        marker = ">" if ctx.ascii_only else "▶"
+        entry: StyleAndTextTuples = []
+        if view.get("to_act") == seat:
+            entry.append(("class:turn", marker + " "))
+        entry.append((seat_style(view, seat), f"{ctx.name(seat)}{you(view, seat)}"))
+        if seat in finished:
+            entry.append(("class:dim", " out"))
+        else:
+            entry.append(("class:count", f" {size}"))
+        if seat in announced and seat not in finished:
+            entry.append(("class:warn", " last card"))
+        entries.append(entry)
+    lines: list[StyleAndTextTuples] = [[("", "Hands:")]]
+    for entry in entries:
+        w = sum(len(t) for _s, t, *_ in entry)
+        used = sum(len(t) for _s, t, *_ in lines[-1])
+        if used + w + 3 > ctx.width and used > 7:
+            lines.append([("", "      ")])
+        elif len(lines[-1]) > 1:
+            lines[-1].append(("class:dim", " ," if ctx.ascii_only else " ·"))
+        lines[-1].extend([("", " "), *entry])
+    return lines

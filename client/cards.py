@@ -1,0 +1,120 @@
+"""Cards on a screen: ``Q♥`` in red and ``K♠`` in black, or plain ``QH`` in ASCII mode.
+
+Every board draws cards through here so that the colour and ASCII rules live in
+one place. The functions return prompt_toolkit *formatted text* (a list of
+``(style, text)`` pairs) whose styles are class names (``class:card.red``), so
+a terminal without colour, or the ``--ascii`` switch, changes only the style
+sheet and the glyphs, never the layout: a card is always two cells wide.
+
+>>> card_text("QH"), card_text("QH", ascii_only=True), card_text("JK")
+('Q♥', 'QH', 'JK')
+>>> card_fragments("TD")
+[('class:card.red', 'T♦')]
+>>> sort_cards(["2C", "AS", "QH", "JK", "TH"])
+['2C', 'TH', 'QH', 'AS', 'JK']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+RANKS = "23456789TJQKA"
+SUIT_ORDER = "CDHS"
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+RANK_NAMES = {
+    "2": "twos",
+    "3": "threes",
+    "4": "fours",
+    "5": "fives",
+    "6": "sixes",
+    "7": "sevens",
+    "8": "eights",
+    "9": "nines",
+    "T": "tens",
+    "J": "jacks",
+    "Q": "queens",
+    "K": "kings",
+    "A": "aces",
+}
+JOKER = "JK"
+
+
+def card_style(card: str) -> str:
+    """The style class of a card: hearts and diamonds red, clubs and spades black."""
+    if card == JOKER:
+        return "class:card.joker"
+    return "class:card.red" if card[-1:] in ("H", "D") else "class:card.black"
+
+
+def card_text(card: str, ascii_only: bool = False) -> str:
+    """Two cells: ``Q♥`` (``QH`` when ``ascii_only``); a joker is ``JK`` either way."""
+    if card == JOKER or ascii_only or len(card) != 2:
+        return card
+    return card[0] + SUIT_SYMBOLS.get(card[1], card[1])
+
+
+def suit_text(suit: str, ascii_only: bool = False) -> str:
+    """A suit as a person reads it: ``♥ hearts`` (or ``H hearts``)."""
+    glyph = suit if ascii_only else SUIT_SYMBOLS.get(suit, suit)
+    return f"{glyph} {SUIT_NAMES.get(suit, suit)}"
+
+
+def suit_style(suit: str) -> str:
+    return "class:card.red" if suit in ("H", "D") else "class:card.black"
+
+
+def card_fragments(card: str, ascii_only: bool = False, extra: str = "") -> StyleAndTextTuples:
+    """One card as formatted text; ``extra`` adds style classes (``class:best``)."""
+    style = card_style(card) + (" " + extra if extra else "")
+    return [(style, card_text(card, ascii_only))]
+
+
+def cards_fragments(
+    cards: Iterable[str],
+    ascii_only: bool = False,
+    sep: str = " ",
+    highlight: Iterable[str] = (),
+    highlight_style: str = "class:best",
+) -> StyleAndTextTuples:
+    """Cards separated by ``sep``; those in ``highlight`` also get ``highlight_style``.
+
+    ``highlight`` is a multiset: two equal cards highlight only as many as it lists.
+    """
+    pending = list(highlight)
+    out: StyleAndTextTuples = []
+    for i, card in enumerate(cards):
+        if i:
+            out.append(("", sep))
+        extra = ""
+        if card in pending:
+            pending.remove(card)
+            extra = highlight_style
+        out.extend(card_fragments(card, ascii_only, extra))
+    return out
+
+
+def card_key(card: str) -> tuple[int, int]:
+    """Sort by suit, then rank (ace high); jokers last."""
+    if card == JOKER or len(card) != 2:
+        return (len(SUIT_ORDER), 0)
+    return (SUIT_ORDER.find(card[1]), RANKS.find(card[0]))
+
+
+def rank_key(card: str) -> tuple[int, int]:
+    """Sort by rank (ace high), then suit; jokers last."""
+    if card == JOKER or len(card) != 2:
+        return (len(RANKS), 0)
+    return (RANKS.find(card[0]), SUIT_ORDER.find(card[1]))
+
+
+def sort_cards(cards: Sequence[str], by_rank: bool = False) -> list[str]:
+    """A hand in the order a person holds it: by suit then rank, or by rank."""
+    return sorted(cards, key=rank_key if by_rank else card_key)
+
+
+def fragments_width(fragments: StyleAndTextTuples) -> int:
+    """Cells taken by some formatted text (cards are one cell per character)."""
+    return sum(len(text) for _style, text, *_ in fragments)
