@@ -1,0 +1,252 @@
+"""Limits against abuse: token buckets, a flood guard, per-address counts, clean names.
+
+Pure logic over a clock the caller passes in (``now``, normally
+``trio.current_time()``), so every limit is tested with plain numbers or
+trio's ``MockClock`` and none of them sleeps. Each limit is a number in
+``ServerConfig``; these classes only do the arithmetic.
+
+Why a token bucket: it lets a person type a burst (three quick commands, a
+short exchange of talk) while bounding the sustained rate, which is what a
+fair limit on a game server must do; a fixed window would punish a burst at
+the edge of a window and let twice the rate through across it.
+
+The flood guard turns a bucket into a policy: over the rate, a command is
+*refused* with an error (the penalty: it is not carried out, and for
+``penalty_seconds`` every further command is refused too); a connection that
+keeps sending while refused collects strikes and is *dropped* at
+``drop_after`` strikes. A flooder therefore costs the server one cheap check
+per message and never reaches a table's inbox.
+
+>>> guard = FloodGuard(rate=2.0, burst=3, penalty_seconds=1.0, drop_after=3)
+>>> [guard.check(0.0).value for _ in range(5)]
+['ok', 'ok', 'ok', 'refuse', 'refuse']
+>>> guard.check(0.5).value, guard.check(5.0).value
+('drop', 'drop')
+"""
+
+from __future__ import annotations
+
+import enum
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass, field
+
+
+class TokenBucket:
+    """``burst`` tokens, refilled at ``rate`` per second; each event takes one.
+
+    >>> b = TokenBucket(rate=1.0, burst=2)
+    >>> b.take(0.0), b.take(0.0), b.take(0.0), b.take(1.0)
+    (True, True, False, True)
+    """
+
+    __slots__ = ("_last", "_tokens", "burst", "rate")
+
+    def __init__(self, rate: float, burst: int, now: float | None = None) -> None:
+        if rate < 0 or burst < 1:
+            raise ValueError("a bucket needs rate >= 0 and burst >= 1")
+        self.rate = float(rate)
+        self.burst = int(burst)
+        self._tokens = float(burst)
+        self._last = now
+
+    def _refill(self, now: float) -> None:
+        if self._last is not None and now > self._last:
+            self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
+        if self._last is None or now > self._last:
+            self._last = now
+
+    def take(self, now: float, n: int = 1) -> bool:
+        """Take ``n`` tokens if there are that many; False (and nothing taken) if not."""
+        self._refill(now)
+        if self._tokens >= n:
+            self._tokens -= n
+            return True
+        return False
+
+    def tokens(self, now: float) -> float:
+        """Tokens available at ``now`` (for tests and statistics)."""
+        self._refill(now)
+        return self._tokens
+
+    def wait_time(self, now: float, n: int = 1) -> float:
+        """Seconds until ``n`` tokens are there (0 if they are); for "retry in" hints."""
+        self._refill(now)
+        if self._tokens >= n:
+            return 0.0
+        if self.rate == 0:
+            return float("inf")
+        return (n - self._tokens) / self.rate
+
+
+class Verdict(enum.Enum):
+    """What to do with one command from a connection."""
+
+    OK = "ok"  #: carry it out
+    REFUSE = "refuse"  #: answer an error (``rate_limited``) and drop the command
+    DROP = "drop"  #: close the connection: it is flooding
+
+
+class FloodGuard:
+    """Commands per second for one connection, with a penalty and then a disconnect.
+
+    Strikes are forgiven one per ``forgive_seconds`` of good behaviour, so a
+    person who once typed too fast is not dropped an hour later for a second slip.
+    """
+
+    __slots__ = ("_bucket", "_penalty_until", "_strikes_at", "drop_after", "forgive_seconds",
+                 "penalty_seconds", "strikes")  # fmt: skip
+
+    def __init__(
+        self,
+        rate: float,
+        burst: int,
+        penalty_seconds: float = 2.0,
+        drop_after: int = 20,
+        forgive_seconds: float = 10.0,
+    ) -> None:
+        self._bucket = TokenBucket(rate, burst)
+        self.penalty_seconds = penalty_seconds
+        self.drop_after = drop_after
+        self.forgive_seconds = forgive_seconds
+        self._penalty_until = float("-inf")
+        self.strikes = 0
+        self._strikes_at = 0.0
+
+    def check(self, now: float) -> Verdict:
+        """The verdict on one more command at ``now``. Once DROP, always DROP."""
+        if self.strikes >= self.drop_after:
+            return Verdict.DROP
+        if self.strikes and self.forgive_seconds > 0:
+            forgiven = int((now - self._strikes_at) // self.forgive_seconds)
+            if forgiven > 0:
+                self.strikes = max(0, self.strikes - forgiven)
+                self._strikes_at = now
+        if now < self._penalty_until or not self._bucket.take(now):
+            return self._strike(now)
+        return Verdict.OK
+
+    def _strike(self, now: float) -> Verdict:
+        self.strikes += 1
+        self._strikes_at = now
+        self._penalty_until = now + self.penalty_seconds
+        return Verdict.DROP if self.strikes >= self.drop_after else Verdict.REFUSE
+
+    def retry_after(self, now: float) -> float:
+        """Seconds until a command would be accepted again: the error's hint."""
+        return max(self._penalty_until - now, self._bucket.wait_time(now), 0.0)
+
+
+@dataclass
+class AddressCounter:
+    """Open connections per peer address, so one host cannot take every slot.
+
+    >>> c = AddressCounter(limit=2)
+    >>> c.acquire("10.0.0.1"), c.acquire("10.0.0.1"), c.acquire("10.0.0.1")
+    (True, True, False)
+    >>> c.release("10.0.0.1"); c.acquire("10.0.0.1")
+    True
+
+    Loopback is counted like any other address: a LAN host where friends all
+    connect from one machine raises ``connections_per_address`` instead.
+    """
+
+    limit: int
+    counts: Counter[str] = field(default_factory=Counter)
+
+    def acquire(self, address: str) -> bool:
+        """Count one more connection from ``address``; False (nothing counted) if over."""
+        if self.limit > 0 and self.counts[address] >= self.limit:
+            return False
+        self.counts[address] += 1
+        return True
+
+    def release(self, address: str) -> None:
+        """A connection from ``address`` closed."""
+        left = self.counts[address] - 1
+        if left > 0:
+            self.counts[address] = left
+        else:
+            self.counts.pop(address, None)
+
+    def __len__(self) -> int:
+        return sum(self.counts.values())
+
+
+def peer_address(sockaddr: object) -> str:
+    """The host part of a socket's peer address (``('127.0.0.1', 5000)`` -> ``127.0.0.1``).
+
+    >>> peer_address(("127.0.0.1", 5000)), peer_address(("::1", 5, 0, 0)), peer_address(None)
+    ('127.0.0.1', '::1', '?')
+    """
+    if isinstance(sockaddr, tuple) and sockaddr:
+        return str(sockaddr[0])
+    if isinstance(sockaddr, str):
+        return sockaddr
+    return "?"
+
+
+# --------------------------------------------------------------- cleaning
+_NAME_PUNCT = set("_-.")
+
+
+class NameError_(ValueError):
+    """A name that cannot be used, with the reason in words."""
+
+
+def clean_text(text: str, max_chars: int) -> str:
+    """Talk and notices as they may be stored and relayed: no control or format characters
+    (so nobody can move another terminal's cursor, recolour it or flip its text direction),
+    whitespace runs collapsed to one space, at most ``max_chars`` characters.
+
+    >>> clean_text("hi\\x1b[31m there\\t\\n  you\\u202e", 40)
+    'hi[31m there you'
+    >>> clean_text("a" * 10, 4)
+    'aaaa'
+    """
+    kept = []
+    for ch in unicodedata.normalize("NFC", str(text)):
+        cat = unicodedata.category(ch)
+        if ch.isspace():
+            kept.append(" ")
+        elif cat[0] == "C":  # Cc control, Cf format (bidi overrides), Cs, Co, Cn
+            continue
+        else:
+            kept.append(ch)
+    return " ".join("".join(kept).split())[:max_chars]
+
+
+def clean_name(name: str, max_chars: int = 24) -> str:
+    """A player name as it is shown: NFKC-normalised (so look-alike full-width letters fold
+    onto ASCII), letters, digits and ``_ - .`` only, 1..``max_chars`` characters,
+    starting with a letter or digit. Raises ``NameError_`` with the reason otherwise.
+
+    >>> clean_name("  Ann_Lee ")
+    'Ann_Lee'
+    >>> clean_name("Ａｎｎ")
+    'Ann'
+    >>> clean_name("a b")
+    Traceback (most recent call last):
+    ...
+    server.limits.NameError_: a name may hold only letters, digits and _ - . (not ' ')
+    """
+    text = unicodedata.normalize("NFKC", str(name)).strip()
+    if not text:
+        raise NameError_("a name cannot be empty")
+    if len(text) > max_chars:
+        raise NameError_(f"a name has at most {max_chars} characters")
+    for ch in text:
+        if not (ch.isalnum() or ch in _NAME_PUNCT):
+            raise NameError_(f"a name may hold only letters, digits and _ - . (not {ch!r})")
+    if not text[0].isalnum():
+        raise NameError_("a name starts with a letter or a digit")
+    return text
+
+
+def fold_name(name: str) -> str:
+    """The key two names collide on (``Ann`` and ``ann`` are one name).
+
+    >>> fold_name("Ann_Lee") == fold_name("ANN_lee")
+    True
+    """
+    return unicodedata.normalize("NFKC", name).casefold()
