@@ -15,10 +15,10 @@ their cards, and neither does the screen.
 kilodney - hand 2 - to 50 - dealer di
 Pile  KS  played by ann
 Follow: S spades or a K, or play a joker
-  ann           5 cards   score 3
-> bob (you)     3 cards   score 0
-  cy           knocked out (9)   score 1
-  di           out   score -1
+  ann              5 cards         score 3
+> bob (you)        3 cards         score 0
+  cy              knocked out (9)  score 1
+  di              out              score -1
 Your hand (3):  KH  7S  JK
 """
 
@@ -58,7 +58,8 @@ def render(view: dict[str, Any], ctx: BoardContext) -> StyleAndTextTuples:
         )
     elif not view.get("over"):
         lines.append([("", "Lead any card")])
-    lines.extend(columns(seat_entries(view, ctx), ctx.width, max_rows=5))
+    many = len(view.get("hand_sizes") or []) > 5
+    lines.extend(columns(seat_entries(view, ctx, compact=many), ctx.width, max_rows=5))
     hand = view.get("hand")
     if hand is not None:
         cards: list[StyleAndTextTuples] = []
@@ -73,8 +74,11 @@ def render(view: dict[str, Any], ctx: BoardContext) -> StyleAndTextTuples:
     return lines_to_text(lines, ctx.width)
 
 
-def seat_entries(view: dict[str, Any], ctx: BoardContext) -> list[StyleAndTextTuples]:
-    """One entry per seat: still in (with its card count), knocked out or out, and score."""
+def seat_entries(
+    view: dict[str, Any], ctx: BoardContext, compact: bool = False
+) -> list[StyleAndTextTuples]:
+    """One entry per seat: still in (with its card count), knocked out or out, and score.
+    ``compact`` entries (25 cells) fit two columns when many seats play."""
     sizes = view.get("hand_sizes") or []
     in_hand = view.get("in_hand") or [True] * len(sizes)
     knocked = set(view.get("knocked_out") or [])
@@ -83,18 +87,26 @@ def seat_entries(view: dict[str, Any], ctx: BoardContext) -> list[StyleAndTextTu
     for seat, size in enumerate(sizes):
         turn = view.get("to_act") == seat
         marker = (">" if ctx.ascii_only else "▶") if turn else " "
+        if compact:
+            label = f"{ctx.name(seat)[:8] + ('*' if view.get('viewer') == seat else ''):<10}"
+        else:
+            label = f"{ctx.name(seat)[:10] + you(view, seat):<16}"
         entry: StyleAndTextTuples = [
             ("class:turn" if turn else "", marker + " "),
-            (seat_style(view, seat), f"{ctx.name(seat)[:10] + you(view, seat):<12}"),
+            (seat_style(view, seat), label),
         ]
         if seat in knocked:
-            entry.append(("class:dim", f" knocked out ({size})"))
+            status = f"KO ({size})" if compact else f"knocked out ({size})"
+            entry.append(("class:dim", f"{status:<17}"[: 8 if compact else 17]))
         elif not seat_in(in_hand, seat):
-            entry.append(("class:dim", " out" + (f" ({size} stranded)" if size else "")))
+            status = "out" + (f" ({size})" if size else "")
+            entry.append(("class:dim", f"{status:<8}" if compact else f"{status:<17}"))
         else:
-            entry.append(("class:count", f" {size:>2} cards"))
+            entry.append(
+                ("class:count", f"{size:>2} cards" if compact else f"{size:>2} cards{'':<9}")
+            )
         score = scores[seat] if seat < len(scores) else 0
-        entry.append(("class:score", f"   score {score}"))
+        entry.append(("class:score", f"{score:>3}pt" if compact else f"score {score}"))
         entries.append(entry)
     return entries
 
