@@ -1,0 +1,203 @@
+"""The chip ledger: balanced transactions, prizes held, paid, split and returned, restarts."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+import trio
+from support import soak
+
+from server.ledger import (
+    MINT,
+    ChipError,
+    Ledger,
+    MemoryLedgerStore,
+    SQLiteLedgerStore,
+    Transaction,
+    held_account,
+    split_prize,
+    winning_seats,
+)
+
+
+async def test_new_names_get_1000_from_the_mint() -> None:
+    ledger = Ledger(MemoryLedgerStore())
+    assert await ledger.open_account("ann")
+    assert not await ledger.open_account("ann")  # only once
+    assert ledger.balance("ann") == 1000
+    assert ledger.balance(MINT) == -1000
+    ledger.check()
+    with pytest.raises(ChipError):
+        await ledger.open_account("@mint2")
+
+
+async def test_prize_is_held_then_paid_to_the_winner() -> None:
+    ledger = Ledger(MemoryLedgerStore())
+    for n in ("ann", "bob"):
+        await ledger.open_account(n)
+    prize = await ledger.set_prize(7, "ann", 100)
+    assert prize is not None and prize.amount == 100
+    assert ledger.balance("ann") == 900 and ledger.balance(held_account(7)) == 100
+    ledger.check()
+    assert await ledger.pay_prize(7, ["bob"]) == {"bob": 100}
+    assert ledger.balance("bob") == 1100 and ledger.prize(7) is None
+    assert await ledger.pay_prize(7, ["bob"]) == {}  # paid once, never twice
+    ledger.check()
+    entries = await ledger.statement("bob")
+    assert [(e.reason, e.delta, e.balance) for e in entries] == [
+        ("prize won", 100, 1100),
+        ("welcome", 1000, 1000),
+    ]
+
+
+async def test_changing_the_prize_returns_the_old_one_in_one_transaction() -> None:
+    ledger = Ledger(MemoryLedgerStore())
+    await ledger.open_account("ann")
+    await ledger.open_account("bob")
+    await ledger.set_prize(1, "ann", 300)
+    await ledger.set_prize(1, "ann", 1000)  # ann's whole balance once the 300 is back
+    assert ledger.balance("ann") == 0 and ledger.prize(1).amount == 1000  # type: ignore[union-attr]
+    await ledger.set_prize(1, "bob", 50)  # the master role was handed on: ann is paid back
+    assert ledger.balance("ann") == 1000 and ledger.balance("bob") == 950
+    assert await ledger.set_prize(1, "bob", 0) is None
+    assert ledger.balance("bob") == 1000 and ledger.prize(1) is None
+    ledger.check()
+
+
+async def test_a_prize_beyond_the_balance_is_refused_and_changes_nothing() -> None:
+    ledger = Ledger(MemoryLedgerStore())
+    await ledger.open_account("ann")
+    for bad in (1001, -1, True, 2.5):
+        with pytest.raises(ChipError):
+            await ledger.set_prize(3, "ann", bad)  # type: ignore[arg-type]
+    with pytest.raises(ChipError):
+        await ledger.set_prize(3, "nobody", 5)
+    assert ledger.balance("ann") == 1000 and ledger.prize(3) is None
+    ledger.check()
+
+
+async def test_abandoned_game_returns_the_prize() -> None:
+    ledger = Ledger(MemoryLedgerStore())
+    await ledger.open_account("ann")
+    await ledger.set_prize(2, "ann", 250)
+    assert await ledger.return_prize(2) == 250
+    assert await ledger.return_prize(2) == 0
+    assert ledger.balance("ann") == 1000
+    ledger.check()
+
+
+def test_split_rule() -> None:
+    assert split_prize(10, ["a", "b", "c"], "f") == {"a": 4, "b": 3, "c": 3}
+    assert split_prize(2, ["a", "b", "c"], "f") == {"a": 1, "b": 1}
+    assert split_prize(9, [None, None], "f") == {"f": 9}
+    assert split_prize(9, ["a", "a"], "f") == {"a": 9}  # one name holding two winning seats
+    assert winning_seats([0, 0]) == [0, 1] and winning_seats([]) == []
+
+
+def test_an_unbalanced_transaction_cannot_be_built() -> None:
+    with pytest.raises(ChipError):
+        Transaction(1, 0.0, "oops", None, (("ann", 5),))
+    with pytest.raises(ChipError):
+        Transaction(1, 0.0, "oops", None, (("ann", 0), ("bob", 0)))
+
+
+async def _random_history(
+    make_store, rng: random.Random, steps: int, restarts: bool
+) -> tuple[Ledger, dict[str, int]]:
+    """Random opens, prizes, wins (shared and bot), abandonments and restarts against a model."""
+    ledger = Ledger(make_store())
+    model: dict[str, int] = {}
+    held: dict[int, tuple[str, int]] = {}
+    names = [f"p{i}" for i in range(8)]
+    for _ in range(steps):
+        op = rng.random()
+        if op < 0.15:
+            name = rng.choice(names)
+            if await ledger.open_account(name):
+                model[name] = 1000
+        elif op < 0.45 and model:
+            table, funder = rng.randrange(6), rng.choice(sorted(model))
+            old = held.get(table)
+            back = old[1] if old and old[0] == funder else 0
+            amount = rng.randrange(0, model[funder] + back + 20)
+            try:
+                await ledger.set_prize(table, funder, amount)
+            except ChipError:
+                assert amount > model[funder] + back
+                continue
+            if old:
+                model[old[0]] += old[1]
+                held.pop(table)
+            if amount:
+                model[funder] -= amount
+                held[table] = (funder, amount)
+        elif op < 0.7 and held:
+            table = rng.choice(sorted(held))
+            funder, amount = held.pop(table)
+            winners = [rng.choice([*sorted(model), None]) for _ in range(rng.randint(1, 4))]
+            for who, got in split_prize(amount, winners, funder).items():
+                model[who] += got
+            await ledger.pay_prize(table, winners)
+        elif op < 0.85 and held:
+            table = rng.choice(sorted(held))
+            funder, amount = held.pop(table)
+            model[funder] += amount
+            await ledger.return_prize(table)
+        elif restarts:
+            await ledger.store.aclose()
+            ledger = Ledger(make_store())
+            if rng.random() < 0.3:  # some tables did not survive the restart
+                gone = [t for t in held if rng.random() < 0.5]
+                await ledger.return_orphans(set(held) - set(gone))
+                for t in gone:
+                    funder, amount = held.pop(t)
+                    model[funder] += amount
+        ledger.check()
+        assert {n: ledger.balance(n) for n in model} == model
+        assert {t: (p.funder, p.amount) for t, p in ledger.prizes().items()} == held
+        assert sum(model.values()) + sum(a for _, a in held.values()) == 1000 * len(model)
+    return ledger, model
+
+
+@pytest.mark.parametrize("seed", range(3))
+async def test_conservation_in_memory_with_restarts(seed: int) -> None:
+    store = MemoryLedgerStore()
+    await _random_history(lambda: store, random.Random(seed), soak(1000, 20000), restarts=True)
+
+
+@pytest.mark.parametrize("seed", range(2))
+async def test_conservation_on_sqlite_with_restarts(tmp_path: Path, seed: int) -> None:
+    path = tmp_path / "switchboard.sqlite3"
+    ledger, model = await _random_history(
+        lambda: SQLiteLedgerStore(path), random.Random(seed), soak(400, 5000), restarts=True
+    )
+    assert ledger.store.audit() == []  # type: ignore[attr-defined]
+    await ledger.store.aclose()
+    again = Ledger(SQLiteLedgerStore(path))
+    again.check()
+    assert {n: again.balance(n) for n in model} == model
+    await again.store.aclose()
+
+
+async def test_sqlite_ledger_shares_the_file_with_the_table_store(tmp_path: Path) -> None:
+    """The ledger's own connection writes while the server's store writer holds the same file."""
+    from server.sqlite_store import SQLiteStore
+    from server.store import NameClaimed
+
+    path = tmp_path / "switchboard.sqlite3"
+    tables = SQLiteStore(path)
+    tables.load()
+    ledger = Ledger(SQLiteLedgerStore(path))
+    async with trio.open_nursery() as nursery:
+        for i in range(30):
+            nursery.start_soon(tables.commit, NameClaimed(f"n{i}", f"N{i}", b"s", b"d"))
+            nursery.start_soon(ledger.open_account, f"n{i}")
+    await tables.aclose()
+    ledger.check()
+    assert len(ledger.names()) == 30
+    assert ledger.store.audit() == []  # type: ignore[attr-defined]
+    await ledger.store.aclose()
+    reloaded = SQLiteStore(path).load()
+    assert len(reloaded.names) == 30
