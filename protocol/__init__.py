@@ -1,1 +1,40 @@
-"""protocol package (see DESIGN.md)."""
+"""Switchboard's wire protocol, sans I/O: bytes in, messages out; messages in, bytes out.
+
+- ``protocol.messages``: every message as a small frozen class validated when
+  built (``Act(table="t1", action="play QH", id=3)``), ``TYPES``, ``from_map``.
+- ``protocol.msgpack_codec``: ``encode(msg) -> bytes`` and ``MsgpackDecoder``
+  (4-byte length-prefixed msgpack maps, with ``protocol.limits.Limits``).
+- ``protocol.sniff``: which codec a connection speaks, from its first byte.
+- ``protocol.errors``: ``LocalProtocolError`` (our misuse) and
+  ``RemoteProtocolError`` (the peer's bad input; ``.code``, ``.fatal``,
+  ``.to_error()``), and the stable error ``CODES``.
+
+docs/protocol.md is the full specification.
+"""
+
+from protocol.errors import CODES, LocalProtocolError, ProtocolError, RemoteProtocolError
+from protocol.limits import DEFAULT_LIMITS, Limits
+from protocol.messages import *  # noqa: F403
+from protocol.messages import PROTOCOL, TYPES, VERSIONS, InvalidMessage, Message, UnknownMessage
+from protocol.msgpack_codec import MsgpackDecoder, encode
+from protocol.sniff import MSGPACK, TEXT, sniff
+
+__all__ = [
+    "CODES",
+    "DEFAULT_LIMITS",
+    "MSGPACK",
+    "PROTOCOL",
+    "TEXT",
+    "TYPES",
+    "VERSIONS",
+    "InvalidMessage",
+    "Limits",
+    "LocalProtocolError",
+    "Message",
+    "MsgpackDecoder",
+    "ProtocolError",
+    "RemoteProtocolError",
+    "UnknownMessage",
+    "encode",
+    "sniff",
+]

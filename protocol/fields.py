@@ -1,0 +1,200 @@
+"""Field kinds of the message model: each a checker that returns the value or raises.
+
+A message class annotates each field with one of these ``Annotated`` aliases;
+``protocol.messages`` reads the checker from the annotation once, when the
+class is made, so validating a message is one call per field. A checker may
+normalise (a list becomes a tuple, an action's notation its canonical form)
+and raises ``LocalProtocolError`` naming the field's problem; the decoder
+turns that into an ``InvalidMessage`` when the value came from the peer.
+
+>>> check_word("t1")
+'t1'
+>>> check_word("two words")
+Traceback (most recent call last):
+...
+protocol.errors.LocalProtocolError: 'two words' is not a word (see protocol.fields)
+>>> check_action("play qh")
+'play QH'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from engine.actions import Action
+from engine.errors import InvalidActionError
+from protocol.errors import LocalProtocolError
+
+Checker = Callable[[Any], Any]
+
+MAX_WORD = 128
+MAX_TEXT = 4000
+MAX_ID = (1 << 31) - 1
+MAX_SEQ = (1 << 63) - 1
+MAX_SEAT = 63
+MAX_COUNT = (1 << 53) - 1
+
+#: Characters that never appear in a text field: C0 and C1 controls, DEL and
+#: the Unicode line and paragraph separators (so a text field is always one line).
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_WORD = re.compile(r"[^\s=\x00-\x1f\x7f-\x9f\u2028\u2029]{1,128}")
+TABLE_STATES = ("waiting", "playing", "paused", "over", "closed")
+
+
+def _int(value: Any, low: int, high: int, what: str) -> int:
+    if type(value) is not int or not low <= value <= high:
+        raise LocalProtocolError(f"{value!r} is not {what} ({low}..{high})")
+    return value
+
+
+def check_word(value: Any) -> str:
+    """A word: names, table ids, tokens, codes, ruleset names; one text-mode token.
+
+    1 to 128 printable characters, no whitespace, no ``=``, not starting with
+    ``#`` and not ``-`` alone (text mode uses those for keys, ids and None)."""
+    if type(value) is not str or not _WORD.fullmatch(value) or value[0] == "#" or value == "-":
+        raise LocalProtocolError(f"{_short(value)} is not a word (see protocol.fields)")
+    return value
+
+
+def check_text(value: Any) -> str:
+    """Free text on one line: talk, error messages, notices."""
+    if type(value) is not str or len(value) > MAX_TEXT or CONTROL.search(value):
+        raise LocalProtocolError(
+            f"{_short(value)} is not text (a string of at most {MAX_TEXT} characters"
+            " without control characters)"
+        )
+    return value
+
+
+def check_id(value: Any) -> int | None:
+    """A request id: chosen by the requester, echoed by the reply."""
+    return None if value is None else _int(value, 0, MAX_ID, "a request id")
+
+
+def check_seq(value: Any) -> int:
+    return _int(value, 0, MAX_SEQ, "a sequence number")
+
+
+def check_seat(value: Any) -> int:
+    return _int(value, 0, MAX_SEAT, "a seat number")
+
+
+def check_count(value: Any) -> int:
+    return _int(value, 0, MAX_COUNT, "a count")
+
+
+def check_signed(value: Any) -> int:
+    return _int(value, -MAX_COUNT, MAX_COUNT, "a whole number")
+
+
+def check_version(value: Any) -> int:
+    return _int(value, 1, 0xFFFF, "a protocol version")
+
+
+def check_bool(value: Any) -> bool:
+    if type(value) is not bool:
+        raise LocalProtocolError(f"{value!r} is not true or false")
+    return value
+
+
+def check_number(value: Any) -> float | int:
+    if type(value) not in (int, float) or not 0 <= value <= 1e9:
+        raise LocalProtocolError(f"{value!r} is not a number of seconds (0..1e9)")
+    return value
+
+
+def check_state(value: Any) -> str:
+    if value not in TABLE_STATES:
+        raise LocalProtocolError(f"{value!r} is not a table state ({', '.join(TABLE_STATES)})")
+    return value
+
+
+def check_payload(value: Any) -> dict[str, Any]:
+    """A map of primitives with string keys (a view, an event, options).
+
+    Only the top level is checked here, for speed; the msgpack decoder has
+    already bounded the depth and sizes of anything that came off the wire,
+    and encoding refuses anything that is not a primitive."""
+    if type(value) is not dict or not all(type(k) is str for k in value):
+        raise LocalProtocolError(f"{_short(value)} is not a map with string keys")
+    return value
+
+
+def check_event(value: Any) -> dict[str, Any]:
+    """A presented engine event: a payload with a string ``kind``."""
+    check_payload(value)
+    if type(value.get("kind")) is not str:
+        raise LocalProtocolError(f"{_short(value)} has no string 'kind'")
+    return value
+
+
+def check_action(value: Any) -> str:
+    """An action in the engine's notation, normalised (``play qh`` -> ``play QH``)."""
+    if type(value) is not str or len(value) > MAX_TEXT:
+        raise LocalProtocolError(f"{_short(value)} is not an action", "bad_action")
+    try:
+        return str(Action.parse(value))
+    except InvalidActionError as exc:
+        raise LocalProtocolError(str(exc), "bad_action") from None
+
+
+def optional(check: Checker) -> Checker:
+    """``None`` or what ``check`` allows."""
+
+    def optional_check(value: Any) -> Any:
+        return None if value is None else check(value)
+
+    return optional_check
+
+
+def tuple_of(check: Checker, low: int = 0, high: int = 10_000) -> Checker:
+    """A sequence (list or tuple; stored as a tuple) of items ``check`` allows."""
+
+    def tuple_check(value: Any) -> tuple[Any, ...]:
+        if type(value) not in (list, tuple) or not low <= len(value) <= high:
+            raise LocalProtocolError(f"{_short(value)} is not a list of {low}..{high} items")
+        return tuple([check(v) for v in value])
+
+    return tuple_check
+
+
+def check_legal(value: Any) -> tuple[str, ...]:
+    """Legal actions as notation strings. Not re-parsed (the engine made them)."""
+    if type(value) not in (list, tuple) or len(value) > 10_000:
+        raise LocalProtocolError(f"{_short(value)} is not a list of actions")
+    for v in value:
+        if type(v) is not str or not v or CONTROL.search(v) or "|" in v:
+            raise LocalProtocolError(f"{_short(v)} is not an action's notation")
+    return tuple(value)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+# The aliases message classes annotate their fields with.
+Word = Annotated[str, check_word]
+OptWord = Annotated["str | None", optional(check_word)]
+Text = Annotated[str, check_text]
+Id = Annotated["int | None", check_id]
+Seq = Annotated[int, check_seq]
+Seat = Annotated[int, check_seat]
+OptSeat = Annotated["int | None", optional(check_seat)]
+Count = Annotated[int, check_count]
+Signed = Annotated[int, check_signed]
+OptCount = Annotated["int | None", optional(check_count)]
+Bool = Annotated[bool, check_bool]
+Clock = Annotated["float | None", optional(check_number)]
+State = Annotated[str, check_state]
+Payload = Annotated[dict[str, Any], check_payload]
+EventPayload = Annotated[dict[str, Any], check_event]
+Payloads = Annotated[tuple[dict[str, Any], ...], tuple_of(check_payload)]
+Versions = Annotated[tuple[int, ...], tuple_of(check_version, 0, 32)]
+Notation = Annotated[str, check_action]
+Legal = Annotated[tuple[str, ...], check_legal]
+Lines = Annotated[tuple[str, ...], tuple_of(check_text, 0, 1000)]
+Players = Annotated["tuple[str | None, ...]", tuple_of(optional(check_word), 0, MAX_SEAT + 1)]

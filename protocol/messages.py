@@ -1,0 +1,747 @@
+"""The message model: every message is a small frozen class, validated when built.
+
+Build a message with keyword arguments; a bad field raises
+``LocalProtocolError`` at once (with ``code`` ``bad_message``, or
+``bad_action`` for notation that does not parse), so a bad message never
+reaches a codec. ``to_map()`` gives the wire map and ``from_map()`` reads one
+back; the codecs (``protocol.msgpack_codec``, ``protocol.text_codec``) turn
+those into bytes.
+
+>>> msg = Act(table="t1", action="play qh", id=7)
+>>> msg
+Act(table='t1', action='play QH', id=7)
+>>> msg.to_map()
+{'type': 'act', 'table': 't1', 'action': 'play QH', 'id': 7}
+>>> from_map({"type": "act", "table": "t1", "action": "draw", "extra": 1}) == Act("t1", "draw")
+True
+>>> Join(table="two words")
+Traceback (most recent call last):
+...
+protocol.errors.LocalProtocolError: Join.table: 'two words' is not a word (see protocol.fields)
+
+Conventions every message follows:
+
+- the wire map's ``"type"`` names the class (``Act`` is ``"act"``); ``TYPES``
+  maps each type to its class, and ``SENDER`` says who may send it;
+- ``id`` (every message has it, keyword-only, default ``None``) is the
+  request id a client chooses; the reply (``ok``, ``error`` or the specific
+  answer) echoes it. Unsolicited messages (events, talk, notices) have none;
+- table events carry ``table`` and ``seq`` (the per-table sequence number);
+- unknown fields in a received map are ignored; a missing optional field
+  takes its default; a field whose value is ``None`` is left out of the map;
+- ``from_map`` never raises for a map: an unknown type gives an
+  ``UnknownMessage`` and a bad field an ``InvalidMessage``, each with
+  ``.error()``, the reply to send (the connection carries on).
+
+Treat dict fields (views, events, options) as read-only: the message does
+not copy them, for speed.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Callable
+from dataclasses import MISSING, dataclass, field, fields
+from typing import Any, ClassVar
+
+from protocol.errors import LocalProtocolError
+from protocol.fields import (
+    CONTROL,
+    Bool,
+    Clock,
+    Count,
+    EventPayload,
+    Id,
+    Legal,
+    Lines,
+    Notation,
+    OptCount,
+    OptSeat,
+    OptWord,
+    Payload,
+    Payloads,
+    Players,
+    Seat,
+    Seq,
+    Signed,
+    State,
+    Text,
+    Versions,
+    Word,
+)
+
+PROTOCOL = "switchboard"
+#: Every protocol version this code speaks, oldest first.
+VERSIONS: tuple[int, ...] = (1,)
+
+CLIENT = "client"
+SERVER = "server"
+BOTH = "both"
+
+#: type -> class, for every message that goes on the wire.
+TYPES: dict[str, type[Message]] = {}
+#: class -> who may send it: ``"client"``, ``"server"`` or ``"both"``.
+SENDER: dict[type[Message], str] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """Base of every wire message. Subclasses set ``type`` with ``@message``."""
+
+    type: ClassVar[str] = ""
+    _checks: ClassVar[tuple[tuple[str, Callable[[Any], Any]], ...]] = ()
+    _wire: ClassVar[tuple[tuple[str, bool, Any], ...]] = ()
+
+    def __post_init__(self) -> None:
+        for name, check in self._checks:
+            value = getattr(self, name)
+            try:
+                new = check(value)
+            except LocalProtocolError as exc:
+                raise LocalProtocolError(f"{type(self).__name__}.{name}: {exc}", exc.code) from None
+            if new is not value:
+                object.__setattr__(self, name, new)
+
+    def to_map(self) -> dict[str, Any]:
+        """The wire map: ``type`` then every field, ``None`` values left out."""
+        out: dict[str, Any] = {"type": self.type}
+        for name, _required, _default in self._wire:
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = list(value) if type(value) is tuple else value
+        return out
+
+
+M = typing.TypeVar("M", bound=type[Message])
+
+
+def message(type_name: str, sender: str) -> Callable[[M], M]:
+    """Register a message class under its wire ``type`` and compute its checkers."""
+
+    def register(cls: M) -> M:
+        hints = typing.get_type_hints(cls, include_extras=True)
+        checks = []
+        wire = []
+        for f in fields(cls):
+            meta = getattr(hints[f.name], "__metadata__", None)
+            if not meta:
+                raise TypeError(f"{cls.__name__}.{f.name} needs a checker annotation")
+            checks.append((f.name, meta[0]))
+            required = f.default is MISSING and f.default_factory is MISSING
+            default = f.default if f.default is not MISSING else f.default_factory
+            wire.append((f.name, required, default))
+        cls.type = type_name
+        cls._checks = tuple(checks)
+        cls._wire = tuple(wire)
+        if type_name in TYPES:
+            raise TypeError(f"message type {type_name!r} registered twice")
+        TYPES[type_name] = cls
+        SENDER[cls] = sender
+        return cls
+
+    return register
+
+
+# ------------------------------------------------------------------ handshake
+@message("hello", CLIENT)
+@dataclass(frozen=True, slots=True)
+class Hello(Message):
+    """The client's first message: the protocol and the versions it speaks."""
+
+    versions: Versions = VERSIONS
+    protocol: Word = PROTOCOL
+    client: Text = ""
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("welcome", SERVER)
+@dataclass(frozen=True, slots=True)
+class Welcome(Message):
+    """The server's answer to hello: the version chosen (the highest in common)."""
+
+    version: Count
+    protocol: Word = PROTOCOL
+    server: Text = ""
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("ping", BOTH)
+@dataclass(frozen=True, slots=True)
+class Ping(Message):
+    """Are you there? Answered by ``pong`` with the same id."""
+
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("pong", BOTH)
+@dataclass(frozen=True, slots=True)
+class Pong(Message):
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("quit", CLIENT)
+@dataclass(frozen=True, slots=True)
+class Quit(Message):
+    """The client is leaving; the server answers ``goodbye`` and closes."""
+
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("goodbye", SERVER)
+@dataclass(frozen=True, slots=True)
+class Goodbye(Message):
+    """The server closes the connection after this (quit, kick, shutdown, slow reader)."""
+
+    code: Word
+    text: Text = ""
+    id: Id = field(default=None, kw_only=True)
+
+
+# ------------------------------------------------------------ generic replies
+@message("ok", SERVER)
+@dataclass(frozen=True, slots=True)
+class Ok(Message):
+    """A request succeeded. ``table`` names the table it concerned (e.g. a new one)."""
+
+    table: OptWord = None
+    text: Text = ""
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("error", SERVER)
+@dataclass(frozen=True, slots=True)
+class Error(Message):
+    """A request failed: a stable ``code`` (see ``protocol.errors.CODES``) and words
+    for a person. ``supported`` lists the server's versions on ``bad_version``."""
+
+    code: Word
+    text: Text = ""
+    table: OptWord = None
+    supported: Versions = ()
+    id: Id = field(default=None, kw_only=True)
+
+
+# ------------------------------------------------------------------ the lobby
+@message("claim_name", CLIENT)
+@dataclass(frozen=True, slots=True)
+class ClaimName(Message):
+    """Use ``name``; the first claim sets its secret, later ones must repeat it."""
+
+    name: Word
+    secret: Word
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("named", SERVER)
+@dataclass(frozen=True, slots=True)
+class Named(Message):
+    """The reply to ``claim_name``: this connection now acts as ``name``."""
+
+    name: Word
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("help", CLIENT)
+@dataclass(frozen=True, slots=True)
+class Help(Message):
+    """Ask for the command list, or the help of one command (``topic``)."""
+
+    topic: OptWord = None
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("help_text", SERVER)
+@dataclass(frozen=True, slots=True)
+class HelpText(Message):
+    """Lines of help (``protocol.commands.help_lines`` makes them)."""
+
+    lines: Lines
+    topic: OptWord = None
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("list_rulesets", CLIENT)
+@dataclass(frozen=True, slots=True)
+class ListRulesets(Message):
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("rulesets", SERVER)
+@dataclass(frozen=True, slots=True)
+class Rulesets(Message):
+    """Every ruleset: ``engine.registry.Ruleset.describe()`` maps."""
+
+    rulesets: Payloads
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("list_tables", CLIENT)
+@dataclass(frozen=True, slots=True)
+class ListTables(Message):
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("tables", SERVER)
+@dataclass(frozen=True, slots=True)
+class Tables(Message):
+    """Table summaries: maps with table, ruleset, family, seats, players, spectators,
+    state, master, options (docs/protocol.md)."""
+
+    tables: Payloads
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("create_table", CLIENT)
+@dataclass(frozen=True, slots=True)
+class CreateTable(Message):
+    """Open a table; the creator is its game master. Reply: ``ok`` naming the table."""
+
+    ruleset: Word
+    seats: Count
+    options: Payload = field(default_factory=dict)
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("join", CLIENT)
+@dataclass(frozen=True, slots=True)
+class Join(Message):
+    """Take a seat (``None``: any free one). Reply: ``seated`` then a ``snapshot``."""
+
+    table: Word
+    seat: OptSeat = None
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("seated", SERVER)
+@dataclass(frozen=True, slots=True)
+class Seated(Message):
+    """You hold ``seat`` at ``table``; keep ``token`` to act and to resume."""
+
+    table: Word
+    seat: Seat
+    token: Word
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("spectate", CLIENT)
+@dataclass(frozen=True, slots=True)
+class Spectate(Message):
+    """Watch a table. Reply: a spectator's ``snapshot``."""
+
+    table: Word
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("leave", CLIENT)
+@dataclass(frozen=True, slots=True)
+class Leave(Message):
+    """Stop playing or watching; a seat left in a game is played by a bot."""
+
+    table: Word
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("resume", CLIENT)
+@dataclass(frozen=True, slots=True)
+class Resume(Message):
+    """Take back a seat after a reconnect. The server sends every event after
+    ``last_seq`` (or a ``snapshot`` when it no longer holds them all)."""
+
+    table: Word
+    token: Word
+    last_seq: Seq
+    id: Id = field(default=None, kw_only=True)
+
+
+# ---------------------------------------------------------------- at a table
+@message("act", CLIENT)
+@dataclass(frozen=True, slots=True)
+class Act(Message):
+    """Take an action at your seat, in the engine's notation (normalised)."""
+
+    table: Word
+    action: Notation
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("say", CLIENT)
+@dataclass(frozen=True, slots=True)
+class Say(Message):
+    """Talk at a table: public to everyone there, spectators included."""
+
+    table: Word
+    text: Text
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("talk", SERVER)
+@dataclass(frozen=True, slots=True)
+class Talk(Message):
+    """Someone said something at a table (relayed, cleaned; not sequenced)."""
+
+    table: Word
+    name: Word
+    text: Text
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("snapshot", SERVER)
+@dataclass(frozen=True, slots=True)
+class Snapshot(Message):
+    """Everything a seat (``None``: a spectator) may see at ``table`` as of event ``seq``.
+
+    ``view`` is the engine's ``game.view(seat)`` (empty before the game
+    starts), ``legal`` that seat's legal actions in notation, ``players`` each
+    seat's occupant (a name, ``bot:STRATEGY``, or ``None`` when empty),
+    ``clock`` the seconds left to the seat to act (``None``: no clock)."""
+
+    table: Word
+    seq: Seq
+    state: State
+    view: Payload
+    seat: OptSeat = None
+    legal: Legal = ()
+    players: Players = ()
+    master: OptWord = None
+    clock: Clock = None
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("event", SERVER)
+@dataclass(frozen=True, slots=True)
+class TableEvent(Message):
+    """One thing that happened at a table, presented for the receiver
+    (``Event.present(seat)``), or a table event (``seat``, ``start``, ...)."""
+
+    table: Word
+    seq: Seq
+    event: EventPayload
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("turn", SERVER)
+@dataclass(frozen=True, slots=True)
+class Turn(Message):
+    """After each event batch, each seat's legal actions now, and whose turn it is."""
+
+    table: Word
+    seq: Seq
+    seat: Seat
+    to_act: OptSeat = None
+    legal: Legal = ()
+    clock: Clock = None
+    id: Id = field(default=None, kw_only=True)
+
+
+# ------------------------------------------------------- the game master's
+@message("start_game", CLIENT)
+@dataclass(frozen=True, slots=True)
+class StartGame(Message):
+    """Deal; empty seats are filled with bots."""
+
+    table: Word
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("pause_game", CLIENT)
+@dataclass(frozen=True, slots=True)
+class PauseGame(Message):
+    table: Word
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("resume_game", CLIENT)
+@dataclass(frozen=True, slots=True)
+class ResumeGame(Message):
+    table: Word
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("seat_bot", CLIENT)
+@dataclass(frozen=True, slots=True)
+class SeatBot(Message):
+    """Put a server bot in ``seat`` (``strategy`` ``None``: the default one)."""
+
+    table: Word
+    seat: Seat
+    strategy: OptWord = None
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("unseat", CLIENT)
+@dataclass(frozen=True, slots=True)
+class Unseat(Message):
+    """Empty ``seat`` (a bot or a player); a game in play gives it to a bot."""
+
+    table: Word
+    seat: Seat
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("set_options", CLIENT)
+@dataclass(frozen=True, slots=True)
+class SetOptions(Message):
+    """Change table options before the game starts."""
+
+    table: Word
+    options: Payload
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("set_prize", CLIENT)
+@dataclass(frozen=True, slots=True)
+class SetPrize(Message):
+    """Put up ``chips`` from the master's balance for the winner."""
+
+    table: Word
+    chips: Count
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("hand_over", CLIENT)
+@dataclass(frozen=True, slots=True)
+class HandOver(Message):
+    """Make ``name`` the table's game master."""
+
+    table: Word
+    name: Word
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("end_game", CLIENT)
+@dataclass(frozen=True, slots=True)
+class EndGame(Message):
+    """Abandon the game (a prize goes back to the master)."""
+
+    table: Word
+    id: Id = field(default=None, kw_only=True)
+
+
+# ----------------------------------------------------------- chips, records
+@message("get_chips", CLIENT)
+@dataclass(frozen=True, slots=True)
+class GetChips(Message):
+    """A balance and recent ledger entries (``name`` ``None``: your own)."""
+
+    name: OptWord = None
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("chips", SERVER)
+@dataclass(frozen=True, slots=True)
+class Chips(Message):
+    """A balance and recent ledger entries (maps: time, delta, reason, table)."""
+
+    name: Word
+    balance: Signed
+    entries: Payloads = ()
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("get_record", CLIENT)
+@dataclass(frozen=True, slots=True)
+class GetRecord(Message):
+    table: Word
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("record", SERVER)
+@dataclass(frozen=True, slots=True)
+class Record(Message):
+    """A game's record. ``full``: ``game.record()`` (seed, options, actions), which
+    ``engine.replay`` rebuilds; otherwise the public event log
+    (``{"ruleset", "seats", "options", "events": [...]}``)."""
+
+    table: Word
+    record: Payload
+    full: Bool = True
+    id: Id = field(default=None, kw_only=True)
+
+
+# ------------------------------------------------------------ the operators
+@message("admin_auth", CLIENT)
+@dataclass(frozen=True, slots=True)
+class AdminAuth(Message):
+    """Become an operator on this connection with the server's operator secret."""
+
+    secret: Word
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("admin_connections", CLIENT)
+@dataclass(frozen=True, slots=True)
+class AdminConnections(Message):
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("connections", SERVER)
+@dataclass(frozen=True, slots=True)
+class Connections(Message):
+    """Open connections: maps with id, name, peer, codec, tables, since."""
+
+    connections: Payloads
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("admin_tables", CLIENT)
+@dataclass(frozen=True, slots=True)
+class AdminTables(Message):
+    """Every table, closed ones too. Reply: ``tables``."""
+
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("admin_close_table", CLIENT)
+@dataclass(frozen=True, slots=True)
+class AdminCloseTable(Message):
+    table: Word
+    reason: Text = ""
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("admin_kick", CLIENT)
+@dataclass(frozen=True, slots=True)
+class AdminKick(Message):
+    """Close every connection of ``name``."""
+
+    name: Word
+    reason: Text = ""
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("admin_ban", CLIENT)
+@dataclass(frozen=True, slots=True)
+class AdminBan(Message):
+    """Kick ``name`` and refuse it from now on."""
+
+    name: Word
+    reason: Text = ""
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("admin_notice", CLIENT)
+@dataclass(frozen=True, slots=True)
+class AdminNotice(Message):
+    """Send a ``notice`` to every connection."""
+
+    text: Text
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("admin_shutdown", CLIENT)
+@dataclass(frozen=True, slots=True)
+class AdminShutdown(Message):
+    """Shut the server down after a countdown announced by notices."""
+
+    seconds: Count
+    reason: Text = ""
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("admin_stats", CLIENT)
+@dataclass(frozen=True, slots=True)
+class AdminStats(Message):
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("stats", SERVER)
+@dataclass(frozen=True, slots=True)
+class Stats(Message):
+    """Server figures (connections, tables, actions/s, ...): a map."""
+
+    stats: Payload
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("notice", SERVER)
+@dataclass(frozen=True, slots=True)
+class Notice(Message):
+    """A message from the server or its operators; ``shutdown_in`` counts down."""
+
+    text: Text
+    shutdown_in: OptCount = None
+    id: Id = field(default=None, kw_only=True)
+
+
+# ------------------------------------------------- what a decoder may yield
+@dataclass(frozen=True, slots=True)
+class UnknownMessage:
+    """A well-framed map whose ``type`` this version does not know.
+
+    Not a wire message: the server answers ``error()`` and keeps the connection."""
+
+    type: str
+    id: int | None = None
+
+    def error(self) -> Error:
+        return Error(
+            code="unknown_type", text=f"unknown message type {self.type!r}"[:200], id=self.id
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class InvalidMessage:
+    """A well-framed map of a known type with a bad or missing field.
+
+    Not a wire message: the server answers ``error()`` and keeps the connection."""
+
+    type: str
+    code: str
+    text: str
+    id: int | None = None
+
+    def error(self) -> Error:
+        return Error(code=self.code, text=clean_text(self.text)[:1000], id=self.id)
+
+
+Received = Message | UnknownMessage | InvalidMessage
+
+
+def clean_text(text: str) -> str:
+    """``text`` with control characters turned into spaces: safe for any text field.
+
+    >>> clean_text("hi\\nthere\\x07")
+    'hi there '
+    """
+    return CONTROL.sub(" ", text)
+
+
+def _peer_id(value: Any) -> int | None:
+    return value if type(value) is int and 0 <= value <= (1 << 31) - 1 else None
+
+
+def from_map(data: Any) -> Received:
+    """The message a wire map stands for. Never raises: see ``UnknownMessage``
+    and ``InvalidMessage``."""
+    if type(data) is not dict:
+        return InvalidMessage("", "bad_message", "a message must be a map")
+    type_name = data.get("type")
+    request_id = _peer_id(data.get("id"))
+    if type(type_name) is not str:
+        return InvalidMessage("", "bad_message", "a message needs a string 'type'", request_id)
+    cls = TYPES.get(type_name)
+    if cls is None:
+        return UnknownMessage(type_name[:100], request_id)
+    kwargs = {}
+    for name, required, _default in cls._wire:
+        value = data.get(name)
+        if value is not None:
+            kwargs[name] = value
+        elif required:
+            return InvalidMessage(
+                type_name, "bad_message", f"{type_name}: missing field {name!r}", request_id
+            )
+    try:
+        return cls(**kwargs)
+    except LocalProtocolError as exc:
+        return InvalidMessage(type_name, exc.code, str(exc), request_id)
+
+
+def client_types() -> list[str]:
+    """The types a client may send."""
+    return [t for t, cls in TYPES.items() if SENDER[cls] != SERVER]
+
+
+def server_types() -> list[str]:
+    """The types a server may send."""
+    return [t for t, cls in TYPES.items() if SENDER[cls] != CLIENT]

@@ -1,0 +1,206 @@
+"""The msgpack codec: length-prefixed frames, no I/O.
+
+A frame is a 4-byte big-endian length, then that many bytes holding one
+msgpack map (the message's ``to_map()``). The first byte a msgpack client
+sends is therefore ``0x00`` (its hello is far below 16 MiB), which is how a
+server tells it from a text client (``protocol.sniff``).
+
+Sending: ``encode(message) -> bytes``. Receiving: one ``MsgpackDecoder`` per
+connection; feed it what the socket gave and take messages out until it
+says it needs more::
+
+    decoder = MsgpackDecoder(limits)
+    decoder.receive_data(chunk)          # may raise RemoteProtocolError
+    while (msg := decoder.next_message()) is not None:
+        if isinstance(msg, (UnknownMessage, InvalidMessage)):
+            send(encode(msg.error()))   # the connection carries on
+        else:
+            handle(msg)
+    decoder.receive_data(b"")            # end of stream: fails mid-frame
+
+>>> from protocol.messages import Ping, Act
+>>> data = encode(Ping(id=1)) + encode(Act("t1", "draw"))
+>>> len(data), data[:4]
+(54, b'\\x00\\x00\\x00\\x0f')
+>>> d = MsgpackDecoder()
+>>> d.receive_data(data)
+>>> d.next_message(), d.next_message(), d.next_message()
+(Ping(id=1), Act(table='t1', action='draw', id=None), None)
+
+Limits (``protocol.limits.Limits``) are enforced before memory is
+committed: the frame length is checked from the header, so a frame claiming
+4 GiB fails as soon as its 4 header bytes arrive; string, binary, array and
+map lengths are passed to msgpack, which checks each item's header before
+allocating it; nesting depth (which msgpack cannot limit) is checked by an
+iterative scan of the decoded map. The decoder holds at most one incomplete
+frame (at most ``max_frame + 4`` bytes) plus the complete frames of the last
+``receive_data`` call, so the caller bounds memory by how much it reads at a
+time.
+
+A frame that breaks any of these rules raises ``RemoteProtocolError`` (fatal:
+send its ``to_error()`` and close). After that the decoder is dead: every
+later call raises again, so a broken stream is never parsed further. A
+well-framed map of an unknown type or with a bad field is not fatal: it comes
+out as an ``UnknownMessage`` or ``InvalidMessage`` whose ``error()`` is the
+reply.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections import deque
+from typing import Any
+
+import msgpack
+
+from protocol.errors import LocalProtocolError, RemoteProtocolError
+from protocol.limits import DEFAULT_LIMITS, Limits
+from protocol.messages import Message, Received, from_map
+
+HEADER = struct.Struct(">I")
+_pack = msgpack.Packer(use_bin_type=True, autoreset=True).pack
+
+
+def encode(message: Message, limits: Limits | None = None) -> bytes:
+    """One frame holding ``message``. With ``limits``, refuse a frame the peer
+    would refuse (``LocalProtocolError``)."""
+    if not isinstance(message, Message):
+        raise LocalProtocolError(f"{message!r} is not a wire message")
+    return encode_map(message.to_map(), limits)
+
+
+def encode_map(data: dict[str, Any], limits: Limits | None = None) -> bytes:
+    """One frame holding an arbitrary map (tests and benchmarks use it)."""
+    try:
+        body = _pack(data)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise LocalProtocolError(f"cannot encode {data.get('type')!r}: {exc}") from None
+    size = len(body)
+    if size > (limits.max_frame if limits is not None else 0xFFFFFFFF):
+        raise LocalProtocolError(f"a frame of {size} bytes is over the limit")
+    return HEADER.pack(size) + body
+
+
+def depth_ok(obj: Any, limit: int) -> bool:
+    """Whether maps and arrays nest at most ``limit`` deep (``obj`` itself is 1).
+
+    Breadth-first, level by level, so a deep input cannot exhaust the stack.
+
+    >>> depth_ok({"a": [1, {"b": []}]}, 4), depth_ok({"a": [1, {"b": []}]}, 3)
+    (True, False)
+    """
+    level = [obj]
+    depth = 0
+    while level:
+        depth += 1
+        if depth > limit:
+            return False
+        nxt: list[Any] = []
+        for item in level:
+            values = item.values() if type(item) is dict else item
+            nxt.extend([v for v in values if type(v) is dict or type(v) is list])
+        level = nxt
+    return True
+
+
+class MsgpackDecoder:
+    """Bytes in, messages out, for one connection (either side)."""
+
+    def __init__(self, limits: Limits = DEFAULT_LIMITS) -> None:
+        self.limits = limits
+        self._buffer = bytearray()
+        self._frames: deque[bytes] = deque()
+        self._error: RemoteProtocolError | None = None
+        self._eof = False
+        self._unpack_options = {
+            "raw": False,
+            "use_list": True,
+            "strict_map_key": True,
+            "max_str_len": limits.max_str,
+            "max_bin_len": limits.max_bin,
+            "max_array_len": limits.max_array,
+            "max_map_len": limits.max_map,
+            "max_ext_len": 0,
+        }
+
+    @property
+    def failed(self) -> bool:
+        """True once the stream broke; the decoder is then never used again."""
+        return self._error is not None
+
+    def _fail(self, message: str, code: str = "bad_frame") -> RemoteProtocolError:
+        self._error = RemoteProtocolError(message, code)
+        self._buffer.clear()
+        self._frames.clear()
+        return self._error
+
+    def _check(self) -> None:
+        if self._error is not None:
+            raise RemoteProtocolError(
+                f"the stream already failed: {self._error}", self._error.code
+            ) from self._error
+
+    def receive_data(self, data: bytes) -> None:
+        """Add bytes from the peer; ``b""`` means the stream ended."""
+        self._check()
+        if not data:
+            if self._buffer:
+                raise self._fail("the stream ended in the middle of a frame")
+            self._eof = True
+            return
+        if self._eof:
+            raise LocalProtocolError("data received after the end of the stream")
+        buf = self._buffer
+        buf += data
+        max_frame = self.limits.max_frame
+        start = 0
+        end = len(buf)
+        while end - start >= 4:
+            (size,) = HEADER.unpack_from(buf, start)
+            if size > max_frame:
+                raise self._fail(
+                    f"a frame of {size} bytes is over the limit of {max_frame}", "too_large"
+                )
+            if size == 0:
+                raise self._fail("an empty frame")
+            if end - start - 4 < size:
+                break
+            self._frames.append(bytes(buf[start + 4 : start + 4 + size]))
+            start += 4 + size
+        if start:
+            del buf[:start]
+
+    def next_message(self) -> Received | None:
+        """The next message, or ``None`` until more data arrives."""
+        self._check()
+        if not self._frames:
+            return None
+        body = self._frames.popleft()
+        try:
+            data = msgpack.unpackb(body, **self._unpack_options)
+        except ValueError as exc:  # msgpack's errors (limits, format, extra data) are ValueErrors
+            text = str(exc)
+            code = "too_large" if "exceeds max" in text else "bad_frame"
+            raise self._fail(
+                f"bad msgpack in a frame: {text or type(exc).__name__}", code
+            ) from None
+        except Exception as exc:  # anything else msgpack might raise on hostile input
+            raise self._fail(f"bad msgpack in a frame: {type(exc).__name__}") from None
+        if type(data) is not dict:
+            raise self._fail("a frame must hold one map")
+        if not depth_ok(data, self.limits.max_depth):
+            raise self._fail(f"a message nests deeper than {self.limits.max_depth}", "too_deep")
+        return from_map(data)
+
+    def feed(self, data: bytes) -> list[Received]:
+        """``receive_data`` then every complete message (a convenience)."""
+        self.receive_data(data)
+        out = []
+        while (msg := self.next_message()) is not None:
+            out.append(msg)
+        return out
+
+    @property
+    def buffered(self) -> int:
+        """Bytes held: the incomplete frame plus complete frames not yet taken."""
+        return len(self._buffer) + sum(map(len, self._frames))
