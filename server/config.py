@@ -1,0 +1,83 @@
+"""The server's configuration: one frozen dataclass, every limit in one place.
+
+Every field can come from the command line or from a TOML file (``[server]``
+table or top level); ``from_mapping`` refuses unknown keys so that a typo in a
+config file is an error at start, not a silently ignored setting.
+
+>>> cfg = ServerConfig.from_mapping({"port": 0, "talk_max_chars": 80})
+>>> cfg.port, cfg.talk_max_chars, cfg.send_queue
+(0, 80, 512)
+>>> ServerConfig.from_mapping({"prot": 1})
+Traceback (most recent call last):
+...
+ValueError: unknown setting 'prot'; known: ...
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+#: The port a server listens on unless told otherwise ("SW" on a phone pad is 79; 7373 is
+#: unassigned by IANA and easy to type).
+DEFAULT_PORT = 7373
+
+
+@dataclass(frozen=True, slots=True)
+class ServerConfig:
+    """Where to listen, where to keep data, and every limit where input enters."""
+
+    # ------------------------------------------------------------ where
+    host: str | None = None  #: None: every interface
+    port: int = DEFAULT_PORT
+    data_dir: Path | None = None  #: None: keep nothing (tests); serve fills in a default
+
+    # ------------------------------------------------------ connections
+    send_queue: int = 512  #: messages queued to one client before it is dropped
+    handshake_seconds: float = 15.0  #: time to say hello before the connection is closed
+    close_grace_seconds: float = 2.0  #: time to flush a goodbye before a socket is closed
+    max_connections: int = 20_000
+    max_frame_bytes: int = 64 * 1024  #: largest msgpack frame or text line from a client
+
+    # ------------------------------------------------------- names, talk
+    name_max_chars: int = 24
+    talk_max_chars: int = 400
+    talk_burst: int = 5  #: lines a connection may say at once...
+    talk_per_second: float = 0.5  #: ...refilled at this rate (a token bucket)
+    scrypt_n: int = 2**14  #: scrypt cost of a name's secret (tests lower it)
+
+    # ----------------------------------------------------------- tables
+    max_tables: int = 2_000
+    event_ring: int = 256  #: events kept per table for reconnect catch-up
+    bot_delay_seconds: float = 0.0  #: pause before a server bot acts (a clock hooks here too)
+    table_inbox: int = 64  #: commands queued to one table
+    open_tables: tuple[str, ...] = ()  #: rulesets that always have one waiting table
+
+    # ------------------------------------------------------------ store
+    sqlite_synchronous: str = "NORMAL"  #: NORMAL survives a crashed process; FULL a power cut
+    commit_batch: int = 1024  #: most writes one group commit carries
+
+    extra: dict[str, Any] = field(default_factory=dict)  #: settings for later layers
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, Any]) -> ServerConfig:
+        """A config from a mapping (a parsed TOML file, or flags); unknown keys refused."""
+        known = {f.name: f for f in fields(cls)}
+        kwargs: dict[str, Any] = {}
+        for key, value in values.items():
+            name = key.replace("-", "_")
+            if name not in known:
+                raise ValueError(f"unknown setting {key!r}; known: {', '.join(sorted(known))}")
+            if name == "data_dir" and value is not None:
+                value = Path(value).expanduser()
+            if name == "open_tables":
+                value = tuple(value)
+            kwargs[name] = value
+        return cls(**kwargs)
+
+    def replace(self, **changes: Any) -> ServerConfig:
+        """A copy with ``changes`` (a frozen dataclass cannot be edited in place)."""
+        return dataclasses.replace(self, **changes)

@@ -1,0 +1,591 @@
+"""A table: one trio task that owns one game and applies actions one at a time.
+
+Connections never touch the game. They queue commands (``server.commands``)
+on the table's bounded inbox; the table's loop takes them in order, and for
+each accepted action it (1) applies it, (2) awaits the store until the action
+is durable, and only then (3) sends each seat exactly its own view of the
+events (``Event.present(seat)``) and spectators the public view, followed by
+whose turn it is and each seat's legal actions. Nothing acknowledged is lost:
+on restart, ``Table.restore`` replays the stored record.
+
+The loop is also where time enters: between commands the table waits until
+its next *deadline* (today: a server bot's move; a turn clock and pause hook in
+at ``_deadline``/``_on_deadline``), so timed behaviour is testable with trio's
+``MockClock`` and never needs a real sleep.
+
+Sequence numbers count the events of one game (``game``, ``seq``), so replaying
+a record gives the same numbers: after a restart a client resumes from the seq
+it saw. The last ``config.event_ring`` events are kept (as ``Event`` objects,
+presented on demand, which serves every audience from one ring); a client
+further behind gets a snapshot.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+import trio
+
+import engine
+from engine.events import Event
+from engine.game import Game
+from engine.strategies import Strategy, default_strategy
+from server import wire
+from server.accounts import new_token, token_hash
+from server.clock import TIMED_OUT, receive_before
+from server.commands import (
+    Act,
+    Close,
+    Command,
+    Detach,
+    Export,
+    Join,
+    Leave,
+    Member,
+    Resume,
+    Start,
+    Talk,
+    Watch,
+)
+from server.config import ServerConfig
+from server.store import (
+    ActionTaken,
+    GameEnded,
+    GameStarted,
+    SeatSet,
+    Store,
+    StoredTable,
+    TableClosed,
+    TalkSaid,
+    now,
+)
+
+log = logging.getLogger("switchboard.table")
+
+WAITING, PLAYING, OVER, CLOSED = "waiting", "playing", "over", "closed"
+NO_TOKEN = "that token holds no seat at this table"
+
+
+@dataclass(slots=True)
+class Seat:
+    """A seat: the name holding it (None: free, a server bot plays it) and who is connected."""
+
+    name: str | None = None
+    token_hash: bytes | None = None
+    member: Member | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TableStatistics:
+    inbox_queued: int
+    actions: int
+    members: int
+
+
+class Table:
+    """One table. Build with ``Table(...)`` or ``Table.restore(stored, ...)``; run ``run()``."""
+
+    def __init__(
+        self,
+        id: int,
+        ruleset: str,
+        seats: int,
+        options: dict[str, Any],
+        *,
+        config: ServerConfig,
+        store: Store,
+        creator: str | None = None,
+        settings: dict[str, Any] | None = None,
+    ) -> None:
+        self.id = id
+        self.ruleset = ruleset
+        self.family = engine.ruleset(ruleset).family
+        self.options = dict(options)
+        self.settings = dict(settings or {})
+        self.creator = creator
+        self.master = creator
+        self.seats = [Seat() for _ in range(seats)]
+        self.spectators: set[Member] = set()
+        self.game: Game | None = None
+        self.game_no = 0
+        self.seq = 0  #: the table's event sequence number, across games
+        self.game_base = 0  #: the seq of the current game's start
+        self.state = WAITING
+        self.ring: deque[tuple[int, Event]] = deque(maxlen=config.event_ring)
+        self._config = config
+        self._store = store
+        self._send, self._inbox = trio.open_memory_channel[Command](config.table_inbox)
+        self._strategy: Strategy | None = None
+        self._rng = random.Random()
+        self._changed_at = 0.0
+        self._actions = 0
+
+    # -------------------------------------------------------- restoring
+    @classmethod
+    def restore(cls, stored: StoredTable, *, config: ServerConfig, store: Store) -> Table:
+        """Rebuild a table from the store: seats, master, and the game replayed action by action
+        (which also refills the event ring with the very events, and numbers, first sent)."""
+        t = cls(
+            stored.id,
+            stored.ruleset,
+            stored.seats,
+            stored.options,
+            config=config,
+            store=store,
+            creator=stored.creator,
+            settings=stored.settings,
+        )
+        t.master = stored.master
+        for seat, name, th in zip(t.seats, stored.seat_names, stored.token_hashes, strict=True):
+            seat.name, seat.token_hash = name, th
+        g = stored.game
+        if g is not None:
+            t.game_no = g.number
+            t.seq = t.game_base = g.seq
+            t.game = engine.new_game(
+                stored.ruleset, stored.seats, g.seed, stored.options, dealer=g.dealer, deck=g.deck
+            )
+            t._start_rng(g.seed)
+            for seat, notation in g.actions:
+                t._record_events(t.game.apply(seat, notation))
+            t.state = OVER if t.game.over else PLAYING
+        return t
+
+    # ------------------------------------------------------------ queries
+    def players(self) -> list[str | None]:
+        """Each seat's occupant: a name, ``bot:STRATEGY`` while a server bot plays it, or None."""
+        bot = self.state == PLAYING
+        return [
+            s.name if s.name is not None else (f"bot:{self._bot_name()}" if bot else None)
+            for s in self.seats
+        ]
+
+    def _bot_name(self) -> str:
+        if self._strategy is None:
+            self._strategy = default_strategy(self.family)
+        return self._strategy.name
+
+    def summary(self) -> dict[str, Any]:
+        """The table as the lobby lists it."""
+        return {
+            "table": wire.table_word(self.id),
+            "ruleset": self.ruleset,
+            "family": self.family,
+            "seats": len(self.seats),
+            "players": self.players(),
+            "taken": sum(s.name is not None for s in self.seats),
+            "spectators": len(self.spectators),
+            "state": self.state,
+            "game": self.game_no,
+            "master": self.master,
+            "options": self.options,
+            "start_when_full": bool(self.settings.get("start_when_full")),
+        }
+
+    def statistics(self) -> TableStatistics:
+        members = len(self.spectators) + sum(s.member is not None for s in self.seats)
+        return TableStatistics(self._inbox.statistics().current_buffer_used, self._actions, members)
+
+    # ----------------------------------------------------------- the inbox
+    async def submit(self, command: Command) -> None:
+        """Queue a command; waits while the inbox is full (back-pressure on that client only)."""
+        try:
+            await self._send.send(command)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            member = getattr(command, "member", None)
+            if member is not None and not isinstance(command, Detach):
+                member.deliver(wire.error(getattr(command, "req", None), "no_table", "closed"))
+
+    def submit_nowait(self, command: Command) -> bool:
+        """Queue a command if there is room; False if the table is busy or gone."""
+        try:
+            self._send.send_nowait(command)
+        except (trio.WouldBlock, trio.BrokenResourceError, trio.ClosedResourceError):
+            return False
+        return True
+
+    # ------------------------------------------------------------ the loop
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        """The table's task: take commands one at a time; act for bots when their time comes."""
+        self._changed_at = trio.current_time()
+        task_status.started()
+        async with self._inbox:
+            while self.state != CLOSED:
+                command = await receive_before(self._inbox, self._deadline())
+                if command is TIMED_OUT:
+                    await self._on_deadline()
+                else:
+                    await self._handle(command)
+            self._send.close()
+
+    def _deadline(self) -> float:
+        """When the table must do something unasked: a bot's move. The turn clock hooks here."""
+        if self._bot_seat() is not None:
+            return self._changed_at + self._config.bot_delay_seconds
+        return float("inf")
+
+    async def _on_deadline(self) -> None:
+        seat = self._bot_seat()
+        if seat is not None:
+            await self._bot_move(seat)
+
+    def _bot_seat(self) -> int | None:
+        """The seat a server bot must move for now, if any: a free seat whose turn it is."""
+        if self.state != PLAYING or self.game is None:
+            return None
+        seat = self.game.to_act
+        if seat is None or self.seats[seat].name is not None:
+            return None
+        return seat
+
+    async def _handle(self, command: Command) -> None:
+        match command:
+            case Act():
+                await self._act(command)
+            case Join():
+                await self._join(command)
+            case Watch():
+                self._watch(command)
+            case Resume():
+                self._resume(command)
+            case Leave():
+                await self._leave(command)
+            case Detach():
+                self._detach(command.member)
+            case Talk():
+                self._talk(command)
+            case Start():
+                await self._start_command(command)
+            case Export():
+                self._export(command)
+            case Close():
+                await self._close(command.reason)
+
+    # --------------------------------------------------------- messaging
+    def members(self) -> list[Member]:
+        """Everyone at the table: seated connections, then spectators."""
+        out = [s.member for s in self.seats if s.member is not None]
+        out.extend(self.spectators)
+        return out
+
+    def _seat_of(self, member: Member) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s.member is member:
+                return i
+        return None
+
+    def _legal(self, seat: int | None) -> list[str]:
+        if seat is None or self.game is None or self.state != PLAYING:
+            return []
+        return [str(a) for a in self.game.legal_actions(seat)]
+
+    def _snapshot(self, seat: int | None, req: int | None = None) -> wire.Message:
+        view = None if self.game is None else self.game.view(seat)
+        return wire.snapshot(
+            self.id,
+            self.seq,
+            seat,
+            self.state,
+            view,
+            self._legal(seat),
+            self.players(),
+            self.master,
+            req,
+        )
+
+    def _turn(self, seat: int) -> wire.Message:
+        to_act = None if self.game is None else self.game.to_act
+        return wire.turn(self.id, self.seq, seat, to_act, self._legal(seat))
+
+    def _catch_up(self, member: Member, seat: int | None, since: int | None) -> None:
+        """Events after ``since`` from the ring if it still holds them all, else a snapshot.
+
+        The ring holds the current game's events only, so a client behind the
+        start of this game (``game_base``) always gets a snapshot."""
+        held = self.ring[0][0] if self.ring else self.seq + 1
+        if since is not None and self.game_base <= since <= self.seq and held <= since + 1:
+            for n, ev in self.ring:
+                if n > since:
+                    member.deliver(wire.event(self.id, n, ev.present(seat)))
+            if seat is not None:
+                member.deliver(self._turn(seat))
+        else:
+            member.deliver(self._snapshot(seat))
+
+    def _send_snapshots(self) -> None:
+        """Everyone gets a fresh snapshot: after the seats changed, a start, an end."""
+        for i, s in enumerate(self.seats):
+            if s.member is not None:
+                s.member.deliver(self._snapshot(i))
+        if self.spectators:
+            public = self._snapshot(None)
+            for m in self.spectators:
+                m.deliver(public)
+
+    def _record_events(self, events: list[Event]) -> list[tuple[int, Event]]:
+        numbered = []
+        for ev in events:
+            self.seq += 1
+            numbered.append((self.seq, ev))
+        self.ring.extend(numbered)
+        return numbered
+
+    def _send_events(self, numbered: list[tuple[int, Event]]) -> None:
+        """Each seat its own view of each event, then its turn; spectators the public view."""
+        for i, s in enumerate(self.seats):
+            if s.member is not None:
+                for n, ev in numbered:
+                    s.member.deliver(wire.event(self.id, n, ev.present(i)))
+                s.member.deliver(self._turn(i))
+        if self.spectators:
+            public = [wire.event(self.id, n, ev.present(None)) for n, ev in numbered]
+            for m in list(self.spectators):
+                for msg in public:
+                    m.deliver(msg)
+
+    # ------------------------------------------------------------- actions
+    async def _act(self, c: Act) -> None:
+        seat = self._seat_for_token(c.token)
+        if seat is None:
+            c.member.deliver(wire.error(c.req, "bad_token", NO_TOKEN, self.id))
+            return
+        if self.state != PLAYING or self.game is None:
+            c.member.deliver(wire.error(c.req, "bad_state", f"the table is {self.state}", self.id))
+            return
+        try:
+            events = self.game.apply(seat, c.action)
+        except engine.InvalidActionError as exc:
+            c.member.deliver(wire.error(c.req, "bad_action", str(exc), self.id))
+            return
+        except engine.IllegalActionError as exc:
+            c.member.deliver(wire.error(c.req, "illegal_action", exc.reason, self.id))
+            return
+        await self._accepted(seat, events, c)
+
+    async def _bot_move(self, seat: int) -> None:
+        assert self.game is not None
+        if self._strategy is None:
+            self._strategy = default_strategy(self.family)
+        legal = self.game.legal_actions(seat)
+        try:
+            action = self._strategy.choose(self.game.view(seat), legal, self._rng)
+            events = self.game.apply(seat, action)
+        except Exception:
+            log.exception("table %s: the bot's choice failed; playing the first legal", self.id)
+            events = self.game.apply(seat, legal[0])
+        await self._accepted(seat, events, None)
+
+    async def _accepted(self, seat: int, events: list[Event], c: Act | None) -> None:
+        """An action the game took: store it, acknowledge it, then tell everyone."""
+        assert self.game is not None
+        notation = self.game._log[-1][1]  # the normalised notation the record holds
+        writes: list[Any] = [
+            ActionTaken(self.id, self.game_no, self.game.actions_taken - 1, seat, notation)
+        ]
+        if self.game.over:
+            writes.append(GameEnded(self.id, self.game_no, list(self.game.scores)))
+        with trio.CancelScope(shield=True):  # an applied action is always made durable
+            await self._store.commit(*writes)
+        self._actions += 1
+        numbered = self._record_events(events)
+        if c is not None:
+            c.member.deliver(wire.ok(c.req, self.id))
+        self._send_events(numbered)
+        if self.game.over:
+            self.state = OVER
+            self._send_snapshots()
+        self._changed_at = trio.current_time()
+
+    def _seat_for_token(self, token: str) -> int | None:
+        if not isinstance(token, str) or not token:
+            return None
+        h = token_hash(token)
+        for i, s in enumerate(self.seats):
+            if s.token_hash is not None and secrets.compare_digest(s.token_hash, h):
+                return i
+        return None
+
+    # --------------------------------------------------------------- seats
+    async def _join(self, c: Join) -> None:
+        name = c.member.name
+        err = None
+        mine = [i for i, s in enumerate(self.seats) if s.name == name]
+        free = [i for i, s in enumerate(self.seats) if s.name is None]
+        if name is None:
+            err = ("need_name", "claim a name before taking a seat")
+        elif mine:
+            seat = mine[0]  # your name holds a seat here already: take it back, fresh token
+        elif c.seat is None:
+            if not free:
+                err = ("table_full", "every seat is taken")
+            else:
+                seat = free[0]
+        elif not 0 <= c.seat < len(self.seats):
+            err = ("no_seat", f"there is no seat {c.seat}")
+        elif self.seats[c.seat].name is not None:
+            err = ("seat_taken", f"seat {c.seat} is taken")
+        else:
+            seat = c.seat
+        if err is not None:
+            c.member.deliver(wire.error(c.req, *err, table=self.id))
+            return
+        token = new_token()
+        th = token_hash(token)
+        with trio.CancelScope(shield=True):
+            await self._store.commit(SeatSet(self.id, seat, name, th))
+        old = self.seats[seat].member
+        if old is not None and old is not c.member:
+            old.deliver(wire.notice(f"your seat at table {self.id} was taken up elsewhere"))
+        self._detach(c.member)
+        self.seats[seat] = Seat(name, th, c.member)
+        c.member.deliver(wire.seated(c.req, self.id, seat, token))
+        self._changed_at = trio.current_time()
+        if (
+            self.settings.get("start_when_full")
+            and self.state != PLAYING
+            and all(s.name is not None for s in self.seats)
+        ):
+            await self._start()  # sends everyone a snapshot
+        else:
+            self._send_snapshots()
+
+    def _watch(self, c: Watch) -> None:
+        self._detach(c.member)
+        self.spectators.add(c.member)
+        self._catch_up(c.member, None, c.since)
+
+    def _resume(self, c: Resume) -> None:
+        seat = self._seat_for_token(c.token)
+        if seat is None:
+            c.member.deliver(wire.error(c.req, "bad_token", NO_TOKEN, self.id))
+            return
+        old = self.seats[seat].member
+        if old is not None and old is not c.member:
+            old.deliver(wire.notice(f"your seat at table {self.id} was resumed elsewhere"))
+        self._detach(c.member)
+        self.seats[seat].member = c.member
+        self._catch_up(c.member, seat, c.since)
+
+    async def _leave(self, c: Leave) -> None:
+        seat = self._seat_of(c.member)
+        if seat is not None:
+            with trio.CancelScope(shield=True):
+                await self._store.commit(SeatSet(self.id, seat, None, None))
+            self.seats[seat] = Seat()
+            self._changed_at = trio.current_time()
+        elif c.member in self.spectators:
+            self.spectators.discard(c.member)
+        else:
+            c.member.deliver(wire.error(c.req, "no_seat", "you are not at this table", self.id))
+            return
+        c.member.deliver(wire.ok(c.req, self.id))
+        if seat is not None and all(s.name is None for s in self.seats):
+            if self.creator is None:  # a house table: abandon the game, wait for people
+                await self._abandon()
+            else:
+                await self._close("everyone left")
+                return
+        self._send_snapshots()
+
+    def _detach(self, member: Member) -> None:
+        for s in self.seats:
+            if s.member is member:
+                s.member = None
+        self.spectators.discard(member)
+
+    # ---------------------------------------------------------------- talk
+    def _talk(self, c: Talk) -> None:
+        name = c.member.name
+        if name is None:
+            c.member.deliver(wire.error(c.req, "need_name", "claim a name to talk", self.id))
+            return
+        if self._seat_of(c.member) is None and c.member not in self.spectators:
+            c.member.deliver(
+                wire.error(c.req, "not_allowed", "join or watch the table to talk", self.id)
+            )
+            return
+        self._store.submit_nowait(TalkSaid(self.id, name, c.text, now()))
+        c.member.deliver(wire.ok(c.req, self.id))
+        msg = wire.talk(self.id, name, c.text)
+        for m in self.members():
+            m.deliver(msg)
+
+    # --------------------------------------------------------- game master
+    async def _start_command(self, c: Start) -> None:
+        name = c.member.name
+        seated = self._seat_of(c.member) is not None
+        if not (name is not None and (name == self.master or (self.master is None and seated))):
+            c.member.deliver(
+                wire.error(c.req, "not_master", "only the game master starts the game", self.id)
+            )
+            return
+        if self.state == PLAYING:
+            c.member.deliver(wire.error(c.req, "bad_state", "the game is already running", self.id))
+            return
+        c.member.deliver(wire.ok(c.req, self.id))
+        await self._start()
+
+    def _start_rng(self, seed: int) -> None:
+        self._rng = random.Random(f"{self.id}:{self.game_no}:{seed}")
+        self._strategy = None
+
+    async def _start(self, seed: int | None = None) -> None:
+        """A new game: empty seats are played by server bots (they stay free to join).
+
+        The start takes a sequence number of its own, so a client that saw the
+        last event of the previous game is still behind this one's snapshot."""
+        seed = secrets.randbits(62) if seed is None else seed
+        game = engine.new_game(self.ruleset, len(self.seats), seed, self.options)
+        number, base = self.game_no + 1, self.seq + 1
+        with trio.CancelScope(shield=True):
+            await self._store.commit(GameStarted(self.id, number, seed, None, None, base))
+        self.game, self.game_no, self.seq, self.game_base = game, number, base, base
+        self.state = PLAYING
+        self.ring.clear()
+        self._start_rng(seed)
+        self._send_snapshots()
+        self._changed_at = trio.current_time()
+
+    async def _abandon(self) -> None:
+        if self.state == PLAYING and self.game is not None:
+            with trio.CancelScope(shield=True):
+                await self._store.commit(GameEnded(self.id, self.game_no, list(self.game.scores)))
+            self.state = OVER
+
+    def _export(self, c: Export) -> None:
+        """The current (or last) game's record: in full where nothing is hidden or for an
+        operator; otherwise the public event log (the seed would reveal every hand)."""
+        if self.game is None:
+            c.member.deliver(wire.error(c.req, "no_record", "no game has started here", self.id))
+            return
+        rec = self.game.record()
+        if c.member.operator or not self.game.hidden_information:
+            c.member.deliver(wire.record(c.req, self.id, rec, True))
+            return
+        replayed = engine.new_game(
+            rec["ruleset"], rec["seats"], rec["seed"], rec["options"],
+            dealer=rec["dealer"], deck=rec["deck"],
+        )  # fmt: skip
+        events = []
+        for seat, notation in rec["actions"]:
+            events.extend(e.present(None) for e in replayed.apply(seat, notation))
+        public = {
+            "ruleset": rec["ruleset"],
+            "seats": rec["seats"],
+            "options": rec["options"],
+            "events": events,
+        }
+        c.member.deliver(wire.record(c.req, self.id, public, False))
+
+    async def _close(self, reason: str) -> None:
+        with trio.CancelScope(shield=True):
+            await self._store.commit(TableClosed(self.id))
+        self.state = CLOSED
+        msg = wire.notice(f"table {self.id} closed: {reason}")
+        for m in self.members():
+            m.deliver(msg)

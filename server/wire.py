@@ -1,0 +1,84 @@
+"""The server's side of the message model: how tables and the lobby say things.
+
+Tables speak through these few functions so that they hold no wire details:
+each builds a ``protocol.messages`` message, which the connection encodes with
+its client's codec. Table ids are integers inside the server and words
+(their decimal digits) on the wire.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from protocol import messages as m
+
+Message = m.Message
+
+
+def table_word(table: int) -> str:
+    return str(table)
+
+
+def ok(req: int | None, table: int | None = None, text: str = "") -> Message:
+    return m.Ok(table=None if table is None else table_word(table), text=text, id=req)
+
+
+def error(req: int | None, code: str, text: str, table: int | None = None) -> Message:
+    return m.Error(
+        code=code,
+        text=m.clean_text(text)[:1000],
+        table=None if table is None else table_word(table),
+        id=req,
+    )
+
+
+def seated(req: int | None, table: int, seat: int, token: str) -> Message:
+    return m.Seated(table=table_word(table), seat=seat, token=token, id=req)
+
+
+def snapshot(
+    table: int,
+    seq: int,
+    seat: int | None,
+    state: str,
+    view: dict[str, Any] | None,
+    legal: list[str],
+    players: list[str | None],
+    master: str | None,
+    req: int | None = None,
+) -> Message:
+    return m.Snapshot(
+        table=table_word(table),
+        seq=seq,
+        state=state,
+        view=view or {},
+        seat=seat,
+        legal=legal,
+        players=players,
+        master=master,
+        id=req,
+    )
+
+
+def event(table: int, seq: int, presented: dict[str, Any]) -> Message:
+    return m.TableEvent(table=table_word(table), seq=seq, event=presented)
+
+
+def turn(table: int, seq: int, seat: int, to_act: int | None, legal: list[str]) -> Message:
+    return m.Turn(table=table_word(table), seq=seq, seat=seat, to_act=to_act, legal=legal)
+
+
+def talk(table: int, name: str, text: str) -> Message:
+    return m.Talk(table=table_word(table), name=name, text=text)
+
+
+def record(req: int | None, table: int, rec: dict[str, Any], full: bool) -> Message:
+    return m.Record(table=table_word(table), record=rec, full=full, id=req)
+
+
+def notice(text: str, shutdown_in: int | None = None) -> Message:
+    return m.Notice(text=m.clean_text(text), shutdown_in=shutdown_in)
+
+
+def goodbye(code: str, text: str = "") -> Message:
+    return m.Goodbye(code=code, text=m.clean_text(text))
