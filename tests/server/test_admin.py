@@ -1,0 +1,191 @@
+"""Operator commands over a fake server: refused without the secret, each command's effect."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+import trio.testing
+
+from protocol import messages as m
+from server.admin import (
+    Admin,
+    BanList,
+    DropConnection,
+    Operator,
+    RateMeter,
+    announce_points,
+    is_admin,
+    read_secret,
+    shutdown_countdown,
+)
+
+
+class FakeServer:
+    def __init__(self) -> None:
+        self.sent: list[m.Message] = []
+        self.closed: list[tuple[str, str]] = []
+        self.kicked: list[str] = []
+        self.shutdowns = 0
+        self.actions = 0
+
+    def connection_list(self) -> list[dict[str, Any]]:
+        return [{"id": 1, "name": "ann", "peer": "127.0.0.1", "codec": "text", "tables": ["1"]}]
+
+    def table_list(self) -> list[dict[str, Any]]:
+        return [{"table": "1", "ruleset": "abbott", "state": "playing"}]
+
+    async def close_table(self, table: str, reason: str) -> bool:
+        await trio.lowlevel.checkpoint()
+        if table != "1":
+            return False
+        self.closed.append((table, reason))
+        return True
+
+    def kick(self, name: str, reason: str) -> int:
+        self.kicked.append(name)
+        return 2
+
+    def broadcast(self, message: m.Message) -> int:
+        self.sent.append(message)
+        return 3
+
+    def request_shutdown(self) -> None:
+        self.shutdowns += 1
+
+    def stats(self) -> dict[str, Any]:
+        return {"connections": 4, "tables": 1, "store_queue": 0, "actions_total": self.actions}
+
+
+EVERY_COMMAND = [
+    m.AdminConnections(id=1),
+    m.AdminTables(id=1),
+    m.AdminCloseTable(table="1", id=1),
+    m.AdminKick(name="ann", id=1),
+    m.AdminBan(name="ann", id=1),
+    m.AdminNotice(text="hello", id=1),
+    m.AdminShutdown(seconds=5, id=1),
+    m.AdminStats(id=1),
+]
+
+
+@pytest.mark.parametrize("msg", EVERY_COMMAND, ids=lambda x: x.type)
+async def test_every_admin_command_is_refused_without_the_secret(msg: m.Message) -> None:
+    server = FakeServer()
+    admin = Admin(server, "s3cret")
+    op = Operator()
+    reply = await admin.handle(op, msg)
+    assert isinstance(reply, m.Error) and reply.code == "forbidden" and reply.id == 1
+    assert await admin.handle(op, m.AdminAuth(secret="guess")) == m.Error(
+        code="forbidden", text="wrong operator secret"
+    )
+    assert isinstance(await admin.handle(op, msg), m.Error)
+    assert not (server.sent or server.closed or server.kicked or server.shutdowns)
+    assert not admin.bans.names()
+
+
+async def test_no_secret_configured_means_no_operators() -> None:
+    admin = Admin(FakeServer(), None)
+    op = Operator()
+    for secret in ("", "anything"):
+        reply = await admin.handle(op, m.AdminAuth(secret=secret or "x"))
+        assert isinstance(reply, m.Error) and "no operator secret" in reply.text
+    assert not op.authenticated
+
+
+async def test_wrong_secrets_drop_the_connection() -> None:
+    admin = Admin(FakeServer(), "s3cret", auth_attempts=3)
+    op = Operator()
+    for _ in range(2):
+        assert isinstance(await admin.handle(op, m.AdminAuth(secret="no")), m.Error)
+    with pytest.raises(DropConnection):
+        await admin.handle(op, m.AdminAuth(secret="no"))
+
+
+async def test_commands_with_the_secret(tmp_path: Path) -> None:
+    server = FakeServer()
+    bans = BanList(tmp_path / "bans.txt")
+    admin = Admin(server, "s3cret", bans=bans)
+    op = Operator()
+    assert await admin.handle(op, m.AdminAuth(secret="s3cret", id=9)) == m.Ok(text="operator", id=9)
+    conns = await admin.handle(op, m.AdminConnections())
+    assert isinstance(conns, m.Connections) and conns.connections[0]["name"] == "ann"
+    tables = await admin.handle(op, m.AdminTables())
+    assert isinstance(tables, m.Tables) and tables.tables[0]["ruleset"] == "abbott"
+    assert isinstance(await admin.handle(op, m.AdminCloseTable(table="1")), m.Ok)
+    assert server.closed == [("1", "closed by an operator")]
+    missing = await admin.handle(op, m.AdminCloseTable(table="99"))
+    assert isinstance(missing, m.Error) and missing.code == "no_table"
+    assert (await admin.handle(op, m.AdminKick(name="bob"))).text == "kicked 2 connection(s)"
+    await admin.handle(op, m.AdminBan(name="Troll"))
+    assert bans.is_banned("troll") and server.kicked == ["bob", "Troll"]
+    assert BanList(tmp_path / "bans.txt").is_banned("TROLL")  # survives a restart
+    await admin.handle(op, m.AdminNotice(text="maintenance at noon"))
+    assert server.sent == [m.Notice(text="maintenance at noon")]
+    reply = await admin.handle(op, m.AdminShutdown(seconds=0))
+    assert isinstance(reply, m.Ok) and server.shutdowns == 1
+
+
+async def test_stats_report_uptime_and_actions_per_second(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    server = FakeServer()
+    admin = Admin(server, "s3cret")
+    op = Operator(authenticated=True)
+    first = await admin.handle(op, m.AdminStats())
+    assert isinstance(first, m.Stats)
+    assert first.stats["connections"] == 4 and first.stats["store_queue"] == 0
+    await trio.sleep(10)
+    server.actions = 500
+    stats = admin.stats()
+    assert stats["uptime"] == pytest.approx(10.0)
+    assert stats["actions_per_second"] == pytest.approx(50.0)
+    assert stats["actions_total"] == 500
+
+
+def test_rate_meter_forgets_outside_its_window() -> None:
+    meter = RateMeter(window=10)
+    meter.sample(0.0, 0)
+    meter.sample(100.0, 1000)
+    assert meter.rate(105.0, 1050) == pytest.approx(10.0)
+
+
+async def test_shutdown_countdown_announces_then_returns(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    sent: list[tuple[float, int | None]] = []
+    start = trio.current_time()
+    await shutdown_countdown(
+        12, "upgrade", lambda msg: sent.append((trio.current_time() - start, msg.shutdown_in))
+    )
+    assert trio.current_time() - start == pytest.approx(12.0)
+    assert [left for _, left in sent] == [12, 10, 5, 4, 3, 2, 1]
+    assert all(t == pytest.approx(12 - left) for t, left in sent)
+    assert announce_points(3) == [3, 2, 1]
+
+
+async def test_admin_shutdown_runs_the_countdown_in_the_servers_nursery(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    server = FakeServer()
+    admin = Admin(server, "s3cret")
+    op = Operator(authenticated=True)
+    async with trio.open_nursery() as nursery:
+        await admin.handle(op, m.AdminShutdown(seconds=30, reason="upgrade"), nursery=nursery)
+        await trio.sleep(1)
+        assert admin.stats()["shutdown_in"] == pytest.approx(29.0)
+        assert server.shutdowns == 0
+        await admin.handle(op, m.AdminShutdown(seconds=5), nursery=nursery)  # a shorter count
+    assert server.shutdowns == 1
+    assert server.sent[-1].shutdown_in == 1  # type: ignore[attr-defined]
+
+
+def test_is_admin_and_secret_file(tmp_path: Path) -> None:
+    assert is_admin(m.AdminStats()) and not is_admin(m.ListTables())
+    f = tmp_path / "secret"
+    f.write_text("from-file\n")
+    assert read_secret("inline", f) == "from-file"
+    assert read_secret("inline", None) == "inline"
+    assert read_secret("", None) is None
