@@ -1,0 +1,57 @@
+"""The terminal client's own vocabulary: what each command does, for help and completion.
+
+The wire meaning of a command line comes from ``protocol``'s shared command
+parser (the text mode speaks the same commands); this module only lists the
+commands a person types, with a line of help each, and the few that never go
+to the server (``help``, ``quit``, ``lobby``, ``ascii``, ``filter``).
+"""
+
+from __future__ import annotations
+
+#: Commands available everywhere, with one line of help.
+COMMANDS: dict[str, str] = {
+    "help": "this help (or F1); help COMMAND for one command",
+    "quit": "leave the client (or Ctrl-D)",
+    "tables": "refresh the list of tables",
+    "rulesets": "list the games a table can be created with",
+    "create": "create RULESET SEATS [option=value ...]: open a table (you are its master)",
+    "join": "join TABLE [SEAT]: take a seat",
+    "watch": "watch TABLE: spectate",
+    "filter": "filter [WORDS]: show only tables matching every word (no words: all)",
+    "name": "name NAME: play under another name (its secret is kept for you)",
+    "chips": "your chip balance",
+    "ascii": "switch between card symbols (Q♥) and plain ASCII (QH)",
+}
+
+#: Commands that concern the table on screen.
+TABLE_COMMANDS: dict[str, str] = {
+    "say": "say TEXT: talk to everyone at the table (or start the line with ')",
+    "leave": "leave the table (a bot takes your seat in a running game)",
+    "lobby": "back to the lobby (you stay at the table; `table TABLE` returns)",
+    "table": "table TABLE: show a table you are at",
+    "start": "start the game (the game master; empty seats get bots)",
+    "record": "record [TABLE]: fetch the game's record",
+}
+
+#: Never sent to the server.
+LOCAL = {"help", "quit", "exit", "lobby", "table", "ascii", "filter"}
+
+ACTIONS_HELP = {
+    "abbott": [
+        "move SQUARE   move your piece, e.g. move c4 (squares are labelled on the grid)",
+        "ally SEAT     name a partner before moving, e.g. ally west",
+        "concede       give up the hand (both of a side must concede)",
+        "vote end      ask to end the hand now",
+    ],
+    "shedding": [
+        "play CARD [CARD ...] [last]   e.g. play QH, play 7H 7D, play 5C last",
+        "draw          draw from the stock, or take a pending pick-up",
+        "pass          keep the card you drew",
+        "suit SUIT     name the suit after a wild card, e.g. suit hearts",
+        "last          announce your last card",
+    ],
+    "kilodney": [
+        "play CARD     follow the suit or the face of the top card, or lead after a stop",
+        "              a joker may be played at any time (it stops the sequence)",
+    ],
+}

@@ -1,0 +1,104 @@
+"""Completion for the command line: commands, the actions legal now, and card names.
+
+The candidates come from what the client knows at the moment of the key press
+(``ClientState`` and the table on screen), so the completion never offers an
+action the server would refuse: after ``play`` it offers exactly the cards
+that begin a legal play (and the rest of the hand, for sets and runs), after
+``move`` the squares the piece may reach, after ``join`` the tables.
+
+>>> from client.state import ClientState
+>>> st = ClientState(); t = st.table("t1")
+>>> t.legal = ("play QH", "play QH QS", "draw"); t.view = {"hand": ["QH", "QS", "2C"]}
+>>> [c for c, _ in candidates("pl", st, "t1")]
+['play']
+>>> [c for c, _ in candidates("play ", st, "t1")]
+['QH', 'QS', '2C']
+>>> [c for c, _ in candidates("play QH ", st, "t1")]
+['QS', 'last']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+
+from client.commands import COMMANDS, TABLE_COMMANDS
+from client.state import ClientState
+
+SUITS = ("clubs", "diamonds", "hearts", "spades")
+
+
+def _dedupe(items: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    seen: set[str] = set()
+    out = []
+    for text, meta in items:
+        if text.lower() not in seen:
+            seen.add(text.lower())
+            out.append((text, meta))
+    return out
+
+
+def candidates(before: str, state: ClientState, table: str | None) -> list[tuple[str, str]]:
+    """(word, meta) pairs completing the last word of ``before`` (the text left of the cursor)."""
+    words = before.split()
+    if before and not before[-1].isspace():
+        prefix = words.pop()
+    else:
+        prefix = ""
+    t = state.tables.get(table) if table else None
+    legal = list(t.legal) if t else []
+    out: list[tuple[str, str]] = []
+    if not words:
+        verbs = [a.split()[0] for a in legal if a.split()]
+        out += [(v, "legal now") for v in verbs]
+        names = list(TABLE_COMMANDS) + list(COMMANDS) if t else list(COMMANDS)
+        out += [(c, COMMANDS.get(c) or TABLE_COMMANDS.get(c, "")) for c in names]
+    else:
+        verb = words[0].lower()
+        done = [w.upper() if verb == "play" else w.lower() for w in words[1:]]
+        for action in legal:
+            parts = action.split()
+            if parts[0] != verb or len(parts) <= len(words):
+                continue
+            if [p.upper() if verb == "play" else p.lower() for p in parts[1 : len(words)]] == done:
+                out.append((parts[len(words)], "legal now"))
+        if verb == "play" and t and t.view:
+            if not done:
+                out += [(c, "in hand") for c in t.view.get("hand") or []]
+            else:
+                out.append(("last", "announce last card"))
+        elif verb == "suit" and len(words) == 1:
+            out += [(s, "") for s in SUITS]
+        elif verb in ("join", "watch", "record", "replay") and len(words) == 1:
+            out += [(str(x.get("table")), str(x.get("ruleset", ""))) for x in state.lobby]
+        elif verb == "create" and len(words) == 1:
+            out += [(str(r["name"]), str(r.get("summary", ""))[:40]) for r in state.rulesets]
+        elif verb == "create" and len(words) == 2:
+            rs = next((r for r in state.rulesets if r.get("name") == words[1]), None)
+            if rs:
+                lo, hi = int(rs.get("min_seats", 2)), int(rs.get("max_seats", 2))
+                out += [(str(n), "seats") for n in range(lo, hi + 1)]
+        elif verb == "create" and len(words) >= 3:
+            rs = next((r for r in state.rulesets if r.get("name") == words[1]), None)
+            for opt in (rs or {}).get("options", []):
+                out.append((f"{opt['name']}=", f"default {opt.get('default')}"))
+        elif verb == "help" and len(words) == 1:
+            out += [(c, "") for c in [*COMMANDS, *TABLE_COMMANDS]]
+    low = prefix.lower()
+    return _dedupe((c, m) for c, m in out if c.lower().startswith(low))
+
+
+class CommandCompleter(Completer):
+    """A prompt_toolkit completer over ``candidates`` for the table on screen."""
+
+    def __init__(self, state: ClientState, current_table: Callable[[], str | None]) -> None:
+        self.state = state
+        self.current_table = current_table
+
+    def get_completions(self, document: Document, complete_event: CompleteEvent):
+        before = document.text_before_cursor
+        word = "" if not before or before[-1].isspace() else before.split()[-1]
+        for text, meta in candidates(before, self.state, self.current_table()):
+            yield Completion(text, start_position=-len(word), display_meta=meta)

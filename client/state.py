@@ -1,0 +1,178 @@
+"""What a client knows about the server and its tables, kept up to date from messages.
+
+The terminal client draws from this and the bots decide from it, so it lives
+apart from both: ``ClientState.handle(msg)`` folds one received message in and
+says what changed. It does no I/O and knows no codec.
+
+Events are applied once, in order: an event whose ``seq`` is not past the
+table's last one is a duplicate (a resume may overlap) and is ignored; the
+table remembers ``seq`` so that a reconnect resumes from exactly there.
+
+>>> from protocol.messages import Snapshot, TableEvent, Turn
+>>> st = ClientState()
+>>> st.handle(Snapshot(table="t1", seq=3, state="playing", view={"to_act": 0}, seat=0,
+...                    legal=("draw",), players=("ann", "bot:random")))
+'table'
+>>> t = st.tables["t1"]
+>>> t.legal, t.names
+(('draw',), ['ann', 'random (bot)'])
+>>> st.handle(TableEvent(table="t1", seq=4, event={"kind": "draw", "seat": 0}))
+'event'
+>>> st.handle(TableEvent(table="t1", seq=4, event={"kind": "draw", "seat": 0})) is None
+True
+>>> st.handle(Turn(table="t1", seq=4, seat=0, to_act=1, legal=())) and t.to_act
+1
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from protocol import messages as m
+
+MAX_LOG = 500
+
+
+def display_name(player: str | None) -> str | None:
+    """``bot:random`` reads as ``random (bot)``; an empty seat stays ``None``."""
+    if player is None:
+        return None
+    if player.startswith("bot:"):
+        return f"{player[4:] or 'server'} (bot)"
+    return player
+
+
+@dataclass
+class LogLine:
+    """One line of a table's log: an event, talk, or a note from the client."""
+
+    kind: str  # "event" | "talk" | "note" | "error"
+    data: dict[str, Any]
+    at: float = field(default_factory=time.time)
+
+
+@dataclass
+class TableState:
+    """One table this client sits at or watches."""
+
+    table: str
+    seat: int | None = None
+    token: str | None = None
+    state: str = "waiting"
+    seq: int = 0
+    view: dict[str, Any] | None = None
+    legal: tuple[str, ...] = ()
+    players: tuple[str | None, ...] = ()
+    master: str | None = None
+    to_act: int | None = None
+    #: ``time.monotonic()`` at which the seat to act runs out of time, or ``None``.
+    deadline: float | None = None
+    #: events applied since the last view arrived (the board may lag them).
+    stale: int = 0
+    log: deque[LogLine] = field(default_factory=lambda: deque(maxlen=MAX_LOG))
+
+    @property
+    def names(self) -> list[str | None]:
+        return [display_name(p) for p in self.players]
+
+    @property
+    def family(self) -> str | None:
+        return None if not self.view else self.view.get("family")
+
+    @property
+    def my_turn(self) -> bool:
+        return self.seat is not None and self.to_act == self.seat and bool(self.legal)
+
+    def clock_left(self, now: float | None = None) -> float | None:
+        """Seconds left on the clock of the seat to act (``None``: no clock)."""
+        if self.deadline is None:
+            return None
+        return max(0.0, self.deadline - (time.monotonic() if now is None else now))
+
+    def _set_clock(self, clock: float | None) -> None:
+        self.deadline = None if clock is None else time.monotonic() + float(clock)
+
+
+class ClientState:
+    """Everything the client knows: who we are, the lobby, the tables we are at."""
+
+    def __init__(self) -> None:
+        self.name: str | None = None
+        self.server: str = ""
+        self.rulesets: list[dict[str, Any]] = []
+        self.lobby: list[dict[str, Any]] = []
+        self.tables: dict[str, TableState] = {}
+        self.notices: deque[str] = deque(maxlen=50)
+
+    def table(self, table: str) -> TableState:
+        """The state of ``table``, made on first mention."""
+        if table not in self.tables:
+            self.tables[table] = TableState(table)
+        return self.tables[table]
+
+    def handle(self, msg: Any) -> str | None:
+        """Fold one message in; return what changed (``"table"``, ``"event"``, ``"lobby"``,
+        ``"talk"``, ``"notice"``, ``"name"``) or ``None`` when nothing did."""
+        if isinstance(msg, m.Snapshot):
+            t = self.table(msg.table)
+            t.seq, t.state, t.view = msg.seq, msg.state, dict(msg.view) or None
+            if msg.seat is not None:
+                t.seat = msg.seat
+            t.legal, t.players, t.master = tuple(msg.legal), tuple(msg.players), msg.master
+            t.to_act = (msg.view or {}).get("to_act")
+            t._set_clock(msg.clock)
+            t.stale = 0
+            return "table"
+        if isinstance(msg, m.TableEvent):
+            t = self.table(msg.table)
+            if msg.seq <= t.seq:
+                return None
+            t.seq = msg.seq
+            t.stale += 1
+            t.log.append(LogLine("event", dict(msg.event)))
+            return "event"
+        if isinstance(msg, m.Turn):
+            t = self.table(msg.table)
+            if msg.seat is not None and t.seat is None:
+                t.seat = msg.seat
+            t.to_act, t.legal = msg.to_act, tuple(msg.legal)
+            t._set_clock(msg.clock)
+            view = getattr(msg, "view", None)  # a server that sends the view with each turn
+            if view:
+                t.view, t.stale = dict(view), 0
+            elif t.view is not None:
+                t.view = {**t.view, "to_act": msg.to_act}
+            return "table"
+        if isinstance(msg, m.Seated):
+            t = self.table(msg.table)
+            t.seat, t.token = msg.seat, msg.token
+            return "table"
+        if isinstance(msg, m.Talk):
+            self.table(msg.table).log.append(LogLine("talk", {"name": msg.name, "text": msg.text}))
+            return "talk"
+        if isinstance(msg, m.Tables):
+            self.lobby = [dict(t) for t in msg.tables]
+            return "lobby"
+        if isinstance(msg, m.Rulesets):
+            self.rulesets = [dict(r) for r in msg.rulesets]
+            return "lobby"
+        if isinstance(msg, m.Named):
+            self.name = msg.name
+            return "name"
+        if isinstance(msg, m.Welcome):
+            self.server = msg.server
+            return "name"
+        if isinstance(msg, m.Notice):
+            self.notices.append(msg.text)
+            return "notice"
+        return None
+
+    def note(self, table: str | None, text: str, kind: str = "note") -> None:
+        """A line from the client itself (an error reply, a hint) in a table's log."""
+        if table is not None and table in self.tables:
+            self.tables[table].log.append(LogLine(kind, {"text": text}))
+        else:
+            self.notices.append(text)
