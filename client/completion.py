@@ -43,10 +43,7 @@ def _dedupe(items: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
 def candidates(before: str, state: ClientState, table: str | None) -> list[tuple[str, str]]:
     """(word, meta) pairs completing the last word of ``before`` (the text left of the cursor)."""
     words = before.split()
-    if before and not before[-1].isspace():
-        prefix = words.pop()
-    else:
-        prefix = ""
+    prefix = words.pop() if before and not before[-1].isspace() else ""
     t = state.tables.get(table) if table else None
     legal = list(t.legal) if t else []
     out: list[tuple[str, str]] = []
