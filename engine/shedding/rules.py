@@ -1,0 +1,409 @@
+"""The shedding family's options and presets: house rules as data.
+
+Players who grew up with Switch each know a different house version, so the
+engine is one rules machine and a preset is only a name for a set of option
+values. Power cards are bound to cards by *selectors*, written so that a table
+can override them as plain strings:
+
+- ``2`` every two; ``KH`` the king of hearts; ``JB`` / ``JR`` the black / red
+  jacks; ``JK`` a joker; ``power`` (only in ``no_end``) every power card.
+- ``pickup``: ``SEL:N`` pairs, e.g. ``"2:2 JB:5"``.
+- ``stack``: ``SEL>SEL...`` rules, e.g. ``"2>2 JB, JB>JB"``: on a pending
+  pick-up whose top card is a two, a two or a black jack may be stacked.
+- ``cancel``: ``SEL>SEL`` rules, e.g. ``"JR>JB"``: a red jack cancels one black
+  jack's pick-up; ``"A>*"`` cancels the whole pending pick-up.
+
+>>> cards_of("JB")
+[Card.parse('JC'), Card.parse('JS')]
+>>> SCHEMA.resolve({"pickup": "2:2 kh:7"})["pickup"]
+'2:2 KH:7'
+>>> SCHEMA.resolve({"skip": "8 Z"})  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+engine.errors.OptionError: option 'skip': 'Z' is not a card selector (...)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.cards import FULL_PACK, JOKER, RANKS, SUITS, Card
+from engine.options import Option, OptionSchema
+
+_SELECTOR_HELP = "a rank such as 8, a card such as KH, JB/JR for black/red, JK"
+
+
+def cards_of(selector: str) -> list[Card]:
+    """Every face a selector names; ``ValueError`` if it names none."""
+    s = selector.strip().upper()
+    if s == "JK":
+        return [JOKER]
+    if s == "10":
+        s = "T"
+    if len(s) == 1 and s in RANKS:
+        return [Card(s, suit) for suit in SUITS]
+    if len(s) == 2 and s[0] in RANKS:
+        if s[1] in SUITS:
+            return [Card(s[0], s[1])]
+        if s[1] == "B":
+            return [Card(s[0], "C"), Card(s[0], "S")]
+        if s[1] == "R":
+            return [Card(s[0], "D"), Card(s[0], "H")]
+    raise ValueError(f"{selector!r} is not a card selector ({_SELECTOR_HELP})")
+
+
+def _canon(selector: str) -> str:
+    cards_of(selector)
+    s = selector.strip().upper()
+    return "T" if s == "10" else s
+
+
+def _words(value: Any) -> list[str]:
+    if not isinstance(value, str):
+        raise ValueError(f"{value!r} is not a string of card selectors")
+    return value.replace(",", " ").split()
+
+
+def _check_selectors(value: Any, allow_power: bool = False) -> str:
+    out = []
+    for w in _words(value):
+        if allow_power and w.lower() == "power":
+            out.append("power")
+        else:
+            out.append(_canon(w))
+    return " ".join(out)
+
+
+def _check_pickup(value: Any) -> str:
+    out = []
+    for w in _words(value):
+        sel, sep, num = w.partition(":")
+        if not sep or not num.isdigit() or not 1 <= int(num) <= 20:
+            raise ValueError(f"{w!r} is not SELECTOR:N with N 1..20 (e.g. 2:2 JB:5)")
+        out.append(f"{_canon(sel)}:{int(num)}")
+    return " ".join(out)
+
+
+def _check_rules(value: Any, allow_all: bool = False) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"{value!r} is not a string of rules such as '2>2 JB, JB>JB'")
+    out = []
+    for part in value.split(","):
+        if not part.strip():
+            continue
+        left, sep, right = part.partition(">")
+        if not sep or not left.strip() or not right.split():
+            raise ValueError(f"{part.strip()!r} is not SELECTOR>SELECTOR... (e.g. 2>2 JB)")
+        rhs = []
+        for w in right.split():
+            rhs.append("*" if allow_all and w == "*" else _canon(w))
+        out.append(f"{_canon(left)}>{' '.join(rhs)}")
+    return ", ".join(out)
+
+
+def _check_draw(value: Any) -> Any:
+    if value in (1, 2, "1", "2"):
+        return int(value)
+    if value == "until":
+        return "until"
+    raise ValueError(f"{value!r} is not one of 1, 2, until")
+
+
+def _sel_option(name: str, default: str, doc: str, allow_power: bool = False) -> Option:
+    check: Callable[[Any], Any] = lambda v: _check_selectors(v, allow_power)  # noqa: E731
+    return Option(name, default, doc, check=check)
+
+
+OPTIONS: list[Option] = [
+    Option("hand_size", 7, "cards dealt to each player", minimum=1, maximum=10),
+    Option(
+        "big_table_hand_size",
+        0,
+        "cards dealt when there are more than 4 players (0: same as hand_size)",
+        minimum=0,
+        maximum=10,
+    ),
+    Option("decks", 0, "packs shuffled together (0: one, two above 5 players)", 0, 2),
+    Option("jokers", 0, "jokers added (a joker is wild and nominates a suit)", 0, 4),
+    Option(
+        "draw",
+        1,
+        "what a player who does not play draws: 1, 2, or until (until a playable card)",
+        check=_check_draw,
+    ),
+    Option("play_drawn", False, "whether a player may play a card he has just drawn"),
+    Option("draw_when_able", False, "whether a player may draw instead of playing"),
+    Option("start_power", False, "whether the start card may be a power card"),
+    Option(
+        "combos",
+        "single",
+        "multi-card plays: single, sets (one rank), runs (in suit, up or down), mixed",
+        choices=("single", "sets", "runs", "mixed"),
+    ),
+    _sel_option("together", "", "power cards that may be laid several at once (JB: both)"),
+    Option("last_card", True, "whether a player left with one card must announce it"),
+    Option("last_penalty", 2, "cards drawn for a missed last-card announcement", 0, 10),
+    _sel_option("no_end", "", "cards a hand may not end on (power: every power card)", True),
+    Option("end_penalty", 0, "cards drawn for trying to end on such a card (0: refused)", 0, 10),
+    Option("illegal_penalty", 0, "cards drawn for an illegal play (0: refused)", 0, 10),
+    Option(
+        "finish",
+        "first",
+        "first: the hand ends when one player is out; last_one: play on until one is left",
+        choices=("first", "last_one"),
+    ),
+    Option("target", 0, "points that end the match (0: one hand)", minimum=0, maximum=10000),
+    Option("pickup", "", "pick-up cards: SELECTOR:N (e.g. 2:2 JB:5)", check=_check_pickup),
+    Option("stack", "", "what stacks on a pending pick-up (e.g. 2>2 JB)", check=_check_rules),
+    Option(
+        "cancel",
+        "",
+        "what cancels a pick-up, one card each (JR>JB; A>* cancels it all)",
+        check=lambda v: _check_rules(v, allow_all=True),
+    ),
+    _sel_option("skip", "", "cards that make the next player miss his turn"),
+    Option("skip_chain", False, "whether a skipped player may pass the skip on (same rank)"),
+    _sel_option("miss", "", "cards the next player must match or miss a turn per card laid"),
+    _sel_option("reverse", "", "cards that reverse the direction (2 players: play again)"),
+    _sel_option("wild", "", "cards that may be played on anything"),
+    _sel_option("nominate", "", "cards whose player names the suit to follow"),
+    _sel_option("cover", "", "cards their player must cover with another play, or draw"),
+    _sel_option("suit_run", "", "cards that let their player lay other cards of their suit"),
+    _sel_option("swap", "", "cards that swap their player's hand with the player to his left"),
+]
+
+SCHEMA = OptionSchema(OPTIONS)
+
+# The presets of RULES.md. Anything a preset does not name keeps the default above.
+PRESETS: dict[str, tuple[str, int, dict[str, Any]]] = {
+    "switch": (
+        "Switch: 2 pick up 2, 8 skip, A pick up 4 anytime, J nominates anytime",
+        8,
+        {
+            "pickup": "2:2 A:4",
+            "stack": "2>2, A>A",
+            "skip": "8",
+            "wild": "A J",
+            "nominate": "J",
+            "draw_when_able": True,
+            "last_penalty": 2,
+        },
+    ),
+    "blackjack": (
+        "Black Jack: black jacks pick up 5, red jacks cancel, 7s shed a suit, Q covered, K reverse",
+        8,
+        {
+            "big_table_hand_size": 5,
+            "pickup": "2:2 JB:5",
+            "stack": "2>2 JB, JB>JB",
+            "cancel": "JR>JB, A>*",
+            "skip": "8",
+            "skip_chain": True,
+            "wild": "A",
+            "nominate": "A",
+            "suit_run": "7",
+            "cover": "Q",
+            "reverse": "K",
+            "illegal_penalty": 2,
+            "last_penalty": 2,
+        },
+    ),
+    "irish": (
+        "Irish Switch: 2 pick up 2, 7 skip, J reverse, K♥ pick up 7, A on its suit nominates",
+        8,
+        {
+            "pickup": "2:2 KH:7",
+            "stack": "2>2, KH>2H KH",
+            "skip": "7",
+            "skip_chain": True,
+            "reverse": "J",
+            "together": "J",
+            "nominate": "A",
+            "last_penalty": 1,
+        },
+    ),
+    "j28": (
+        "Jacks, Twos and Eights: sets and runs, J wild, 2 pick up 2, 8 miss a turn, A♥ pick up 5",
+        8,
+        {
+            "combos": "mixed",
+            "wild": "J",
+            "nominate": "J",
+            "pickup": "2:2 AH:5",
+            "stack": "2>2",
+            "cancel": "AS>AH",
+            "miss": "8",
+            "no_end": "J 2 8",
+            "play_drawn": True,
+            "last_penalty": 1,
+        },
+    ),
+    "taketwo": (
+        "Take Two: 5 cards, take 2 when stuck, 2 pick up 2, 8 skip, J reverse, play to the last",
+        8,
+        {
+            "hand_size": 5,
+            "draw": 2,
+            "pickup": "2:2",
+            "stack": "2>2",
+            "skip": "8",
+            "reverse": "J",
+            "wild": "A",
+            "nominate": "A",
+            "no_end": "power",
+            "end_penalty": 2,
+            "finish": "last_one",
+            "last_penalty": 2,
+        },
+    ),
+    "gamebot": (
+        "GameBot Switch: black jacks pick up 5, red jacks cancel, black Q swaps hands, 2-4 players",
+        4,
+        {
+            "pickup": "2:2 JB:5",
+            "stack": "2>2, JB>JB",
+            "cancel": "JR>JB",
+            "together": "JB JR",
+            "skip": "8",
+            "skip_chain": True,
+            "reverse": "K",
+            "wild": "A",
+            "nominate": "A",
+            "swap": "QB",
+            "last_card": False,
+        },
+    ),
+}
+
+EFFECTS = ("wild", "nominate", "skip", "miss", "reverse", "cover", "suit_run", "swap")
+
+
+@dataclass(frozen=True, slots=True)
+class Powers:
+    """What one face does under a table's options (compiled once per game)."""
+
+    pickup: int = 0
+    wild: bool = False
+    nominate: bool = False
+    skip: bool = False
+    miss: bool = False
+    reverse: bool = False
+    cover: bool = False
+    suit_run: bool = False
+    swap: bool = False
+    cancels: frozenset[Card] | None = None  # faces it cancels; JOKER-only set means "all"
+    cancels_all: bool = False
+    together: bool = False
+    no_end: bool = False
+    points: int = 0
+
+    @property
+    def power(self) -> bool:
+        return bool(
+            self.pickup
+            or self.wild
+            or self.nominate
+            or self.skip
+            or self.miss
+            or self.reverse
+            or self.cover
+            or self.suit_run
+            or self.swap
+            or self.cancels
+            or self.cancels_all
+        )
+
+    def signature(self) -> tuple[Any, ...]:
+        """Cards with equal signatures do the same thing (they may be laid together)."""
+        return (
+            self.pickup,
+            self.wild,
+            self.nominate,
+            self.skip,
+            self.miss,
+            self.reverse,
+            self.cover,
+            self.suit_run,
+            self.swap,
+            self.cancels,
+            self.cancels_all,
+        )
+
+
+ALL_FACES: tuple[Card, ...] = (*FULL_PACK, JOKER)
+
+
+def _faces(text: str) -> set[Card]:
+    out: set[Card] = set()
+    for w in text.split():
+        out.update(cards_of(w))
+    return out
+
+
+def _rules(text: str) -> list[tuple[set[Card], list[str]]]:
+    out = []
+    for part in text.split(","):
+        if part.strip():
+            left, _, right = part.partition(">")
+            out.append((_faces(left), right.split()))
+    return out
+
+
+def compile_powers(options: dict[str, Any]) -> tuple[dict[Card, Powers], dict[Card, set[Card]]]:
+    """Each face's ``Powers`` and, per face, the faces that may stack on it."""
+    pickup: dict[Card, int] = {}
+    for w in options["pickup"].split():
+        sel, _, num = w.partition(":")
+        for c in cards_of(sel):
+            pickup[c] = int(num)
+    flags = {name: _faces(options[name]) for name in EFFECTS}
+    flags["wild"].add(JOKER)
+    flags["nominate"].add(JOKER)
+    cancels: dict[Card, set[Card]] = {}
+    cancel_all: set[Card] = set()
+    for left, right in _rules(options["cancel"]):
+        for c in left:
+            if "*" in right:
+                cancel_all.add(c)
+            else:
+                cancels.setdefault(c, set()).update(_faces(" ".join(right)))
+    stack: dict[Card, set[Card]] = {}
+    for left, right in _rules(options["stack"]):
+        for c in left:
+            stack.setdefault(c, set()).update(_faces(" ".join(right)))
+    together = _faces(options["together"])
+    no_end_words = options["no_end"].split()
+    no_end = _faces(" ".join(w for w in no_end_words if w != "power"))
+    powers: dict[Card, Powers] = {}
+    for face in ALL_FACES:
+        base = Powers(
+            pickup=pickup.get(face, 0),
+            cancels=frozenset(cancels[face]) if face in cancels else None,
+            cancels_all=face in cancel_all,
+            together=face in together,
+            **{name: face in flags[name] for name in EFFECTS},
+        )
+        is_power = base.power
+        ends = face in no_end or ("power" in no_end_words and is_power)
+        powers[face] = Powers(
+            **{
+                **{f: getattr(base, f) for f in base.__slots__},
+                "no_end": ends,
+                "points": _points(face, base),
+            }
+        )
+    return powers, stack
+
+
+def _points(face: Card, p: Powers) -> int:
+    """RULES.md: nominating cards and jokers 50; K Q J and other power cards 10;
+    aces 1; the rest face value."""
+    if face.is_joker or p.nominate:
+        return 50
+    if face.rank in "KQJ" or p.power:
+        return 10
+    if face.rank == "A":
+        return 1
+    return 10 if face.rank == "T" else int(face.rank)
