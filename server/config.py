@@ -60,6 +60,21 @@ class ServerConfig:
     sqlite_synchronous: str = "NORMAL"  #: NORMAL survives a crashed process; FULL a power cut
     commit_batch: int = 1024  #: most writes one group commit carries
 
+    # ------------------------------------- abuse limits, operators (issue 8)
+    commands_per_second: float = 50.0  #: requests one connection may send, sustained...
+    commands_burst: int = 100  #: ...after a burst of this many (a token bucket)
+    flood_penalty_seconds: float = 2.0  #: over the rate: every request refused this long
+    flood_drop_after: int = 50  #: refused requests before a flooder is disconnected
+    connections_per_address: int = 64  #: open connections from one address (0: no limit)
+    trusted_addresses: tuple[str, ...] = ("127.0.0.1", "::1")  #: skip the two limits above
+    tables_per_name: int = 4  #: open tables one name may have created (0: no limit)
+    idle_seconds: float = 1800.0  #: a connection that sends nothing this long is closed (0: never)
+    operator_secret: str | None = None  #: unlocks admin commands; None: no operator at all
+    operator_secret_file: str | None = None  #: read the operator secret from this file instead
+    auth_attempts: int = 3  #: wrong operator secrets before the connection is dropped
+    start_chips: int = 1000  #: a new name's chip balance
+    log_level: str = "info"  #: debug, info or warning
+
     extra: dict[str, Any] = field(default_factory=dict)  #: settings for later layers
 
     @classmethod
@@ -73,7 +88,7 @@ class ServerConfig:
                 raise ValueError(f"unknown setting {key!r}; known: {', '.join(sorted(known))}")
             if name == "data_dir" and value is not None:
                 value = Path(value).expanduser()
-            if name == "open_tables":
+            if name in ("open_tables", "trusted_addresses"):
                 value = tuple(value)
             kwargs[name] = value
         return cls(**kwargs)

@@ -1,0 +1,494 @@
+"""The game master's powers, the turn clock and the prize, as hooks on the table's loop.
+
+A table (``server.table.Table``) owns a ``MasterState`` and calls the hooks
+here at a few points of its loop; everything the game master may do, and
+everything timed beyond a bot's move, lives in this module so the table
+actor stays one readable loop:
+
+- ``intercept(table, command)``: the game master's commands (``MasterCommand``:
+  pause, resume, seat or unseat a bot or player, set options, set a prize,
+  hand the role on, end the game); ``start`` while paused resumes, as in the
+  ``003`` source ("to resume a paused game, type !start");
+- ``deadline(table)`` / ``on_deadline(table)``: the turn countdown of the seat
+  to act; when it runs out the seat gets an automatic move from the default
+  strategy, which sees only that seat's view; two in a row mark it away;
+- ``player_acted`` / ``after_action`` / ``on_start``: keep the clock and the
+  away state up to date;
+- ``settle(table)`` pays a finished game's prize; ``abandoned(table)`` returns it.
+
+Only the game master (or an operator) may use these commands; anyone else
+gets ``not_master``. Rulings where the sources are silent:
+
+- Paused, nobody acts (players get ``bad_state``), bots wait, the clock keeps
+  its time left, talk goes on. A restart of the server resumes play.
+- ``seat_bot`` reserves an empty seat for a server bot of the given strategy
+  (players can no longer join it); ``unseat`` empties a seat: a player loses
+  it (his token stops working) and a running game gives it to a bot.
+- Options and the prize can change only while no game runs.
+- ``hand_over`` needs a name that is at the table (seated or watching).
+- ``end_game`` abandons a running game: it is scored as it stands, nobody
+  wins, and the prize goes back to whoever put it up.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import trio
+
+import engine
+from engine.strategies import Strategy, default_strategy, get_strategy, strategies
+from server.clock import AwayTracker, TurnClock
+from server.ledger import ChipError, Ledger, winning_seats
+from server.logfmt import log_event
+
+if TYPE_CHECKING:
+    from server.commands import Member
+    from server.table import Table
+
+log = logging.getLogger("switchboard.gamemaster")
+
+PAUSED = "paused"
+
+#: The verbs of ``MasterCommand`` and the protocol message each comes from.
+VERBS = (
+    "pause",
+    "resume",
+    "seat_bot",
+    "unseat",
+    "set_options",
+    "set_prize",
+    "hand_over",
+    "end_game",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class MasterCommand:
+    """A game-master command queued to a table like any other command."""
+
+    member: Member
+    req: int | None
+    verb: str
+    args: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class MasterState:
+    """What a table keeps for its game master, its clock and its prize."""
+
+    clock: TurnClock = field(default_factory=lambda: TurnClock(0))
+    away: AwayTracker = field(default_factory=AwayTracker)
+    bots: dict[int, str] = field(default_factory=dict)  #: seat -> strategy name (reserved)
+    strategies: dict[str, Strategy] = field(default_factory=dict)
+    ledger: Ledger | None = None
+    timeouts: int = 0  #: automatic moves made for players who ran out of time
+
+
+# ------------------------------------------------------------------ helpers
+def _error(table: Table, c: MasterCommand, code: str, text: str) -> None:
+    from server import wire
+
+    c.member.deliver(wire.error(c.req, code, text, table.id))
+
+
+def _ok(table: Table, c: MasterCommand, text: str) -> None:
+    from server import wire
+
+    c.member.deliver(wire.ok(c.req, table.id, text))
+
+
+def _notice_all(table: Table, text: str) -> None:
+    from server import wire
+
+    msg = wire.notice(text)
+    for m in table.members():
+        m.deliver(msg)
+
+
+def is_master(table: Table, member: Member) -> bool:
+    """Whether ``member`` may use the game master's commands at ``table``."""
+    name = member.name
+    return bool(getattr(member, "operator", False)) or (
+        name is not None and table.master is not None and name == table.master
+    )
+
+
+def running(table: Table) -> bool:
+    """A game is under way (playing or paused)."""
+    return table.game is not None and table.state in ("playing", PAUSED)
+
+
+def strategy_for(table: Table, seat: int) -> Strategy:
+    """The strategy that plays ``seat`` when it has no player: the one the master seated
+    there, else the family's default (also used for timeouts and away seats)."""
+    gm = table.gm
+    name = gm.bots.get(seat)
+    key = name or ""
+    if key not in gm.strategies:
+        gm.strategies[key] = (
+            get_strategy(name, table.family) if name else default_strategy(table.family)
+        )
+    return gm.strategies[key]
+
+
+def bot_name(table: Table, seat: int) -> str:
+    """How the lobby shows a bot-played seat: ``bot:STRATEGY``."""
+    return f"bot:{strategy_for(table, seat).name}"
+
+
+def reserved(table: Table, seat: int) -> bool:
+    """Whether the master reserved ``seat`` for a bot (players cannot join it)."""
+    return seat in table.gm.bots
+
+
+def is_away(table: Table, seat: int) -> bool:
+    return table.gm.away.is_away(seat)
+
+
+def clock_left(table: Table) -> float | None:
+    """Seconds left to the seat to act (None: no clock), for snapshots and turns."""
+    if not running(table):
+        return None
+    left = table.gm.clock.remaining(trio.current_time())
+    return None if left is None else round(left, 3)
+
+
+def summary_extra(table: Table) -> dict[str, Any]:
+    """What the game master adds to the lobby's summary of a table."""
+    gm = table.gm
+    prize = None if gm.ledger is None else gm.ledger.prize(table.id)
+    return {
+        "prize": 0 if prize is None else prize.amount,
+        "away": sorted(gm.away.away),
+        "turn_seconds": table.options.get("turn_seconds", engine.options.TURN_SECONDS.default),
+    }
+
+
+# -------------------------------------------------------------- the clock
+def on_start(table: Table) -> None:
+    """A game has started (or was rebuilt after a restart): a fresh clock, nobody away."""
+    assert table.game is not None
+    gm = table.gm
+    gm.clock = TurnClock(float(table.game.options.get("turn_seconds", 0) or 0))
+    gm.away.clear()
+    gm.clock.follow(table.game.to_act, trio.current_time())
+
+
+def player_acted(table: Table, seat: int) -> None:
+    """A seat's player sent an action himself (accepted or not): he is back."""
+    if table.gm.away.acted(seat):
+        log_event(log, "table.back", table=table.id, seat=seat)
+
+
+def after_action(table: Table, seat: int) -> None:
+    """An action by ``seat`` was applied: bring the countdown up to date."""
+    if table.game is not None:
+        table.gm.clock.follow(table.game.to_act, trio.current_time(), actor=seat)
+
+
+def deadline(table: Table) -> float:
+    """When the countdown of a player to act runs out (inf: nothing to wait for)."""
+    if table.state != "playing" or table.game is None:
+        return float("inf")
+    seat = table.game.to_act
+    if seat is None or table.seats[seat].name is None or is_away(table, seat):
+        return float("inf")  # a bot's seat: the table's own bot deadline covers it
+    d = table.gm.clock.deadline
+    return float("inf") if d is None else d
+
+
+async def on_deadline(table: Table) -> None:
+    """The player to act ran out of time: an automatic move; twice in a row, away."""
+    if table.state != "playing" or table.game is None:
+        return
+    gm = table.gm
+    seat = table.game.to_act
+    if seat is None or not gm.clock.expired(trio.current_time()) or seat != gm.clock.seat:
+        return
+    gm.timeouts += 1
+    now_away = gm.away.timed_out(seat)
+    name = table.seats[seat].name
+    log_event(log, "table.timeout", table=table.id, seat=seat, name=name, away=now_away)
+    if now_away:
+        _notice_all(table, f"{name} is away: seat {seat} plays automatically until they act")
+    await table._bot_move(seat)
+
+
+# ----------------------------------------------------------------- prizes
+def winners(table: Table) -> list[str | None]:
+    """The names on the winning seats of the finished game (None: a bot's seat)."""
+    assert table.game is not None
+    seats = getattr(table.game, "winners", None)
+    if not isinstance(seats, list | tuple) or not seats:
+        seats = winning_seats(list(table.game.scores))
+    return [None if reserved(table, s) else table.seats[s].name for s in seats]
+
+
+async def settle(table: Table) -> None:
+    """Pay the prize of a finished game (idempotent: a paid prize is no longer held)."""
+    ledger = table.gm.ledger
+    if ledger is None or table.game is None or not table.game.over:
+        return
+    if ledger.prize(table.id) is None:
+        return
+    shares = await ledger.pay_prize(table.id, winners(table))
+    log_event(log, "table.prize_paid", table=table.id, shares=shares)
+    if shares:
+        _notice_all(
+            table,
+            "prize paid: " + ", ".join(f"{who} {chips}" for who, chips in shares.items()),
+        )
+
+
+async def abandoned(table: Table) -> None:
+    """The game (or the table) was abandoned: its prize goes back to whoever put it up."""
+    ledger = table.gm.ledger
+    if ledger is None:
+        return
+    amount = await ledger.return_prize(table.id)
+    if amount:
+        log_event(log, "table.prize_returned", table=table.id, chips=amount)
+        _notice_all(table, f"the prize of {amount} chips went back to the game master")
+
+
+async def on_run(table: Table) -> None:
+    """The table's task started (new, or rebuilt after a restart)."""
+    if table.game is not None and table.state == "playing":
+        on_start(table)
+    await settle(table)
+
+
+# --------------------------------------------------------------- commands
+async def intercept(table: Table, command: object) -> bool:
+    """Handle ``command`` if it is the game master's; True if it was handled here."""
+    from server.commands import Start
+
+    if isinstance(command, Start) and table.state == PAUSED:
+        c = MasterCommand(command.member, command.req, "resume")
+    elif isinstance(command, MasterCommand):
+        c = command
+    else:
+        return False
+    if not is_master(table, c.member):
+        who = table.master or "nobody"
+        _error(table, c, "not_master", f"only the game master ({who}) may {c.verb}")
+        return True
+    handler = _HANDLERS.get(c.verb)
+    if handler is None:
+        _error(table, c, "bad_message", f"unknown game master command {c.verb!r}")
+        return True
+    log_event(log, "table.master", table=table.id, verb=c.verb, by=c.member.name)
+    await handler(table, c)
+    return True
+
+
+async def _pause(table: Table, c: MasterCommand) -> None:
+    if table.state != "playing":
+        _error(table, c, "bad_state", f"the table is {table.state}: nothing to pause")
+        return
+    table.state = PAUSED
+    table.gm.clock.pause(trio.current_time())
+    _ok(table, c, "paused")
+    _notice_all(table, f"{c.member.name} paused the game")
+    table._send_snapshots()
+    table._broadcast_info()
+
+
+async def _resume(table: Table, c: MasterCommand) -> None:
+    if table.state != PAUSED:
+        _error(table, c, "bad_state", f"the table is {table.state}, not paused")
+        return
+    table.state = "playing"
+    table.gm.clock.resume(trio.current_time())
+    table._changed_at = trio.current_time()
+    _ok(table, c, "resumed")
+    _notice_all(table, f"{c.member.name} resumed the game")
+    table._send_snapshots()
+    table._broadcast_info()
+
+
+def _seat_arg(table: Table, c: MasterCommand) -> int | None:
+    seat = c.args.get("seat")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(table.seats):
+        _error(table, c, "no_seat", f"there is no seat {seat!r}")
+        return None
+    return seat
+
+
+async def _seat_bot(table: Table, c: MasterCommand) -> None:
+    seat = _seat_arg(table, c)
+    if seat is None:
+        return
+    if table.seats[seat].name is not None:
+        _error(table, c, "seat_taken", f"{table.seats[seat].name} holds seat {seat}; unseat first")
+        return
+    name = c.args.get("strategy")
+    if name is not None:
+        known = strategies(table.family)
+        if name not in known:
+            _error(table, c, "bad_options", f"no strategy {name!r}; known: {', '.join(known)}")
+            return
+    else:
+        name = default_strategy(table.family).name
+    table.gm.bots[seat] = name
+    _ok(table, c, f"seat {seat}: bot {name}")
+    table._send_snapshots()
+    table._broadcast_info()
+
+
+async def _unseat(table: Table, c: MasterCommand) -> None:
+    from server.store import SeatSet
+    from server.table import Seat
+
+    seat = _seat_arg(table, c)
+    if seat is None:
+        return
+    if table.gm.bots.pop(seat, None) is not None and table.seats[seat].name is None:
+        _ok(table, c, f"seat {seat} is free")
+        table._broadcast_info()
+        return
+    holder = table.seats[seat]
+    if holder.name is None:
+        _error(table, c, "no_seat", f"seat {seat} is already empty")
+        return
+    with trio.CancelScope(shield=True):
+        await table._store.commit(SeatSet(table.id, seat, None, None))
+    from server import wire
+
+    if holder.member is not None:
+        holder.member.deliver(wire.notice(f"the game master unseated you from table {table.id}"))
+        table.spectators.add(holder.member)  # he may keep watching
+    table.seats[seat] = Seat()
+    table.gm.away.acted(seat)
+    table._changed_at = trio.current_time()
+    _ok(table, c, f"{holder.name} unseated from seat {seat}")
+    table._send_snapshots()
+    table._broadcast_info()
+
+
+async def _set_options(table: Table, c: MasterCommand) -> None:
+    from server.store import OptionsSet
+
+    if running(table):
+        _error(table, c, "bad_state", "options change only while no game runs")
+        return
+    given = c.args.get("options")
+    if not isinstance(given, dict):
+        _error(table, c, "bad_options", "options must be a map of name to value")
+        return
+    options = {**table.options, **given}
+    settings = dict(table.settings)
+    if "start_when_full" in options:
+        swf = options.pop("start_when_full")
+        if not isinstance(swf, bool):
+            _error(table, c, "bad_options", "option 'start_when_full': true or false")
+            return
+        settings["start_when_full"] = swf
+    try:
+        engine.new_game(table.ruleset, len(table.seats), 0, options)
+    except engine.OptionError as exc:
+        _error(table, c, "bad_options", str(exc))
+        return
+    with trio.CancelScope(shield=True):
+        await table._store.commit(OptionsSet(table.id, options, settings))
+    table.options, table.settings = options, settings
+    _ok(table, c, "options set")
+    table._broadcast_info()
+
+
+async def _set_prize(table: Table, c: MasterCommand) -> None:
+    ledger = table.gm.ledger
+    if ledger is None:
+        _error(table, c, "bad_state", "this server keeps no chips")
+        return
+    if running(table):
+        _error(table, c, "bad_state", "a prize is set before the game starts")
+        return
+    funder = c.member.name
+    if funder is None:
+        _error(table, c, "need_name", "claim a name first")
+        return
+    await ledger.open_account(funder)
+    try:
+        prize = await ledger.set_prize(table.id, funder, c.args.get("chips", 0))
+    except ChipError as exc:
+        _error(table, c, "no_chips", str(exc))
+        return
+    amount = 0 if prize is None else prize.amount
+    _ok(table, c, f"prize {amount}; your balance {ledger.balance(funder)}")
+    _notice_all(table, f"{funder} put up a prize of {amount} chips" if amount else "no prize")
+    table._broadcast_info()
+
+
+async def _hand_over(table: Table, c: MasterCommand) -> None:
+    from server.store import MasterSet
+
+    target = c.args.get("name")
+    present = {m.name for m in table.members() if m.name is not None}
+    present.update(s.name for s in table.seats if s.name is not None)
+    match = next(
+        (n for n in present if isinstance(target, str) and n.lower() == target.lower()), None
+    )
+    if match is None:
+        _error(table, c, "bad_name", f"{target!r} is not at this table")
+        return
+    with trio.CancelScope(shield=True):
+        await table._store.commit(MasterSet(table.id, match))
+    table.master = match
+    _ok(table, c, f"{match} is the game master")
+    _notice_all(table, f"{match} is now the game master")
+    table._send_snapshots()
+    table._broadcast_info()
+
+
+async def _end_game(table: Table, c: MasterCommand) -> None:
+    if not running(table):
+        _error(table, c, "bad_state", f"the table is {table.state}: no game to end")
+        return
+    table.state = "playing"  # so the table's own abandon sees a running game
+    await table._abandon()
+    table.gm.clock.stop()
+    await abandoned(table)
+    _ok(table, c, "game ended")
+    _notice_all(table, f"{c.member.name} ended the game")
+    table._send_snapshots()
+    table._broadcast_info()
+
+
+_HANDLERS = {
+    "pause": _pause,
+    "resume": _resume,
+    "seat_bot": _seat_bot,
+    "unseat": _unseat,
+    "set_options": _set_options,
+    "set_prize": _set_prize,
+    "hand_over": _hand_over,
+    "end_game": _end_game,
+}
+
+
+def from_message(member: Member, msg: Any) -> MasterCommand | None:
+    """The table command for a protocol game-master message (None: not one of them)."""
+    from protocol import messages as m
+
+    req = msg.id
+    if isinstance(msg, m.PauseGame):
+        return MasterCommand(member, req, "pause")
+    if isinstance(msg, m.ResumeGame):
+        return MasterCommand(member, req, "resume")
+    if isinstance(msg, m.SeatBot):
+        return MasterCommand(member, req, "seat_bot", {"seat": msg.seat, "strategy": msg.strategy})
+    if isinstance(msg, m.Unseat):
+        return MasterCommand(member, req, "unseat", {"seat": msg.seat})
+    if isinstance(msg, m.SetOptions):
+        return MasterCommand(member, req, "set_options", {"options": dict(msg.options)})
+    if isinstance(msg, m.SetPrize):
+        return MasterCommand(member, req, "set_prize", {"chips": msg.chips})
+    if isinstance(msg, m.HandOver):
+        return MasterCommand(member, req, "hand_over", {"name": msg.name})
+    if isinstance(msg, m.EndGame):
+        return MasterCommand(member, req, "end_game")
+    return None
