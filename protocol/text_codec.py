@@ -1,0 +1,484 @@
+"""The text codec: one command a line in, one message a line out. No I/O.
+
+A connection whose first byte is a letter speaks text (``protocol.sniff``):
+a person at ``nc`` or a shell script types commands (``protocol.commands``)
+and reads lines whose first word is stable, so ``read word rest`` is enough
+to dispatch on them::
+
+    welcome 1 switchboard Switchboard 0.1
+    ok #4 table=t1 created
+    error unknown_command unknown command 'jion'; did you mean 'join'?
+    seated t1 2 9f2c...e1
+    view t1 0 2 waiting {"view":{},"legal":[],"players":["ann",null],...}
+    event t1 7 play {"seat":2,"cards":["QH"]}
+    turn t1 7 2 2 clock=60 legal: play QH | play QS | draw
+    talk t1 ann: good luck
+
+The server side uses ``ServerTextCodec`` (commands in, server lines out; it
+sends the implicit ``hello`` and remembers the current table). Programs that
+read a server's text lines use ``ClientTextCodec`` (server lines in, command
+lines out). ``format_line`` / ``parse_line`` convert one server message.
+
+>>> codec = ServerTextCodec()
+>>> codec.receive_data(b"name ann s3cret\\n")
+>>> codec.next_message(), codec.next_message(), codec.next_message()
+(Hello(versions=(1,), protocol='switchboard', client='text', id=None), \
+ClaimName(name='ann', secret='s3cret', id=None), None)
+>>> codec.encode(Turn(table="t1", seq=7, seat=2, to_act=2, legal=("play QH", "draw")))
+b'turn t1 7 2 2 legal: play QH | draw\\n'
+>>> parse_line("turn t1 7 2 2 legal: play QH | draw")
+Turn(table='t1', seq=7, seat=2, to_act=2, legal=('play QH', 'draw'), clock=None, id=None)
+
+Line grammar of server messages: ``WORD [#ID] POSITIONAL... [KEY=VALUE...]
+[TAIL]``, single spaces between items; ``-`` is ``None`` (or an empty
+list); the tail is free text, JSON, or ``legal: A | B``. ``help_text`` with
+several lines goes out as one ``help`` line each.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from protocol.commands import CommandError, format_command, parse_command
+from protocol.errors import LocalProtocolError, RemoteProtocolError
+from protocol.limits import DEFAULT_LIMITS, Limits
+from protocol.messages import (
+    Chips,
+    Connections,
+    Error,
+    Goodbye,
+    Hello,
+    HelpText,
+    InvalidMessage,
+    Message,
+    Named,
+    Notice,
+    Ok,
+    Ping,
+    Pong,
+    Received,
+    Record,
+    Rulesets,
+    Seated,
+    Snapshot,
+    Stats,
+    TableEvent,
+    Tables,
+    Talk,
+    Turn,
+    UnknownMessage,
+    Welcome,
+)
+
+# ---------------------------------------------------------------- token kinds
+# Each kind: (to token, from token). ``from`` may raise ValueError.
+
+
+def _num_from(tok: str) -> Any:
+    if tok == "-":
+        return None
+    return float(tok) if any(c in tok for c in ".eEn") else int(tok)
+
+
+def _opt(to: Callable[[Any], str], frm: Callable[[str], Any]) -> tuple[Callable, Callable]:
+    return (lambda v: "-" if v is None else to(v)), (lambda t: None if t == "-" else frm(t))
+
+
+_KINDS: dict[str, tuple[Callable[[Any], str], Callable[[str], Any]]] = {
+    "word": (str, str),
+    "int": (str, int),
+    "optword": _opt(str, str),
+    "optint": _opt(str, int),
+    "num": (lambda v: "-" if v is None else repr(v), _num_from),
+    "versions": (
+        lambda v: ",".join(map(str, v)) if v else "-",
+        lambda t: () if t == "-" else tuple(int(x) for x in t.split(",")),
+    ),
+    "full": (lambda v: "full" if v else "public", lambda t: {"full": True, "public": False}[t]),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class LineSpec:
+    """How one server message is written as a line."""
+
+    word: str
+    cls: type[Message]
+    positional: tuple[tuple[str, str], ...] = ()
+    keyed: tuple[tuple[str, str], ...] = ()
+    tail: str = ""  # "", "text:FIELD", "json:FIELD", "rest", "event", "legal", "talk", "lines"
+
+
+SPECS: tuple[LineSpec, ...] = (
+    LineSpec("welcome", Welcome, (("version", "int"), ("protocol", "word")), (), "text:server"),
+    LineSpec("named", Named, (("name", "word"),)),
+    LineSpec("ok", Ok, (), (("table", "optword"),), "text:text"),
+    LineSpec(
+        "error",
+        Error,
+        (("code", "word"),),
+        (("table", "optword"), ("supported", "versions")),
+        "text:text",
+    ),
+    LineSpec("goodbye", Goodbye, (("code", "word"),), (), "text:text"),
+    LineSpec("ping", Ping),
+    LineSpec("pong", Pong),
+    LineSpec("seated", Seated, (("table", "word"), ("seat", "int"), ("token", "word"))),
+    LineSpec("rulesets", Rulesets, (), (), "json:rulesets"),
+    LineSpec("tables", Tables, (), (), "json:tables"),
+    LineSpec(
+        "view",
+        Snapshot,
+        (("table", "word"), ("seq", "int"), ("seat", "optint"), ("state", "word")),
+        (),
+        "rest",
+    ),
+    LineSpec("event", TableEvent, (("table", "word"), ("seq", "int")), (), "event"),
+    LineSpec(
+        "turn",
+        Turn,
+        (("table", "word"), ("seq", "int"), ("seat", "int"), ("to_act", "optint")),
+        (("clock", "num"),),
+        "legal",
+    ),
+    LineSpec("talk", Talk, (("table", "word"),), (), "talk"),
+    LineSpec("notice", Notice, (), (("shutdown_in", "optint"),), "text:text"),
+    LineSpec("record", Record, (("table", "word"), ("full", "full")), (), "json:record"),
+    LineSpec("chips", Chips, (("name", "word"), ("balance", "int")), (), "json:entries"),
+    LineSpec("help", HelpText, (), (("topic", "optword"),), "lines"),
+    LineSpec("connections", Connections, (), (), "json:connections"),
+    LineSpec("stats", Stats, (), (), "json:stats"),
+)
+BY_WORD: dict[str, LineSpec] = {s.word: s for s in SPECS}
+BY_CLASS: dict[type[Message], LineSpec] = {s.cls: s for s in SPECS}
+
+_WORD = re.compile(r"[^\s=\x00-\x1f\x7f-\x9f\u2028\u2029]{1,128}")
+_MISTAKABLE = re.compile(r"^(#|[^ ]*=)")
+_ID = re.compile(r"#(\d{1,10})")
+
+
+def _json(value: Any) -> str:
+    try:
+        text = json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise LocalProtocolError(f"cannot write {value!r:.60} as JSON: {exc}") from None
+    # JSON leaves these raw in strings; escape them so no reader sees a line break.
+    return text.translate(_LINE_BREAKS)
+
+
+_LINE_BREAKS = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
+
+
+def _plain(value: Any) -> Any:
+    """Tuples as lists, for JSON."""
+    return list(value) if type(value) is tuple else value
+
+
+def format_lines(message: Message) -> list[str]:
+    """The text line(s) of a server message (several only for multi-line help)."""
+    spec = BY_CLASS.get(type(message))
+    if spec is None:
+        raise LocalProtocolError(f"{type(message).__name__} is not a server message")
+    head = [spec.word]
+    if message.id is not None:
+        head.append(f"#{message.id}")
+    for name, kind in spec.positional:
+        head.append(_KINDS[kind][0](getattr(message, name)))
+    defaults = {n: d for n, _r, d in message._wire}
+    keyed = [(n, k, getattr(message, n)) for n, k in spec.keyed]
+    tail = spec.tail
+    texts: list[str] = []
+    if tail.startswith("text:"):
+        texts = [getattr(message, tail[5:])]
+    elif tail == "lines":
+        texts = list(message.lines) or [""]
+    mistakable = any(_MISTAKABLE.match(t) for t in texts)
+    for name, kind, value in keyed:
+        if mistakable or value != defaults[name]:
+            head.append(f"{name}={_KINDS[kind][0](value)}")
+    prefix = " ".join(head)
+    if texts:
+        return [f"{prefix} {t}" if t else prefix for t in texts]
+    if tail.startswith("json:"):
+        return [f"{prefix} {_json(_plain(getattr(message, tail[5:])))}"]
+    if tail == "rest":
+        used = {n for n, _k in spec.positional} | {"id"}
+        rest = {n: _plain(getattr(message, n)) for n, _r, _d in message._wire if n not in used}
+        return [f"{prefix} {_json(rest)}"]
+    if tail == "event":
+        event = message.event
+        kind = event["kind"]
+        if _WORD.fullmatch(kind) and kind[0] not in "{#":
+            rest = {k: v for k, v in event.items() if k != "kind"}
+            return [f"{prefix} {kind} {_json(rest)}"]
+        return [f"{prefix} {_json(event)}"]
+    if tail == "legal":
+        return [" ".join([prefix, "legal:", " | ".join(message.legal)]).rstrip()]
+    if tail == "talk":
+        return [f"{prefix} {message.name}: {message.text}"]
+    return [prefix]
+
+
+def format_line(message: Message) -> str:
+    """The text line of a server message (multi-line help joined by newlines)."""
+    return "\n".join(format_lines(message))
+
+
+class _Cursor:
+    """Reads single-space-separated tokens from the left of a line."""
+
+    def __init__(self, line: str) -> None:
+        self.line = line
+        self.pos = 0
+
+    def peek(self) -> str:
+        end = self.line.find(" ", self.pos)
+        return self.line[self.pos :] if end < 0 else self.line[self.pos : end]
+
+    def take(self) -> str:
+        if self.pos >= len(self.line):
+            raise ValueError("the line ends too soon")
+        end = self.line.find(" ", self.pos)
+        if end < 0:
+            token, self.pos = self.line[self.pos :], len(self.line)
+        else:
+            token, self.pos = self.line[self.pos : end], end + 1
+        return token
+
+    def rest(self) -> str:
+        return self.line[self.pos :]
+
+
+def parse_line(line: str) -> Received:
+    """The server message a text line stands for. Never raises: an unknown
+    first word gives ``UnknownMessage``, a malformed line ``InvalidMessage``."""
+    cur = _Cursor(line)
+    word = cur.take() if line else ""
+    spec = BY_WORD.get(word)
+    if spec is None:
+        return UnknownMessage(word[:100])
+    fields: dict[str, Any] = {}
+    try:
+        match = _ID.fullmatch(cur.peek())
+        if match:
+            fields["id"] = int(match.group(1))
+            cur.take()
+        for name, kind in spec.positional:
+            fields[name] = _KINDS[kind][1](cur.take())
+        pending = dict(spec.keyed)
+        while pending:
+            key, sep, value = cur.peek().partition("=")
+            if not sep or key not in pending:
+                break
+            cur.take()
+            fields[key] = _KINDS[pending.pop(key)][1](value)
+        _parse_tail(spec, cur, fields)
+        return spec.cls(**fields)
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+        return InvalidMessage(word, "bad_message", f"bad {word!r} line: {exc}", fields.get("id"))
+    except LocalProtocolError as exc:
+        return InvalidMessage(word, exc.code, str(exc), fields.get("id"))
+
+
+def _parse_tail(spec: LineSpec, cur: _Cursor, fields: dict[str, Any]) -> None:
+    tail = spec.tail
+    rest = cur.rest()
+    if tail.startswith("text:"):
+        fields[tail[5:]] = rest
+    elif tail == "lines":
+        fields["lines"] = (rest,)
+    elif tail.startswith("json:"):
+        fields[tail[5:]] = json.loads(rest)
+    elif tail == "rest":
+        data = json.loads(rest)
+        if type(data) is not dict:
+            raise ValueError("expected a JSON object")
+        fields.update(data)
+    elif tail == "event":
+        if rest.startswith("{"):
+            fields["event"] = json.loads(rest)
+        else:
+            kind = cur.take()
+            data = json.loads(cur.rest())
+            if type(data) is not dict:
+                raise ValueError("expected a JSON object")
+            fields["event"] = {"kind": kind, **data}
+    elif tail == "legal":
+        if cur.take() != "legal:":
+            raise ValueError("expected 'legal:'")
+        text = cur.rest()
+        fields["legal"] = tuple(text.split(" | ")) if text else ()
+    elif tail == "talk":
+        name = cur.take()
+        if not name.endswith(":"):
+            raise ValueError("expected 'NAME:'")
+        fields["name"] = name[:-1]
+        fields["text"] = cur.rest()
+    elif rest:
+        raise ValueError(f"unexpected {rest[:40]!r} at the end")
+
+
+# --------------------------------------------------------------- line reader
+class LineReader:
+    """Bytes in, lines out, with the line length limit; dead after a failure."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self._buffer = bytearray()
+        self._lines: deque[bytes] = deque()
+        self._error: RemoteProtocolError | None = None
+        self._eof = False
+
+    @property
+    def failed(self) -> bool:
+        return self._error is not None
+
+    def _check(self) -> None:
+        if self._error is not None:
+            raise RemoteProtocolError(
+                f"the stream already failed: {self._error}", self._error.code
+            ) from self._error
+
+    def _fail(self, message: str, code: str = "too_large") -> RemoteProtocolError:
+        self._error = RemoteProtocolError(message, code)
+        self._buffer.clear()
+        self._lines.clear()
+        return self._error
+
+    def receive_data(self, data: bytes) -> None:
+        """Add bytes; ``b""`` ends the stream (an unterminated last line still counts)."""
+        self._check()
+        if not data:
+            if self._buffer:
+                self._lines.append(bytes(self._buffer))
+                self._buffer.clear()
+            self._eof = True
+            return
+        if self._eof:
+            raise LocalProtocolError("data received after the end of the stream")
+        buf = self._buffer
+        buf += data
+        limit = self.limits.max_line
+        start = 0
+        while (end := buf.find(b"\n", start)) >= 0:
+            if end + 1 - start > limit:
+                raise self._fail(f"a line is longer than {limit} bytes")
+            self._lines.append(bytes(buf[start:end]))
+            start = end + 1
+        if start:
+            del buf[:start]
+        if len(buf) >= limit:
+            raise self._fail(f"a line is longer than {limit} bytes")
+
+    def next_line(self) -> str | bytes | None:
+        """The next line without its line ending: a ``str``, or the raw ``bytes``
+        if it is not UTF-8; ``None`` until more data arrives."""
+        self._check()
+        if not self._lines:
+            return None
+        raw = self._lines.popleft()
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return raw
+
+    @property
+    def buffered(self) -> int:
+        return len(self._buffer) + sum(map(len, self._lines))
+
+
+class ServerTextCodec:
+    """The server's side of a text connection: command lines in, server lines out.
+
+    The first message out of ``next_message`` is always a ``Hello``: the
+    line's own if it is ``hello ...``, otherwise an implied one offering every
+    version this code speaks. ``table`` is the current table (the last one
+    this connection was seated at or shown), which bare table commands use.
+    """
+
+    def __init__(self, limits: Limits = DEFAULT_LIMITS) -> None:
+        self.reader = LineReader(limits)
+        self.table: str | None = None
+        self._greeted = False
+        self._pending: deque[Received] = deque()
+
+    @property
+    def failed(self) -> bool:
+        return self.reader.failed
+
+    def receive_data(self, data: bytes) -> None:
+        """Add bytes from the peer (``b""``: end of stream); may raise
+        ``RemoteProtocolError`` (a line over the limit: fatal)."""
+        self.reader.receive_data(data)
+
+    def next_message(self) -> Received | None:
+        """The next message, or ``None`` until more data arrives."""
+        if self._pending:
+            return self._pending.popleft()
+        while True:
+            line = self.reader.next_line()
+            if line is None:
+                return None
+            if isinstance(line, bytes):
+                message: Received = InvalidMessage("", "bad_command", "the line is not UTF-8")
+            else:
+                line = line.replace("\t", " ")
+                if not line.strip():
+                    continue
+                message = self._parse(line)
+            if not self._greeted:
+                self._greeted = True
+                if not isinstance(message, Hello):
+                    self._pending.append(message)
+                    return Hello(client="text")
+            return message
+
+    def _parse(self, line: str) -> Received:
+        try:
+            return parse_command(line, table=self.table)
+        except CommandError as exc:
+            match = _ID.match(line.lstrip())
+            request_id = int(match.group(1)) if match else None
+            word = line.split(None, 1)[0][:100] if line.split() else ""
+            return InvalidMessage(word, exc.code, str(exc), request_id)
+
+    def encode(self, message: Message) -> bytes:
+        """The line(s) for a server message, as bytes."""
+        if isinstance(message, (Seated, Snapshot)):
+            self.table = message.table
+        return "".join(line + "\n" for line in format_lines(message)).encode("utf-8")
+
+
+class ClientTextCodec:
+    """A program's side of a text connection: server lines in, command lines out."""
+
+    def __init__(self, limits: Limits = DEFAULT_LIMITS) -> None:
+        self.reader = LineReader(limits)
+
+    @property
+    def failed(self) -> bool:
+        return self.reader.failed
+
+    def receive_data(self, data: bytes) -> None:
+        self.reader.receive_data(data)
+
+    def next_message(self) -> Received | None:
+        while True:
+            line = self.reader.next_line()
+            if line is None:
+                return None
+            if isinstance(line, bytes):
+                return InvalidMessage("", "bad_message", "the line is not UTF-8")
+            if line:
+                return parse_line(line)
+
+    def encode(self, message: Message) -> bytes:
+        """The command line for a client message (table commands say ``at TABLE``)."""
+        return (format_command(message) + "\n").encode("utf-8")
