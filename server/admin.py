@@ -102,9 +102,15 @@ class OperatorGate:
 
 def read_secret(secret: str | None, secret_file: Path | str | None) -> str | None:
     """The operator secret from the config, or from a file (systemd credentials, a
-    container secret), stripped of its trailing newline. The file wins when both are set."""
+    container secret), stripped of its trailing newline. The file wins when both are set;
+    a file that does not exist is logged and ignored (the server runs without operators)."""
     if secret_file:
-        text = Path(secret_file).expanduser().read_text(encoding="utf-8").strip()
+        path = Path(secret_file).expanduser()
+        try:
+            text = path.read_text(encoding="utf-8").strip()
+        except FileNotFoundError:
+            log_event(log, "admin.no_secret_file", logging.WARNING, path=str(path))
+            return secret or None
         return text or None
     return secret or None
 

@@ -189,3 +189,4 @@ def test_is_admin_and_secret_file(tmp_path: Path) -> None:
     assert read_secret("inline", f) == "from-file"
     assert read_secret("inline", None) == "inline"
     assert read_secret("", None) is None
+    assert read_secret(None, tmp_path / "missing") is None
