@@ -323,9 +323,7 @@ def test_players_out_of_the_hand_are_told_so() -> None:
     ("card", "previous", "points"),
     [
         ("AH", "KH", 2),  # ace in suit and one-over
-        ("AH", "KS", 1),  # one-over only: an ace switching scores nothing for the ace
         ("2D", "3D", -2),  # deuce in suit and one-under
-        ("2D", "3C", -1),  # one-under only
         ("2C", "2D", 0),  # switching on a deuce costs nothing
         ("AC", "AD", 0),
         ("KH", "AH", -1),  # one under the ace
