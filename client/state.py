@@ -72,6 +72,10 @@ class TableState:
     deadline: float | None = None
     #: events applied since the last view arrived (the board may lag them).
     stale: int = 0
+    #: a snapshot has set ``seq``: from now on a jump in ``seq`` is a gap.
+    synced: bool = False
+    #: a request for the events after a gap is on its way.
+    resyncing: bool = False
     log: deque[LogLine] = field(default_factory=lambda: deque(maxlen=MAX_LOG))
 
     @property
@@ -115,7 +119,8 @@ class ClientState:
 
     def handle(self, msg: Any) -> str | None:
         """Fold one message in; return what changed (``"table"``, ``"event"``, ``"lobby"``,
-        ``"talk"``, ``"notice"``, ``"name"``) or ``None`` when nothing did."""
+        ``"talk"``, ``"notice"``, ``"name"``), ``None`` when nothing did, or ``"gap"`` for an
+        event past one we never saw (it is not applied: ask for the missing ones)."""
         if isinstance(msg, m.Snapshot):
             t = self.table(msg.table)
             t.seq, t.state, t.view = msg.seq, msg.state, dict(msg.view) or None
@@ -125,11 +130,14 @@ class ClientState:
             t.to_act = (msg.view or {}).get("to_act")
             t._set_clock(msg.clock)
             t.stale = 0
+            t.synced = True
             return "table"
         if isinstance(msg, m.TableEvent):
             t = self.table(msg.table)
             if msg.seq <= t.seq:
                 return None
+            if t.synced and msg.seq > t.seq + 1:
+                return "gap"
             t.seq = msg.seq
             t.stale += 1
             t.log.append(LogLine("event", dict(msg.event)))

@@ -1,0 +1,613 @@
+"""The terminal client's screens: the lobby and the table, with help, completion and history.
+
+One prompt_toolkit ``Application`` draws everything from a ``ClientState``; it
+never talks to the network itself. A line typed at the command line goes to
+``submit`` (the session, which runs on trio in guest mode: see
+``client.guest``), except the few commands that only change the screen
+(``help``, ``quit``, ``lobby``, ``table``, ``ascii``, ``filter``). When the
+session folds a message into the state it calls ``ClientApp.changed()``, which
+asks prompt_toolkit to redraw: a redraw is cheap (only the changed cells go to
+the terminal), so the screen is always a pure function of the state.
+
+The layout, top to bottom: a title bar; the board (one drawing per family,
+``client.boards``) beside the players and scores; the table's log (events in
+words and talk); a line for the last reply; the command line; a bar of keys.
+The lobby swaps the board for the list of tables. Everything fits 80x24 and
+follows the terminal's size as it changes.
+
+``render_text(app, columns, rows)`` draws the layout into a plain string, the
+way a person would read the screen; the tests assert on it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.application.current import get_app, set_app
+from prompt_toolkit.data_structures import Point
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.history import History, InMemoryHistory
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    Dimension,
+    Float,
+    FloatContainer,
+    HSplit,
+    Layout,
+    VSplit,
+    Window,
+)
+from prompt_toolkit.layout.controls import FormattedTextControl
+from prompt_toolkit.layout.menus import CompletionsMenu
+from prompt_toolkit.layout.mouse_handlers import MouseHandlers
+from prompt_toolkit.layout.screen import Screen, WritePosition
+from prompt_toolkit.output import Output
+from prompt_toolkit.styles import Style
+from prompt_toolkit.widgets import Frame, TextArea
+
+from client.boards import BoardContext, render_board
+from client.commands import ACTIONS_HELP, COMMANDS, TABLE_COMMANDS
+from client.completion import CommandCompleter
+from client.describe import describe_event
+from client.state import ClientState, LogLine, TableState
+
+PANEL_WIDTH = 24
+
+STYLE = Style.from_dict(
+    {
+        "title": "reverse bold",
+        "bar": "reverse",
+        "bar.key": "reverse bold",
+        "card.red": "bg:ansiwhite fg:ansired bold",
+        "card.black": "bg:ansiwhite fg:ansiblack bold",
+        "card.joker": "bg:ansiwhite fg:ansimagenta bold",
+        "best": "underline",
+        "playable": "underline",
+        "top": "",
+        "square.target": "bg:ansibrightblack",
+        "blank": "fg:ansibrightblack",
+        "piece.s0": "bg:ansiblue fg:ansiwhite bold",
+        "piece.s1": "bg:ansiyellow fg:ansiblack bold",
+        "piece.s2": "bg:ansigreen fg:ansiblack bold",
+        "piece.s3": "bg:ansimagenta fg:ansiwhite bold",
+        "label": "fg:ansibrightblack",
+        "dim": "fg:ansibrightblack",
+        "turn": "fg:ansiyellow bold",
+        "seat.turn": "fg:ansiyellow bold",
+        "seat.me": "bold",
+        "warn": "fg:ansired bold",
+        "score": "fg:ansicyan",
+        "count": "",
+        "category": "fg:ansigreen",
+        "ally": "fg:ansigreen bold",
+        "log.seat": "bold",
+        "log.event": "fg:ansicyan bold",
+        "talk.name": "fg:ansigreen bold",
+        "error": "fg:ansired bold",
+        "ok": "fg:ansigreen",
+        "heading": "bold underline",
+        "picker.selected": "reverse",
+        "clock.low": "fg:ansired bold",
+    }
+)
+
+
+def clock_text(seconds: float | None) -> str:
+    """``0:42`` for a countdown; empty when there is no clock."""
+    if seconds is None:
+        return ""
+    s = int(seconds + 0.999)
+    return f"{s // 60}:{s % 60:02d}"
+
+
+class SizedTextControl(FormattedTextControl):
+    """Formatted text drawn for the width it is given: boards fit the window they are in,
+    so a resize redraws them to the new width."""
+
+    def __init__(self, get_text: Callable[[int], StyleAndTextTuples], **kwargs: Any) -> None:
+        self._get_sized = get_text
+        self._width = 80
+        super().__init__(lambda: self._get_sized(self._width), **kwargs)
+
+    def preferred_height(
+        self, width: int, max_available_height: int, wrap_lines: bool, get_line_prefix: Any
+    ) -> int | None:
+        self._width = width
+        return super().preferred_height(width, max_available_height, wrap_lines, get_line_prefix)
+
+    def create_content(self, width: int, height: int | None) -> Any:
+        if width != self._width:
+            self._width = width
+            self._fragment_cache.clear()
+        return super().create_content(width, height)
+
+
+class ClientApp:
+    """The screens over a ``ClientState``; ``submit`` gets every line meant for the server."""
+
+    def __init__(
+        self,
+        state: ClientState,
+        submit: Callable[[str], None],
+        *,
+        ascii_only: bool = False,
+        input: Input | None = None,
+        output: Output | None = None,
+        history: History | None = None,
+        color_depth: Any = None,
+    ) -> None:
+        self.state = state
+        self.submit = submit
+        self.ascii_only = ascii_only
+        self.current: str | None = None  # the table on screen; None: the lobby
+        self.filter_words: list[str] = []
+        self.reply: StyleAndTextTuples = []
+        self.show_help = False
+        self.picker_open = False
+        self.picker_index = 0
+        self.lobby_log: deque[LogLine] = deque(maxlen=200)
+        self.redraws = 0
+        self.last_change: float | None = None
+        self.on_redraw: Callable[[float], None] | None = None
+        self.input_field = TextArea(
+            height=1,
+            prompt=self._prompt,
+            multiline=False,
+            wrap_lines=False,
+            completer=CommandCompleter(state, lambda: self.current),
+            complete_while_typing=False,
+            history=history or InMemoryHistory(),
+            accept_handler=self._accept,
+            style="class:input",
+        )
+        self.application: Application[int] = Application(
+            layout=Layout(self._build_layout(), focused_element=self.input_field),
+            key_bindings=self._build_keys(),
+            style=STYLE,
+            full_screen=True,
+            mouse_support=False,
+            input=input,
+            output=output,
+            color_depth=color_depth,
+            after_render=self._after_render,
+        )
+
+    # ------------------------------------------------------------ state hooks
+    def changed(self) -> None:
+        """The state changed (a message arrived): redraw soon."""
+        if self.last_change is None:
+            self.last_change = time.perf_counter()
+        if self.current is None:
+            # Follow the table we just sat down at or started watching.
+            for tid, t in self.state.tables.items():
+                if t.view is not None or t.seat is not None:
+                    if getattr(t, "_shown", False) is False:
+                        t._shown = True  # type: ignore[attr-defined]
+                        self.current = tid
+                    break
+        self.application.invalidate()
+
+    def show_table(self, table: str | None) -> None:
+        self.current = table
+        self.application.invalidate()
+
+    def say(self, text: str, style: str = "") -> None:
+        """Put a reply on the reply line (and in the lobby's log)."""
+        self.reply = [(style, text)]
+        target = self.current
+        if target is not None and target in self.state.tables:
+            self.state.tables[target].log.append(
+                LogLine("error" if "error" in style else "note", {"text": text})
+            )
+        else:
+            self.lobby_log.append(LogLine("error" if "error" in style else "note", {"text": text}))
+        self.application.invalidate()
+
+    def _after_render(self, _app: Any) -> None:
+        self.redraws += 1
+        if self.last_change is not None:
+            took = time.perf_counter() - self.last_change
+            self.last_change = None
+            if self.on_redraw is not None:
+                self.on_redraw(took)
+
+    @property
+    def table(self) -> TableState | None:
+        return self.state.tables.get(self.current) if self.current else None
+
+    def exit(self) -> None:
+        """Leave the application (the runner then ends the network side)."""
+        if self.application.is_running and not self.application.future.done():
+            self.application.exit(result=0)
+
+    # ------------------------------------------------------------ commands
+    def _accept(self, buffer: Any) -> bool:
+        text = buffer.text.strip()
+        if text:
+            self.run_line(text)
+        return False
+
+    def run_line(self, text: str) -> None:
+        """Handle one command line: screen commands here, the rest to ``submit``."""
+        words = text.split()
+        verb = words[0].lower() if words else ""
+        if verb in ("quit", "exit"):
+            self.exit()
+            return
+        if verb in ("help", "?"):
+            self.show_help = True
+            self.application.invalidate()
+            return
+        if verb == "lobby":
+            self.show_table(None)
+            return
+        if verb == "table" and len(words) == 2:
+            if words[1] in self.state.tables:
+                self.show_table(words[1])
+            else:
+                self.say(f"you are not at table {words[1]}", "class:error")
+            return
+        if verb == "ascii":
+            self.ascii_only = not self.ascii_only
+            self.application.invalidate()
+            return
+        if verb == "filter":
+            self.filter_words = [w.lower() for w in words[1:]]
+            self.application.invalidate()
+            return
+        if verb == "create" and len(words) == 1 and self.state.rulesets:
+            self.picker_open, self.picker_index = True, 0
+            self.application.invalidate()
+            return
+        if text.startswith("'"):
+            text = "say " + text[1:]
+        self.submit(text)
+
+    # ------------------------------------------------------------ drawing
+    def _prompt(self) -> StyleAndTextTuples:
+        t = self.table
+        if t is not None and t.my_turn:
+            return [("class:turn", "your move> ")]
+        return [("", f"{self.current or 'lobby'}> ")]
+
+    def _title(self) -> StyleAndTextTuples:
+        who = self.state.name or "(no name)"
+        left = f" Switchboard · {who}"
+        if self.state.server:
+            left += f" @ {self.state.server}"
+        t = self.table
+        right = ""
+        if t is not None:
+            ruleset = (t.view or {}).get("ruleset", "")
+            left += f" · table {t.table} {ruleset}"
+            if t.seat is None:
+                left += " · watching"
+            if t.to_act is not None and t.state == "playing":
+                whose = "YOUR TURN" if t.to_act == t.seat else f"{self._name(t, t.to_act)} to play"
+                right = f"{whose} {clock_text(t.clock_left())} "
+            elif t.state != "playing":
+                right = f"{t.state} "
+        else:
+            left += " · lobby"
+        width = get_app().output.get_size().columns
+        left = left[: max(0, width - len(right) - 1)]
+        pad = max(1, width - len(left) - len(right))
+        return [("class:title", left + " " * pad + right)]
+
+    def _name(self, t: TableState, seat: int | None) -> str:
+        names = t.names
+        if seat is not None and 0 <= seat < len(names) and names[seat]:
+            return str(names[seat])
+        if seat is not None and t.view and t.view.get("seat_names"):
+            return str(t.view["seat_names"][seat])
+        return f"seat {seat}"
+
+    def _board(self, width: int) -> StyleAndTextTuples:
+        t = self.table
+        if t is None:
+            return self._lobby_text(width)
+        ctx = BoardContext(
+            names=t.names,
+            ascii_only=self.ascii_only,
+            width=width,
+            legal=t.legal if t.my_turn else (),
+        )
+        return render_board(t.view, ctx)
+
+    def _lobby_text(self, width: int) -> StyleAndTextTuples:
+        out: StyleAndTextTuples = [
+            ("class:heading", f"{'table':<8}{'game':<12}{'seats':<7}{'players':<28}state"),
+            ("", "\n"),
+        ]
+        rows = 0
+        for info in self.state.lobby:
+            players = [p or "-" for p in (info.get("players") or [])]
+            taken = sum(1 for p in info.get("players") or [] if p)
+            line = (
+                f"{info.get('table', '?')!s:<8}{info.get('ruleset', '?')!s:<12}"
+                f"{taken}/{info.get('seats', '?')!s:<5}{', '.join(players)[:27]:<28}"
+                f"{info.get('state', '')}"
+            )
+            if self.filter_words and not all(w in line.lower() for w in self.filter_words):
+                continue
+            out += [("", line[:width]), ("", "\n")]
+            rows += 1
+        if not rows:
+            hint = "no table matches the filter" if self.filter_words else "no tables yet"
+            out += [("class:dim", f"({hint}: `create` opens one)"), ("", "\n")]
+        if self.filter_words:
+            out += [("class:dim", f"filter: {' '.join(self.filter_words)}"), ("", "\n")]
+        if self.state.rulesets:
+            names = " ".join(str(r.get("name")) for r in self.state.rulesets)
+            out += [("class:dim", f"games: {names}"[:width])]
+        return out
+
+    def _panel(self) -> StyleAndTextTuples:
+        t = self.table
+        if t is None:
+            out: StyleAndTextTuples = [("class:heading", "Your tables"), ("", "\n")]
+            for tid, tt in self.state.tables.items():
+                role = "watching" if tt.seat is None else f"seat {tt.seat}"
+                out += [("", f"{tid} {role}"), ("", "\n")]
+            if not self.state.tables:
+                out += [("class:dim", "none yet"), ("", "\n")]
+            return out
+        out = [("class:heading", f"{'Players':<17}score"), ("", "\n")]
+        scores = (t.view or {}).get("scores") or []
+        count = max(len(t.players), len(scores), int((t.view or {}).get("seats") or 0))
+        for seat in range(count):
+            name = self._name(t, seat) if seat < len(t.players) and t.players[seat] else "(empty)"
+            if seat == t.seat:
+                name += "*"
+            turn = t.to_act == seat and t.state == "playing"
+            marker = (">" if self.ascii_only else "▶") if turn else " "
+            score = scores[seat] if seat < len(scores) else ""
+            style = "class:seat.turn" if turn else ("class:seat.me" if seat == t.seat else "")
+            out += [
+                ("class:turn", marker),
+                (style, f"{name[:15]:<16}"),
+                ("class:score", f"{score!s:>4}"),
+                ("", "\n"),
+            ]
+        left = t.clock_left()
+        if left is not None and t.to_act is not None and t.state == "playing":
+            style = "class:clock.low" if left < 10 else ""
+            out += [
+                ("", "\n"),
+                (style, f"clock {clock_text(left)} for {self._name(t, t.to_act)}"[:24]),
+            ]
+            out.append(("", "\n"))
+        if t.master:
+            out += [("class:dim", f"master: {t.master}"), ("", "\n")]
+        if t.seat is None:
+            out += [("class:dim", "you are watching"), ("", "\n")]
+        return out
+
+    def _log_lines(self) -> list[StyleAndTextTuples]:
+        t = self.table
+        source = t.log if t is not None else self.lobby_log
+        names = t.names if t is not None else []
+        lines: list[StyleAndTextTuples] = []
+        if t is None:
+            lines += [[("class:log.event", n)] for n in self.state.notices]
+        for entry in source:
+            if entry.kind == "event":
+                lines.append(describe_event(entry.data, names, self.ascii_only))
+            elif entry.kind == "talk":
+                lines.append(
+                    [
+                        ("class:talk.name", f"{entry.data.get('name')}: "),
+                        ("", str(entry.data.get("text", ""))),
+                    ]
+                )
+            elif entry.kind == "error":
+                lines.append([("class:error", str(entry.data.get("text", "")))])
+            else:
+                lines.append([("class:dim", str(entry.data.get("text", "")))])
+        return lines
+
+    def _log(self) -> StyleAndTextTuples:
+        out: StyleAndTextTuples = []
+        for i, line in enumerate(self._log_lines()):
+            if i:
+                out.append(("", "\n"))
+            out.extend(line)
+        return out
+
+    def _log_cursor(self) -> Point:
+        t = self.table
+        n = len(t.log) if t is not None else len(self.lobby_log) + len(self.state.notices)
+        return Point(0, max(0, n - 1))
+
+    def _bar(self) -> StyleAndTextTuples:
+        keys = [
+            ("F1", "help"),
+            ("Tab", "complete"),
+            ("↑↓" if not self.ascii_only else "Up", "history"),
+        ]
+        keys += [("Ctrl-D", "quit")]
+        out: StyleAndTextTuples = []
+        for k, what in keys:
+            out += [("class:bar.key", f" {k}"), ("class:bar", f" {what} ")]
+        t = self.table
+        if t is not None and t.my_turn:
+            out.append(("class:bar", f" · {len(t.legal)} legal action(s)"))
+        width = get_app().output.get_size().columns
+        used = sum(len(x[1]) for x in out)
+        out.append(("class:bar", " " * max(0, width - used)))
+        return out
+
+    def help_lines(self) -> list[str]:
+        """The help for the screen on display (F1 or ``help``)."""
+        lines = ["Keys: F1 help · Tab complete · Up/Down history · Ctrl-D or `quit` quits", ""]
+        t = self.table
+        if t is not None:
+            family = t.family or ""
+            lines.append(f"At the table ({family or 'waiting'}): type an action")
+            lines += ["  " + h for h in ACTIONS_HELP.get(family, ["(actions appear once dealt)"])]
+            if t.my_turn:
+                lines.append("  legal now: " + " | ".join(t.legal)[:70])
+            lines.append("Table commands:")
+            lines += [f"  {c:<8} {h}" for c, h in TABLE_COMMANDS.items()]
+            lines += ["  (`lobby` shows the lobby and its commands)"]
+        else:
+            lines.append("In the lobby:")
+            lines += [f"  {c:<8} {h}" for c, h in COMMANDS.items()]
+        lines += ["Escape or F1 closes this help."]
+        return lines
+
+    def _help(self) -> StyleAndTextTuples:
+        return [("", "\n".join(self.help_lines()))]
+
+    def _picker(self) -> StyleAndTextTuples:
+        out: StyleAndTextTuples = [("class:dim", "Up/Down choose · Enter picks · Esc cancels\n")]
+        for i, r in enumerate(self.state.rulesets):
+            style = "class:picker.selected" if i == self.picker_index else ""
+            seats = f"{r.get('min_seats')}-{r.get('max_seats')}"
+            line = f"{r.get('name')!s:<10} {seats:<5} {str(r.get('summary', ''))[:44]}"
+            out += [(style, line), ("", "\n")]
+        return out
+
+    def _pick(self) -> None:
+        r = self.state.rulesets[self.picker_index]
+        self.picker_open = False
+        seats = r.get("max_seats") if r.get("family") == "abbott" else r.get("min_seats")
+        if r.get("family") != "abbott" and (r.get("max_seats") or 0) >= 4 >= (seats or 0):
+            seats = 4
+        self.input_field.text = f"create {r.get('name')} {seats} "
+        self.input_field.buffer.cursor_position = len(self.input_field.text)
+        self.application.invalidate()
+
+    def _build_layout(self) -> FloatContainer:
+        wide = Condition(lambda: get_app().output.get_size().columns >= 70)
+        board = Window(
+            SizedTextControl(self._board),
+            wrap_lines=False,
+            dont_extend_height=True,
+            height=Dimension(min=3),
+        )
+        panel = ConditionalContainer(
+            VSplit(
+                [
+                    Window(width=1, char="│" if not self.ascii_only else "|", style="class:dim"),
+                    Window(FormattedTextControl(self._panel), width=PANEL_WIDTH),
+                ]
+            ),
+            filter=wide,
+        )
+        log = Window(
+            FormattedTextControl(self._log, get_cursor_position=self._log_cursor),
+            wrap_lines=True,
+            height=Dimension(min=2, weight=1),
+        )
+        body = HSplit(
+            [
+                Window(FormattedTextControl(self._title), height=1, style="class:title"),
+                VSplit([board, panel]),
+                Window(height=1, char="─" if not self.ascii_only else "-", style="class:dim"),
+                log,
+                Window(FormattedTextControl(lambda: self.reply), height=1),
+                self.input_field,
+                Window(FormattedTextControl(self._bar), height=1, style="class:bar"),
+            ]
+        )
+        return FloatContainer(
+            content=body,
+            floats=[
+                Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8)),
+                Float(
+                    content=ConditionalContainer(
+                        Frame(Window(FormattedTextControl(self._help)), title="Help"),
+                        filter=Condition(lambda: self.show_help),
+                    ),
+                ),
+                Float(
+                    content=ConditionalContainer(
+                        Frame(Window(FormattedTextControl(self._picker)), title="New table"),
+                        filter=Condition(lambda: self.picker_open),
+                    ),
+                ),
+            ],
+        )
+
+    def _build_keys(self) -> KeyBindings:
+        kb = KeyBindings()
+        picking = Condition(lambda: self.picker_open)
+
+        @kb.add("f1")
+        def _help(event: KeyPressEvent) -> None:
+            self.show_help = not self.show_help
+
+        @kb.add("escape", eager=True)
+        def _close(event: KeyPressEvent) -> None:
+            self.show_help = False
+            self.picker_open = False
+
+        @kb.add("c-d")
+        @kb.add("c-c")
+        def _quit(event: KeyPressEvent) -> None:
+            self.exit()
+
+        @kb.add("up", filter=picking)
+        def _up(event: KeyPressEvent) -> None:
+            self.picker_index = (self.picker_index - 1) % max(1, len(self.state.rulesets))
+
+        @kb.add("down", filter=picking)
+        def _down(event: KeyPressEvent) -> None:
+            self.picker_index = (self.picker_index + 1) % max(1, len(self.state.rulesets))
+
+        @kb.add("enter", filter=picking)
+        def _enter(event: KeyPressEvent) -> None:
+            self._pick()
+
+        return kb
+
+    # ------------------------------------------------------------ running
+    async def tick(self) -> None:
+        """Redraw every half second while a clock counts down."""
+        while True:
+            await asyncio.sleep(0.5)
+            t = self.table
+            if t is not None and t.deadline is not None:
+                self.application.invalidate()
+
+
+def render_text(app: ClientApp, columns: int = 80, rows: int = 24) -> str:
+    """The screen as a person would read it, drawn at ``columns`` x ``rows``."""
+    application = app.application
+    screen = Screen(initial_width=columns, initial_height=rows)
+    with set_app(application), _sized(application, columns, rows):
+        application.render_counter += 1  # controls cache what they drew per render
+        container = application.layout.container
+        container.write_to_screen(
+            screen, MouseHandlers(), WritePosition(0, 0, columns, rows), "", True, None
+        )
+        screen.draw_all_floats()
+    lines = []
+    for y in range(rows):
+        row = screen.data_buffer[y]
+        lines.append("".join(row[x].char for x in range(columns)).rstrip())
+    return "\n".join(lines)
+
+
+@contextlib.contextmanager
+def _sized(application: Application[Any], columns: int, rows: int):
+    """Make the output report ``columns`` x ``rows`` while drawing (for ``render_text``)."""
+    from prompt_toolkit.data_structures import Size
+
+    output = application.output
+    original = output.get_size
+    output.get_size = lambda: Size(rows=rows, columns=columns)  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        output.get_size = original  # type: ignore[method-assign]

@@ -1,0 +1,70 @@
+"""The client's small persistent state: the secret behind each name it has claimed.
+
+A name on a server is claimed with a secret on first use and must be claimed
+with the same secret ever after, so the client makes one (random, URL-safe)
+the first time and keeps it in the user's config directory (platformdirs),
+in a file only the user may read (mode 0600). Secrets are kept per server
+(``name@host:port``), so no server ever learns the secret another server
+knows. ``SWITCHBOARD_CONFIG_DIR`` moves the directory (tests use it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from pathlib import Path
+
+import platformdirs
+
+APP = "switchboard"
+SECRETS_FILE = "secrets.json"
+
+
+def config_dir() -> Path:
+    """Where the client keeps its files."""
+    override = os.environ.get("SWITCHBOARD_CONFIG_DIR")
+    return Path(override) if override else Path(platformdirs.user_config_dir(APP))
+
+
+def _read(path: Path) -> dict[str, str]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError):
+        return {}
+    return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+
+
+def secret_for(name: str, server: str, directory: Path | None = None) -> str:
+    """The secret for ``name`` on ``server`` (``host:port``), made and saved on first use."""
+    directory = directory or config_dir()
+    path = directory / SECRETS_FILE
+    key = f"{name}@{server}"
+    known = _read(path)
+    if key in known:
+        return known[key]
+    secret = secrets.token_urlsafe(24)
+    known[key] = secret
+    directory.mkdir(parents=True, exist_ok=True)
+    # Write a private file, then move it over the old one: never a world-readable moment.
+    tmp = path.with_suffix(".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        json.dump(known, f, indent=1, sort_keys=True)
+    os.chmod(tmp, 0o600)
+    os.replace(tmp, path)
+    return secret
+
+
+def default_name() -> str:
+    """The login name, cleaned into a protocol word, as the default player name."""
+    import getpass
+
+    try:
+        raw = getpass.getuser()
+    except Exception:
+        raw = "player"
+    cleaned = "".join(ch for ch in raw if ch.isalnum() or ch in "-_.")[:24]
+    return cleaned or "player"

@@ -1,0 +1,380 @@
+"""The connection library: one trio connection to a Switchboard server, kept alive.
+
+The terminal client and the bots both talk to the server through this::
+
+    async with connect("127.0.0.1", 7373, name="ann") as conn:
+        await conn.request(ListTables())          # the reply (or ServerError)
+        seated = await conn.join("t1")            # the seat and its token
+        async for msg in conn.events():           # snapshots, events, turns, talk
+            t = conn.state.tables["t1"]           # ... folded into conn.state
+            if t.my_turn:
+                await conn.act("t1", t.legal[0])
+
+What it does for you:
+
+- the handshake (``hello``, version negotiation) and claiming the name with
+  its secret, kept in the user's config directory (``client.config``);
+- request ids: ``request`` numbers each request and returns the message whose
+  ``id`` echoes it (an ``error`` reply raises ``ServerError``);
+- table state: every message is folded into ``conn.state`` (a
+  ``client.state.ClientState``) before ``events()`` yields it;
+- reconnecting: when the socket drops it connects again with growing pauses,
+  claims the name, and resumes every seat with its token and the last
+  sequence number seen (spectated tables are watched again). The server sends
+  what was missed; an event already seen is dropped, so ``events()`` yields
+  every table event exactly once, in order, across any number of drops.
+
+It speaks the msgpack codec (``protocol.msgpack_codec``); every message class
+is ``protocol.messages``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
+from typing import Any
+
+import trio
+
+from client.config import default_name, secret_for
+from client.state import ClientState
+from protocol import messages as m
+from protocol.errors import ProtocolError
+from protocol.limits import DEFAULT_LIMITS, Limits
+from protocol.msgpack_codec import MsgpackDecoder, encode
+
+log = logging.getLogger(__name__)
+
+DEFAULT_PORT = 7373
+CLIENT_LABEL = "switchboard-client/0.1"
+
+
+class ConnectionLost(Exception):
+    """The connection dropped before the reply came (the request may or may not have
+    been carried out; the resumed table state tells)."""
+
+
+class ServerError(Exception):
+    """The server answered ``error``: ``code`` is stable, ``text`` is for people."""
+
+    def __init__(self, code: str, text: str, reply: Any = None) -> None:
+        super().__init__(f"{code}: {text}" if text else code)
+        self.code = code
+        self.text = text
+        self.reply = reply
+
+
+class Connection:
+    """A live connection; make one with ``connect()``."""
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        *,
+        name: str,
+        secret: str,
+        state: ClientState | None = None,
+        reconnect: bool = True,
+        limits: Limits = DEFAULT_LIMITS,
+        client_label: str = CLIENT_LABEL,
+        max_backoff: float = 2.0,
+        event_buffer: int = 10_000,
+    ) -> None:
+        self.host, self.port = host, port
+        self.name, self.secret = name, secret
+        self.state = state or ClientState()
+        self.reconnect = reconnect
+        self.limits = limits
+        self.client_label = client_label
+        self.max_backoff = max_backoff
+        self.connects = 0  # how many times a connection was made (1 + reconnects)
+        self._ids = itertools.count(1)
+        self._pending: dict[int, trio.MemorySendChannel[Any]] = {}
+        self._stream: trio.abc.Stream | None = None
+        self._send_lock = trio.Lock()
+        self._connected = trio.Event()
+        self._closed = False
+        self._events_send, self._events_recv = trio.open_memory_channel[Any](event_buffer)
+        self._failure: BaseException | None = None
+
+    # ------------------------------------------------------------- public
+    @property
+    def connected(self) -> bool:
+        return self._connected.is_set() and not self._closed
+
+    def events(self) -> trio.MemoryReceiveChannel[Any]:
+        """Every message that changed the state (snapshots, new events, turns, talk,
+        lobby lists, notices), in order, after it was folded into ``state``."""
+        return self._events_recv
+
+    async def send(self, msg: m.Message) -> None:
+        """Send without waiting for a reply (waits for a connection if there is none)."""
+        await self._wait_connected()
+        await self._send(msg)
+
+    async def request(self, msg: m.Message, *, check: bool = True) -> Any:
+        """Send ``msg`` with a fresh id and return the reply that echoes it.
+
+        ``check``: an ``error`` reply raises ``ServerError`` (else it is returned).
+        A connection that drops first raises ``ConnectionLost``."""
+        await self._wait_connected()
+        return await self._request_now(msg, check=check)
+
+    async def join(self, table: str, seat: int | None = None) -> Any:
+        """Take a seat; returns the reply (the seat's token is kept in ``state``)."""
+        return await self.request(m.Join(table=table, seat=seat))
+
+    async def watch(self, table: str) -> Any:
+        return await self.request(m.Spectate(table=table))
+
+    async def act(self, table: str, action: str) -> Any:
+        return await self.request(m.Act(table=table, action=action))
+
+    async def say(self, table: str, text: str) -> Any:
+        return await self.request(m.Say(table=table, text=text))
+
+    async def aclose(self) -> None:
+        """Say goodbye and close; ``events()`` then ends."""
+        if self._closed:
+            return
+        self._closed = True
+        stream = self._stream
+        if stream is not None:
+            with trio.move_on_after(0.5):
+                with suppress(ConnectionLost, trio.BrokenResourceError, trio.ClosedResourceError):
+                    await self._send(m.Quit())
+            with trio.move_on_after(0.5):
+                await stream.aclose()
+        self._fail_pending()
+        self._events_send.close()
+
+    # ------------------------------------------------------------- internals
+    async def _wait_connected(self) -> None:
+        if self._closed:
+            raise ConnectionLost("the connection is closed")
+        if self._failure is not None:
+            raise ConnectionLost(str(self._failure))
+        await self._connected.wait()
+
+    async def _send(self, msg: m.Message) -> None:
+        stream = self._stream
+        if stream is None:
+            raise ConnectionLost("not connected")
+        data = encode(msg, self.limits)
+        async with self._send_lock:
+            try:
+                await stream.send_all(data)
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as exc:
+                raise ConnectionLost(str(exc)) from None
+
+    async def _request_now(self, msg: m.Message, *, check: bool) -> Any:
+        from protocol.commands import with_id
+
+        rid = next(self._ids)
+        send, recv = trio.open_memory_channel[Any](1)
+        self._pending[rid] = send
+        try:
+            await self._send(with_id(msg, rid))
+            try:
+                reply = await recv.receive()
+            except trio.EndOfChannel:
+                raise ConnectionLost("the connection dropped before the reply") from None
+        finally:
+            self._pending.pop(rid, None)
+        if check and isinstance(reply, m.Error):
+            raise ServerError(reply.code, reply.text, reply)
+        return reply
+
+    def _fail_pending(self) -> None:
+        for send in self._pending.values():
+            send.close()
+        self._pending.clear()
+
+    async def _handshake(self, stream: trio.abc.Stream, decoder: MsgpackDecoder) -> None:
+        """hello/welcome then claim the name, reading replies directly (no reader yet)."""
+
+        async def reply_to(msg: m.Message) -> Any:
+            await stream.send_all(encode(msg, self.limits))
+            while True:
+                while (got := decoder.next_message()) is not None:
+                    if getattr(got, "id", None) == msg.id and isinstance(got, m.Message):
+                        return got
+                    self._dispatch(got)
+                data = await stream.receive_some(65536)
+                if not data:
+                    raise ConnectionLost("the server closed the connection in the handshake")
+                decoder.receive_data(data)
+
+        welcome = await reply_to(m.Hello(versions=m.VERSIONS, client=self.client_label, id=0))
+        if isinstance(welcome, m.Error):
+            raise ServerError(welcome.code, welcome.text, welcome)
+        self.state.handle(welcome)
+        named = await reply_to(m.ClaimName(name=self.name, secret=self.secret, id=0))
+        if isinstance(named, m.Error):
+            raise ServerError(named.code, named.text, named)
+        self.state.handle(named)
+
+    async def _open(self) -> tuple[trio.abc.Stream, MsgpackDecoder]:
+        stream = await trio.open_tcp_stream(self.host, self.port)
+        decoder = MsgpackDecoder(self.limits)
+        try:
+            await self._handshake(stream, decoder)
+        except BaseException:
+            with trio.move_on_after(0.5):
+                await stream.aclose()
+            raise
+        return stream, decoder
+
+    async def _resume_tables(self) -> None:
+        """After a reconnect: take back every seat, watch every watched table again."""
+        for t in list(self.state.tables.values()):
+            try:
+                if t.token is not None:
+                    await self._request_now(
+                        m.Resume(table=t.table, token=t.token, last_seq=t.seq), check=True
+                    )
+                elif t.seat is None and t.view is not None:
+                    await self._request_now(m.Spectate(table=t.table), check=True)
+            except ServerError as exc:
+                self.state.note(t.table, f"could not resume table {t.table}: {exc}", "error")
+
+    def _dispatch(self, msg: Any) -> None:
+        """Fold a received message into the state; queue it for ``events()`` if it changed
+        something; hand a reply to the request waiting for it."""
+        rid = getattr(msg, "id", None)
+        if rid is not None and rid in self._pending:
+            send = self._pending.pop(rid)
+            with suppress(trio.WouldBlock, trio.BrokenResourceError):
+                send.send_nowait(msg)
+        if not isinstance(msg, m.Message):
+            return  # an UnknownMessage/InvalidMessage from a newer server: nothing to fold
+        change = self.state.handle(msg)
+        if change == "gap":
+            self._resync(msg.table)
+            return
+        if change is None and not isinstance(msg, (m.Error, m.Ok, m.Goodbye, m.HelpText)):
+            return
+        try:
+            self._events_send.send_nowait(msg)
+        except trio.WouldBlock:
+            log.warning("events() is not being read; dropping %s", type(msg).__name__)
+        except trio.ClosedResourceError:
+            pass
+
+    def _resync(self, table: str) -> None:
+        """An event arrived past a gap: ask the server for what we missed."""
+        t = self.state.tables.get(table)
+        if t is None or t.token is None or t.resyncing:
+            return
+        t.resyncing = True
+        self._nursery.start_soon(self._resync_task, t)
+
+    async def _resync_task(self, t: Any) -> None:
+        try:
+            await self._request_now(
+                m.Resume(table=t.table, token=t.token, last_seq=t.seq), check=False
+            )
+        except ConnectionLost:
+            pass
+        finally:
+            t.resyncing = False
+
+    async def _read(self, stream: trio.abc.Stream, decoder: MsgpackDecoder) -> None:
+        """Dispatch messages until the stream ends."""
+        while (msg := decoder.next_message()) is not None:
+            self._dispatch(msg)
+        while True:
+            try:
+                data = await stream.receive_some(65536)
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                return
+            if not data:
+                return
+            try:
+                decoder.receive_data(data)
+                while (msg := decoder.next_message()) is not None:
+                    self._dispatch(msg)
+            except ProtocolError as exc:
+                log.warning("bad data from the server: %s", exc)
+                return
+
+    async def run(self, *, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+        """Connect, then keep connected until closed. ``task_status.started()`` once the
+        first connection is made (its failure raises here, before ``started``)."""
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            stream, decoder = await self._open()
+            started = False
+            backoff = 0.05
+            while not self._closed:
+                self._stream = stream
+                self.connects += 1
+                self._connected.set()
+                if not started:
+                    task_status.started()
+                    started = True
+                else:
+                    nursery.start_soon(self._resume_tables)
+                    self.state.note(None, f"reconnected to {self.host}:{self.port}")
+                await self._read(stream, decoder)
+                # The connection dropped (or we closed it).
+                self._connected = trio.Event()
+                self._stream = None
+                self._fail_pending()
+                with trio.move_on_after(0.5):
+                    await stream.aclose()
+                if self._closed or not self.reconnect:
+                    break
+                self.state.note(None, "connection lost; reconnecting…")
+                self._queue_note()
+                while not self._closed:
+                    await trio.sleep(backoff)
+                    backoff = min(self.max_backoff, backoff * 2)
+                    try:
+                        stream, decoder = await self._open()
+                        backoff = 0.05
+                        break
+                    except (OSError, ConnectionLost, ProtocolError, trio.BrokenResourceError):
+                        continue
+            if not self._closed:
+                self._failure = ConnectionLost("the server closed the connection")
+                self._events_send.close()
+            nursery.cancel_scope.cancel()
+
+    def _queue_note(self) -> None:
+        with suppress(trio.WouldBlock, trio.ClosedResourceError):
+            self._events_send.send_nowait(m.Notice(text="connection lost; reconnecting…"))
+
+
+@asynccontextmanager
+async def connect(
+    host: str = "127.0.0.1",
+    port: int = DEFAULT_PORT,
+    *,
+    name: str | None = None,
+    secret: str | None = None,
+    state: ClientState | None = None,
+    reconnect: bool = True,
+    **kwargs: Any,
+) -> AsyncIterator[Connection]:
+    """Connect, say hello, claim ``name`` (default: the login name) with its kept secret,
+    and keep the connection up (reconnecting) until the block ends."""
+    name = name or default_name()
+    if secret is None:
+        secret = secret_for(name, f"{host}:{port}")
+    conn = Connection(
+        host, port, name=name, secret=secret, state=state, reconnect=reconnect, **kwargs
+    )
+    async with trio.open_nursery() as nursery:
+        await nursery.start(conn.run)
+        try:
+            yield conn
+        finally:
+            await conn.aclose()
+            nursery.cancel_scope.cancel()
+
+
+__all__ = ["DEFAULT_PORT", "Connection", "ConnectionLost", "ServerError", "connect"]
