@@ -302,7 +302,9 @@ class Table:
         to_act = None if self.game is None else self.game.to_act
         return wire.turn(self.id, self.seq, seat, to_act, self._legal(seat))
 
-    def _catch_up(self, member: Member, seat: int | None, since: int | None) -> None:
+    def _catch_up(
+        self, member: Member, seat: int | None, since: int | None, req: int | None = None
+    ) -> None:
         """Events after ``since`` from the ring if it still holds them all, else a snapshot.
 
         The ring holds the current game's events only, so a client behind the
@@ -315,7 +317,7 @@ class Table:
             if seat is not None:
                 member.deliver(self._turn(seat))
         else:
-            member.deliver(self._snapshot(seat))
+            member.deliver(self._snapshot(seat, req))
 
     def _send_snapshots(self) -> None:
         """Everyone gets a fresh snapshot: after the seats changed, a start, an end."""
@@ -457,7 +459,7 @@ class Table:
     def _watch(self, c: Watch) -> None:
         self._detach(c.member)
         self.spectators.add(c.member)
-        self._catch_up(c.member, None, c.since)
+        self._catch_up(c.member, None, c.since, c.req)
 
     def _resume(self, c: Resume) -> None:
         seat = self._seat_for_token(c.token)
@@ -469,6 +471,7 @@ class Table:
             old.deliver(wire.notice(f"your seat at table {self.id} was resumed elsewhere"))
         self._detach(c.member)
         self.seats[seat].member = c.member
+        c.member.deliver(wire.seated(c.req, self.id, seat, c.token))
         self._catch_up(c.member, seat, c.since)
 
     async def _leave(self, c: Leave) -> None:

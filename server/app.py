@@ -1,0 +1,146 @@
+"""The server: a store, the names, the lobby, and a listener, in one trio nursery.
+
+Shaped like trio's ``serve_listeners``: ``await nursery.start(serve, config)``
+returns the port actually bound (tests bind port 0), and everything the
+server runs is a child of one nursery, so nothing outlives it.
+
+Shutdown (``Server.shutdown``, which ``switchboard serve`` calls on SIGINT or
+SIGTERM) happens in order: stop accepting; tell every client (``goodbye
+shutdown``) and give their queues ``close_grace_seconds`` to flush; stop the
+tables (an action being committed finishes its commit: that wait is shielded);
+then close the store, which drains its queue in a last group commit.
+
+>>> import trio
+>>> async def demo():
+...     async with trio.open_nursery() as nursery:
+...         server = Server(ServerConfig(host="127.0.0.1", port=0))
+...         port = await nursery.start(server.serve)
+...         server.shutdown()
+...     return port > 0
+>>> trio.run(demo)
+True
+"""
+
+from __future__ import annotations
+
+import logging
+from functools import partial
+from typing import Any
+
+import trio
+
+from protocol.limits import Limits
+from server.accounts import Accounts
+from server.config import ServerConfig
+from server.connection import Connection, Services
+from server.limits import peer_address
+from server.lobby import Lobby
+from server.store import MemoryStore, Store
+
+log = logging.getLogger("switchboard.server")
+
+DB_NAME = "switchboard.sqlite3"
+
+
+def open_store(config: ServerConfig) -> Store:
+    """The store ``config`` asks for: SQLite in ``data_dir``, or memory if there is none."""
+    if config.data_dir is None:
+        return MemoryStore()
+    from server.sqlite_store import SQLiteStore
+
+    return SQLiteStore(
+        config.data_dir / DB_NAME, synchronous=config.sqlite_synchronous, batch=config.commit_batch
+    )
+
+
+class Server:
+    """One server. ``await nursery.start(server.serve)`` gives the port; ``shutdown()`` ends it."""
+
+    def __init__(self, config: ServerConfig, store: Store | None = None) -> None:
+        self.config = config
+        self.store = store if store is not None else open_store(config)
+        self.connections: set[Connection] = set()
+        self.services: Services | None = None
+        self.port: int | None = None
+        self._stop = trio.Event()
+
+    def shutdown(self) -> None:
+        """Begin a graceful shutdown (safe to call more than once, from any task)."""
+        self._stop.set()
+
+    async def serve(self, *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
+        config = self.config
+        state = self.store.load()
+        accounts = Accounts(
+            self.store, state, scrypt_n=config.scrypt_n, max_chars=config.name_max_chars
+        )
+        lobby = Lobby(config, self.store, state)
+        self.lobby = lobby
+        limits = Limits(max_frame=config.max_frame_bytes)
+        self.services = Services(config, accounts, lobby, limits, self.connections)
+        try:
+            async with trio.open_nursery() as root:
+                await root.start(lobby.run)
+                listeners = await trio.open_tcp_listeners(config.port, host=config.host)
+                self.port = listeners[0].socket.getsockname()[1]
+                log.info(
+                    "listening on %s port %s; data in %s",
+                    config.host or "every interface",
+                    self.port,
+                    config.data_dir or "memory (nothing is kept)",
+                )
+                async with trio.open_nursery() as clients:
+                    accept_scope = trio.CancelScope()
+                    clients.start_soon(self._accept, listeners, clients, accept_scope)
+                    task_status.started(self.port)
+                    await self._stop.wait()
+                    log.info("shutting down: %d connections", len(self.connections))
+                    accept_scope.cancel()
+                    for conn in list(self.connections):
+                        conn.close_nowait("shutdown", "the server is shutting down")
+                    with trio.move_on_after(config.close_grace_seconds):
+                        while self.connections:
+                            await trio.sleep(0.01)
+                    clients.cancel_scope.cancel()
+                root.cancel_scope.cancel()  # the tables; a commit in flight finishes first
+        finally:
+            with trio.CancelScope(shield=True):
+                await self.store.aclose()
+            log.info("stopped; the store is closed")
+
+    async def _accept(
+        self, listeners: list[Any], clients: trio.Nursery, scope: trio.CancelScope
+    ) -> None:
+        with scope:
+            await trio.serve_listeners(partial(self._handle), listeners, handler_nursery=clients)
+
+    async def _handle(self, stream: trio.SocketStream) -> None:
+        assert self.services is not None
+        if len(self.connections) >= self.config.max_connections:
+            with trio.move_on_after(1):
+                await stream.aclose()
+            return
+        try:
+            peer = peer_address(stream.socket.getpeername())
+        except OSError:
+            peer = "?"
+        await Connection(stream, self.services, peer).run()
+
+    def statistics(self) -> dict[str, Any]:
+        stats = self.store.statistics()
+        return {
+            "connections": len(self.connections),
+            **self.lobby.statistics(),
+            "store_writes": stats.writes,
+            "store_commits": stats.commits,
+        }
+
+
+async def serve(
+    config: ServerConfig,
+    store: Store | None = None,
+    *,
+    task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
+) -> None:
+    """Run a server on ``config`` until cancelled; ``task_status.started(port)``."""
+    await Server(config, store).serve(task_status=task_status)

@@ -1,0 +1,439 @@
+"""One client connection: a reader task, a bounded send queue, and a writer task.
+
+The shape is trio-websocket's: per connection a nursery holding a reader
+(bytes -> messages -> handlers) and a writer (a bounded memory channel ->
+bytes -> socket), and a ``finally`` that closes the socket under
+``trio.move_on_after(grace)``. Anything the transport raises
+(``BrokenResourceError``, ``ClosedResourceError``, ``OSError``) becomes one
+domain error, ``ConnectionLost``, at the boundary.
+
+Why a bounded queue and a drop: tables deliver with ``deliver()``, which never
+blocks. A client that stops reading fills its queue; the next ``deliver``
+finds it full and drops that connection (``goodbye slow_reader``) instead of
+stalling the table or holding unbounded memory. The client may reconnect and
+resume its seat with its token.
+
+Both codecs share the port: the first byte picks one (``protocol.sniff``).
+The handshake is data, not a tangle of ifs: ``ALLOWED`` says which message
+types each connection state accepts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import trio
+
+import engine
+from protocol import messages as m
+from protocol.errors import ProtocolError, RemoteProtocolError
+from protocol.limits import Limits
+from protocol.msgpack_codec import MsgpackDecoder
+from protocol.msgpack_codec import encode as msgpack_encode
+from protocol.sniff import MSGPACK, TEXT, sniff
+from server import commands as cmd
+from server import wire
+from server.accounts import Accounts
+from server.config import ServerConfig
+from server.limits import TokenBucket, clean_text
+from server.lobby import Lobby, LobbyError
+
+log = logging.getLogger("switchboard.connection")
+
+_ids = itertools.count(1)
+
+#: Which message types each connection state accepts (anything else: ``not_allowed``).
+HANDSHAKE = "handshake"
+OPEN = "open"
+ALLOWED: dict[str, frozenset[str] | None] = {
+    HANDSHAKE: frozenset({"hello", "ping", "quit"}),
+    OPEN: None,  # every client message
+}
+
+
+TRANSPORT_ERRORS = (trio.BrokenResourceError, trio.ClosedResourceError, OSError)
+
+
+class ConnectionLost(Exception):
+    """The peer is gone (or the socket broke): the one transport error tables and
+    handlers ever see."""
+
+
+class _Closing(Exception):
+    """Internal: end the reader and close politely (quit, fatal frame, bad version)."""
+
+
+@dataclass(slots=True)
+class Services:
+    """What every connection shares: the server's config, names, and tables."""
+
+    config: ServerConfig
+    accounts: Accounts
+    lobby: Lobby
+    limits: Limits
+    connections: set[Connection]
+
+
+class Codec:
+    """A connection's codec: bytes in, messages out; messages in, bytes out."""
+
+    name = MSGPACK
+
+    def __init__(self, limits: Limits) -> None:
+        self._decoder = MsgpackDecoder(limits)
+
+    def feed(self, data: bytes) -> list[m.Received]:
+        return self._decoder.feed(data)
+
+    def encode(self, message: m.Message) -> bytes:
+        return msgpack_encode(message)
+
+
+def make_codec(kind: str, limits: Limits) -> Codec | None:
+    """The codec for a sniffed first byte, or None if the server cannot speak it."""
+    if kind == MSGPACK:
+        return Codec(limits)
+    if kind == TEXT:
+        try:
+            from server.text_mode import TextCodec
+        except ImportError:
+            return None
+        return TextCodec(limits)
+    return None
+
+
+class Connection:
+    """One client. Tables see it as a ``server.commands.Member``."""
+
+    def __init__(self, stream: trio.abc.Stream, services: Services, peer: str = "?") -> None:
+        self.id = next(_ids)
+        self.peer = peer
+        self.stream = stream
+        self.services = services
+        self.config = services.config
+        self._name: str | None = None
+        self.operator = False
+        self.codec: Codec | None = None
+        self.state = HANDSHAKE
+        self.tokens: dict[int, str] = {}  #: table -> seat token held by this connection
+        self.tables: set[int] = set()  #: tables this connection is at (seated or watching)
+        self._out_send, self._out_recv = trio.open_memory_channel[m.Message](
+            services.config.send_queue
+        )
+        self._scope: trio.CancelScope | None = None
+        self._dropped: str | None = None
+        self._goodbye: m.Message | None = None
+        self._writing = False
+        self._writer_done = trio.Event()
+        self._talk = TokenBucket(self.config.talk_per_second, self.config.talk_burst)
+        self.sent = 0
+        self.received = 0
+        self._handlers: dict[type[m.Message], Callable[[Any], Awaitable[None]]] = {
+            m.Hello: self._hello,
+            m.Ping: self._ping,
+            m.Quit: self._quit,
+            m.ClaimName: self._claim_name,
+            m.ListRulesets: self._list_rulesets,
+            m.ListTables: self._list_tables,
+            m.CreateTable: self._create_table,
+            m.Join: self._join,
+            m.Spectate: self._spectate,
+            m.Leave: self._leave,
+            m.Resume: self._resume,
+            m.Act: self._act,
+            m.Say: self._say,
+            m.StartGame: self._start_game,
+            m.GetRecord: self._get_record,
+        }
+
+    # ------------------------------------------------------ the Member side
+    @property
+    def name(self) -> str | None:
+        return self._name
+
+    def deliver(self, message: m.Message) -> None:
+        """Queue a message for this client; never blocks. A full queue drops the client."""
+        if self._dropped is not None:
+            return
+        if isinstance(message, m.Seated):  # the token this connection now acts with
+            self.tokens[int(message.table)] = message.token
+        try:
+            self._out_send.send_nowait(message)
+        except trio.WouldBlock:
+            self.drop("slow_reader", "you did not read fast enough; reconnect and resume")
+        except (trio.ClosedResourceError, trio.BrokenResourceError):
+            pass
+
+    def drop(self, code: str, text: str) -> None:
+        """Close this connection now (nothing more is queued), with a goodbye if it fits."""
+        if self._dropped is None:
+            self._dropped = code
+            self._goodbye = wire.goodbye(code, text)
+            if self._scope is not None:
+                self._scope.cancel()
+
+    def close_nowait(self, code: str, text: str) -> None:
+        """Say goodbye after what is queued, then close (shutdown, kick)."""
+        self.deliver(wire.goodbye(code, text))
+        self._out_send.close()
+
+    def statistics(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self._name,
+            "peer": self.peer,
+            "codec": None if self.codec is None else self.codec.name,
+            "queued": self._out_send.statistics().current_buffer_used,
+            "sent": self.sent,
+            "received": self.received,
+            "tables": sorted(self.tables),
+        }
+
+    # ------------------------------------------------------------ the task
+    async def run(self) -> None:
+        """Serve this client until it quits, breaks, is dropped, or the server stops."""
+        self.services.connections.add(self)
+        try:
+            async with trio.open_nursery() as nursery:
+                self._scope = nursery.cancel_scope
+                nursery.start_soon(self._write_loop)
+                try:
+                    await self._read_loop()
+                except ConnectionLost:
+                    nursery.cancel_scope.cancel()
+                    return
+                # A polite end: flush what is queued (a goodbye last), then stop.
+                self._out_send.close()
+                with trio.move_on_after(self.config.close_grace_seconds):
+                    await self._writer_done.wait()
+                nursery.cancel_scope.cancel()
+        finally:
+            self.services.connections.discard(self)
+            self._out_send.close()
+            with trio.move_on_after(self.config.close_grace_seconds) as scope:
+                scope.shield = True
+                if self._goodbye is not None and self.codec is not None and not self._writing:
+                    # the goodbye may still fit in the socket's buffer
+                    with contextlib.suppress(*TRANSPORT_ERRORS), trio.move_on_after(0.2):
+                        await self.stream.send_all(self.codec.encode(self._goodbye))
+                for table_id in list(self.tables):
+                    table = self.services.lobby.get(table_id)
+                    if table is not None:
+                        await table.submit(cmd.Detach(self))
+                with contextlib.suppress(*TRANSPORT_ERRORS):
+                    await self.stream.aclose()
+
+    async def _receive(self) -> bytes:
+        try:
+            data = await self.stream.receive_some(65536)
+        except TRANSPORT_ERRORS as exc:
+            raise ConnectionLost(str(exc)) from exc
+        self.received += len(data)
+        return data
+
+    async def _write_loop(self) -> None:
+        """Drain the queue to the socket, coalescing whatever is queued into one write."""
+        try:
+            async for message in self._out_recv:
+                codec = self.codec
+                assert codec is not None
+                parts = [codec.encode(message)]
+                while len(parts) < 256:
+                    try:
+                        parts.append(codec.encode(self._out_recv.receive_nowait()))
+                    except (trio.WouldBlock, trio.EndOfChannel):
+                        break
+                data = b"".join(parts)
+                self._writing = True
+                try:
+                    await self.stream.send_all(data)
+                except TRANSPORT_ERRORS:
+                    self._dropped = "closed"
+                    if self._scope is not None:
+                        self._scope.cancel()
+                    return
+                self._writing = False
+                self.sent += len(data)
+            # The queue was closed and everything in it is written: this connection is done.
+            if self._scope is not None:
+                self._scope.cancel()
+        finally:
+            self._writer_done.set()
+
+    async def _read_loop(self) -> None:
+        with trio.move_on_after(self.config.handshake_seconds) as hs:
+            first = await self._receive()
+        if hs.cancelled_caught or not first:
+            return
+        kind = sniff(first)
+        codec = None if kind is None else make_codec(kind, self.services.limits)
+        if codec is None:
+            self.codec = Codec(self.services.limits)  # a msgpack reply is as good as any
+            if kind == TEXT:
+                await self.stream.send_all(b"error bad_frame text mode is not available\n")
+            return
+        self.codec = codec
+        data = first
+        deadline = trio.current_time() + self.config.handshake_seconds
+        while True:
+            try:
+                received = codec.feed(data)
+            except RemoteProtocolError as exc:
+                self.deliver(exc.to_error())
+                return
+            for message in received:
+                try:
+                    await self._dispatch(message)
+                except _Closing:
+                    return
+            if self.state == HANDSHAKE:
+                with trio.move_on_at(deadline) as scope:
+                    data = await self._receive()
+                if scope.cancelled_caught:
+                    self.deliver(wire.goodbye("need_hello", "say hello first"))
+                    return
+            else:
+                data = await self._receive()
+            if not data:
+                with contextlib.suppress(ProtocolError):
+                    codec.feed(b"")
+                return
+
+    async def _dispatch(self, message: m.Received) -> None:
+        if isinstance(message, (m.UnknownMessage, m.InvalidMessage)):
+            self.deliver(message.error())
+            return
+        allowed = ALLOWED[self.state]
+        if allowed is not None and message.type not in allowed:
+            self.deliver(wire.error(message.id, "need_hello", "the first message must be hello"))
+            raise _Closing
+        handler = self._handlers.get(type(message))
+        if handler is None:
+            self.deliver(
+                wire.error(message.id, "not_allowed", f"{message.type} is not served here yet")
+            )
+            return
+        try:
+            await handler(message)
+        except (_Closing, ConnectionLost, trio.Cancelled):
+            raise
+        except Exception:  # a bug must cost one reply, not the server
+            log.exception("connection %s: %s failed", self.id, message.type)
+            self.deliver(wire.error(message.id, "internal", "the server failed on that request"))
+
+    # ------------------------------------------------------------ handlers
+    async def _hello(self, msg: m.Hello) -> None:
+        common = set(msg.versions) & set(m.VERSIONS)
+        if msg.protocol != m.PROTOCOL or not common:
+            self.deliver(
+                m.Error(
+                    code="bad_version",
+                    text=f"this server speaks {m.PROTOCOL} versions "
+                    + ", ".join(map(str, m.VERSIONS)),
+                    supported=m.VERSIONS,
+                    id=msg.id,
+                )
+            )
+            raise _Closing
+        if self.state != HANDSHAKE:
+            self.deliver(wire.error(msg.id, "not_allowed", "hello was already said"))
+            return
+        self.state = OPEN
+        self.deliver(m.Welcome(version=max(common), server="switchboard", id=msg.id))
+
+    async def _ping(self, msg: m.Ping) -> None:
+        self.deliver(m.Pong(id=msg.id))
+
+    async def _quit(self, msg: m.Quit) -> None:
+        self.deliver(wire.goodbye("quit", "goodbye"))
+        raise _Closing
+
+    async def _claim_name(self, msg: m.ClaimName) -> None:
+        result = await self.services.accounts.claim(msg.name, msg.secret)
+        if result.ok:
+            self._name = result.name
+            self.deliver(m.Named(name=result.name, id=msg.id))
+        else:
+            code = "name_taken" if "secret" in result.reason else "bad_name"
+            self.deliver(wire.error(msg.id, code, result.reason))
+
+    async def _list_rulesets(self, msg: m.ListRulesets) -> None:
+        described = [rs.describe() for rs in engine.all_rulesets()]
+        self.deliver(m.Rulesets(rulesets=described, id=msg.id))
+
+    async def _list_tables(self, msg: m.ListTables) -> None:
+        self.deliver(m.Tables(tables=self.services.lobby.summaries(), id=msg.id))
+
+    async def _create_table(self, msg: m.CreateTable) -> None:
+        if self._name is None:
+            self.deliver(wire.error(msg.id, "need_name", "claim a name to create a table"))
+            return
+        try:
+            table = await self.services.lobby.create(
+                msg.ruleset, msg.seats, dict(msg.options), self._name
+            )
+        except LobbyError as exc:
+            self.deliver(wire.error(msg.id, exc.code, str(exc)))
+            return
+        self.deliver(wire.ok(msg.id, table.id, f"table {table.id} is open: {msg.ruleset}"))
+
+    def _table(self, msg: Any) -> Any:
+        table = self.services.lobby.get(msg.table)
+        if table is None:
+            self.deliver(wire.error(msg.id, "no_table", f"there is no table {msg.table}"))
+        return table
+
+    async def _join(self, msg: m.Join) -> None:
+        if (table := self._table(msg)) is not None:
+            self.tables.add(table.id)
+            await table.submit(cmd.Join(self, msg.id, msg.seat))
+
+    async def _spectate(self, msg: m.Spectate) -> None:
+        if (table := self._table(msg)) is not None:
+            self.tables.add(table.id)
+            self.tokens.pop(table.id, None)
+            await table.submit(cmd.Watch(self, msg.id))
+
+    async def _resume(self, msg: m.Resume) -> None:
+        if (table := self._table(msg)) is not None:
+            self.tables.add(table.id)
+            await table.submit(cmd.Resume(self, msg.id, msg.token, msg.last_seq))
+
+    async def _leave(self, msg: m.Leave) -> None:
+        if (table := self._table(msg)) is not None:
+            self.tables.discard(table.id)
+            self.tokens.pop(table.id, None)
+            await table.submit(cmd.Leave(self, msg.id))
+
+    async def _act(self, msg: m.Act) -> None:
+        if (table := self._table(msg)) is not None:
+            token = self.tokens.get(table.id)
+            if token is None:
+                self.deliver(wire.error(msg.id, "no_seat", "you hold no seat there", table.id))
+                return
+            await table.submit(cmd.Act(self, msg.id, token, msg.action))
+
+    async def _say(self, msg: m.Say) -> None:
+        if (table := self._table(msg)) is None:
+            return
+        text = clean_text(msg.text, self.config.talk_max_chars)
+        if not text:
+            self.deliver(wire.error(msg.id, "bad_message", "say something", table.id))
+            return
+        if not self._talk.take(trio.current_time()):
+            self.deliver(wire.error(msg.id, "rate_limited", "you are talking too fast", table.id))
+            return
+        await table.submit(cmd.Talk(self, msg.id, text))
+
+    async def _start_game(self, msg: m.StartGame) -> None:
+        if (table := self._table(msg)) is not None:
+            await table.submit(cmd.Start(self, msg.id))
+
+    async def _get_record(self, msg: m.GetRecord) -> None:
+        if (table := self._table(msg)) is not None:
+            await table.submit(cmd.Export(self, msg.id))

@@ -1,0 +1,146 @@
+"""The lobby: every table on the server, the task that runs each, and table creation.
+
+The lobby owns a nursery with one task per table (nothing is fire-and-forget:
+a table that fails takes the server down loudly rather than vanishing). It is
+plain in-memory state read by connections between awaits, so listing tables
+is a dict walk, not a message round trip. At start it rebuilds every open
+table from the store (``Table.restore`` replays each record) before the
+server accepts its first connection.
+
+Ruling (the issue leaves it to us): a fresh server has no tables; the lobby
+offers every ruleset to create. ``ServerConfig.open_tables`` names rulesets
+that always keep one waiting *house* table (no master; starts when full; when
+everyone leaves it waits again instead of closing). A table created by a
+player closes when the last player leaves it.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import trio
+
+import engine
+from server.config import ServerConfig
+from server.store import Store, StoredState, TableCreated
+from server.table import CLOSED, PLAYING, WAITING, Table
+
+log = logging.getLogger("switchboard.lobby")
+
+
+class LobbyError(Exception):
+    """A table could not be created: ``code`` is the wire error code."""
+
+    def __init__(self, code: str, text: str) -> None:
+        super().__init__(text)
+        self.code = code
+
+
+class Lobby:
+    """Every table; ``run()`` is the task that owns them."""
+
+    def __init__(self, config: ServerConfig, store: Store, state: StoredState) -> None:
+        self.config = config
+        self.store = store
+        self.tables: dict[int, Table] = {}
+        self._next_id = state.next_table
+        self._state = state
+        self._nursery: trio.Nursery | None = None
+
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        """Rebuild the stored tables, open the house tables, then keep every table running."""
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            for stored in sorted(self._state.tables.values(), key=lambda t: t.id):
+                try:
+                    table = Table.restore(stored, config=self.config, store=self.store)
+                except Exception:
+                    log.exception("table %s could not be restored; it stays closed", stored.id)
+                    continue
+                await nursery.start(self._run_table, table)
+            self._state = StoredState()  # the rows are loaded; let them go
+            for ruleset in self.config.open_tables:
+                await self.ensure_house_table(ruleset)
+            task_status.started()
+            await trio.sleep_forever()
+
+    async def _run_table(self, table: Table, *, task_status: trio.TaskStatus[None]) -> None:
+        self.tables[table.id] = table
+        try:
+            await table.run(task_status=task_status)
+        finally:
+            self.tables.pop(table.id, None)
+
+    # ------------------------------------------------------------ queries
+    def get(self, word: str | int) -> Table | None:
+        """The table called ``word`` (its number, as on the wire), or None."""
+        try:
+            return self.tables.get(int(word))
+        except (TypeError, ValueError):
+            return None
+
+    def summaries(self) -> list[dict[str, Any]]:
+        return [t.summary() for t in self.tables.values() if t.state != CLOSED]
+
+    def statistics(self) -> dict[str, int]:
+        states = [t.state for t in self.tables.values()]
+        return {
+            "tables": len(states),
+            "playing": states.count(PLAYING),
+            "waiting": states.count(WAITING),
+        }
+
+    # ------------------------------------------------------------ creating
+    async def create(
+        self,
+        ruleset: str,
+        seats: int,
+        options: dict[str, Any],
+        creator: str | None,
+        settings: dict[str, Any] | None = None,
+    ) -> Table:
+        """A new table (the creator is its game master). ``LobbyError`` says why not.
+
+        Options are checked by building a throwaway game, so the reason a table
+        is refused is the engine's own ``OptionError`` text."""
+        if self._nursery is None:
+            raise LobbyError("internal", "the lobby is not running")
+        if len(self.tables) >= self.config.max_tables:
+            raise LobbyError("bad_state", f"the server holds {self.config.max_tables} tables")
+        options = dict(options)
+        settings = dict(settings or {})
+        if "start_when_full" in options:  # a table setting, not a game option
+            swf = options.pop("start_when_full")
+            if not isinstance(swf, bool):
+                raise LobbyError("bad_options", "option 'start_when_full': true or false")
+            settings["start_when_full"] = swf
+        try:
+            engine.new_game(ruleset, seats, 0, options)
+        except engine.OptionError as exc:
+            raise LobbyError("bad_options", str(exc)) from None
+        table_id = self._next_id
+        self._next_id += 1
+        await self.store.commit(TableCreated(table_id, ruleset, seats, options, creator, settings))
+        table = Table(
+            table_id,
+            ruleset,
+            seats,
+            options,
+            config=self.config,
+            store=self.store,
+            creator=creator,
+            settings=settings,
+        )
+        await self._nursery.start(self._run_table, table)
+        log.info("table %s created: %s, %s seats, by %s", table_id, ruleset, seats, creator)
+        return table
+
+    async def ensure_house_table(self, ruleset: str) -> None:
+        """Keep one waiting house table of ``ruleset`` (default seat count)."""
+        for t in self.tables.values():
+            if t.creator is None and t.ruleset == ruleset and t.state != PLAYING:
+                return
+        rs = engine.ruleset(ruleset)
+        seats = 4 if rs.min_seats <= 4 <= rs.max_seats else rs.min_seats
+        await self.create(ruleset, seats, {}, None, {"start_when_full": True})

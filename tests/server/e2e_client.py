@@ -1,0 +1,120 @@
+"""A small test-only client over real sockets, built on ``protocol`` alone.
+
+It keeps every message it receives (``inbox``) and every byte (``raw``), so a
+test can check what one connection saw over a whole game; ``request`` sends a
+message with a fresh id and returns the reply that echoes it. ``play`` is a
+tiny bot: it acts with the first (or a random) legal action whenever a
+``turn`` says it is to act.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+import trio
+
+from protocol import messages as m
+from protocol.msgpack_codec import MsgpackDecoder, encode
+
+TIMEOUT = 20
+
+
+class Client:
+    def __init__(self, stream: trio.SocketStream) -> None:
+        self.stream = stream
+        self.decoder = MsgpackDecoder()
+        self.inbox: list[m.Received] = []
+        self.raw = bytearray()
+        self._ids = itertools.count(1)
+        self._read = 0  # messages of inbox already handed out by ``next``
+        self.tokens: dict[str, str] = {}
+        self.seats: dict[str, int] = {}
+        self.last_seq: dict[str, int] = {}
+        self.closed = False
+
+    @classmethod
+    async def connect(cls, port: int, name: str | None = None, secret: str = "pw") -> Client:
+        stream = await trio.open_tcp_stream("127.0.0.1", port)
+        client = cls(stream)
+        welcome = await client.request(m.Hello())
+        assert isinstance(welcome, m.Welcome), welcome
+        if name is not None:
+            named = await client.request(m.ClaimName(name=name, secret=secret))
+            assert isinstance(named, m.Named), named
+        return client
+
+    async def send(self, message: m.Message) -> None:
+        await self.stream.send_all(encode(message))
+
+    async def _fill(self) -> None:
+        data = await self.stream.receive_some(65536)
+        if not data:
+            self.closed = True
+            raise EOFError("the server closed the connection")
+        self.raw += data
+        for msg in self.decoder.feed(data):
+            self.inbox.append(msg)
+            self._track(msg)
+
+    def _track(self, msg: m.Received) -> None:
+        if isinstance(msg, m.Seated):
+            self.tokens[msg.table] = msg.token
+            self.seats[msg.table] = msg.seat
+        if isinstance(msg, (m.TableEvent, m.Snapshot, m.Turn)):
+            self.last_seq[msg.table] = msg.seq
+
+    async def next(self, timeout: float = TIMEOUT) -> m.Received:
+        """The next message not yet handed out."""
+        with trio.fail_after(timeout):
+            while self._read >= len(self.inbox):
+                await self._fill()
+        msg = self.inbox[self._read]
+        self._read += 1
+        return msg
+
+    async def wait_for(self, predicate: Any, timeout: float = TIMEOUT) -> m.Received:
+        """The next message (skipping others) for which ``predicate`` holds."""
+        with trio.fail_after(timeout):
+            while True:
+                msg = await self.next()
+                if predicate(msg):
+                    return msg
+
+    async def request(self, message: m.Message, timeout: float = TIMEOUT) -> m.Received:
+        """Send ``message`` with a fresh id; the reply echoing it."""
+        rid = next(self._ids)
+        message = type(message)(**{**_fields(message), "id": rid})
+        await self.send(message)
+        return await self.wait_for(lambda r: getattr(r, "id", None) == rid, timeout)
+
+    async def aclose(self) -> None:
+        with trio.move_on_after(1):
+            await self.stream.aclose()
+
+    # ------------------------------------------------------------ playing
+    async def play(self, table: str, rng: random.Random | None = None) -> m.Snapshot:
+        """Act whenever a ``turn`` says this seat is to act, until the game is over;
+        return the final snapshot (state ``over``)."""
+        while True:
+            msg = await self.next()
+            if isinstance(msg, m.Snapshot) and msg.table == table and msg.state == "over":
+                return msg
+            if _my_turn(msg, table) and msg.legal:
+                legal = msg.legal
+                action = legal[0] if rng is None else rng.choice(legal)
+                await self.send(m.Act(table=table, action=action, id=next(self._ids)))
+
+
+def _my_turn(msg: m.Received, table: str) -> bool:
+    """A ``turn`` or a playing ``snapshot`` at ``table`` that says this seat is to act."""
+    if isinstance(msg, m.Turn):
+        return msg.table == table and msg.to_act == msg.seat
+    if isinstance(msg, m.Snapshot):
+        return msg.table == table and msg.state == "playing" and msg.view["to_act"] == msg.seat
+    return False
+
+
+def _fields(message: m.Message) -> dict[str, Any]:
+    return {name: getattr(message, name) for name, _req, _default in message._wire}
