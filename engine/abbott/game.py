@@ -505,6 +505,7 @@ class Abbott(Game):
                     "points": points,
                     "scores": list(self._scores),
                     "best": self._best(),
+                    "collections": [format_cards(c) for c in self.collections],
                     "play_on": play_on,
                 },
             )
