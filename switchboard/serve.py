@@ -1,0 +1,99 @@
+"""Host a Switchboard server: embedded SQLite, no setup.
+
+Friends connect with `switchboard play HOST` (or `nc HOST 7373` for text
+mode); empty seats are played by server bots. Settings come from the
+defaults, then the TOML file given with --config (its [server] table), then
+the flags. SIGINT or SIGTERM shuts down gracefully: clients are told, the
+last group commit finishes, and the exit status is 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import tomllib
+from pathlib import Path
+from typing import Any
+
+DEFAULT_PORT = 7373
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--host", help="address to listen on (default: every interface; 127.0.0.1: this machine)"
+    )
+    parser.add_argument("--port", type=int, help=f"TCP port (default {DEFAULT_PORT}; 0: any)")
+    parser.add_argument(
+        "--data",
+        metavar="DIR",
+        help="directory for the SQLite file (default: the per-user data directory)",
+    )
+    parser.add_argument("--config", metavar="FILE", help="TOML file of settings ([server] table)")
+    parser.add_argument(
+        "--open-table",
+        action="append",
+        metavar="RULESET",
+        help="keep one waiting house table of RULESET (repeatable)",
+    )
+    parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning"])
+
+
+def load_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings mapping: the config file's, overridden by the flags given."""
+    settings: dict[str, Any] = {}
+    if args.config:
+        with open(args.config, "rb") as f:
+            data = tomllib.load(f)
+        settings.update(data.get("server", data))
+    if args.host is not None:
+        settings["host"] = args.host
+    if args.port is not None:
+        settings["port"] = args.port
+    if args.data is not None:
+        settings["data_dir"] = args.data
+    if args.open_table:
+        settings["open_tables"] = args.open_table
+    if settings.get("data_dir") is None:
+        import platformdirs
+
+        settings["data_dir"] = platformdirs.user_data_dir("switchboard", appauthor=False)
+    return settings
+
+
+def run(args: argparse.Namespace) -> int:
+    import trio
+
+    from server.app import Server
+    from server.config import ServerConfig
+    from server.logfmt import configure
+
+    configure(args.log_level)
+    try:
+        config = ServerConfig.from_mapping(load_settings(args))
+    except (OSError, ValueError, TypeError, tomllib.TOMLDecodeError) as exc:
+        logging.getLogger("switchboard.serve").error("bad configuration: %s", exc)
+        return 2
+    assert config.data_dir is not None
+    Path(config.data_dir).mkdir(parents=True, exist_ok=True)
+
+    log = logging.getLogger("switchboard.serve")
+
+    async def main() -> None:
+        server = Server(config)
+        # The receiver stays open until the server has stopped, so a second signal
+        # (a terminal sends SIGINT to the whole process group) never interrupts shutdown.
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async with trio.open_nursery() as nursery:
+
+                async def serve_then_stop(task_status: trio.TaskStatus[None]) -> None:
+                    await server.serve(task_status=task_status)
+                    nursery.cancel_scope.cancel()
+
+                await nursery.start(serve_then_stop)
+                async for signum in signals:
+                    log.info("signal %s: shutting down", signal.Signals(signum).name)
+                    server.shutdown()
+
+    trio.run(main)
+    return 0
