@@ -12,6 +12,8 @@ Draw()
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
@@ -86,3 +88,12 @@ def strategies(family: str) -> list[str]:
 def default_strategy(family: str) -> Strategy:
     """The strategy a table uses for empty seats and timeouts."""
     return get_strategy(_DEFAULTS.get(family, "random"), family)
+
+
+# Each family's strategies register themselves; a family not in the tree yet
+# (or whose strategies are not written yet) is skipped.
+for _family in ("abbott", "shedding", "kilodney"):
+    if importlib.util.find_spec(f"engine.{_family}") is not None and (
+        importlib.util.find_spec(f"engine.strategies.{_family}") is not None
+    ):
+        importlib.import_module(f"engine.strategies.{_family}")

@@ -1,0 +1,365 @@
+"""Abbott strategies: ``heuristic`` (the family default) and ``search``.
+
+Everything in abbott is public, so both read the whole position from the view.
+
+The heuristic is what a decent player does: look one move ahead for yourself
+and one for the next player, and judge a position by who is likely to win the
+hand and what that would pay *you* under the alliance scoring. A seat's
+strength is its best poker hand now and with the best card it could take
+next; a softmax of strengths gives each seat's chance of winning; the worth
+of a position to you is the expected points those chances pay you (which
+makes the chooser of an alliance play for his partner, as Abbott says he
+will). It names a partner when three points from the leader's win are worth
+more than its own chances, and never votes or concedes unless everyone else
+already voted and the hand as it stands pays it at least as well.
+
+The search is IS-MCTS (``search.py``) on copies of the one state the view
+describes, with rollouts by a greedy taker and the heuristic's estimate at
+the depth limit; in the 2-player game, once few enough cards remain, the
+exact solver (``abbott_solver.py``) decides instead.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import engine
+from engine.abbott import rook_moves, square_index, square_name
+from engine.abbott.scoring import hand_points
+from engine.actions import Action, Ally, Move, Vote
+from engine.cards import Card
+from engine.game import Game
+from engine.poker import CARD_BIT, value_of_mask
+from engine.strategies import register_strategy
+from engine.strategies.abbott_solver import SolverLimit, cards_left, solve
+from engine.strategies.search import ISMCTS, clone_game
+
+SHARPNESS = 4.0  # how sharply strength turns into a chance of winning
+
+
+def strength(value: int) -> float:
+    """A hand value as a number: category, then the top two ranks as fractions."""
+    return (value >> 20) + ((value >> 16) & 0xF) / 14 + ((value >> 12) & 0xF) / 200
+
+
+class Position:
+    """The numbers the heuristic needs, read from a view (or a game) once."""
+
+    __slots__ = ("alliance", "cells", "masks", "mover", "pieces", "seats", "size")
+
+    def __init__(
+        self,
+        size: int,
+        cells: list[int],
+        pieces: list[int],
+        masks: list[int],
+        mover: int,
+        alliance: tuple[int, int] | None,
+    ) -> None:
+        self.size = size
+        self.cells = cells  # card bit per square, 0 when blank
+        self.pieces = pieces
+        self.masks = masks
+        self.mover = mover
+        self.alliance = alliance
+        self.seats = len(pieces)
+
+    @classmethod
+    def from_view(cls, view: dict[str, Any]) -> Position:
+        size = view["size"]
+        cells = [CARD_BIT[c] if c is not None else 0 for row in view["grid"] for c in row]
+        pieces = [square_index(p, size) for p in view["pieces"]]
+        masks = [sum(CARD_BIT[c] for c in coll) for coll in view["collections"]]
+        a = view.get("alliance")
+        alliance = None if a is None else (a["chooser"], a["partner"])
+        return cls(size, cells, pieces, masks, view["turn_of"], alliance)
+
+    def moves(self, seat: int) -> list[int]:
+        return rook_moves(self.pieces[seat], self.size, self.pieces)
+
+    def after(self, dest: int) -> Position:
+        """The position once the mover goes to ``dest`` (taking what is there)."""
+        cells = self.cells
+        masks = self.masks
+        bit = cells[dest]
+        if bit:
+            cells = cells.copy()
+            cells[dest] = 0
+            masks = masks.copy()
+            masks[self.mover] |= bit
+        pieces = self.pieces.copy()
+        pieces[self.mover] = dest
+        return Position(
+            self.size, cells, pieces, masks, (self.mover + 1) % self.seats, self.alliance
+        )
+
+    def reach_value(self, seat: int) -> int:
+        """The seat's best hand value after its best take from where it stands."""
+        mask = self.masks[seat]
+        best = value_of_mask(mask)
+        cells = self.cells
+        for sq in self.moves(seat):
+            bit = cells[sq]
+            if bit:
+                v = value_of_mask(mask | bit)
+                if v > best:
+                    best = v
+        return best
+
+    def chances(self) -> list[float]:
+        """Each seat's chance of winning the hand, from its strength now and next."""
+        strengths = [
+            0.6 * strength(value_of_mask(self.masks[s])) + 0.4 * strength(self.reach_value(s))
+            for s in range(self.seats)
+        ]
+        top = max(strengths)
+        weights = [math.exp(SHARPNESS * (x - top)) for x in strengths]
+        total = sum(weights)
+        return [w / total for w in weights]
+
+    def worth(self, seat: int) -> float:
+        """Expected points of the hand to ``seat`` under its alliance scoring."""
+        chances = self.chances()
+        return sum(
+            p * hand_points(self.seats, w, self.alliance)[seat] for w, p in enumerate(chances)
+        )
+
+    def best_reply(self) -> Position:
+        """The mover's greedy move: the one worth most to him one move ahead."""
+        mover = self.mover
+        options = self.moves(mover)
+        if not options:
+            return Position(
+                self.size,
+                self.cells,
+                self.pieces,
+                self.masks,
+                (mover + 1) % self.seats,
+                self.alliance,
+            )
+        return max((self.after(sq) for sq in options), key=lambda p: p.worth(mover))
+
+
+def _ally_choice(view: dict[str, Any], pos: Position, me: int) -> str | None:
+    """A partner worth naming now, or ``None``."""
+    chances = pos.chances()
+    alone = chances[me] * 10
+    leader = max((s for s in range(pos.seats) if s != me), key=lambda s: chances[s])
+    if 3 * chances[leader] > alone + 1.0:
+        return str(view["seat_names"][leader]).lower()
+    return None
+
+
+class AbbottHeuristic:
+    """Greedy with one reply of look-ahead, alliance-aware (see the module doc)."""
+
+    name = "heuristic"
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
+        moves = [a for a in legal if isinstance(a, Move)]
+        if not moves:
+            return legal[0] if len(legal) == 1 else _fallback(legal)
+        me = view["viewer"]
+        pos = Position.from_view(view)
+        allies = {a.partner: a for a in legal if isinstance(a, Ally)}
+        if allies:
+            partner = _ally_choice(view, pos, me)
+            if partner in allies:
+                return allies[partner]
+        scored = rank_moves(pos, moves, me)
+        best = max(v for v, _ in scored)
+        votes = [a for a in legal if isinstance(a, Vote)]
+        others_voted = len(view.get("votes", [])) == view["seats"] - 1
+        if votes and others_voted and _stands(view, me) >= best:
+            return votes[0]
+        top = [m for v, m in scored if v >= best - 1e-9]
+        return top[rng.randrange(len(top))]
+
+
+def rank_moves(pos: Position, moves: Sequence[Move], me: int) -> list[tuple[float, Move]]:
+    """Each move's worth to ``me`` after the next player's greedy reply."""
+    out = []
+    for m in moves:
+        after = pos.after(square_index(m.square, pos.size))
+        out.append((after.best_reply().worth(me) + 0.001 * after.worth(me), m))
+    return out
+
+
+def _stands(view: dict[str, Any], me: int) -> float:
+    """What the hand pays ``me`` if it ends now."""
+    values = [value_of_mask(sum(CARD_BIT[c] for c in coll)) for coll in view["collections"]]
+    best = max(values)
+    winners = [s for s, v in enumerate(values) if v == best]
+    if len(winners) > 1:
+        return 0.0
+    a = view.get("alliance")
+    alliance = None if a is None else (a["chooser"], a["partner"])
+    return float(hand_points(view["seats"], winners[0], alliance)[me])
+
+
+def _fallback(legal: Sequence[Action]) -> Action:
+    """Never concede or vote when something else is legal."""
+    for a in legal:
+        if not isinstance(a, Vote) and a.verb != "concede":
+            return a
+    return legal[0]
+
+
+# ------------------------------------------------------------------ search
+class AbbottAdapter:
+    """The search's view of abbott: the world is the view itself."""
+
+    def world(self, view: dict[str, Any], memory: Any, rng: random.Random) -> Game:
+        return clone_game(memory, rng)
+
+    def keep(self, legal: list[Action]) -> list[Action]:
+        """Moves and alliances; votes and concessions are left to people."""
+        kept = [a for a in legal if isinstance(a, Move | Ally)]
+        return kept or legal
+
+    def rollout(self, game: Game, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
+        """Take the card that improves the mover's hand most; sometimes wander."""
+        moves = [a for a in legal if isinstance(a, Move)]
+        if not moves:
+            return legal[rng.randrange(len(legal))]
+        if rng.random() < 0.2:
+            return moves[rng.randrange(len(moves))]
+        g: Any = game
+        mover = g.turn
+        mask = g.masks[mover]
+        base = g.values[mover]
+        best_gain, best = 0, None
+        for m in moves:
+            bit = g.grid_bits[g._squares[m.square]]
+            if bit:
+                gain = value_of_mask(mask | bit) - base
+                if gain > best_gain or best is None:
+                    best_gain, best = gain, m
+        return best if best is not None else moves[rng.randrange(len(moves))]
+
+    def ended(self, game: Game, root: dict[str, Any]) -> bool:
+        return game.over or game.hand_number != root["hand_number"]  # type: ignore[attr-defined]
+
+    def value(self, game: Game, root: dict[str, Any], finished: bool) -> list[float]:
+        g: Any = game
+        n = g.seats
+        if finished:
+            return [p / 10 for p in g.hand_scores[-1]]
+        alliance = g.alliance
+        pos = Position(
+            g.size,
+            list(g.grid_bits),
+            list(g.pieces),
+            list(g.masks),
+            g.turn,
+            alliance,
+        )
+        chances = pos.chances()
+        return [
+            sum(p * hand_points(n, w, alliance)[s] for w, p in enumerate(chances)) / 10
+            for s in range(n)
+        ]
+
+
+def game_from_view(view: dict[str, Any]) -> Game:
+    """An abbott game in exactly the state the view shows (the current hand)."""
+    n = view["seats"]
+    options = {
+        "stall_limit": view["stall_limit"],
+        "target": view["target"],
+        "alliance_from_round": view.get("alliance_from_round", 1),
+        "end_when_decided": view.get("end_when_decided", True),
+    }
+    g: Any = engine.new_game(
+        view["ruleset"], seats=n, seed=0, options=options, dealer=view["dealer"]
+    )
+    size = view["size"]
+    grid = [None if c is None else Card.parse(c) for row in view["grid"] for c in row]
+    g.grid = grid
+    g.grid_bits = [0 if c is None else CARD_BIT[str(c)] for c in grid]
+    g.grid_mask = sum(g.grid_bits)
+    g.pieces = [square_index(p, size) for p in view["pieces"]]
+    g.collections = [[Card.parse(c) for c in coll] for coll in view["collections"]]
+    g.masks = [sum(CARD_BIT[c] for c in coll) for coll in view["collections"]]
+    g.values = [value_of_mask(m) for m in g.masks]
+    g.turn = view["turn_of"]
+    first = (view["dealer"] + 1) % n
+    done = view["round"]
+    here = (g.turn - first) % n
+    g.turns_taken = [done if (s - first) % n < here else done - 1 for s in range(n)]
+    a = view.get("alliance")
+    g.alliance = None if a is None else (a["chooser"], a["partner"])
+    g.power = view.get("power")
+    g._proxy = None
+    if g.power is not None and g.alliance is not None:
+        c, p = g.alliance
+        g._proxy = (p if g.power == c else c, g.power)
+    g.votes = list(view.get("votes", []))
+    g.conceded = list(view.get("conceded", []))
+    g.stall = view["stall"]
+    g.hand_number = view["hand_number"]
+    g._scores = list(view["scores"])
+    g.hand_scores = [list(h) for h in view.get("hand_scores", [])]
+    g._packs = []
+    g.opening_events = []
+    return g
+
+
+class AbbottSearch:
+    """IS-MCTS from the view; the exact solver in a 2-player endgame."""
+
+    name = "search"
+
+    def __init__(
+        self,
+        iterations: int = 300,
+        depth: int = 40,
+        solve_at: int = 7,
+        node_limit: int = 150_000,
+        seconds: float | None = None,
+    ) -> None:
+        self.mcts = ISMCTS(AbbottAdapter(), iterations=iterations, depth=depth, seconds=seconds)
+        self.solve_at = solve_at
+        self.node_limit = node_limit
+        self.heuristic = AbbottHeuristic()
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
+        moves = [a for a in legal if isinstance(a, Move)]
+        if len(moves) == 1 and not any(isinstance(a, Ally) for a in legal):
+            return moves[0]
+        if not moves:
+            return _fallback(legal)
+        me = view["viewer"]
+        if view["seats"] == 2 and cards_left(view) <= self.solve_at:
+            try:
+                result = solve(view, self.node_limit)
+            except SolverLimit:
+                result = None
+            if result is not None:
+                keep = [m for m in moves if str(m) in result.best_moves] or moves
+                scored = rank_moves(Position.from_view(view), keep, me)
+                best = max(v for v, _ in scored)
+                return next(m for v, m in scored if v >= best - 1e-9)
+        kept = [a for a in legal if isinstance(a, Move | Ally)]
+        action, _ = self.mcts.search(view, kept, game_from_view(view), rng)
+        return action
+
+
+def hint(view: dict[str, Any], node_limit: int = 300_000) -> list[str] | None:
+    """The moves that keep the best result in a 2-player position, if it solves
+    within ``node_limit``; for the terminal client's hint."""
+    if view.get("seats") != 2 or view.get("over"):
+        return None
+    try:
+        return solve(view, node_limit).best_moves
+    except SolverLimit:
+        return None
+
+
+register_strategy("heuristic", "abbott", AbbottHeuristic, default=True)
+register_strategy("search", "abbott", AbbottSearch)
+
+__all__ = ["AbbottHeuristic", "AbbottSearch", "game_from_view", "hint", "square_name"]
