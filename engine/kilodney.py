@@ -23,11 +23,12 @@ lists every ruling made where the source is silent.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
 from engine.actions import Action, Play
-from engine.cards import SUITS, Card, format_cards, make_deck, shuffled
+from engine.cards import JOKER_RANK, SUITS, Card, format_cards, make_deck, shuffled
 from engine.errors import OptionError
 from engine.events import Event
 from engine.game import Game
@@ -126,6 +127,13 @@ def score_play(card: Card, previous: Card | None) -> tuple[int, list[str]]:
     return sum(p for p, _ in reasons), [r for _, r in reasons]
 
 
+@functools.cache
+def _play(card: Card) -> Play:
+    """One shared ``Play`` per card: actions are frozen values, and listing the
+    legal plays is most of the work of a bot or a playout."""
+    return Play((card,))
+
+
 class Kilodney(Game):
     """One game of Kilodney's Switch: hands dealt in turn until someone reaches the target."""
 
@@ -212,20 +220,25 @@ class Kilodney(Game):
         return seat in self.knocked_out or seat in self.stranded
 
     def _playable(self, seat: int) -> list[Card]:
-        """The distinct cards ``seat`` may play now, ignoring whose turn it is."""
-        seen: set[Card] = set()
-        out = []
-        top = self.top if self.running else None
-        for card in self.hands[seat]:
-            if card not in seen and (top is None or follows(card, top)):
-                seen.add(card)
-                out.append(card)
-        return out
+        """The distinct cards ``seat`` may play now, ignoring whose turn it is.
+
+        The hot path of every playout: the hand is kept sorted with its jokers
+        last, and every other card is unique, so two jokers are the only twins."""
+        hand = self.hands[seat]
+        top = self.top
+        if self.running and top is not None:
+            suit, rank = top.suit, top.rank
+            cards = [c for c in hand if c.suit == suit or c.rank == rank or c.rank == JOKER_RANK]
+        else:
+            cards = list(hand)
+        while len(cards) > 1 and cards[-1] == cards[-2]:
+            cards.pop()
+        return cards
 
     def legal_actions(self, seat: int) -> list[Action]:
         if self._over or seat != self.turn:
             return []
-        return [Play((card,)) for card in self._playable(seat)]
+        return [_play(card) for card in self._playable(seat)]
 
     def is_legal(self, seat: int, action: Action) -> bool:
         if self._over or seat != self.turn or not isinstance(action, Play):
