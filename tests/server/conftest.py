@@ -7,13 +7,10 @@ from dataclasses import dataclass
 
 import pytest
 import trio
+from e2e_client import TEST_CONFIG
 
 from server.app import Server
-from server.config import ServerConfig
 from server.store import MemoryStore
-
-#: Fast settings for tests: cheap scrypt, no bot pause, short handshake.
-TEST_CONFIG = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2, handshake_seconds=5)
 
 
 @dataclass

@@ -17,8 +17,11 @@ import trio
 
 from protocol import messages as m
 from protocol.msgpack_codec import MsgpackDecoder, encode
+from server.config import ServerConfig
 
 TIMEOUT = 20
+#: Fast settings for tests: cheap scrypt, no bot pause, short handshake.
+TEST_CONFIG = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2, handshake_seconds=5)
 
 
 class Client:
