@@ -49,6 +49,8 @@ log = logging.getLogger(__name__)
 
 DEFAULT_PORT = 7373
 CLIENT_LABEL = "switchboard-client/0.1"
+#: A sequence number past any table's: resuming from it asks for a snapshot.
+LATEST = (1 << 63) - 1
 
 
 class ConnectionLost(Exception):
@@ -82,6 +84,7 @@ class Connection:
         client_label: str = CLIENT_LABEL,
         max_backoff: float = 2.0,
         event_buffer: int = 10_000,
+        refresh_views: bool = True,
     ) -> None:
         self.host, self.port = host, port
         self.name, self.secret = name, secret
@@ -90,6 +93,8 @@ class Connection:
         self.limits = limits
         self.client_label = client_label
         self.max_backoff = max_backoff
+        #: fetch a fresh view after each turn while the board lags the events
+        self.refresh_views = refresh_views
         self.connects = 0  # how many times a connection was made (1 + reconnects)
         self._ids = itertools.count(1)
         self._pending: dict[int, trio.MemorySendChannel[Any]] = {}
@@ -255,6 +260,13 @@ class Connection:
         if change == "gap":
             self._resync(msg.table)
             return
+        if (
+            self.refresh_views
+            and isinstance(msg, m.Turn)
+            and getattr(msg, "view", None) is None
+            and self.state.tables[msg.table].stale
+        ):
+            self._resync(msg.table)
         if change is None and not isinstance(msg, (m.Error, m.Ok, m.Goodbye, m.HelpText)):
             return
         try:
@@ -265,18 +277,33 @@ class Connection:
             pass
 
     def _resync(self, table: str) -> None:
-        """An event arrived past a gap: ask the server for what we missed."""
+        """Ask for a fresh snapshot of ``table`` (one request at a time per table).
+
+        Used after a gap in the events, and after each turn while the board lags
+        the events: the server sends events and ``turn`` but not the view, and a
+        board is drawn from the view. (Once ``turn`` carries ``view`` this is not
+        needed and never triggers.)"""
         t = self.state.tables.get(table)
-        if t is None or t.token is None or t.resyncing:
+        if t is None or (t.token is None and t.seat is not None):
+            return
+        if t.resyncing:
+            t.resync_again = True
             return
         t.resyncing = True
         self._nursery.start_soon(self._resync_task, t)
 
     async def _resync_task(self, t: Any) -> None:
         try:
-            await self._request_now(
-                m.Resume(table=t.table, token=t.token, last_seq=t.seq), check=False
-            )
+            while True:
+                t.resync_again = False
+                if t.token is not None:
+                    # A last_seq past the table's makes the server answer with a snapshot.
+                    msg: m.Message = m.Resume(table=t.table, token=t.token, last_seq=LATEST)
+                else:
+                    msg = m.Spectate(table=t.table)
+                await self._request_now(msg, check=False)
+                if not t.resync_again:
+                    break
         except ConnectionLost:
             pass
         finally:

@@ -76,6 +76,7 @@ class TableState:
     synced: bool = False
     #: a request for the events after a gap is on its way.
     resyncing: bool = False
+    resync_again: bool = False
     log: deque[LogLine] = field(default_factory=lambda: deque(maxlen=MAX_LOG))
 
     @property

@@ -1,0 +1,135 @@
+"""The terminal client's trio side: typed lines to the server, messages to the screen.
+
+``Session.run(lines)`` reads the lines the UI hands over (``client.guest``),
+turns each into a message with the shared command parser
+(``protocol.commands.parse_command``, the same language as the text
+protocol), sends it and puts the answer on the screen; meanwhile it folds
+every message from the server into the state and asks the UI to redraw.
+Lines are carried out one at a time, in the order typed.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from client.app import ClientApp
+from client.config import config_dir, secret_for
+from client.connection import Connection, ConnectionLost, ServerError
+from protocol import messages as m
+from protocol.commands import CommandError, parse_command
+from protocol.errors import ProtocolError
+
+LOBBY_REFRESH = 5.0
+
+
+class Session:
+    """One person's session: a connection and the screens drawing it."""
+
+    def __init__(self, conn: Connection, ui: ClientApp, *, records_dir: Path | None = None):
+        self.conn = conn
+        self.ui = ui
+        self.records_dir = records_dir
+
+    async def run(self, lines: trio.MemoryReceiveChannel[str]) -> None:
+        """Until the lines end (the UI quit) or the connection is gone for good."""
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._pump)
+            nursery.start_soon(self._refresh_lobby)
+            await self._quiet(m.ListRulesets())
+            await self._quiet(m.ListTables())
+            async for line in lines:
+                await self.run_line(line)
+            nursery.cancel_scope.cancel()
+
+    async def _pump(self) -> None:
+        async for msg in self.conn.events():
+            if isinstance(msg, m.Notice):
+                self.ui.say(msg.text, "class:log.event")
+            elif isinstance(msg, m.Goodbye):
+                self.ui.say(f"the server said goodbye: {msg.text or msg.code}", "class:error")
+            self.ui.changed()
+        self.ui.say("the connection is closed", "class:error")
+
+    async def _refresh_lobby(self) -> None:
+        """The lobby's table list is fetched while the lobby is on screen."""
+        while True:
+            await trio.sleep(LOBBY_REFRESH)
+            if self.ui.current is None and self.conn.connected:
+                await self._quiet(m.ListTables())
+
+    async def _quiet(self, msg: m.Message) -> Any:
+        try:
+            return await self.conn.request(msg, check=False)
+        except ConnectionLost:
+            return None
+
+    async def run_line(self, line: str) -> None:
+        """Carry out one typed line and show the outcome on the reply line."""
+        words = line.split()
+        table = self.ui.current
+        try:
+            if words[0].lower() == "name" and len(words) == 2:
+                server = f"{self.conn.host}:{self.conn.port}"
+                msg: m.Message = m.ClaimName(name=words[1], secret=secret_for(words[1], server))
+            else:
+                msg = parse_command(line, table=table)
+        except (CommandError, ProtocolError, ValueError) as exc:
+            self.ui.say(str(exc), "class:error")
+            return
+        if isinstance(msg, m.Quit):
+            self.ui.exit()
+            return
+        try:
+            reply = await self.conn.request(msg)
+        except ServerError as exc:
+            self.ui.say(f"{exc.text or exc.code}", "class:error")
+            return
+        except ConnectionLost as exc:
+            self.ui.say(f"not sent: {exc}", "class:error")
+            return
+        await self._after(msg, reply)
+        self.ui.changed()
+
+    async def _after(self, msg: m.Message, reply: Any) -> None:
+        """What a successful reply means for the screen."""
+        if isinstance(msg, (m.Join, m.Spectate)):
+            self.ui.show_table(msg.table)
+            what = "watching" if isinstance(msg, m.Spectate) else "seated at"
+            self.ui.say(f"{what} table {msg.table}", "class:ok")
+        elif isinstance(msg, m.CreateTable):
+            table = getattr(reply, "table", None)
+            await self._quiet(m.ListTables())
+            if table:
+                self.ui.say(f"table {table} is open; joining it", "class:ok")
+                await self.run_line(f"join {table}")
+        elif isinstance(msg, m.Leave):
+            self.conn.state.tables.pop(msg.table, None)
+            self.ui.show_table(None)
+            await self._quiet(m.ListTables())
+            self.ui.say(f"left table {msg.table}", "class:ok")
+        elif isinstance(reply, m.Record):
+            self.ui.say(f"record saved to {self.save_record(reply)}", "class:ok")
+        elif isinstance(reply, m.Chips):
+            self.ui.say(f"{reply.name} has {reply.balance} chips", "class:ok")
+        elif isinstance(reply, m.Named):
+            self.ui.say(f"you are {reply.name}", "class:ok")
+        elif isinstance(reply, m.HelpText):
+            self.ui.say(" / ".join(reply.lines)[:200])
+        elif isinstance(reply, m.Ok) and reply.text:
+            self.ui.say(reply.text, "class:ok")
+        elif isinstance(reply, m.Ok) and not isinstance(msg, (m.Act, m.Say)):
+            self.ui.say("ok", "class:ok")
+
+    def save_record(self, reply: m.Record) -> Path:
+        """Keep an exported record as JSON (``switchboard replay FILE`` steps through it)."""
+        directory = self.records_dir or (config_dir() / "records")
+        directory.mkdir(parents=True, exist_ok=True)
+        path = directory / f"{reply.table}.json"
+        path.write_text(
+            json.dumps({"full": reply.full, **dict(reply.record)}, indent=1), encoding="utf-8"
+        )
+        return path

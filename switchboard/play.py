@@ -1,0 +1,178 @@
+"""Play in the terminal: `switchboard play [HOST[:PORT]]`.
+
+With an address, connect to that server and open the lobby. With none, start
+a server in this process on a free local port and sit you at a table of bots,
+so you are playing within seconds of installing (--game picks the ruleset,
+--seats the table size). Inside: type `help` (or press F1) on any screen;
+Tab completes commands, the actions legal now and card names; Ctrl-D quits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+from typing import Any
+
+DEFAULT_PORT = 7373
+DEFAULT_GAME = "switch"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "address", nargs="?", metavar="HOST[:PORT]", help="server to join (none: play bots here)"
+    )
+    parser.add_argument(
+        "--game", default=DEFAULT_GAME, metavar="RULESET", help="ruleset of the local table"
+    )
+    parser.add_argument("--seats", type=int, help="seats at the local table (you and bots)")
+    parser.add_argument("--name", help="your name (default: your login name)")
+    parser.add_argument("--ascii", action="store_true", help="plain ASCII cards (QH) instead of Q♥")
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.6,
+        metavar="SECONDS",
+        help="pause before a local bot moves, so you can follow (default 0.6)",
+    )
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """``host``, ``host:port`` or ``[v6]:port`` to (host, port).
+
+    >>> parse_address("example.org"), parse_address("10.0.0.2:7000"), parse_address("[::1]:9")
+    (('example.org', 7373), ('10.0.0.2', 7000), ('::1', 9))
+    """
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        return host, int(rest[1:]) if rest.startswith(":") else DEFAULT_PORT
+    if text.count(":") == 1:
+        host, port = text.split(":")
+        return host, int(port)
+    return text, DEFAULT_PORT
+
+
+def wants_ascii(flag: bool) -> bool:
+    """ASCII cards when asked, or when the terminal cannot show the suit symbols."""
+    if flag or os.environ.get("TERM") in ("dumb", "linux", "vt100"):
+        return True
+    encoding = (getattr(sys.stdout, "encoding", None) or "").lower()
+    return bool(encoding) and "utf" not in encoding
+
+
+def default_seats(game: str) -> int:
+    import engine
+
+    rs = engine.ruleset(game)
+    if rs.family == "abbott":
+        return 4
+    return max(rs.min_seats, min(4, rs.max_seats))
+
+
+async def play_async(
+    address: tuple[str, int] | None,
+    *,
+    game: str = DEFAULT_GAME,
+    seats: int | None = None,
+    name: str | None = None,
+    ascii_only: bool = False,
+    bot_delay: float = 0.6,
+    input: Any = None,
+    output: Any = None,
+    on_ready: Callable[[Any, Any], object] | None = None,
+    color_depth: Any = None,
+) -> int:
+    """The whole client on the running asyncio loop; returns when the person quits.
+
+    ``on_ready(app, session)`` is called once the table (or the lobby) is on
+    screen: tests and the benchmark drive the application from there."""
+    import trio
+
+    from client.app import ClientApp
+    from client.config import default_name
+    from client.connection import connect
+    from client.guest import Bridge, run_async
+    from client.session import Session
+    from client.state import ClientState
+
+    state = ClientState()
+    app = ClientApp(
+        state,
+        lambda _line: None,
+        ascii_only=ascii_only,
+        input=input,
+        output=output,
+        color_depth=color_depth,
+    )
+
+    async def trio_main(bridge: Bridge) -> None:
+        async with trio.open_nursery() as nursery:
+            server = None
+            if address is None:
+                from server.app import Server
+                from server.config import ServerConfig
+
+                config = ServerConfig(
+                    host="127.0.0.1", port=0, bot_delay_seconds=bot_delay, scrypt_n=2**10
+                )
+                server = Server(config)
+                port = await nursery.start(server.serve)
+                host = "127.0.0.1"
+                secret: str | None = "local"  # a throwaway server: nothing worth a kept secret
+            else:
+                host, port = address
+                secret = None
+            try:
+                async with connect(
+                    host, port, name=name or default_name(), secret=secret, state=state
+                ) as conn:
+                    session = Session(conn, app)
+                    if address is None:
+                        await session.run_line(f"create {game} {seats or default_seats(game)}")
+                        await session.run_line("start")
+                    if on_ready is not None:
+                        on_ready(app, session)
+                    await session.run(bridge.lines_recv)
+            finally:
+                if server is not None:
+                    server.shutdown()
+                nursery.cancel_scope.cancel()
+
+    return await run_async(app, trio_main)
+
+
+def run(args: argparse.Namespace) -> int:
+    import asyncio
+
+    address = parse_address(args.address) if args.address else None
+    if address is None:
+        import engine
+
+        try:
+            engine.ruleset(args.game)
+            seats = args.seats or default_seats(args.game)
+            rs = engine.ruleset(args.game)
+            if not rs.min_seats <= seats <= rs.max_seats:
+                raise engine.OptionError(
+                    "seats", f"{args.game} takes {rs.min_seats} to {rs.max_seats} seats"
+                )
+        except ValueError as exc:
+            print(f"switchboard play: {exc}", file=sys.stderr)
+            return 2
+    try:
+        return asyncio.run(
+            play_async(
+                address,
+                game=args.game,
+                seats=args.seats,
+                name=args.name,
+                ascii_only=wants_ascii(args.ascii),
+                bot_delay=args.bot_delay,
+            )
+        )
+    except OSError as exc:
+        print(f"switchboard play: cannot connect: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130

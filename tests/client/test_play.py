@@ -1,0 +1,55 @@
+"""The terminal client driven like a person: keys in through a pipe, the screen read as text,
+against a real server on loopback with server bots at the other seats."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from harness import CTRL_D, F1, Driver, run_client
+
+
+async def play_my_turns(d: Driver, until_kind: str = "hand_end", turns: int = 400) -> None:
+    """Type the first legal action whenever it is our turn, until an event of ``until_kind``."""
+
+    def finished() -> bool:
+        t = d.table
+        return t is not None and any(
+            e.kind == "event" and e.data.get("kind") in (until_kind, "game_end") for e in t.log
+        )
+
+    for _ in range(turns):
+        await d.until(lambda: finished() or (d.table and d.table.my_turn), 20, "our turn")
+        if finished():
+            return
+        t = d.table
+        action = t.legal[0]
+        seq = t.seq
+        d.line(action)
+        await d.until(lambda s=seq: finished() or d.table.seq > s, 20, f"{action} to be played")
+    raise AssertionError("the hand did not end")
+
+
+#: What a person must be able to read off each family's board at the start.
+BOARD_MARKS = {
+    "abbott": ["a   b   c   d   e   f", " 6 ", " 1 ", "ann (you)", "Hand 1"],
+    "switch": ["Your hand (7)", "Pile", "Stock", "Hands:"],
+    "kilodney": ["Your hand (", "kilodney", "cards", "score"],
+}
+
+
+@pytest.mark.parametrize("game", ["abbott", "switch", "kilodney"])
+def test_play_a_hand(game: str) -> None:
+    async def script(d: Driver) -> None:
+        await d.until(lambda: d.table is not None and d.table.view, what="the board")
+        screen = d.screen()
+        for mark in BOARD_MARKS[game]:
+            assert mark in screen, screen
+        await play_my_turns(d)
+        d.line("'good game all")
+        await d.until_screen("good game all")
+        d.keys(F1)
+        await d.until_screen("Help")
+        d.keys(CTRL_D)
+
+    assert asyncio.run(run_client(script, game=game, name="ann")) == 0
