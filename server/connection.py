@@ -87,8 +87,11 @@ class Codec:
     def __init__(self, limits: Limits) -> None:
         self._decoder = MsgpackDecoder(limits)
 
-    def feed(self, data: bytes) -> list[m.Received]:
-        return self._decoder.feed(data)
+    def receive_data(self, data: bytes) -> None:
+        self._decoder.receive_data(data)
+
+    def next_message(self) -> m.Received | None:
+        return self._decoder.next_message()
 
     def encode(self, message: m.Message) -> bytes:
         return msgpack_encode(message)
@@ -281,16 +284,15 @@ class Connection:
         data = first
         deadline = trio.current_time() + self.config.handshake_seconds
         while True:
-            try:
-                received = codec.feed(data)
+            try:  # each message is handled before the next is decoded: a bad frame
+                codec.receive_data(data)  # after good ones costs only what follows it
+                while (message := codec.next_message()) is not None:
+                    await self._dispatch(message)
             except RemoteProtocolError as exc:
                 self.deliver(exc.to_error())
                 return
-            for message in received:
-                try:
-                    await self._dispatch(message)
-                except _Closing:
-                    return
+            except _Closing:
+                return
             if self.state == HANDSHAKE:
                 with trio.move_on_at(deadline) as scope:
                     data = await self._receive()
@@ -301,7 +303,7 @@ class Connection:
                 data = await self._receive()
             if not data:
                 with contextlib.suppress(ProtocolError):
-                    codec.feed(b"")
+                    codec.receive_data(b"")
                 return
 
     async def _dispatch(self, message: m.Received) -> None:
