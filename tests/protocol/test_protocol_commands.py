@@ -1,0 +1,180 @@
+"""The command parser: every command, every action form, typos with suggestions."""
+
+from __future__ import annotations
+
+import pytest
+
+from protocol import messages as m
+from protocol.commands import (
+    COMMANDS,
+    CommandError,
+    command_words,
+    format_command,
+    help_lines,
+    parse_command,
+)
+
+T = "t1"
+
+CASES = [
+    ("hello", m.Hello(client="text")),
+    ("hello 1 2", m.Hello(versions=(1, 2), client="text")),
+    ("name ann s3cret", m.ClaimName(name="ann", secret="s3cret")),
+    ("ping", m.Ping()),
+    ("pong", m.Pong()),
+    ("quit", m.Quit()),
+    ("exit", m.Quit()),
+    ("rulesets", m.ListRulesets()),
+    ("games", m.ListRulesets()),
+    ("tables", m.ListTables()),
+    ("create abbott 4", m.CreateTable(ruleset="abbott", seats=4)),
+    (
+        'create switch 3 turn_seconds=0 jokers=yes name="x\\u0020y" target=1.5',
+        m.CreateTable(
+            ruleset="switch",
+            seats=3,
+            options={"turn_seconds": 0, "jokers": True, "name": "x y", "target": 1.5},
+        ),
+    ),
+    ("join t2", m.Join(table="t2")),
+    ("join t2 3", m.Join(table="t2", seat=3)),
+    ("sit t2 0", m.Join(table="t2", seat=0)),
+    ("watch t2", m.Spectate(table="t2")),
+    ("spectate t2", m.Spectate(table="t2")),
+    ("resume t2 tok3n 41", m.Resume(table="t2", token="tok3n", last_seq=41)),
+    ("resume", m.ResumeGame(table=T)),
+    ("leave", m.Leave(table=T)),
+    ("say  good game, all ", m.Say(table=T, text="good game, all")),
+    ("talk hi", m.Say(table=T, text="hi")),
+    ("act play qh", m.Act(table=T, action="play QH")),
+    ("record", m.GetRecord(table=T)),
+    ("record t9", m.GetRecord(table="t9")),
+    ("chips", m.GetChips()),
+    ("chips bob", m.GetChips(name="bob")),
+    ("start", m.StartGame(table=T)),
+    ("pause", m.PauseGame(table=T)),
+    ("bot 2", m.SeatBot(table=T, seat=2)),
+    ("bot 2 greedy", m.SeatBot(table=T, seat=2, strategy="greedy")),
+    ("unseat 1", m.Unseat(table=T, seat=1)),
+    ("set target=40 turn_seconds=30", m.SetOptions(T, {"target": 40, "turn_seconds": 30})),
+    ("prize 100", m.SetPrize(table=T, chips=100)),
+    ("master bob", m.HandOver(table=T, name="bob")),
+    ("handover bob", m.HandOver(table=T, name="bob")),
+    ("end", m.EndGame(table=T)),
+    ("help", m.Help()),
+    ("help join", m.Help(topic="join")),
+    ("admin auth opsecret", m.AdminAuth(secret="opsecret")),
+    ("admin connections", m.AdminConnections()),
+    ("admin tables", m.AdminTables()),
+    ("admin close t3 abandoned", m.AdminCloseTable(table="t3", reason="abandoned")),
+    ("admin kick bob", m.AdminKick(name="bob")),
+    ("admin ban bob spam, twice", m.AdminBan(name="bob", reason="spam, twice")),
+    ("admin notice restart at 5", m.AdminNotice(text="restart at 5")),
+    ("admin shutdown 30 upgrade", m.AdminShutdown(seconds=30, reason="upgrade")),
+    ("admin stats", m.AdminStats()),
+    ("#12 tables", m.ListTables(id=12)),
+    ("at t7 start", m.StartGame(table="t7")),
+    ("#3 at t7 play 7h 7d last", m.Act(table="t7", action="play 7H 7D last", id=3)),
+    ("JOIN t2", m.Join(table="t2")),
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), CASES, ids=[c[0] for c in CASES])
+def test_every_command(line, expected):
+    assert parse_command(line, table=T) == expected
+
+
+def test_every_command_has_a_case():
+    covered = {line.split()[0].lower() for line, _ in CASES}
+    covered |= {w for line, _ in CASES for w in line.split()[:3]}
+    for command in COMMANDS:
+        assert command.name in covered, command.name
+
+
+ACTIONS = [
+    ("move c4", "move c4"),
+    ("MOVE C4", "move c4"),
+    ("ally west", "ally west"),
+    ("ally 2", "ally 2"),
+    ("play QH", "play QH"),
+    ("play 10h", "play TH"),
+    ("play q♥", "play QH"),
+    ("play 7H 7D", "play 7H 7D"),
+    ("play 7h 7d last", "play 7H 7D last"),
+    ("play jk", "play JK"),
+    ("draw", "draw"),
+    ("pass", "pass"),
+    ("suit hearts", "suit hearts"),
+    ("suit ♠", "suit spades"),
+    ("suit d", "suit diamonds"),
+    ("last", "last"),
+    ("concede", "concede"),
+    ("vote end", "vote end"),
+]
+
+
+@pytest.mark.parametrize(("typed", "notation"), ACTIONS)
+def test_every_action_form_bare_and_with_act(typed, notation):
+    assert parse_command(typed, table=T) == m.Act(table=T, action=notation)
+    assert parse_command(f"act {typed}", table=T) == m.Act(table=T, action=notation)
+    assert format_command(m.Act(table=T, action=notation), table=T) == notation
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("jion t1", "unknown command 'jion'; did you mean 'join'?"),
+        ("tabels", "unknown command 'tabels'; did you mean 'tables'?"),
+        ("craete abbott 4", "unknown command 'craete'; did you mean 'create'?"),
+        ("plya QH", "unknown command 'plya'; did you mean 'play'?"),
+        ("xyzzy", "unknown command 'xyzzy'; type 'help' for the commands"),
+        ("join", "usage: join TABLE [SEAT]"),
+        ("join t1 north", "SEAT must be a whole number, not 'north'; usage: join TABLE [SEAT]"),
+        ("create abbott", "usage: create RULESET SEATS [option=value ...]"),
+        ("create abbott 4 fast", "expected option=value, not 'fast'"),
+        ("say", "say what? usage: say TEXT"),
+        ("move z9", "'move z9': expected 'move SQUARE', a square a1..f6 such as c4"),
+        ("play", "expected 'play CARD [CARD ...]'"),
+        ("play QX", "not a card"),
+        ("admin kik bob", "did you mean 'admin kick'?"),
+        ("#x tables", "a request tag is #NUMBER, not '#x'"),
+        ("", "empty command"),
+        ("name ann", "usage: name NAME SECRET"),
+        ("name a=b secret", "'a=b' is not a word"),
+    ],
+)
+def test_errors_say_what_was_expected(line, message):
+    with pytest.raises(CommandError) as info:
+        parse_command(line, table=T)
+    assert message in str(info.value)
+
+
+def test_table_commands_need_a_table():
+    for line in ("play QH", "say hi", "leave", "start", "bot 1", "record"):
+        with pytest.raises(CommandError, match="no current table"):
+            parse_command(line)
+    assert parse_command("at t3 play QH") == m.Act(table="t3", action="play QH")
+
+
+def test_action_errors_have_the_action_code():
+    with pytest.raises(CommandError) as info:
+        parse_command("move z9", table=T)
+    assert info.value.code == "bad_action"
+
+
+def test_help_lists_every_command_and_explains_one():
+    text = "\n".join(help_lines())
+    for command in COMMANDS:
+        assert command.usage in text
+    assert "play CARD" in text
+    assert help_lines("join") == [
+        "join TABLE [SEAT]: take a seat (any free one if no SEAT)",
+        "also: sit",
+    ]
+    assert help_lines("play")[0].startswith("actions")
+    assert help_lines("jion") == ["unknown command 'jion'; did you mean 'join'?"]
+
+
+def test_completion_words_include_commands_aliases_and_verbs():
+    words = command_words()
+    assert {"join", "sit", "play", "move", "at", "admin"} <= set(words)
