@@ -33,6 +33,7 @@ from server.store import (
     GameStarted,
     MasterSet,
     NameClaimed,
+    OptionsSet,
     SeatSet,
     StoredGame,
     StoredState,
@@ -294,6 +295,11 @@ def _execute(conn: sqlite3.Connection, w: Write) -> None:
         )
     elif isinstance(w, MasterSet):
         conn.execute("UPDATE tables SET master = ? WHERE id = ?", (w.master, w.table))
+    elif isinstance(w, OptionsSet):
+        conn.execute(
+            "UPDATE tables SET options = ?, settings = ? WHERE id = ?",
+            (json.dumps(w.options), json.dumps(w.settings), w.table),
+        )
     elif isinstance(w, TableClosed):
         conn.execute("UPDATE tables SET closed = 1 WHERE id = ?", (w.table,))
     elif isinstance(w, NameClaimed):

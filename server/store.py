@@ -70,6 +70,15 @@ class MasterSet:
 
 
 @dataclass(frozen=True, slots=True)
+class OptionsSet:
+    """The game master changed the table's options (only while no game runs)."""
+
+    table: int
+    options: dict[str, Any]
+    settings: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
 class GameStarted:
     table: int
     game: int
@@ -113,6 +122,7 @@ Write = (
     | TableCreated
     | SeatSet
     | MasterSet
+    | OptionsSet
     | GameStarted
     | ActionTaken
     | GameEnded
@@ -182,6 +192,9 @@ def apply_write(state: StoredState, w: Write) -> None:
         t.token_hashes[w.seat] = w.token_hash
     elif isinstance(w, MasterSet):
         state.tables[w.table].master = w.master
+    elif isinstance(w, OptionsSet):
+        state.tables[w.table].options = dict(w.options)
+        state.tables[w.table].settings = dict(w.settings)
     elif isinstance(w, GameStarted):
         state.tables[w.table].game = StoredGame(
             w.game, w.seed, w.dealer, None if w.deck is None else list(w.deck), w.seq

@@ -35,7 +35,7 @@ import engine
 from engine.events import Event
 from engine.game import Game
 from engine.strategies import Strategy, default_strategy
-from server import wire
+from server import gamemaster, wire
 from server.accounts import new_token, token_hash
 from server.clock import TIMED_OUT, receive_before
 from server.commands import (
@@ -124,6 +124,7 @@ class Table:
         self._rng = random.Random()
         self._changed_at = 0.0
         self._actions = 0
+        self.gm = gamemaster.MasterState()  #: clock, away seats, bots, prize (issue 8)
 
     # -------------------------------------------------------- restoring
     @classmethod
@@ -159,10 +160,12 @@ class Table:
     # ------------------------------------------------------------ queries
     def players(self) -> list[str | None]:
         """Each seat's occupant: a name, ``bot:STRATEGY`` while a server bot plays it, or None."""
-        bot = self.state == PLAYING
+        bot = self.state in (PLAYING, gamemaster.PAUSED)
         return [
-            s.name if s.name is not None else (f"bot:{self._bot_name()}" if bot else None)
-            for s in self.seats
+            s.name
+            if s.name is not None
+            else (gamemaster.bot_name(self, i) if bot or gamemaster.reserved(self, i) else None)
+            for i, s in enumerate(self.seats)
         ]
 
     def _bot_name(self) -> str:
@@ -185,6 +188,7 @@ class Table:
             "master": self.master,
             "options": self.options,
             "start_when_full": bool(self.settings.get("start_when_full")),
+            **gamemaster.summary_extra(self),
         }
 
     def statistics(self) -> TableStatistics:
@@ -214,6 +218,7 @@ class Table:
         """The table's task: take commands one at a time; act for bots when their time comes."""
         self._changed_at = trio.current_time()
         task_status.started()
+        await gamemaster.on_run(self)  # a restored game's clock; a prize still owed
         async with self._inbox:
             while self.state != CLOSED:
                 command = await receive_before(self._inbox, self._deadline())
@@ -227,23 +232,29 @@ class Table:
         """When the table must do something unasked: a bot's move. The turn clock hooks here."""
         if self._bot_seat() is not None:
             return self._changed_at + self._config.bot_delay_seconds
-        return float("inf")
+        return gamemaster.deadline(self)  # the turn clock of a player to act
 
     async def _on_deadline(self) -> None:
         seat = self._bot_seat()
         if seat is not None:
             await self._bot_move(seat)
+        else:
+            await gamemaster.on_deadline(self)  # a player ran out of time
 
     def _bot_seat(self) -> int | None:
         """The seat a server bot must move for now, if any: a free seat whose turn it is."""
         if self.state != PLAYING or self.game is None:
             return None
         seat = self.game.to_act
-        if seat is None or self.seats[seat].name is not None:
+        if seat is None or (
+            self.seats[seat].name is not None and not gamemaster.is_away(self, seat)
+        ):
             return None
         return seat
 
     async def _handle(self, command: Command) -> None:
+        if await gamemaster.intercept(self, command):  # the game master's commands
+            return
         match command:
             case Act():
                 await self._act(command)
@@ -356,6 +367,7 @@ class Table:
         if seat is None:
             c.member.deliver(wire.error(c.req, "bad_token", NO_TOKEN, self.id))
             return
+        gamemaster.player_acted(self, seat)  # back from away, even if the action is refused
         if self.state != PLAYING or self.game is None:
             c.member.deliver(wire.error(c.req, "bad_state", f"the table is {self.state}", self.id))
             return
@@ -371,11 +383,10 @@ class Table:
 
     async def _bot_move(self, seat: int) -> None:
         assert self.game is not None
-        if self._strategy is None:
-            self._strategy = default_strategy(self.family)
+        strategy = gamemaster.strategy_for(self, seat)
         legal = self.game.legal_actions(seat)
         try:
-            action = self._strategy.choose(self.game.view(seat), legal, self._rng)
+            action = strategy.choose(self.game.view(seat), legal, self._rng)
             events = self.game.apply(seat, action)
         except Exception:
             log.exception("table %s: the bot's choice failed; playing the first legal", self.id)
@@ -394,6 +405,7 @@ class Table:
         with trio.CancelScope(shield=True):  # an applied action is always made durable
             await self._store.commit(*writes)
         self._actions += 1
+        gamemaster.after_action(self, seat)  # the countdown follows the turn
         numbered = self._record_events(events)
         if c is not None:
             c.member.deliver(wire.ok(c.req, self.id))
@@ -401,6 +413,7 @@ class Table:
         if self.game.over:
             self.state = OVER
             self._send_snapshots()
+            await gamemaster.settle(self)  # pay the prize
         self._changed_at = trio.current_time()
 
     def _seat_for_token(self, token: str) -> int | None:
@@ -417,7 +430,11 @@ class Table:
         name = c.member.name
         err = None
         mine = [i for i, s in enumerate(self.seats) if s.name == name]
-        free = [i for i, s in enumerate(self.seats) if s.name is None]
+        free = [
+            i
+            for i, s in enumerate(self.seats)
+            if s.name is None and not gamemaster.reserved(self, i)
+        ]
         if name is None:
             err = ("need_name", "claim a name before taking a seat")
         elif mine:
@@ -429,7 +446,7 @@ class Table:
                 seat = free[0]
         elif not 0 <= c.seat < len(self.seats):
             err = ("no_seat", f"there is no seat {c.seat}")
-        elif self.seats[c.seat].name is not None:
+        elif self.seats[c.seat].name is not None or gamemaster.reserved(self, c.seat):
             err = ("seat_taken", f"seat {c.seat} is taken")
         else:
             seat = c.seat
@@ -551,6 +568,7 @@ class Table:
         self.state = PLAYING
         self.ring.clear()
         self._start_rng(seed)
+        gamemaster.on_start(self)  # a fresh countdown, nobody away
         self._send_snapshots()
         self._changed_at = trio.current_time()
 
@@ -559,6 +577,7 @@ class Table:
             with trio.CancelScope(shield=True):
                 await self._store.commit(GameEnded(self.id, self.game_no, list(self.game.scores)))
             self.state = OVER
+            await gamemaster.abandoned(self)  # the prize goes back
 
     def _export(self, c: Export) -> None:
         """The current (or last) game's record: in full where nothing is hidden or for an
@@ -588,6 +607,7 @@ class Table:
     async def _close(self, reason: str) -> None:
         with trio.CancelScope(shield=True):
             await self._store.commit(TableClosed(self.id))
+            await gamemaster.abandoned(self)  # an unfinished game's prize goes back
         self.state = CLOSED
         msg = wire.notice(f"table {self.id} closed: {reason}")
         for m in self.members():
