@@ -14,8 +14,9 @@ stalling the table or holding unbounded memory. The client may reconnect and
 resume its seat with its token.
 
 Both codecs share the port: the first byte picks one (``protocol.sniff``).
-The handshake is data, not a tangle of ifs: ``ALLOWED`` says which message
-types each connection state accepts.
+Which message is allowed when is data, not a tangle of ifs: the protocol's
+``Session`` state table (hello first; a name before playing) is consulted for
+every message received.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ from protocol.limits import Limits
 from protocol.msgpack_codec import MsgpackDecoder
 from protocol.msgpack_codec import encode as msgpack_encode
 from protocol.sniff import MSGPACK, TEXT, sniff
+from protocol.state import SERVER, Session, State, negotiate
+from protocol.text_codec import ServerTextCodec
 from server import commands as cmd
 from server import wire
 from server.accounts import Accounts
@@ -47,13 +50,8 @@ log = logging.getLogger("switchboard.connection")
 
 _ids = itertools.count(1)
 
-#: Which message types each connection state accepts (anything else: ``not_allowed``).
-HANDSHAKE = "handshake"
-OPEN = "open"
-ALLOWED: dict[str, frozenset[str] | None] = {
-    HANDSHAKE: frozenset({"hello", "ping", "quit"}),
-    OPEN: None,  # every client message
-}
+#: Server messages that move the connection's state on (``protocol.state.TRANSITIONS``).
+_TRANSITIONS = (m.Welcome, m.Named, m.Goodbye)
 
 
 TRANSPORT_ERRORS = (trio.BrokenResourceError, trio.ClosedResourceError, OSError)
@@ -80,7 +78,8 @@ class Services:
 
 
 class Codec:
-    """A connection's codec: bytes in, messages out; messages in, bytes out."""
+    """The msgpack codec as a connection uses it: bytes in, messages out; messages in,
+    bytes out. ``protocol.text_codec.ServerTextCodec`` has the same shape."""
 
     name = MSGPACK
 
@@ -102,11 +101,7 @@ def make_codec(kind: str, limits: Limits) -> Codec | None:
     if kind == MSGPACK:
         return Codec(limits)
     if kind == TEXT:
-        try:
-            from server.text_mode import TextCodec
-        except ImportError:
-            return None
-        return TextCodec(limits)
+        return ServerTextCodec(limits)
     return None
 
 
@@ -121,8 +116,9 @@ class Connection:
         self.config = services.config
         self._name: str | None = None
         self.operator = False
-        self.codec: Codec | None = None
-        self.state = HANDSHAKE
+        self.codec: Codec | ServerTextCodec | None = None
+        self.codec_name = "-"
+        self.session = Session(SERVER)
         self.tokens: dict[int, str] = {}  #: table -> seat token held by this connection
         self.tables: set[int] = set()  #: tables this connection is at (seated or watching)
         self._out_send, self._out_recv = trio.open_memory_channel[m.Message](
@@ -165,6 +161,9 @@ class Connection:
             return
         if isinstance(message, m.Seated):  # the token this connection now acts with
             self.tokens[int(message.table)] = message.token
+        elif isinstance(message, _TRANSITIONS):
+            with contextlib.suppress(ProtocolError):
+                self.session.send(message)
         try:
             self._out_send.send_nowait(message)
         except trio.WouldBlock:
@@ -190,7 +189,7 @@ class Connection:
             "id": self.id,
             "name": self._name,
             "peer": self.peer,
-            "codec": None if self.codec is None else self.codec.name,
+            "codec": self.codec_name,
             "queued": self._out_send.statistics().current_buffer_used,
             "sent": self.sent,
             "received": self.received,
@@ -275,12 +274,10 @@ class Connection:
             return
         kind = sniff(first)
         codec = None if kind is None else make_codec(kind, self.services.limits)
-        if codec is None:
-            self.codec = Codec(self.services.limits)  # a msgpack reply is as good as any
-            if kind == TEXT:
-                await self.stream.send_all(b"error bad_frame text mode is not available\n")
+        if codec is None:  # neither codec: not a Switchboard client
             return
         self.codec = codec
+        self.codec_name = kind
         data = first
         deadline = trio.current_time() + self.config.handshake_seconds
         while True:
@@ -293,7 +290,7 @@ class Connection:
                 return
             except _Closing:
                 return
-            if self.state == HANDSHAKE:
+            if self.session.state is State.AWAIT_HELLO:
                 with trio.move_on_at(deadline) as scope:
                     data = await self._receive()
                 if scope.cancelled_caught:
@@ -307,13 +304,12 @@ class Connection:
                 return
 
     async def _dispatch(self, message: m.Received) -> None:
-        if isinstance(message, (m.UnknownMessage, m.InvalidMessage)):
-            self.deliver(message.error())
+        refusal = self.session.receive(message)
+        if refusal is not None:
+            self.deliver(refusal)
+            if self.session.state is State.AWAIT_HELLO:
+                raise _Closing  # not speaking our protocol: do not wait for the timeout
             return
-        allowed = ALLOWED[self.state]
-        if allowed is not None and message.type not in allowed:
-            self.deliver(wire.error(message.id, "need_hello", "the first message must be hello"))
-            raise _Closing
         handler = self._handlers.get(type(message))
         if handler is None:
             self.deliver(
@@ -330,23 +326,10 @@ class Connection:
 
     # ------------------------------------------------------------ handlers
     async def _hello(self, msg: m.Hello) -> None:
-        common = set(msg.versions) & set(m.VERSIONS)
-        if msg.protocol != m.PROTOCOL or not common:
-            self.deliver(
-                m.Error(
-                    code="bad_version",
-                    text=f"this server speaks {m.PROTOCOL} versions "
-                    + ", ".join(map(str, m.VERSIONS)),
-                    supported=m.VERSIONS,
-                    id=msg.id,
-                )
-            )
+        reply = negotiate(msg, server="switchboard")
+        self.deliver(reply)
+        if isinstance(reply, m.Error):
             raise _Closing
-        if self.state != HANDSHAKE:
-            self.deliver(wire.error(msg.id, "not_allowed", "hello was already said"))
-            return
-        self.state = OPEN
-        self.deliver(m.Welcome(version=max(common), server="switchboard", id=msg.id))
 
     async def _ping(self, msg: m.Ping) -> None:
         self.deliver(m.Pong(id=msg.id))

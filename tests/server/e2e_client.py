@@ -17,6 +17,7 @@ import trio
 
 from protocol import messages as m
 from protocol.msgpack_codec import MsgpackDecoder, encode
+from protocol.text_codec import ClientTextCodec
 from server.config import ServerConfig
 
 TIMEOUT = 20
@@ -24,10 +25,41 @@ TIMEOUT = 20
 TEST_CONFIG = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2, handshake_seconds=5)
 
 
-class Client:
-    def __init__(self, stream: trio.SocketStream) -> None:
-        self.stream = stream
+class _Msgpack:
+    """The msgpack codec in the shape the client uses (same as the text one)."""
+
+    def __init__(self) -> None:
         self.decoder = MsgpackDecoder()
+
+    def feed(self, data: bytes) -> list[m.Received]:
+        return self.decoder.feed(data)
+
+    def encode(self, message: m.Message) -> bytes:
+        return encode(message)
+
+
+class _Text:
+    """Text mode: command lines out, server lines parsed back into messages."""
+
+    def __init__(self) -> None:
+        self.codec = ClientTextCodec()
+
+    def feed(self, data: bytes) -> list[m.Received]:
+        self.codec.receive_data(data)
+        out = []
+        while (msg := self.codec.next_message()) is not None:
+            out.append(msg)
+        return out
+
+    def encode(self, message: m.Message) -> bytes:
+        return self.codec.encode(message)
+
+
+class Client:
+    def __init__(self, stream: trio.SocketStream, text: bool = False) -> None:
+        self.stream = stream
+        self.codec = _Text() if text else _Msgpack()
+        self.text = text
         self.inbox: list[m.Received] = []
         self.raw = bytearray()
         self._ids = itertools.count(1)
@@ -38,10 +70,16 @@ class Client:
         self.closed = False
 
     @classmethod
-    async def connect(cls, port: int, name: str | None = None, secret: str = "pw") -> Client:
+    async def connect(
+        cls, port: int, name: str | None = None, secret: str = "pw", text: bool = False
+    ) -> Client:
         stream = await trio.open_tcp_stream("127.0.0.1", port)
-        client = cls(stream)
-        welcome = await client.request(m.Hello())
+        client = cls(stream, text)
+        if text:  # a text client's first byte must be a letter: no "#id" on the hello
+            await client.send(m.Hello())
+            welcome = await client.wait_for(lambda x: isinstance(x, m.Welcome))
+        else:
+            welcome = await client.request(m.Hello())
         assert isinstance(welcome, m.Welcome), welcome
         if name is not None:
             named = await client.request(m.ClaimName(name=name, secret=secret))
@@ -49,7 +87,7 @@ class Client:
         return client
 
     async def send(self, message: m.Message) -> None:
-        await self.stream.send_all(encode(message))
+        await self.stream.send_all(self.codec.encode(message))
 
     async def _fill(self) -> None:
         data = await self.stream.receive_some(65536)
@@ -57,7 +95,7 @@ class Client:
             self.closed = True
             raise EOFError("the server closed the connection")
         self.raw += data
-        for msg in self.decoder.feed(data):
+        for msg in self.codec.feed(data):
             self.inbox.append(msg)
             self._track(msg)
 

@@ -42,7 +42,10 @@ def events_seen(client: Client, table: str) -> dict[int, dict[str, Any]]:
 
 @pytest.mark.parametrize(("ruleset", "seats"), REGISTERED)
 async def test_four_people_and_a_spectator_play_a_whole_game(running, ruleset, seats):
-    players = [await Client.connect(running.port, f"p{i}") for i in range(seats)]
+    # the last player speaks text mode, like a person at nc; the rest msgpack
+    players = [
+        await Client.connect(running.port, f"p{i}", text=(i == seats - 1)) for i in range(seats)
+    ]
     watcher = await Client.connect(running.port, "watcher")
     ok = await players[0].request(m.CreateTable(ruleset=ruleset, seats=seats))
     assert isinstance(ok, m.Ok), ok
