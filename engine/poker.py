@@ -59,7 +59,6 @@ _LOW13: Final = 0x1FFF
 CARD_BIT: Final[dict[str, int]] = {
     r + s: 1 << (i + _SUIT_SHIFT[s]) for s in SUITS for i, r in enumerate(RANKS)
 }
-_GET_BIT: Final = CARD_BIT.__getitem__
 _BIT_NAME: Final = {b: t for t, b in CARD_BIT.items()}
 
 
@@ -262,18 +261,47 @@ def best_hand(cards: Iterable[Card | str]) -> Hand:
     >>> best_hand(["2C", "2D", "KS", "KH", "KD", "7C", "7H"])
     Hand('full house', ['KD', 'KH', 'KS', '7C', '7H'])
     """
-    # card_mask inlined for the common case of a list of strings: this is the hot path.
-    if type(cards) is list and cards and type(cards[0]) is str:
-        try:
-            m = sum(map(_GET_BIT, cards))
-        except KeyError:
-            m = card_mask(cards)
+    if type(cards) is not list and type(cards) is not tuple:
+        cards = list(cards)
+    n = len(cards)
+    # One sum gives the mask, the rank counts and the suit counts (see _CODE).
+    try:
+        if n and type(cards[0]) is str:
+            t = sum(map(_GET_CODE, cards))
         else:
-            if m.bit_count() != len(cards):
-                m = card_mask(cards)  # raises on the duplicate
-    else:
-        m = card_mask(cards)
+            t = 0
+            by_suit = _CODE_BY_SUIT
+            for c in cards:
+                t += by_suit[c.suit][c.rank]  # type: ignore[union-attr]
+    except (AttributeError, KeyError, TypeError):
+        m = card_mask(cards)  # mixed spellings, or raises saying what is wrong
+        return Hand(value_of_mask(m), m)
+    m = t & _MASK64
+    if m.bit_count() != n:
+        card_mask(cards)  # raises on the duplicate
+    if n <= 7 and not ((t >> 104) + 0x3333) & 0x8888:
+        # No flush possible: the value depends on the rank counts alone, and there
+        # are only 76,155 rank-count vectors of up to seven cards, so remember them.
+        key = (t >> 64) & _RANK_COUNTS
+        v = _MEMO.get(key)
+        if v is None:
+            v = _MEMO[key] = value_of_mask(m)
+        return Hand(v, m)
     return Hand(value_of_mask(m), m)
+
+
+# Each card's code for best_hand's one sum: its mask bit (bits 0..63), one in its
+# rank's 3-bit count (bits 64..102) and one in its suit's 4-bit count (104..119).
+_CODE: Final = {
+    r + s: CARD_BIT[r + s] | (1 << (64 + 3 * i)) | (1 << (104 + 4 * j))
+    for j, s in enumerate(SUITS)
+    for i, r in enumerate(RANKS)
+}
+_CODE_BY_SUIT: Final = {s: {r: _CODE[r + s] for r in RANKS} for s in SUITS}
+_GET_CODE: Final = _CODE.__getitem__
+_MASK64: Final = (1 << 64) - 1
+_RANK_COUNTS: Final = (1 << 39) - 1
+_MEMO: dict[int, int] = {}
 
 
 def _bits_of_rank(m: int, r: int) -> list[int]:
