@@ -213,7 +213,7 @@ def clean_text(text: str, max_chars: int) -> str:
             continue
         else:
             kept.append(ch)
-    return " ".join("".join(kept).split())[:max_chars]
+    return " ".join("".join(kept).split())[:max_chars].rstrip()
 
 
 def clean_name(name: str, max_chars: int = 24) -> str:

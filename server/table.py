@@ -307,11 +307,14 @@ class Table:
             self.players(),
             self.master,
             req,
+            gamemaster.clock_left(self),
         )
 
     def _turn(self, seat: int) -> wire.Message:
         to_act = None if self.game is None else self.game.to_act
-        return wire.turn(self.id, self.seq, seat, to_act, self._legal(seat))
+        return wire.turn(
+            self.id, self.seq, seat, to_act, self._legal(seat), gamemaster.clock_left(self)
+        )
 
     def _catch_up(
         self, member: Member, seat: int | None, since: int | None, req: int | None = None

@@ -46,6 +46,7 @@ def snapshot(
     players: list[str | None],
     master: str | None,
     req: int | None = None,
+    clock: float | None = None,
 ) -> Message:
     return m.Snapshot(
         table=table_word(table),
@@ -56,6 +57,7 @@ def snapshot(
         legal=legal,
         players=players,
         master=master,
+        clock=clock,
         id=req,
     )
 
@@ -64,8 +66,17 @@ def event(table: int, seq: int, presented: dict[str, Any]) -> Message:
     return m.TableEvent(table=table_word(table), seq=seq, event=presented)
 
 
-def turn(table: int, seq: int, seat: int, to_act: int | None, legal: list[str]) -> Message:
-    return m.Turn(table=table_word(table), seq=seq, seat=seat, to_act=to_act, legal=legal)
+def turn(
+    table: int,
+    seq: int,
+    seat: int,
+    to_act: int | None,
+    legal: list[str],
+    clock: float | None = None,
+) -> Message:
+    return m.Turn(
+        table=table_word(table), seq=seq, seat=seat, to_act=to_act, legal=legal, clock=clock
+    )
 
 
 def talk(table: int, name: str, text: str) -> Message:
