@@ -6,23 +6,40 @@ drawn card where the table allows it. Power cards only ever change a few pieces
 of state: the pending effect on the next player (``pending``), the direction,
 the nominated suit, misses owed, and hands (pick-ups, swaps).
 
-``is_legal`` checks a play directly (``_play_reason``) instead of looking it
-up in ``legal_actions``: multi-card plays can number thousands, so the listing
-is bounded (``MAX_MULTI``) while any valid play typed by a person is accepted.
+Cards are ints inside (see ``codes``). ``is_legal`` checks a play directly
+(``_play_reason``) instead of looking it up in ``legal_actions``: multi-card
+plays can number thousands, so the listing is bounded (``MAX_MULTI``) while any
+valid play typed by a person is accepted.
 """
 
 from __future__ import annotations
 
-import itertools
-from collections import Counter
+from itertools import pairwise
 from typing import Any, ClassVar
 
 from engine.actions import Action, Draw, Last, Nominate, Pass, Play
-from engine.cards import JOKER, SUIT_NAMES, SUITS, Card, make_deck
+from engine.cards import SUIT_NAMES, Card
 from engine.errors import OptionError
 from engine.events import Event
 from engine.game import Game
-from engine.shedding.rules import SCHEMA, compile_powers
+from engine.options import OptionSchema
+from engine.shedding.codes import (
+    DRAW,
+    JK,
+    LAST,
+    NOMINATE,
+    PASS,
+    RANK,
+    SUIT,
+    SUIT_LETTER,
+    TEXT,
+    code,
+    codes_of,
+    make_play,
+    suit_index,
+)
+from engine.shedding.rules import SCHEMA
+from engine.shedding.table import power_table
 
 #: At most this many multi-card plays are listed by ``legal_actions`` (every
 #: single-card play is always listed; ``is_legal`` accepts any valid play).
@@ -30,11 +47,11 @@ MAX_MULTI = 64
 #: A hand that lasts this many turns is ended as blocked: no game runs forever.
 HAND_TURN_LIMIT = 2000
 
-_SUIT_WORD = {"C": "a club", "D": "a diamond", "H": "a heart", "S": "a spade"}
+_SUIT_WORD = ("a club", "a diamond", "a heart", "a spade")
 
 
-def _names(cards: list[Card] | tuple[Card, ...]) -> str:
-    return " ".join(map(str, cards))
+def _names(cards: list[int] | tuple[int, ...]) -> str:
+    return " ".join(TEXT[c] for c in cards)
 
 
 class SheddingGame(Game):
@@ -43,12 +60,12 @@ class SheddingGame(Game):
     family: ClassVar[str] = "shedding"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 8
-    schema: ClassVar = SCHEMA
+    schema: ClassVar[OptionSchema] = SCHEMA
 
     # ------------------------------------------------------------ setup
     def _setup(self, dealer: int | None, deck: list[Card] | None) -> None:
         o = self.options
-        self.powers, self.stack_on = compile_powers(o)
+        self.pt = power_table(o)
         big = self.seats > 4 and o["big_table_hand_size"]
         self.hand_size: int = o["big_table_hand_size"] if big else o["hand_size"]
         self.decks: int = o["decks"] or (2 if self.seats > 5 else 1)
@@ -57,43 +74,43 @@ class SheddingGame(Game):
                 "hand_size",
                 f"{self.seats} hands of {self.hand_size} do not fit in {self.decks} pack(s)",
             )
+        self.announce = bool(o["last_card"])
         self.total_scores = [0] * self.seats
         self.hand_scores: list[list[int]] = []
         self.hand_number = 0
         self.game_over = False
         first = dealer if dealer is not None else self.rng.randrange(self.seats)
-        self._deal(first, deck)
+        self._deal(first, None if deck is None else [code(c) for c in deck])
 
-    def _deal(self, dealer: int, deck: list[Card] | None) -> None:
+    def _deal(self, dealer: int, deck: list[int] | None) -> None:
         """Deal a hand: one card at a time from the left of the dealer, then the start card."""
         if deck is None:
-            deck = make_deck(self.decks, self.options["jokers"])
+            deck = list(range(52)) * self.decks + [JK] * self.options["jokers"]
             self.rng.shuffle(deck)
         self.deck_size = len(deck)
         self.dealer = dealer
         self.hand_number += 1
         n = self.seats
-        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self.hands: list[list[int]] = [[] for _ in range(n)]
         pos = 0
         for _ in range(self.hand_size):
             for k in range(1, n + 1):
                 if pos < len(deck):
                     self.hands[(dealer + k) % n].append(deck[pos])
                     pos += 1
-        rest = deck[pos:]
-        self.stock: list[Card] = rest[::-1]  # the next card to draw is stock[-1]
-        self.pile: list[Card] = []
+        self.stock: list[int] = deck[pos:][::-1]  # the next card to draw is stock[-1]
+        self.pile: list[int] = []
         if self.stock:
             self.pile.append(self.stock.pop())
         if not self.options["start_power"]:
-            while self.stock and self.powers[self.pile[-1]].power:
+            while self.stock and self.pt.power[self.pile[-1]]:
                 self.pile.append(self.stock.pop())
         self.turn = (dealer + 1) % n
         self.direction = 1
-        self.nominated: str | None = None
+        self.nominated: int | None = None  # a suit index
         self.pending: dict[str, Any] | None = None
         self.awaiting: str | None = None  # None, "suit" or "drawn"
-        self.drawn: list[Card] = []
+        self.drawn: list[int] = []
         self.after_suit: int | None = None  # the next seat once the suit is named
         self.finished: list[int] = []
         self.announced: set[int] = set()
@@ -102,6 +119,7 @@ class SheddingGame(Game):
         self.idle = 0
         self.turns = 0
         self.hand_over = False
+        self._hand_points = [0] * n
 
     # ---------------------------------------------------------- contract
     @property
@@ -119,96 +137,95 @@ class SheddingGame(Game):
     def _active(self) -> list[int]:
         return [s for s in range(self.seats) if s not in self.finished]
 
+    def hand_cards(self, seat: int) -> list[Card]:
+        """The cards ``seat`` holds (for tests and tools; views carry strings)."""
+        return [Card.parse(TEXT[c]) for c in self.hands[seat]]
+
     # ----------------------------------------------------------- matching
-    @property
-    def top(self) -> Card | None:
-        return self.pile[-1] if self.pile else None
-
-    def _matches(self, card: Card) -> bool:
-        """Whether ``card`` may be laid on the pile now as the first card of a play."""
-        if self.powers[card].wild:
+    def _matches(self, c: int) -> bool:
+        """Whether card ``c`` may be laid on the pile now as the first card of a play."""
+        if self.pt.wild[c]:
             return True
-        top = self.top
-        if top is None:
+        if not self.pile:
             return True
+        top = self.pile[-1]
         if self.nominated is not None:
-            return card.suit == self.nominated or card.rank == top.rank
-        if top.is_joker:
+            return SUIT[c] == self.nominated or RANK[c] == RANK[top]
+        if top == JK:
             return True
-        return card.suit == top.suit or card.rank == top.rank
+        return SUIT[c] == SUIT[top] or RANK[c] == RANK[top]
 
-    def _mismatch(self, card: Card) -> str:
-        top = self.top
+    def _mismatch(self, c: int) -> str:
         if self.nominated is not None:
+            s = self.nominated
             return (
-                f"{card} is not {_SUIT_WORD[self.nominated]}, the nominated suit"
-                f" ({SUIT_NAMES[self.nominated]})"
+                f"{TEXT[c]} is not {_SUIT_WORD[s]}, the nominated suit"
+                f" ({SUIT_NAMES[SUIT_LETTER[s]]})"
             )
-        return f"{card} does not match the {top} on the pile"
+        return f"{TEXT[c]} does not match the {TEXT[self.pile[-1]]} on the pile"
 
-    def _step(self, prev: Card, nxt: Card, direction: int) -> int | None:
+    def _step(self, prev: int, nxt: int, direction: int) -> int | None:
         """Whether ``nxt`` may follow ``prev`` in one play: the run direction, or None."""
-        if prev.is_joker or nxt.is_joker:
+        if prev == JK or nxt == JK:
             return None
         combos = self.options["combos"]
-        pp, pn = self.powers[prev], self.powers[nxt]
-        if nxt.rank == prev.rank and (
+        pt = self.pt
+        if RANK[nxt] == RANK[prev] and (
             combos in ("sets", "mixed")
-            or (pp.together and pn.together and pp.signature() == pn.signature())
+            or (pt.together[prev] and pt.together[nxt] and pt.sig[prev] == pt.sig[nxt])
         ):
             return direction
-        if combos in ("runs", "mixed") and nxt.suit == prev.suit:
-            d = nxt.value - prev.value
+        if combos in ("runs", "mixed") and SUIT[nxt] == SUIT[prev]:
+            d = RANK[nxt] - RANK[prev]
             if d in (1, -1) and direction in (0, d):
                 return d
         return None
 
-    def _together_ok(self, cards: tuple[Card, ...]) -> bool:
+    def _together_ok(self, cards: tuple[int, ...]) -> bool:
         """Several cards answering a pending effect must be one rank laid together."""
         if len(cards) == 1:
             return True
         first = cards[0]
         if self.options["combos"] in ("sets", "mixed"):
-            return all(c.rank == first.rank for c in cards)
-        sig = self.powers[first].signature()
+            return all(RANK[c] == RANK[first] for c in cards)
+        pt = self.pt
         return all(
-            self.powers[c].together and self.powers[c].signature() == sig and c.rank == first.rank
-            for c in cards
+            pt.together[c] and pt.sig[c] == pt.sig[first] and RANK[c] == RANK[first] for c in cards
         )
 
-    def _sequence_reason(self, cards: tuple[Card, ...]) -> str | None:
+    def _sequence_reason(self, cards: tuple[int, ...]) -> str | None:
         """Why the cards after the first do not make one play, or None."""
         if len(cards) == 1:
             return None
         first = cards[0]
-        if self.powers[first].suit_run and all(c.suit == first.suit for c in cards[1:]):
+        if self.pt.suit_run[first] and all(SUIT[c] == SUIT[first] for c in cards[1:]):
             return None
         direction = 0
-        for prev, nxt in itertools.pairwise(cards):
+        for prev, nxt in pairwise(cards):
             d = self._step(prev, nxt, direction)
             if d is None:
-                return f"{nxt} cannot follow {prev} in one play"
+                return f"{TEXT[nxt]} cannot follow {TEXT[prev]} in one play"
             direction = d
         return None
 
     # ------------------------------------------------------------ legality
-    def _holds(self, seat: int, cards: tuple[Card, ...]) -> Card | None:
+    def _holds(self, seat: int, cards: tuple[int, ...]) -> int | None:
         """The first card of ``cards`` that ``seat`` does not hold, or None."""
-        have = Counter(self.hands[seat])
+        hand = self.hands[seat]
+        if len(cards) == 1:
+            return None if cards[0] in hand else cards[0]
         for c in cards:
-            if have[c] <= 0:
+            if hand.count(c) < cards.count(c):
                 return c
-            have[c] -= 1
         return None
 
-    def _play_reason(self, seat: int, play: Play) -> str | None:
-        """Why ``play`` is not legal for ``seat`` now; None when it is."""
+    def _play_reason(self, seat: int, cards: tuple[int, ...], last: bool) -> str | None:
+        """Why playing ``cards`` is not legal for ``seat`` now; None when it is."""
         if self.hand_over or seat != self.turn:
             return "it is not your turn"
-        cards = play.cards
         missing = self._holds(seat, cards)
         if missing is not None:
-            return f"you do not hold {missing}"
+            return f"you do not hold {TEXT[missing]}"
         if self.awaiting == "suit":
             return "name a suit first (e.g. suit hearts)"
         if self.awaiting == "drawn" and (len(cards) != 1 or cards[0] not in self.drawn):
@@ -225,54 +242,59 @@ class SheddingGame(Game):
         if reason is not None:
             return reason
         left = len(self.hands[seat]) - len(cards)
-        if left == 0 and self.powers[cards[-1]].no_end:
-            return f"you may not go out on {cards[-1]}"
-        if play.last and left != 1:
+        if left == 0 and self.pt.no_end[cards[-1]]:
+            return f"you may not go out on {TEXT[cards[-1]]}"
+        if last and left != 1:
             return "'last' is for a play that leaves you one card"
         return None
 
-    def _answer_reason(self, cards: tuple[Card, ...], pend: dict[str, Any]) -> str | None:
+    def _answer_reason(self, cards: tuple[int, ...], pend: dict[str, Any]) -> str | None:
         count = pend["count"]
         if not self._together_ok(cards):
             return f"{_names(cards)} cannot be laid together on a pick-up"
-        top = self.pile[-1]
-        cancelling = [self._cancels(c, pend) for c in cards]
-        if all(cancelling):
+        if all(self._cancels(c, pend) for c in cards):
             if len(cards) > 1 and len(cards) > self._cancellable(cards[0], pend):
                 return f"there are not {len(cards)} cards to cancel"
             return None
-        prev = top
+        prev = self.pile[-1]
+        pt = self.pt
         for c in cards:
-            if c not in self.stack_on.get(prev, ()) or not self.powers[c].pickup:
-                return f"{c} does not answer the pick-up of {count}: stack, cancel, or draw {count}"
+            if c not in pt.stack_on[prev] or not pt.pickup[c]:
+                return (
+                    f"{TEXT[c]} does not answer the pick-up of {count}:"
+                    f" stack, cancel, or draw {count}"
+                )
             prev = c
         return None
 
-    def _cancels(self, card: Card, pend: dict[str, Any]) -> bool:
-        p = self.powers[card]
-        if p.cancels_all:
+    def _cancels(self, c: int, pend: dict[str, Any]) -> bool:
+        if self.pt.cancels_all[c]:
             return True
-        return p.cancels is not None and any(Card.parse(c) in p.cancels for c in pend["cards"])
+        cancels = self.pt.cancels[c]
+        return cancels is not None and any(x in cancels for x in pend["cards"])
 
-    def _cancellable(self, card: Card, pend: dict[str, Any]) -> int:
-        p = self.powers[card]
-        if p.cancels_all:
+    def _cancellable(self, c: int, pend: dict[str, Any]) -> int:
+        if self.pt.cancels_all[c]:
             return len(pend["cards"])
-        assert p.cancels is not None
-        return sum(Card.parse(c) in p.cancels for c in pend["cards"])
+        cancels = self.pt.cancels[c]
+        assert cancels is not None
+        return sum(x in cancels for x in pend["cards"])
 
-    def _chain_reason(self, cards: tuple[Card, ...], pend: dict[str, Any]) -> str | None:
+    def _chain_reason(self, cards: tuple[int, ...], pend: dict[str, Any]) -> str | None:
         rank = pend["rank"]
-        what = "skip" if pend["kind"] == "skip" else "miss"
-        ok = all(c.rank == rank and getattr(self.powers[c], what) for c in cards)
-        if not ok or not self._together_ok(cards):
-            return f"only {'an' if rank in '8A' else 'a'} {rank} passes the {what} on; or pass"
+        flags = self.pt.skip if pend["kind"] == "skip" else self.pt.miss
+        if not all(RANK[c] == rank and flags[c] for c in cards) or not self._together_ok(cards):
+            name = "23456789TJQKA"[rank]
+            return (
+                f"only {'an' if name in '8A' else 'a'} {name} passes the {pend['kind']} on; or pass"
+            )
         return None
 
     def _can_draw(self) -> bool:
         return bool(self.stock) or len(self.pile) > 1
 
-    def _draw_reason(self, seat: int) -> str | None:
+    def _draw_reason(self, seat: int, can_play: bool | None = None) -> str | None:
+        """Why ``seat`` may not draw now; ``can_play`` saves working out whether he can play."""
         if self.hand_over or seat != self.turn:
             return "it is not your turn"
         if self.awaiting == "suit":
@@ -280,13 +302,18 @@ class SheddingGame(Game):
         if self.awaiting == "drawn":
             return "you have drawn: play the card you drew, or pass"
         pend = self.pending
-        if pend is not None and pend["kind"] in ("skip", "miss"):
-            return f"you are to {pend['kind']}: pass, or pass it on"
-        if pend is not None and pend["kind"] == "pickup":
+        if pend is not None:
+            if pend["kind"] in ("skip", "miss"):
+                return f"you are to {pend['kind']}: pass, or pass it on"
+            if pend["kind"] == "pickup":
+                return None
+        if self._can_draw() and self.options["draw_when_able"]:
             return None
-        if not self._can_draw() and self._any_play(seat):
-            return "the stock is empty: you must play"
-        if not self.options["draw_when_able"] and self._any_play(seat):
+        if can_play is None:
+            can_play = self._any_play(seat)
+        if can_play:
+            if not self._can_draw():
+                return "the stock is empty: you must play"
             return "you can play, so you may not draw"
         return None
 
@@ -301,19 +328,19 @@ class SheddingGame(Game):
         return "there is nothing to pass: play or draw"
 
     def _any_play(self, seat: int) -> bool:
-        return any(self._play_reason(seat, Play((c,))) is None for c in set(self.hands[seat]))
+        return any(self._play_reason(seat, (c,), False) is None for c in set(self.hands[seat]))
 
     def normalize(self, seat: int, action: Action) -> Action:
         """Without last-card announcements a ``last`` on a play means nothing."""
-        if isinstance(action, Play) and action.last and not self.options["last_card"]:
-            return Play(action.cards)
+        if isinstance(action, Play) and action.last and not self.announce:
+            return make_play(codes_of(action), False)
         return action
 
     def _reason(self, seat: int, action: Action) -> str | None:
         if isinstance(action, Play):
-            return self._play_reason(seat, action)
+            return self._play_reason(seat, codes_of(action), action.last)
         if isinstance(action, Draw):
-            return self._draw_reason(seat)
+            return self._draw_reason(seat, None)
         if isinstance(action, Pass):
             return self._pass_reason(seat)
         if isinstance(action, Nominate):
@@ -321,7 +348,7 @@ class SheddingGame(Game):
                 return "there is no suit to name now"
             return None
         if isinstance(action, Last):
-            if not self.options["last_card"]:
+            if not self.announce:
                 return "this table does not use last-card announcements"
             if self.hand_over or seat in self.finished or len(self.hands[seat]) != 1:
                 return "you can only announce last card holding one card"
@@ -342,36 +369,76 @@ class SheddingGame(Game):
         if self.game_over:
             return []
         out: list[Action] = []
-        if self._reason(seat, Last()) is None:
-            out.append(Last())
+        hand = self.hands[seat]
+        if (
+            self.announce
+            and len(hand) == 1
+            and seat not in self.announced
+            and not self.hand_over
+            and seat not in self.finished
+        ):
+            out.append(LAST)
         if seat != self.turn:
             return out
         if self.awaiting == "suit":
-            return out + [Nominate(s) for s in SUITS]
-        hand = self.hands[seat]
-        announce = self.options["last_card"] and len(hand) >= 2
-        for cards in self._candidate_plays(seat):
-            last = announce and len(hand) - len(cards) == 1
-            play = Play(cards, last)
-            if self._play_reason(seat, play) is None:
-                out.append(play)
-        if self._draw_reason(seat) is None:
-            out.append(Draw())
+            return out + list(NOMINATE)
+        announce = self.announce and len(hand) >= 2
+        size = len(hand)
+        pend = self.pending
+        pt = self.pt
+        plays: list[Action] = []
+        if self.awaiting is None and (pend is None or pend["kind"] == "cover"):
+            # the common case, inlined: singles that match the pile
+            wild, no_end = pt.wild, pt.no_end
+            top = self.pile[-1] if self.pile else JK
+            nominated = self.nominated
+            suit, rank = (SUIT[top], RANK[top]) if nominated is None else (nominated, RANK[top])
+            anything = top == JK and nominated is None
+            for c in sorted(set(hand)):
+                if (anything or wild[c] or SUIT[c] == suit or RANK[c] == rank) and not (
+                    size == 1 and no_end[c]
+                ):
+                    plays.append(make_play((c,), announce and size == 2))
+            if pt.any_multi and size >= 2:
+                for cards in self._multi_plays(seat):
+                    if self._play_reason(seat, cards, False) is None:
+                        plays.append(make_play(cards, announce and size - len(cards) == 1))
+        elif self.awaiting is None and pend is not None and pend["kind"] == "pickup":
+            top = self.pile[-1]
+            stack_on, pickup = pt.stack_on[top], pt.pickup
+            for c in sorted(set(hand)):
+                answers = (c in stack_on and pickup[c]) or self._cancels(c, pend)
+                if answers and self._play_reason(seat, (c,), False) is None:
+                    plays.append(make_play((c,), announce and size == 2))
+            if pt.any_multi and size >= 2:
+                for cards in self._multi_plays(seat):
+                    if self._play_reason(seat, cards, False) is None:
+                        plays.append(make_play(cards, announce and size - len(cards) == 1))
+        else:
+            for cards in self._candidate_plays(seat):
+                if self._play_reason(seat, cards, False) is None:
+                    plays.append(make_play(cards, announce and size - len(cards) == 1))
+        out += plays
+        if self._draw_reason(seat, bool(plays)) is None:
+            out.append(DRAW)
         if self._pass_reason(seat) is None:
-            out.append(Pass())
+            out.append(PASS)
         return out
 
-    def _candidate_plays(self, seat: int) -> list[tuple[Card, ...]]:
-        """Singles, then multi-card sequences found depth-first (bounded)."""
-        hand = self.hands[seat]
-        faces = sorted(set(hand))
+    def _candidate_plays(self, seat: int) -> list[tuple[int, ...]]:
+        """Singles, then multi-card sequences, for the uncommon states."""
         if self.awaiting == "drawn":
             return [(c,) for c in sorted(set(self.drawn))]
-        singles = [(c,) for c in faces]
-        if len(hand) < 2:
+        singles = [(c,) for c in sorted(set(self.hands[seat]))]
+        if not self.pt.any_multi or len(self.hands[seat]) < 2:
             return singles
-        multi: list[tuple[Card, ...]] = []
-        counts = Counter(hand)
+        return singles + self._multi_plays(seat)
+
+    def _multi_plays(self, seat: int) -> list[tuple[int, ...]]:
+        """Multi-card sequences found depth-first, at most ``MAX_MULTI``."""
+        hand = self.hands[seat]
+        faces = sorted(set(hand))
+        counts = {c: hand.count(c) for c in faces}
         pend = self.pending
         if pend is None or pend["kind"] == "cover":
             starts = [c for c in faces if self._matches(c)]
@@ -379,27 +446,23 @@ class SheddingGame(Game):
             starts = [c for c in faces if self._answer_reason((c,), pend) is None]
         else:
             starts = [c for c in faces if self._chain_reason((c,), pend) is None]
+        multi: list[tuple[int, ...]] = []
         for first in starts:
-            if self.powers[first].suit_run:
-                rest = sorted(c for c in hand if c.suit == first.suit and c != first)
+            if self.pt.suit_run[first]:
+                rest = sorted(c for c in hand if SUIT[c] == SUIT[first] and c != first)
                 extra = rest + [first] * (counts[first] - 1)
                 for i in range(len(extra)):  # each of them last once
                     multi.append((first, *extra[:i], *extra[i + 1 :], extra[i]))
-        self._dfs_multi(starts, counts, multi)
-        return singles + multi
-
-    def _dfs_multi(
-        self, starts: list[Card], counts: Counter[Card], out: list[tuple[Card, ...]]
-    ) -> None:
-        faces = sorted(counts)
+        if not self.pt.any_chain:
+            return multi  # only suit runs: no card may follow another by rank or run
         per_start = max(4, MAX_MULTI // max(1, len(starts)))
         limit = 0
 
-        def extend(seq: list[Card], direction: int) -> None:
-            if len(out) >= limit:
+        def extend(seq: list[int], direction: int) -> None:
+            if len(multi) >= limit:
                 return
             if len(seq) > 1:
-                out.append(tuple(seq))
+                multi.append(tuple(seq))
             prev = seq[-1]
             for nxt in faces:
                 if counts[nxt] <= 0:
@@ -414,14 +477,15 @@ class SheddingGame(Game):
                 counts[nxt] += 1
 
         for first in starts:
-            limit = min(len(out) + per_start, MAX_MULTI)
+            limit = min(len(multi) + per_start, MAX_MULTI)
             counts[first] -= 1
             extend([first], 0)
             counts[first] += 1
+        return multi
 
     # ------------------------------------------------------------ applying
     def _apply(self, seat: int, action: Action) -> list[Event]:
-        events = self._settle_owing(seat)
+        events = self._settle_owing(seat) if self.owing is not None else []
         if isinstance(action, Last):
             self.announced.add(seat)
             if self.owing == seat:
@@ -429,13 +493,13 @@ class SheddingGame(Game):
             return [*events, Event("last", {"seat": seat})]
         self.turns += 1
         if isinstance(action, Play):
-            events += self._play(seat, action)
+            events += self._play(seat, codes_of(action), action.last)
         elif isinstance(action, Draw):
             events += self._draw_action(seat)
         elif isinstance(action, Pass):
             events += self._pass(seat)
         elif isinstance(action, Nominate):
-            self.nominated = action.suit
+            self.nominated = suit_index(action.suit)
             self.awaiting = None
             events.append(Event("nominate", {"seat": seat, "suit": action.suit}))
             assert self.after_suit is not None
@@ -453,19 +517,19 @@ class SheddingGame(Game):
         turn does not pass (the player still owes a legal move)."""
         if not isinstance(action, Play) or self.hand_over or seat in self.finished:
             return None
-        if self._holds(seat, action.cards) is not None:
+        cards = codes_of(action)
+        if self._holds(seat, cards) is not None:
             return None
         o = self.options
-        if reason.startswith("you may not go out on") and o["end_penalty"]:
+        at_end = reason.startswith("you may not go out on")
+        if at_end and o["end_penalty"]:
             n = o["end_penalty"]
-        elif o["illegal_penalty"] and not reason.startswith("you may not go out on"):
+        elif o["illegal_penalty"] and not at_end:
             n = o["illegal_penalty"]
         else:
             return None
         events = self._settle_owing(seat)
-        events.append(
-            Event("blunder", {"seat": seat, "cards": [str(c) for c in action.cards], "why": reason})
-        )
+        events.append(Event("blunder", {"seat": seat, "cards": _texts(cards), "why": reason}))
         events.append(self._give(seat, n, "penalty"))
         return events
 
@@ -480,9 +544,9 @@ class SheddingGame(Game):
             return []
         return [self._give(owing, self.options["last_penalty"], "last card not announced")]
 
-    def _draw_cards(self, n: int) -> list[Card]:
+    def _draw_cards(self, n: int) -> list[int]:
         """Up to ``n`` cards; an empty stock is the pile less its top, shuffled."""
-        out: list[Card] = []
+        out: list[int] = []
         for _ in range(n):
             if not self.stock:
                 if len(self.pile) <= 1:
@@ -493,8 +557,8 @@ class SheddingGame(Game):
             out.append(self.stock.pop())
         return out
 
-    def _give(self, seat: int, n: int, reason: str) -> Event:
-        cards = self._draw_cards(n)
+    def _took(self, seat: int, cards: list[int], reason: str) -> Event:
+        """Put drawn cards in a hand; the event shows them to the drawer only."""
         self.hands[seat].extend(cards)
         if len(self.hands[seat]) != 1:
             self.announced.discard(seat)
@@ -503,15 +567,18 @@ class SheddingGame(Game):
         return Event(
             "draw",
             {"seat": seat, "count": len(cards), "reason": reason},
-            {seat: {"cards": [str(c) for c in cards]}},
+            {seat: {"cards": _texts(cards)}},
         )
+
+    def _give(self, seat: int, n: int, reason: str) -> Event:
+        return self._took(seat, self._draw_cards(n), reason)
 
     def _next(self, seat: int, steps: int = 1) -> int:
         """The seat ``steps`` turns on, jumping finished seats and using up misses."""
         s = seat
         while steps > 0:
             s = (s + self.direction) % self.seats
-            if s in self.finished:
+            if self.finished and s in self.finished:
                 continue
             if self.misses[s] > 0 and s != seat:
                 self.misses[s] -= 1
@@ -524,7 +591,7 @@ class SheddingGame(Game):
         self.drawn = []
         self.idle = self.idle + 1 if idle else 0
         self.turn = self._next(seat)
-        if self.idle >= len(self._active()):
+        if self.idle >= self.seats - len(self.finished):
             self.hand_over = True  # nobody could play or draw for a whole round
 
     def _draw_action(self, seat: int) -> list[Event]:
@@ -534,10 +601,10 @@ class SheddingGame(Game):
             ev = self._give(seat, pend["count"], "pick-up")
             self._pass_turn(seat, idle=False)
             return [ev]
-        self.pending = None  # a queen not covered
+        self.pending = None  # a card not covered
         rule = self.options["draw"]
         if rule == "until":
-            cards: list[Card] = []
+            cards: list[int] = []
             while True:
                 got = self._draw_cards(1)
                 cards += got
@@ -545,16 +612,8 @@ class SheddingGame(Game):
                     break
         else:
             cards = self._draw_cards(rule)
-        self.hands[seat].extend(cards)
-        if len(self.hands[seat]) != 1:
-            self.announced.discard(seat)
-        ev = Event(
-            "draw",
-            {"seat": seat, "count": len(cards), "reason": "draw"},
-            {seat: {"cards": [str(c) for c in cards]}},
-        )
+        events = [self._took(seat, cards, "draw")]
         playable = [c for c in cards if self._matches(c)] if self.options["play_drawn"] else []
-        events = [ev]
         if playable:
             self.awaiting = "drawn"
             self.drawn = playable
@@ -580,8 +639,8 @@ class SheddingGame(Game):
             events += self._end_hand(blocked=True)
         return events
 
-    def _play(self, seat: int, play: Play) -> list[Event]:
-        cards = play.cards
+    def _play(self, seat: int, cards: tuple[int, ...], announced: bool) -> list[Event]:
+        pt = self.pt
         hand = self.hands[seat]
         for c in cards:
             hand.remove(c)
@@ -590,26 +649,25 @@ class SheddingGame(Game):
         self.awaiting = None
         self.drawn = []
         self.idle = 0
-        events = [Event("play", {"seat": seat, "cards": [str(c) for c in cards]})]
+        events = [Event("play", {"seat": seat, "cards": _texts(cards)})]
         if len(hand) == 1:
-            if play.last:
+            if announced:
                 self.announced.add(seat)
                 events.append(Event("last", {"seat": seat}))
-            elif self.options["last_card"] and seat not in self.announced:
+            elif self.announce and seat not in self.announced:
                 self.owing = seat
         else:
             self.announced.discard(seat)
         pend = self.pending
         self.pending = None
         last = cards[-1]
-        lp = self.powers[last]
-        n = 1
+        n = 1  # how many cards at the end of the play do what the last one does
         for c in reversed(cards[:-1]):
-            if c.rank != last.rank or self.powers[c].signature() != lp.signature():
+            if RANK[c] != RANK[last] or pt.sig[c] != pt.sig[last]:
                 break
             n += 1
         answered = pend is not None and pend["kind"] == "pickup"
-        if answered:
+        if pend is not None and answered:
             if all(self._cancels(c, pend) for c in cards):
                 took, cancel_events = self._cancel(seat, cards, pend)
                 events += cancel_events
@@ -618,50 +676,49 @@ class SheddingGame(Game):
             else:
                 self.pending = {
                     "kind": "pickup",
-                    "count": pend["count"] + sum(self.powers[c].pickup for c in cards),
-                    "cards": pend["cards"] + [str(c) for c in cards],
+                    "count": pend["count"] + sum(pt.pickup[c] for c in cards),
+                    "cards": pend["cards"] + list(cards),
                 }
         elif pend is not None and pend["kind"] == "miss":
             n += pend["count"]
-        out = self._maybe_out(seat)
-        events += out
+        events += self._maybe_out(seat)
         if self.hand_over:
             return events
         # the play's own power
         steps = 1
-        if lp.pickup and not answered:
-            picked = [c for c in cards if self.powers[c].pickup]
+        if pt.pickup[last] and not answered:
+            picked = [c for c in cards if pt.pickup[c]]
             self.pending = {
                 "kind": "pickup",
-                "count": sum(self.powers[c].pickup for c in picked),
-                "cards": [str(c) for c in picked],
+                "count": sum(pt.pickup[c] for c in picked),
+                "cards": picked,
             }
-        if lp.skip:
+        if pt.skip[last]:
             if self.options["skip_chain"]:
-                self.pending = {"kind": "skip", "count": 1, "rank": last.rank}
+                self.pending = {"kind": "skip", "count": 1, "rank": RANK[last]}
             else:
                 steps += n
-        if lp.miss:
-            self.pending = {"kind": "miss", "count": n, "rank": last.rank}
-        if lp.swap and hand:
+        if pt.miss[last]:
+            self.pending = {"kind": "miss", "count": n, "rank": RANK[last]}
+        if pt.swap[last] and hand:
             events.append(self._swap(seat))
-        next_seat: int
-        if lp.reverse:
-            if len(self._active()) == 2 and seat not in self.finished:
+        out = seat in self.finished
+        if pt.reverse[last]:
+            if len(self._active()) == 2 and not out:
                 next_seat = seat  # with two players a reverse means play again
             else:
                 if n % 2:
                     self.direction = -self.direction
                 next_seat = self._next(seat, steps)
             events.append(Event("reverse", {"seat": seat, "direction": self.direction}))
-        elif lp.cover and seat not in self.finished:
+        elif pt.cover[last] and not out:
             next_seat = seat
             self.pending = {"kind": "cover", "count": 1}
         else:
             next_seat = self._next(seat, steps)
         if steps > 1:
             events.append(Event("skip", {"seat": self._skipped(seat, steps - 1)}))
-        if lp.nominate and seat not in self.finished:
+        if pt.nominate[last] and not out:
             self.awaiting = "suit"
             self.after_suit = next_seat
         else:
@@ -678,20 +735,20 @@ class SheddingGame(Game):
         return s
 
     def _cancel(
-        self, seat: int, cards: tuple[Card, ...], pend: dict[str, Any]
+        self, seat: int, cards: tuple[int, ...], pend: dict[str, Any]
     ) -> tuple[bool, list[Event]]:
         """Each canceller removes one card's pick-up; its player takes what is left."""
         remaining = list(pend["cards"])
         count = pend["count"]
+        pt = self.pt
         for c in cards:
-            p = self.powers[c]
-            if p.cancels_all:
+            if pt.cancels_all[c]:
                 remaining, count = [], 0
                 continue
+            cancels = pt.cancels[c]
             for i, r in enumerate(remaining):
-                rc = Card.parse(r)
-                if p.cancels is not None and rc in p.cancels:
-                    count -= self.powers[rc].pickup
+                if cancels is not None and r in cancels:
+                    count -= pt.pickup[r]
                     del remaining[i]
                     break
         events = [Event("cancel", {"seat": seat, "left": max(count, 0)})]
@@ -710,20 +767,18 @@ class SheddingGame(Game):
             self.owing = None
         events = [Event("out", {"seat": seat, "place": len(self.finished)})]
         if len(self.finished) == 1:
-            points = sum(self.powers[c].points for h in self.hands for c in h)
+            points = sum(self.pt.points[c] for h in self.hands for c in h)
             self.total_scores[seat] += points
-            self._hand_points = [0] * self.seats
             self._hand_points[seat] = points
         if self.options["finish"] == "first" or len(self._active()) <= 1:
             events += self._end_hand(blocked=False)
-        elif self.turn == seat or self.after_suit == seat:
-            pass  # the next seat is worked out from the seat as usual
         return events
 
     def _end_hand(self, blocked: bool) -> list[Event]:
         self.hand_over = True
         self.pending = None
         self.awaiting = None
+        points = self.pt.points
         if blocked and not self.finished:
             # Nobody went out: the fewest cards wins, then the fewest points, then
             # the first in turn order from the dealer's left.
@@ -732,20 +787,16 @@ class SheddingGame(Game):
                 order,
                 key=lambda s: (
                     len(self.hands[s]),
-                    sum(self.powers[c].points for c in self.hands[s]),
+                    sum(points[c] for c in self.hands[s]),
                     order.index(s),
                 ),
             )
-            points = sum(
-                self.powers[c].points for s, h in enumerate(self.hands) if s != winner for c in h
-            )
-            self.total_scores[winner] += points
-            self._hand_points = [0] * self.seats
-            self._hand_points[winner] = points
+            won = sum(points[c] for s, h in enumerate(self.hands) if s != winner for c in h)
+            self.total_scores[winner] += won
+            self._hand_points[winner] = won
             self.finished.append(winner)
         for s in self._active():
-            if s not in self.finished:
-                self.finished.append(s)
+            self.finished.append(s)
         self.hand_scores.append(list(self._hand_points))
         events = [
             Event(
@@ -776,14 +827,14 @@ class SheddingGame(Game):
             self.announced.discard(s)
         if self.owing in (seat, other):
             self.owing = None
-        if len(self.hands[seat]) == 1:
-            self.owing = seat if self.options["last_card"] else None
+        if len(self.hands[seat]) == 1 and self.announce:
+            self.owing = seat
         return Event(
             "swap",
             {"seat": seat, "with": other},
             {
-                seat: {"hand": [str(c) for c in self.hands[seat]]},
-                other: {"hand": [str(c) for c in self.hands[other]]},
+                seat: {"hand": _texts(self.hands[seat])},
+                other: {"hand": _texts(self.hands[other])},
             },
         )
 
@@ -794,35 +845,44 @@ class SheddingGame(Game):
                 "dealer": self.dealer,
                 "hand_number": self.hand_number,
                 "hand_sizes": [len(h) for h in self.hands],
-                "top": str(self.pile[-1]) if self.pile else None,
+                "top": TEXT[self.pile[-1]] if self.pile else None,
             },
-            {s: {"hand": [str(c) for c in self.hands[s]]} for s in range(self.seats)},
+            {s: {"hand": _texts(self.hands[s])} for s in range(self.seats)},
         )
 
     # -------------------------------------------------------------- views
     def _view(self, seat: int | None) -> dict[str, Any]:
         pend = self.pending
         awaiting = None
+        pending = None
         if self.awaiting == "suit":
             awaiting = "nominate a suit"
         elif self.awaiting == "drawn":
             awaiting = "play the card you drew, or pass"
-        elif pend is not None:
-            awaiting = {
-                "pickup": f"stack, cancel, or draw {pend['count']}",
-                "skip": "pass the skip on, or pass",
-                "miss": f"play a {pend.get('rank')} or miss {pend['count']} turn(s)",
-                "cover": "cover the card, or draw",
-            }[pend["kind"]]
+        if pend is not None:
+            rank = "23456789TJQKA"[pend["rank"]] if "rank" in pend else None
+            awaiting = (
+                awaiting
+                or {
+                    "pickup": f"stack, cancel, or draw {pend['count']}",
+                    "skip": "pass the skip on, or pass",
+                    "miss": f"play a {rank} or miss {pend['count']} turn(s)",
+                    "cover": "cover the card, or draw",
+                }[pend["kind"]]
+            )
+            pending = {"kind": pend["kind"], "count": pend["count"]}
+            pending["cards"] = _texts(pend.get("cards", []))
+            if rank is not None:
+                pending["rank"] = rank
         return {
             "preset": self.ruleset,
-            "hand": None if seat is None else [str(c) for c in self.hands[seat]],
+            "hand": None if seat is None else _texts(self.hands[seat]),
             "hand_sizes": [len(h) for h in self.hands],
-            "top": str(self.pile[-1]) if self.pile else None,
+            "top": TEXT[self.pile[-1]] if self.pile else None,
             "pile_size": len(self.pile),
-            "nominated": self.nominated,
+            "nominated": None if self.nominated is None else SUIT_LETTER[self.nominated],
             "stock": len(self.stock),
-            "pending": None if pend is None else {**pend, "cards": list(pend.get("cards", []))},
+            "pending": pending,
             "direction": self.direction,
             "finished": list(self.finished),
             "dealer": self.dealer,
@@ -830,9 +890,13 @@ class SheddingGame(Game):
             "hand_number": self.hand_number,
             "target": self.options["target"],
             "awaiting": awaiting,
-            "drawn": [str(c) for c in self.drawn] if seat == self.turn else [],
+            "drawn": _texts(self.drawn) if seat == self.turn else [],
             "misses": list(self.misses),
         }
 
 
-__all__ = ["HAND_TURN_LIMIT", "JOKER", "MAX_MULTI", "SheddingGame"]
+def _texts(cards: list[int] | tuple[int, ...]) -> list[str]:
+    return [TEXT[c] for c in cards]
+
+
+__all__ = ["HAND_TURN_LIMIT", "MAX_MULTI", "SheddingGame"]

@@ -16,6 +16,7 @@ import engine
 from engine.actions import Action
 from engine.cards import make_deck, parse_cards
 from engine.game import Game
+from engine.shedding.codes import JK
 
 
 def deal(
@@ -332,7 +333,7 @@ def test_irish_sevens_skip_jacks_reverse_together_ace_on_its_suit() -> None:
 
 def test_irish_optional_joker_is_wild() -> None:
     game = engine.new_game("irish", seats=3, seed=5, options={"jokers": 2})
-    assert game.deck_size == 54 and game.powers[engine.JOKER].wild
+    assert game.deck_size == 54 and game.pt.wild[JK] and game.pt.nominate[JK]
 
 
 # -------------------------------------------------------------------- j28

@@ -22,6 +22,7 @@ import engine
 from engine.actions import Draw, Play
 from engine.cards import make_deck
 from engine.shedding import PRESETS
+from engine.shedding.codes import CARD, TEXT, code
 from engine.shedding.game import HAND_TURN_LIMIT, SheddingGame
 
 CASES = [
@@ -39,16 +40,16 @@ def check_cards(game: SheddingGame) -> None:
     """No card created or lost: hands + stock + pile is the deck."""
     held = Counter(c for h in game.hands for c in h) + Counter(game.stock) + Counter(game.pile)
     deck = make_deck(game.decks, game.options["jokers"])
-    assert held == Counter(deck)
+    assert held == Counter(code(c) for c in deck)
 
 
 def hidden_from(game: SheddingGame, seat: int | None) -> set[str]:
     """Faces ``seat`` may not see: in other hands or the stock, and not visible to it."""
-    secret = {str(c) for s, h in enumerate(game.hands) if s != seat for c in h}
-    secret |= {str(c) for c in game.stock}
-    seen = {str(c) for c in game.pile}
+    secret = {TEXT[c] for s, h in enumerate(game.hands) if s != seat for c in h}
+    secret |= {TEXT[c] for c in game.stock}
+    seen = {TEXT[c] for c in game.pile}
     if seat is not None:
-        seen |= {str(c) for c in game.hands[seat]}
+        seen |= {TEXT[c] for c in game.hands[seat]}
     return secret - seen
 
 
@@ -91,7 +92,7 @@ def illegal_tries(game: SheddingGame, rng: random.Random) -> None:
     hand = game.hands[seat]
     if hand:
         card = hand[rng.randrange(len(hand))]
-        play = Play((card,))
+        play = Play((CARD[card],))
         if not game.is_legal(seat, play):
             penalised = game.options["illegal_penalty"] or game.options["end_penalty"]
             if not penalised:

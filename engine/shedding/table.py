@@ -1,0 +1,99 @@
+"""A table's power cards compiled to flat per-card arrays (cached per option set).
+
+The rules machine asks "is this card wild?", "what stacks on it?" many times a
+turn; answering from a tuple indexed by the card's int is the cheapest way
+Python offers, and tables with the same options share one compiled copy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.shedding.codes import CARD, code
+from engine.shedding.rules import compile_powers
+
+_KEYS = (
+    "pickup",
+    "stack",
+    "cancel",
+    "skip",
+    "miss",
+    "reverse",
+    "wild",
+    "nominate",
+    "cover",
+    "suit_run",
+    "swap",
+    "together",
+    "no_end",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PowerTable:
+    """Per-card answers, each a tuple indexed by the card's int (0..52)."""
+
+    pickup: tuple[int, ...]
+    wild: tuple[bool, ...]
+    nominate: tuple[bool, ...]
+    skip: tuple[bool, ...]
+    miss: tuple[bool, ...]
+    reverse: tuple[bool, ...]
+    cover: tuple[bool, ...]
+    suit_run: tuple[bool, ...]
+    swap: tuple[bool, ...]
+    together: tuple[bool, ...]
+    no_end: tuple[bool, ...]
+    power: tuple[bool, ...]
+    points: tuple[int, ...]
+    sig: tuple[int, ...]  # cards with equal sig do the same thing
+    cancels: tuple[frozenset[int] | None, ...]
+    cancels_all: tuple[bool, ...]
+    stack_on: tuple[frozenset[int], ...]  # what may be stacked on a pending pick-up topped by it
+    any_multi: bool  # whether any multi-card play can exist at this table
+    any_chain: bool  # whether any card may follow another as a set, run or together
+
+
+_CACHE: dict[tuple[Any, ...], PowerTable] = {}
+
+
+def power_table(options: dict[str, Any]) -> PowerTable:
+    """The compiled table for these options."""
+    key = (*(options[k] for k in _KEYS), options["combos"])
+    table = _CACHE.get(key)
+    if table is None:
+        table = _compile(options)
+        if len(_CACHE) < 1000:
+            _CACHE[key] = table
+    return table
+
+
+def _compile(options: dict[str, Any]) -> PowerTable:
+    powers, stack = compile_powers(options)
+    ps = [powers[c] for c in CARD]
+    sigs: dict[tuple[Any, ...], int] = {}
+    sig = tuple(sigs.setdefault(p.signature(), len(sigs)) for p in ps)
+    return PowerTable(
+        pickup=tuple(p.pickup for p in ps),
+        wild=tuple(p.wild for p in ps),
+        nominate=tuple(p.nominate for p in ps),
+        skip=tuple(p.skip for p in ps),
+        miss=tuple(p.miss for p in ps),
+        reverse=tuple(p.reverse for p in ps),
+        cover=tuple(p.cover for p in ps),
+        suit_run=tuple(p.suit_run for p in ps),
+        swap=tuple(p.swap for p in ps),
+        together=tuple(p.together for p in ps),
+        no_end=tuple(p.no_end for p in ps),
+        power=tuple(p.power for p in ps),
+        points=tuple(p.points for p in ps),
+        sig=sig,
+        cancels=tuple(
+            None if p.cancels is None else frozenset(code(c) for c in p.cancels) for p in ps
+        ),
+        cancels_all=tuple(p.cancels_all for p in ps),
+        stack_on=tuple(frozenset(code(x) for x in stack.get(c, ())) for c in CARD),
+        any_multi=options["combos"] != "single" or any(p.together or p.suit_run for p in ps),
+        any_chain=options["combos"] != "single" or any(p.together for p in ps),
+    )
