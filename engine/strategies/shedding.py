@@ -1,0 +1,308 @@
+"""Shedding strategies (every preset): ``heuristic`` (the default) and ``search``.
+
+The rules of a preset are public, so both strategies compile the preset's
+power table (which cards are wild, pick up, skip, ...) from its name; what a
+seat may not know is the other hands and the order of the stock.
+
+The heuristic is what a decent Switch player does: answer a pick-up by
+stacking or cancelling when it can; otherwise shed as many cards as it can,
+keep its wild cards for when nothing else will do (or for going out), hit the
+next player with pick-ups and skips when he is close to going out, leave a top
+card it can follow itself, dump the cards that would cost the most if someone
+else went out, name the suit it holds most, announce its last card, and play
+a card just drawn when it can.
+
+The search samples the unseen cards into the other hands, the stock and the
+pile under its top (sizes from the view; the cards seen played this hand,
+from ``observe``, are kept out of the hands) and runs IS-MCTS (``search.py``)
+over those worlds with a quick rollout; the reward is the finishing order
+(first out 1, last 0), or, at the depth limit, a share by cards left.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
+
+import engine
+from engine.actions import Action, Draw, Last, Nominate, Pass, Play
+from engine.cards import Card
+from engine.game import Game
+from engine.shedding.codes import JK, RANK, SUIT, code, codes_of, suit_index
+from engine.shedding.table import PowerTable, power_table
+from engine.strategies import register_strategy
+from engine.strategies.search import ISMCTS, clone_game
+
+SUITS = "CDHS"
+
+
+@cache
+def preset_table(preset: str) -> PowerTable:
+    """The power table of a preset's default options (the rules everyone knows)."""
+    return power_table(engine.ruleset(preset).schema.resolve({}))
+
+
+def _codes(texts: Sequence[str] | None) -> list[int]:
+    return [code(Card.parse(t)) for t in texts or []]
+
+
+def next_seat(view: dict[str, Any], seat: int) -> int:
+    """The next seat still in the hand, in the direction of play."""
+    n = view["seats"]
+    d = view.get("direction", 1)
+    s = seat
+    for _ in range(n):
+        s = (s + d) % n
+        if s not in view["finished"]:
+            return s
+    return seat
+
+
+def best_suit(hand: Sequence[int], pt: PowerTable) -> str:
+    """The suit held most, not counting wild cards (ties: the higher total)."""
+    counts = Counter(SUIT[c] for c in hand if c != JK and not pt.wild[c])
+    if not counts:
+        counts = Counter(SUIT[c] for c in hand if c != JK)
+    if not counts:
+        return "S"
+    return SUITS[max(counts, key=lambda s: (counts[s], s))]
+
+
+def rate_play(view: dict[str, Any], play: Play, hand: list[int], pt: PowerTable) -> float:
+    """A play's worth: cards shed, threat on the next player, what is left."""
+    cards = codes_of(play)
+    rest = Counter(hand)
+    rest.subtract(cards)
+    left = [c for c, k in rest.items() for _ in range(max(0, k))]
+    worth = 1.0 * len(cards)
+    if not left:
+        return 100.0  # out
+    nxt = next_seat(view, view["viewer"])
+    threat = 1.0 / max(1, view["hand_sizes"][nxt])  # the nearer he is to out, the more it helps
+    last = cards[-1]
+    for c in cards:
+        if c == JK or pt.wild[c] or pt.nominate[c]:
+            worth -= 2.0 if len(left) > 2 else 0.2
+        if pt.pickup[c]:
+            worth += 0.5 + 3 * threat
+        if pt.skip[c] or pt.miss[c]:
+            worth += 0.3 + 2 * threat
+        worth += pt.points[c] / 60  # dump what would cost most
+    if pt.cover[last] and not any(SUIT[c] == SUIT[last] or RANK[c] == RANK[last] for c in left):
+        worth -= 1.5  # must cover it and cannot
+    if last != JK:
+        follow = sum(
+            1 for c in left if c != JK and (SUIT[c] == SUIT[last] or RANK[c] == RANK[last])
+        )
+        worth += 0.25 * follow
+    if play.last:
+        worth += 0.05
+    return worth
+
+
+class SheddingHeuristic:
+    """What a decent player does (see the module doc)."""
+
+    name = "heuristic"
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        if any(isinstance(a, Last) for a in legal) and view["viewer"] == view["to_act"]:
+            return next(a for a in legal if isinstance(a, Last))
+        pt = preset_table(view["ruleset"])
+        hand = _codes(view["hand"])
+        noms = [a for a in legal if isinstance(a, Nominate)]
+        if noms:
+            want = best_suit(hand, pt)
+            return next((a for a in noms if a.suit == want), noms[0])
+        plays = [a for a in legal if isinstance(a, Play)]
+        if plays:
+            rated = [(rate_play(view, p, hand, pt), p) for p in plays]
+            best = max(w for w, _ in rated)
+            top = [p for w, p in rated if w >= best - 1e-9]
+            return top[rng.randrange(len(top))]
+        for kind in (Draw, Pass):
+            for a in legal:
+                if isinstance(a, kind):
+                    return a
+        return legal[0]
+
+
+# ------------------------------------------------------------------ search
+class SheddingMemory:
+    """Cards seen going onto the pile this hand (plays, and the start card)."""
+
+    def __init__(self) -> None:
+        self.hand_number: int | None = None
+        self.pile: list[int] = []
+
+    def observe(self, event: dict[str, Any]) -> None:
+        kind = event.get("kind")
+        if kind == "deal":
+            self.hand_number = event.get("hand_number")
+            top = event.get("top")
+            self.pile = _codes(event.get("pile") or ([top] if top else []))
+        elif kind == "play" and event.get("cards"):
+            self.pile.extend(_codes(event["cards"]))
+
+    def pile_for(self, view: dict[str, Any]) -> list[int]:
+        """The known part of the pile, top last: at most ``pile_size`` cards."""
+        if self.hand_number != view["hand_number"]:
+            return _codes([view["top"]]) if view.get("top") else []
+        known = self.pile[-view["pile_size"] :] if view["pile_size"] else []
+        if view.get("top") and (not known or known[-1] != code(Card.parse(view["top"]))):
+            return _codes([view["top"]])
+        return known
+
+
+class SheddingAdapter:
+    """Worlds: unseen cards dealt into the other hands, the stock and the pile."""
+
+    def world(self, view: dict[str, Any], memory: Any, rng: random.Random) -> Game:
+        proto, pool, known_pile = memory
+        g: Any = clone_game(proto, rng)
+        cards = list(pool)
+        rng.shuffle(cards)
+        me = view["viewer"]
+        for s, size in enumerate(view["hand_sizes"]):
+            if s != me:
+                g.hands[s], cards = cards[:size], cards[size:]
+        under = view["pile_size"] - len(known_pile)
+        g.pile, cards = cards[: max(0, under)] + list(known_pile), cards[max(0, under) :]
+        g.stock = cards[: view["stock"]]
+        return g
+
+    def keep(self, legal: list[Action]) -> list[Action]:
+        """Plays with 'last' when a plain one exists are the same move: keep one."""
+        return legal
+
+    def rollout(self, game: Game, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
+        g: Any = game
+        plays = []
+        for a in legal:
+            if isinstance(a, Last):
+                return a
+            if isinstance(a, Nominate):
+                want = best_suit(g.hands[seat], g.pt)
+                return next((x for x in legal if isinstance(x, Nominate) and x.suit == want), a)
+            if isinstance(a, Play):
+                plays.append(a)
+        if plays:
+            wild = g.pt.wild
+            plain = [p for p in plays if not any(c == JK or wild[c] for c in codes_of(p))]
+            pick = plain or plays
+            return pick[rng.randrange(len(pick))]
+        for a in legal:
+            if isinstance(a, Draw | Pass):
+                return a
+        return legal[0]
+
+    def ended(self, game: Game, root: dict[str, Any]) -> bool:
+        g: Any = game
+        return g.game_over or g.hand_over or g.hand_number != root["hand_number"]
+
+    def value(self, game: Game, root: dict[str, Any], finished: bool) -> list[float]:
+        g: Any = game
+        n = g.seats
+        if g.hand_number != root["hand_number"] or g.game_over:
+            last = g.hand_scores[-1] if g.hand_scores else [0] * n
+            top = max(last)
+            if top > 0:
+                return [1.0 if p == top else 0.0 for p in last]
+        order = list(g.finished)
+        out = [0.0] * n
+        for i, s in enumerate(order):
+            out[s] = 1.0 - i / n
+        rest = [s for s in range(n) if s not in order]
+        if rest:
+            weights = {s: math.exp(-0.45 * len(g.hands[s])) for s in rest}
+            total = sum(weights.values())
+            share = (n - len(order)) / n
+            for s in rest:
+                out[s] = share * weights[s] / total
+        return out
+
+
+def game_from_view(view: dict[str, Any]) -> tuple[Game, list[int]]:
+    """A game in the view's public state, and the unseen cards (hands are filled per world)."""
+    n = view["seats"]
+    g: Any = engine.new_game(
+        view["ruleset"], seats=n, seed=0, options={"target": view["target"]}, dealer=view["dealer"]
+    )
+    me = view["viewer"]
+    mine = _codes(view["hand"])
+    g.hands = [list(mine) if s == me else [] for s in range(n)]
+    g.turn = view["to_act"]
+    g.direction = view["direction"]
+    g.nominated = None if view.get("nominated") is None else suit_index(view["nominated"])
+    pend = view.get("pending")
+    if pend is None:
+        g.pending = None
+    else:
+        g.pending = {"kind": pend["kind"], "count": pend["count"], "cards": _codes(pend["cards"])}
+        if pend.get("rank") is not None:
+            g.pending["rank"] = "23456789TJQKA".index(pend["rank"])
+    awaiting = view.get("awaiting") or ""
+    g.awaiting = (
+        "suit"
+        if awaiting.startswith("nominate")
+        else "drawn"
+        if awaiting.startswith("play the card")
+        else None
+    )
+    g.drawn = _codes(view.get("drawn"))
+    g.after_suit = None
+    g.finished = list(view["finished"])
+    g.announced = set(view.get("announced", []))
+    g.owing = None
+    g.misses = list(view.get("misses", [0] * n))
+    g.idle = 0
+    g.turns = 0
+    g.hand_over = False
+    g._hand_points = [0] * n
+    g.total_scores = list(view["scores"])
+    g.hand_scores = []
+    g.hand_number = view["hand_number"]
+    g.opening_events = []
+    full = Counter(list(range(52)) * g.decks + [JK] * g.options["jokers"])
+    return g, full
+
+
+class SheddingSearch:
+    """IS-MCTS over sampled deals of the unseen cards."""
+
+    name = "search"
+
+    def __init__(
+        self, iterations: int = 300, depth: int = 40, seconds: float | None = None
+    ) -> None:
+        self.mcts = ISMCTS(SheddingAdapter(), iterations=iterations, depth=depth, seconds=seconds)
+        self.memory = SheddingMemory()
+        self.heuristic = SheddingHeuristic()
+
+    def observe(self, event: dict[str, Any]) -> None:
+        self.memory.observe(event)
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
+        plays = [a for a in legal if isinstance(a, Play | Draw | Pass)]
+        if len(plays) <= 1 or view.get("awaiting", "") == "nominate a suit":
+            return self.heuristic.choose(view, legal, rng)
+        if any(isinstance(a, Last) for a in legal):
+            return next(a for a in legal if isinstance(a, Last))
+        proto, full = game_from_view(view)
+        known_pile = self.memory.pile_for(view)
+        pool = Counter(full)
+        pool.subtract(_codes(view["hand"]))
+        pool.subtract(known_pile)
+        cards = sorted(pool.elements())
+        action, _ = self.mcts.search(view, legal, (proto, cards, known_pile), rng)
+        return action
+
+
+register_strategy("heuristic", "shedding", SheddingHeuristic, default=True)
+register_strategy("search", "shedding", SheddingSearch)
