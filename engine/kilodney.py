@@ -418,6 +418,7 @@ class Kilodney(Game):
             "hand_number": self.hand_number,
             "hand_points": list(self.hand_points),
             "target": self.target,
+            "jokers": STANDARD_JOKERS + self.extra_jokers,  # in the deck: public, for counting
             "leader": self.leader,
             "winner": self.winner,
         }

@@ -357,7 +357,7 @@ def test_extra_jokers_option_and_short_hands() -> None:
     # Dealt from the dealer's left, dealer last: the first two seats get the extra cards.
     assert game.view(None)["hand_sizes"] == [14, 14, 13, 13]
     game = engine.new_game("kilodney", seats=8, seed=1, options={"extra_jokers": 1})
-    assert sum(game.view(None)["hand_sizes"]) == 55
+    assert sum(game.view(None)["hand_sizes"]) == 55 and game.view(None)["jokers"] == 3
     for bad in (3, -1, "2", True):
         with pytest.raises(engine.OptionError, match="extra_jokers"):
             engine.new_game("kilodney", seats=6, options={"extra_jokers": bad})
@@ -398,6 +398,7 @@ def test_view_has_the_agreed_keys() -> None:
         "hand_number": 1,
         "hand_points": [1, 0, 0, 0, 0, 0],
         "target": 50,
+        "jokers": 2,
         "leader": JOHN,
         "winner": None,
         "scores": [1, 0, 0, 0, 0, 0],
