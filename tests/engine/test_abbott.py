@@ -143,6 +143,18 @@ def test_abbott_scoring_example_is_reproduced() -> None:
         engine.Action.parse("vote end"),
         engine.Action.parse("concede"),
     ]
+    # Perft under the power, by hand: Brown's piece on e1 reaches f1, d1, c1 (South
+    # is on b1) and e2, e3, e4 (Robinson is on e5); plus Jones's own vote and concession.
+    assert legal(game, JONES) == [
+        "move f1",
+        "move d1",
+        "move c1",
+        "move e2",
+        "move e3",
+        "move e4",
+        "vote end",
+        "concede",
+    ]
     with pytest.raises(IllegalActionError, match="16-point power"):
         game.apply(BROWN, "move e2")
     events = play(game, [(JONES, "move e2")])
