@@ -407,7 +407,9 @@ class SheddingGame(Game):
             top = self.pile[-1]
             stack_on, pickup = pt.stack_on[top], pt.pickup
             for c in sorted(set(hand)):
-                answers = (c in stack_on and pickup[c]) or self._cancels(c, pend)
+                answers = (c in stack_on and pickup[c]) or (
+                    pt.any_cancel and self._cancels(c, pend)
+                )
                 if answers and self._play_reason(seat, (c,), False) is None:
                     plays.append(make_play((c,), announce and size == 2))
             if pt.any_multi and size >= 2:
@@ -421,8 +423,8 @@ class SheddingGame(Game):
         out += plays
         if self._draw_reason(seat, bool(plays)) is None:
             out.append(DRAW)
-        if self._pass_reason(seat) is None:
-            out.append(PASS)
+        if self.awaiting == "drawn" or (pend is not None and pend["kind"] in ("skip", "miss")):
+            out.append(PASS)  # as _pass_reason says
         return out
 
     def _candidate_plays(self, seat: int) -> list[tuple[int, ...]]:

@@ -53,6 +53,7 @@ class PowerTable:
     stack_on: tuple[frozenset[int], ...]  # what may be stacked on a pending pick-up topped by it
     any_multi: bool  # whether any multi-card play can exist at this table
     any_chain: bool  # whether any card may follow another as a set, run or together
+    any_cancel: bool  # whether any card cancels a pick-up
 
 
 _CACHE: dict[tuple[Any, ...], PowerTable] = {}
@@ -96,4 +97,5 @@ def _compile(options: dict[str, Any]) -> PowerTable:
         stack_on=tuple(frozenset(code(x) for x in stack.get(c, ())) for c in CARD),
         any_multi=options["combos"] != "single" or any(p.together or p.suit_run for p in ps),
         any_chain=options["combos"] != "single" or any(p.together for p in ps),
+        any_cancel=any(p.cancels is not None or p.cancels_all for p in ps),
     )
