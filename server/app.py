@@ -35,6 +35,7 @@ from server.config import ServerConfig
 from server.connection import Connection, Services
 from server.limits import peer_address
 from server.lobby import Lobby
+from server.ops import Ops
 from server.store import MemoryStore, Store
 
 log = logging.getLogger("switchboard.server")
@@ -56,9 +57,12 @@ def open_store(config: ServerConfig) -> Store:
 class Server:
     """One server. ``await nursery.start(server.serve)`` gives the port; ``shutdown()`` ends it."""
 
-    def __init__(self, config: ServerConfig, store: Store | None = None) -> None:
+    def __init__(
+        self, config: ServerConfig, store: Store | None = None, ledger_store: Any = None
+    ) -> None:
         self.config = config
         self.store = store if store is not None else open_store(config)
+        self._ledger_store = ledger_store  #: None: beside the store (issue 8: chips)
         self.connections: set[Connection] = set()
         self.services: Services | None = None
         self.port: int | None = None
@@ -77,10 +81,15 @@ class Server:
         lobby = Lobby(config, self.store, state)
         self.lobby = lobby
         limits = Limits(max_frame=config.max_frame_bytes)
-        self.services = Services(config, accounts, lobby, limits, self.connections)
+        ops = self.ops = Ops.open(config, self._ledger_store)
+        ops.store, ops.connections, ops.shutdown = self.store, self.connections, self.shutdown
+        lobby.on_table = ops.attach
+        self.services = Services(config, accounts, lobby, limits, self.connections, ops)
         try:
             async with trio.open_nursery() as root:
+                ops.nursery = root  # the shutdown countdown outlives the operator's connection
                 await root.start(lobby.run)
+                await ops.start(lobby)  # prizes of tables that did not come back go back
                 listeners = await trio.open_tcp_listeners(config.port, host=config.host)
                 self.port = listeners[0].socket.getsockname()[1]
                 log.info(
@@ -106,6 +115,7 @@ class Server:
         finally:
             with trio.CancelScope(shield=True):
                 await self.store.aclose()
+                await ops.aclose()
             log.info("stopped; the store is closed")
 
     async def _accept(
@@ -124,7 +134,17 @@ class Server:
             peer = peer_address(stream.socket.getpeername())
         except OSError:
             peer = "?"
-        await Connection(stream, self.services, peer).run()
+        ops = self.services.ops
+        if ops is not None and not ops.admit_address(peer):
+            log.warning("refused a connection from %s: too many from that address", peer)
+            with trio.move_on_after(1):
+                await stream.aclose()
+            return
+        try:
+            await Connection(stream, self.services, peer).run()
+        finally:
+            if ops is not None:
+                ops.release_address(peer)
 
     def statistics(self) -> dict[str, Any]:
         stats = self.store.statistics()

@@ -45,6 +45,7 @@ from server.accounts import Accounts
 from server.config import ServerConfig
 from server.limits import TokenBucket, clean_text
 from server.lobby import Lobby, LobbyError
+from server.ops import ConnectionOps, Ops
 
 log = logging.getLogger("switchboard.connection")
 
@@ -75,6 +76,7 @@ class Services:
     lobby: Lobby
     limits: Limits
     connections: set[Connection]
+    ops: Ops | None = None  #: chips, limits, operators (issue 8)
 
 
 class Codec:
@@ -149,6 +151,9 @@ class Connection:
             m.StartGame: self._start_game,
             m.GetRecord: self._get_record,
         }
+        self.ops = None if services.ops is None else ConnectionOps(self, services.ops)
+        if self.ops is not None:  # game master, chips and admin messages; the flood guard
+            self._handlers.update(self.ops.handlers())
 
     # ------------------------------------------------------ the Member side
     @property
@@ -297,13 +302,20 @@ class Connection:
                     self.deliver(wire.goodbye("need_hello", "say hello first"))
                     return
             else:
-                data = await self._receive()
+                idle = self.config.idle_seconds or float("inf")
+                with trio.move_on_after(idle) as idle_scope:
+                    data = await self._receive()
+                if idle_scope.cancelled_caught:
+                    self.deliver(wire.goodbye("idle", f"nothing received for {idle:.0f} s"))
+                    return
             if not data:
                 with contextlib.suppress(ProtocolError):
                     codec.receive_data(b"")
                 return
 
     async def _dispatch(self, message: m.Received) -> None:
+        if self.ops is not None and not self.ops.admit(message):
+            return  # over the request rate: refused (or dropped, if flooding)
         refusal = self.session.receive(message)
         if refusal is not None:
             self.deliver(refusal)
@@ -339,8 +351,13 @@ class Connection:
         raise _Closing
 
     async def _claim_name(self, msg: m.ClaimName) -> None:
+        if self.ops is not None and (why := self.ops.refuse_name(msg.name)) is not None:
+            self.deliver(wire.error(msg.id, "banned", why))
+            raise _Closing
         result = await self.services.accounts.claim(msg.name, msg.secret)
         if result.ok:
+            if self.ops is not None:
+                await self.ops.named(result.name)  # a new name's chips
             self._name = result.name
             self.deliver(m.Named(name=result.name, id=msg.id))
         else:
@@ -357,6 +374,9 @@ class Connection:
     async def _create_table(self, msg: m.CreateTable) -> None:
         if self._name is None:
             self.deliver(wire.error(msg.id, "need_name", "claim a name to create a table"))
+            return
+        if self.ops is not None and (why := self.ops.refuse_table()) is not None:
+            self.deliver(wire.error(msg.id, "bad_state", why))
             return
         try:
             table = await self.services.lobby.create(

@@ -84,6 +84,7 @@ class MasterState:
     bots: dict[int, str] = field(default_factory=dict)  #: seat -> strategy name (reserved)
     strategies: dict[str, Strategy] = field(default_factory=dict)
     ledger: Ledger | None = None
+    counter: Any = None  #: the server's ``ops.ActionCounter`` (actions/s in stats)
     timeouts: int = 0  #: automatic moves made for players who ran out of time
 
 
@@ -185,6 +186,8 @@ def player_acted(table: Table, seat: int) -> None:
 
 def after_action(table: Table, seat: int) -> None:
     """An action by ``seat`` was applied: bring the countdown up to date."""
+    if table.gm.counter is not None:
+        table.gm.counter.total += 1
     if table.game is not None:
         table.gm.clock.follow(table.game.to_act, trio.current_time(), actor=seat)
 
@@ -294,7 +297,6 @@ async def _pause(table: Table, c: MasterCommand) -> None:
     _ok(table, c, "paused")
     _notice_all(table, f"{c.member.name} paused the game")
     table._send_snapshots()
-    table._broadcast_info()
 
 
 async def _resume(table: Table, c: MasterCommand) -> None:
@@ -307,7 +309,6 @@ async def _resume(table: Table, c: MasterCommand) -> None:
     _ok(table, c, "resumed")
     _notice_all(table, f"{c.member.name} resumed the game")
     table._send_snapshots()
-    table._broadcast_info()
 
 
 def _seat_arg(table: Table, c: MasterCommand) -> int | None:
@@ -336,7 +337,6 @@ async def _seat_bot(table: Table, c: MasterCommand) -> None:
     table.gm.bots[seat] = name
     _ok(table, c, f"seat {seat}: bot {name}")
     table._send_snapshots()
-    table._broadcast_info()
 
 
 async def _unseat(table: Table, c: MasterCommand) -> None:
@@ -348,7 +348,7 @@ async def _unseat(table: Table, c: MasterCommand) -> None:
         return
     if table.gm.bots.pop(seat, None) is not None and table.seats[seat].name is None:
         _ok(table, c, f"seat {seat} is free")
-        table._broadcast_info()
+        table._send_snapshots()
         return
     holder = table.seats[seat]
     if holder.name is None:
@@ -366,7 +366,6 @@ async def _unseat(table: Table, c: MasterCommand) -> None:
     table._changed_at = trio.current_time()
     _ok(table, c, f"{holder.name} unseated from seat {seat}")
     table._send_snapshots()
-    table._broadcast_info()
 
 
 async def _set_options(table: Table, c: MasterCommand) -> None:
@@ -396,7 +395,7 @@ async def _set_options(table: Table, c: MasterCommand) -> None:
         await table._store.commit(OptionsSet(table.id, options, settings))
     table.options, table.settings = options, settings
     _ok(table, c, "options set")
-    table._broadcast_info()
+    table._send_snapshots()
 
 
 async def _set_prize(table: Table, c: MasterCommand) -> None:
@@ -420,7 +419,7 @@ async def _set_prize(table: Table, c: MasterCommand) -> None:
     amount = 0 if prize is None else prize.amount
     _ok(table, c, f"prize {amount}; your balance {ledger.balance(funder)}")
     _notice_all(table, f"{funder} put up a prize of {amount} chips" if amount else "no prize")
-    table._broadcast_info()
+    table._send_snapshots()
 
 
 async def _hand_over(table: Table, c: MasterCommand) -> None:
@@ -441,7 +440,6 @@ async def _hand_over(table: Table, c: MasterCommand) -> None:
     _ok(table, c, f"{match} is the game master")
     _notice_all(table, f"{match} is now the game master")
     table._send_snapshots()
-    table._broadcast_info()
 
 
 async def _end_game(table: Table, c: MasterCommand) -> None:
@@ -455,7 +453,6 @@ async def _end_game(table: Table, c: MasterCommand) -> None:
     _ok(table, c, "game ended")
     _notice_all(table, f"{c.member.name} ended the game")
     table._send_snapshots()
-    table._broadcast_info()
 
 
 _HANDLERS = {

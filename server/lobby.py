@@ -47,6 +47,7 @@ class Lobby:
         self._next_id = state.next_table
         self._state = state
         self._nursery: trio.Nursery | None = None
+        self.on_table: Any = None  #: called with each table as it starts (chips, counters)
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """Rebuild the stored tables, open the house tables, then keep every table running."""
@@ -67,6 +68,8 @@ class Lobby:
 
     async def _run_table(self, table: Table, *, task_status: trio.TaskStatus[None]) -> None:
         self.tables[table.id] = table
+        if self.on_table is not None:
+            self.on_table(table)
         try:
             await table.run(task_status=task_status)
         finally:

@@ -1,0 +1,308 @@
+"""Operations glue: what a connection and the server add for chips, limits and operators.
+
+The server core (``connection.py``, ``app.py``) stays about connections and
+tables; it calls into this module at a few points:
+
+- ``Ops`` is built once per server (``Ops.open``): the chip ledger, the ban
+  list, the operator desk (``server.admin.Admin``), the count of connections
+  per address and the count of accepted actions. It also implements
+  ``admin.ServerControl`` for the operator commands.
+- ``ConnectionOps`` is one per connection: its flood guard (``admit`` is
+  called before every message is handled), its operator state, and the
+  handlers for the game master's, the chips and the admin messages, which
+  ``Connection`` adds to its own table of handlers.
+
+Limits, each a ``ServerConfig`` number (see ``deploy/switchboard.toml``):
+requests per second with a penalty then a disconnect (``commands_*``,
+``flood_*``), connections per address, tables per name, idle connections
+closed, banned names refused. Connections from ``trusted_addresses``
+(loopback by default: the machine's own bots and benchmarks) skip the
+request rate and the per-address count; nothing else.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import trio
+
+from protocol import messages as m
+from server import gamemaster, wire
+from server.admin import ADMIN_TYPES, Admin, BanList, DropConnection, Operator, read_secret
+from server.config import ServerConfig
+from server.ledger import Ledger, LedgerStore, MemoryLedgerStore, SQLiteLedgerStore
+from server.limits import AddressCounter, FloodGuard, Verdict, fold_name
+from server.logfmt import log_event
+
+if TYPE_CHECKING:
+    from server.connection import Connection
+    from server.lobby import Lobby
+    from server.store import Store
+
+log = logging.getLogger("switchboard.ops")
+
+#: The SQLite file the server keeps its tables in (the ledger shares it).
+DB_NAME = "switchboard.sqlite3"
+BANS_NAME = "bans.txt"
+
+
+@dataclass(slots=True)
+class ActionCounter:
+    """Actions accepted by every table of one server, for ``stats`` (actions/s)."""
+
+    total: int = 0
+
+
+@dataclass(eq=False)
+class Ops:
+    """Everything issue 8 adds to one running server."""
+
+    config: ServerConfig
+    ledger: Ledger
+    bans: BanList
+    addresses: AddressCounter
+    counter: ActionCounter = field(default_factory=ActionCounter)
+    lobby: Lobby | None = None
+    store: Store | None = None
+    connections: set[Connection] = field(default_factory=set)
+    nursery: trio.Nursery | None = None  #: runs the shutdown countdown
+    shutdown: Any = None  #: the server's ``shutdown()``
+    admin: Admin = field(init=False)
+
+    def __post_init__(self) -> None:
+        secret = read_secret(self.config.operator_secret, self.config.operator_secret_file)
+        self.admin = Admin(self, secret, bans=self.bans, auth_attempts=self.config.auth_attempts)
+
+    @classmethod
+    def open(cls, config: ServerConfig, ledger_store: LedgerStore | None = None) -> Ops:
+        """Ops for ``config``: the ledger beside the table store (SQLite in ``data_dir``,
+        or memory when there is none), bans in ``data_dir/bans.txt``."""
+        data = None if config.data_dir is None else Path(config.data_dir)
+        if ledger_store is None:
+            ledger_store = (
+                MemoryLedgerStore()
+                if data is None
+                else SQLiteLedgerStore(data / DB_NAME, synchronous=config.sqlite_synchronous)
+            )
+        return cls(
+            config,
+            Ledger(ledger_store, start_balance=config.start_chips),
+            BanList(None if data is None else data / BANS_NAME),
+            AddressCounter(config.connections_per_address),
+        )
+
+    async def start(self, lobby: Lobby) -> None:
+        """The lobby has rebuilt its tables: prizes of tables that are gone go back."""
+        self.lobby = lobby
+        returned = await self.ledger.return_orphans(lobby.tables)
+        if returned:
+            log_event(log, "chips.orphans_returned", chips=returned)
+
+    async def aclose(self) -> None:
+        await self.ledger.store.aclose()
+
+    def attach(self, table: Any) -> None:
+        """Give a table what it needs from the server (called as its task starts)."""
+        table.gm.ledger = self.ledger
+        table.gm.counter = self.counter
+
+    # ------------------------------------------------------- addresses
+    def trusted(self, peer: str) -> bool:
+        return peer in self.config.trusted_addresses
+
+    def admit_address(self, peer: str) -> bool:
+        """Count a new connection from ``peer``; False if that address has too many."""
+        return self.trusted(peer) or self.addresses.acquire(peer)
+
+    def release_address(self, peer: str) -> None:
+        if not self.trusted(peer):
+            self.addresses.release(peer)
+
+    # ------------------------------------------- admin.ServerControl
+    def connection_list(self) -> list[dict[str, Any]]:
+        rows = []
+        for c in sorted(self.connections, key=lambda c: c.id):
+            row = dict(c.statistics())
+            row["tables"] = [str(t) for t in row.get("tables", [])]
+            row["operator"] = bool(c.operator)
+            rows.append(row)
+        return rows
+
+    def table_list(self) -> list[dict[str, Any]]:
+        if self.lobby is None:
+            return []
+        return [t.summary() for t in self.lobby.tables.values()]
+
+    async def close_table(self, table: str, reason: str) -> bool:
+        from server.commands import Close
+
+        t = None if self.lobby is None else self.lobby.get(table)
+        if t is None:
+            return False
+        await t.submit(Close(reason))
+        return True
+
+    def kick(self, name: str, reason: str) -> int:
+        key = fold_name(name)
+        n = 0
+        for c in list(self.connections):
+            if c.name is not None and fold_name(c.name) == key:
+                c.close_nowait("kicked", reason)
+                n += 1
+        log_event(log, "admin.kick", name=name, connections=n)
+        return n
+
+    def broadcast(self, message: m.Message) -> int:
+        for c in list(self.connections):
+            c.deliver(message)
+        return len(self.connections)
+
+    def request_shutdown(self) -> None:
+        if self.shutdown is not None:
+            self.shutdown()
+
+    def stats(self) -> dict[str, Any]:
+        tables = [] if self.lobby is None else list(self.lobby.tables.values())
+        store = None if self.store is None else self.store.statistics()
+        return {
+            "connections": len(self.connections),
+            "tables": len(tables),
+            "playing": sum(t.state == "playing" for t in tables),
+            "actions_total": self.counter.total,
+            "store_queue": 0 if store is None else store.queued,
+            "store_commits": 0 if store is None else store.commits,
+            "chip_transactions": self.ledger.transactions,
+            "timeouts": sum(t.gm.timeouts for t in tables),
+        }
+
+
+class ConnectionOps:
+    """One connection's flood guard, operator state and issue-8 handlers."""
+
+    def __init__(self, conn: Connection, ops: Ops) -> None:
+        self.conn = conn
+        self.ops = ops
+        cfg = ops.config
+        self.guard = (
+            None
+            if ops.trusted(conn.peer)
+            else FloodGuard(
+                cfg.commands_per_second,
+                cfg.commands_burst,
+                cfg.flood_penalty_seconds,
+                cfg.flood_drop_after,
+            )
+        )
+        self.operator = Operator()
+
+    def handlers(self) -> dict[type[m.Message], Any]:
+        """Handlers for the messages this module serves, to merge into the connection's."""
+        out: dict[type[m.Message], Any] = {t: self._admin for t in ADMIN_TYPES}
+        for t in (
+            m.PauseGame,
+            m.ResumeGame,
+            m.SeatBot,
+            m.Unseat,
+            m.SetOptions,
+            m.SetPrize,
+            m.HandOver,
+            m.EndGame,
+        ):
+            out[t] = self._master
+        out[m.GetChips] = self._chips
+        return out
+
+    # ---------------------------------------------------------- limits
+    def admit(self, message: object) -> bool:
+        """Whether to handle ``message`` now. Over the rate: an error reply (False); a
+        flooder is dropped."""
+        if self.guard is None:
+            return True
+        now = trio.current_time()
+        verdict = self.guard.check(now)
+        if verdict is Verdict.OK:
+            return True
+        if verdict is Verdict.REFUSE:
+            wait = self.guard.retry_after(now)
+            req = getattr(message, "id", None)
+            self.conn.deliver(
+                wire.error(req, "rate_limited", f"too many requests; wait {wait:.1f} s")
+            )
+            return False
+        log_event(log, "conn.flood_dropped", logging.WARNING, conn=self.conn.id,
+                  peer=self.conn.peer, name=self.conn.name)  # fmt: skip
+        self.conn.drop("rate_limited", "too many requests: disconnected")
+        return False
+
+    def refuse_name(self, name: str) -> str | None:
+        """Why ``name`` may not be claimed here (banned), or None."""
+        if self.ops.bans.is_banned(name):
+            return "this name is banned"
+        return None
+
+    async def named(self, name: str) -> None:
+        """A name was claimed or proven: give it its chips the first time."""
+        await self.ops.ledger.open_account(name)
+
+    def refuse_table(self) -> str | None:
+        """Why this connection's name may not create another table, or None."""
+        limit = self.ops.config.tables_per_name
+        if limit <= 0 or self.ops.lobby is None or self.conn.name is None:
+            return None
+        mine = sum(
+            1
+            for t in self.ops.lobby.tables.values()
+            if t.creator == self.conn.name and t.state != "closed"
+        )
+        if mine >= limit:
+            return f"you have {mine} open tables; close one first (the limit is {limit})"
+        return None
+
+    # -------------------------------------------------------- handlers
+    async def _master(self, msg: Any) -> None:
+        table = self.conn._table(msg)
+        if table is None:
+            return
+        command = gamemaster.from_message(self.conn, msg)
+        assert command is not None
+        await table.submit(command)
+
+    async def _chips(self, msg: m.GetChips) -> None:
+        ledger = self.ops.ledger
+        own = self.conn.name
+        name = msg.name or own
+        if name is None:
+            self.conn.deliver(wire.error(msg.id, "need_name", "claim a name first"))
+            return
+        match = next((n for n in ledger.names() if fold_name(n) == fold_name(name)), None)
+        if match is None:
+            self.conn.deliver(wire.error(msg.id, "bad_name", f"{name} has no chips here"))
+            return
+        entries: tuple[dict[str, Any], ...] = ()
+        if (own is not None and fold_name(own) == fold_name(match)) or self.conn.operator:
+            entries = tuple(
+                {
+                    "time": round(e.at, 3),
+                    "delta": e.delta,
+                    "balance": e.balance,
+                    "reason": e.reason,
+                    "table": None if e.table is None else str(e.table),
+                }
+                for e in await ledger.statement(match, 10)
+            )
+        self.conn.deliver(
+            m.Chips(name=match, balance=ledger.balance(match), entries=entries, id=msg.id)
+        )
+
+    async def _admin(self, msg: m.Message) -> None:
+        who = f"{self.conn.name or '-'}@{self.conn.peer}#{self.conn.id}"
+        try:
+            reply = await self.ops.admin.handle(self.operator, msg, who, self.ops.nursery)
+        except DropConnection as exc:
+            self.conn.drop("forbidden", str(exc))
+            return
+        self.conn.operator = self.operator.authenticated
+        self.conn.deliver(reply)

@@ -1,0 +1,350 @@
+"""The game master's commands, the turn clock and the away state, on a real table task.
+
+The table runs in-process with fake members (no sockets) under trio's
+``autojump_clock``, so a 60-second countdown takes no real time and every
+timing is exact. One test at the end goes over real sockets to check that the
+protocol's game-master messages reach the table.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import trio
+import trio.testing
+
+import engine
+from protocol import messages as m
+from server.commands import Act, Join, Start, Watch
+from server.config import ServerConfig
+from server.gamemaster import PAUSED, MasterCommand
+from server.ledger import Ledger, MemoryLedgerStore
+from server.store import MemoryStore, TableCreated
+from server.table import OVER, PLAYING, Table
+
+CONFIG = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2)
+RULESET = "abbott" if "abbott" in engine.rulesets() else engine.rulesets()[0]
+
+
+class Member:
+    """A connection as the table sees it: a name, and everything delivered to it."""
+
+    def __init__(self, name: str | None, operator: bool = False) -> None:
+        self.name = name
+        self.operator = operator
+        self.got: list[Any] = []
+
+    def deliver(self, message: Any) -> None:
+        self.got.append(message)
+
+    def replies(self, req: int) -> list[Any]:
+        return [x for x in self.got if getattr(x, "id", None) == req]
+
+    def last_reply(self, req: int) -> Any:
+        found = self.replies(req)
+        assert found, f"no reply to request {req}: {self.got[-5:]}"
+        return found[-1]
+
+    def token(self) -> str:
+        return next(x.token for x in reversed(self.got) if isinstance(x, m.Seated))
+
+
+class Setup:
+    def __init__(self, table: Table, members: list[Member], store: MemoryStore) -> None:
+        self.table, self.members, self.store = table, members, store
+        self.req = 0
+
+    async def send(self, command: Any) -> None:
+        await self.table.submit(command)
+        for _ in range(5):  # let the table take it and answer
+            await trio.testing.wait_all_tasks_blocked()
+
+    async def master(self, who: Member, verb: str, **args: Any) -> Any:
+        self.req += 1
+        await self.send(MasterCommand(who, self.req, verb, args))
+        return who.last_reply(self.req)
+
+
+async def open_table(
+    nursery: trio.Nursery,
+    names: list[str],
+    options: dict[str, Any] | None = None,
+    seats: int = 4,
+    ledger: Ledger | None = None,
+) -> Setup:
+    """A table created by ``names[0]``, with ``names`` seated in order."""
+    store = MemoryStore()
+    await store.commit(TableCreated(1, RULESET, seats, dict(options or {}), names[0], {}))
+    table = Table(
+        1, RULESET, seats, dict(options or {}), config=CONFIG, store=store, creator=names[0]
+    )
+    table.gm.ledger = ledger
+    await nursery.start(table.run)
+    members = [Member(n) for n in names]
+    setup = Setup(table, members, store)
+    for i, member in enumerate(members):
+        setup.req += 1
+        await setup.send(Join(member, setup.req, i))
+        assert isinstance(member.last_reply(setup.req), m.Seated)
+    return setup
+
+
+ALL_VERBS = [
+    ("pause", {}),
+    ("resume", {}),
+    ("seat_bot", {"seat": 3}),
+    ("unseat", {"seat": 0}),
+    ("set_options", {"options": {"turn_seconds": 5}}),
+    ("set_prize", {"chips": 10}),
+    ("hand_over", {"name": "bob"}),
+    ("end_game", {}),
+]
+
+
+@pytest.mark.parametrize(("verb", "args"), ALL_VERBS, ids=[v for v, _ in ALL_VERBS])
+async def test_only_the_game_master_may(nursery: trio.Nursery, verb: str, args: dict) -> None:
+    s = await open_table(nursery, ["ann", "bob"], ledger=Ledger(MemoryLedgerStore()))
+    bob = s.members[1]
+    before = (s.table.state, s.table.master, dict(s.table.options), list(s.table.players()))
+    reply = await s.master(bob, verb, **args)
+    assert isinstance(reply, m.Error) and reply.code == "not_master", reply
+    assert "ann" in reply.text
+    assert (s.table.state, s.table.master, s.table.options, s.table.players()) == before
+    stranger = Member("zed")  # not even at the table
+    assert (await s.master(stranger, verb, **args)).code == "not_master"
+
+
+async def test_an_operator_may_use_the_masters_commands(nursery: trio.Nursery) -> None:
+    s = await open_table(nursery, ["ann", "bob"])
+    op = Member("root", operator=True)
+    reply = await s.master(op, "set_options", options={"turn_seconds": 7})
+    assert isinstance(reply, m.Ok) and s.table.options["turn_seconds"] == 7
+
+
+async def test_pause_and_resume_with_a_running_clock(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock
+) -> None:
+    s = await open_table(nursery, ["ann", "bob", "cy", "dee"], {"turn_seconds": 30})
+    ann = s.members[0]
+    s.req += 1
+    await s.send(Start(ann, s.req))
+    table, game = s.table, s.table.game
+    assert game is not None and table.state == PLAYING
+    t0 = trio.current_time()
+    await trio.sleep(10)
+    assert (await s.master(ann, "pause")).text == "paused"
+    assert table.state == PAUSED
+    snap = [x for x in s.members[1].got if isinstance(x, m.Snapshot)][-1]
+    assert snap.state == PAUSED and snap.clock == pytest.approx(20.0)
+    # nobody acts while paused: a player is refused, and no timeout comes
+    actor = s.members[game.to_act]
+    s.req += 1
+    await s.send(Act(actor, s.req, actor.token(), str(game.legal_actions(game.to_act)[0])))
+    assert actor.last_reply(s.req).code == "bad_state"
+    await trio.sleep(1000)
+    assert game.actions_taken == 0 and table.gm.timeouts == 0
+    assert isinstance(await s.master(ann, "pause"), m.Error)  # already paused
+    # resume: the 20 s left run out 20 s later, and the seat gets an automatic move
+    resumed_at = trio.current_time()
+    assert (await s.master(ann, "resume")).text == "resumed"
+    while game.actions_taken == 0:
+        await trio.sleep(0.5)
+    assert trio.current_time() - resumed_at == pytest.approx(20.0, abs=0.6)
+    assert table.gm.timeouts == 1
+    assert trio.current_time() - t0 > 1000
+
+
+async def test_start_resumes_a_paused_game(nursery: trio.Nursery) -> None:
+    s = await open_table(nursery, ["ann", "bob"], {"turn_seconds": 0})
+    ann = s.members[0]
+    s.req += 1
+    await s.send(Start(ann, s.req))
+    game = s.table.game
+    await s.master(ann, "pause")
+    s.req += 1
+    await s.send(Start(ann, s.req))  # "to resume a paused game, type !start"
+    assert s.table.state == PLAYING and s.table.game is game
+
+
+async def test_timeouts_play_automatically_and_two_in_a_row_mark_away(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock
+) -> None:
+    s = await open_table(nursery, ["ann", "bob", "cy", "dee"], {"turn_seconds": 30})
+    ann = s.members[0]
+    s.req += 1
+    await s.send(Start(ann, s.req))
+    table, game = s.table, s.table.game
+    assert game is not None
+    first = game.to_act
+    start = trio.current_time()
+    # the first seat to act lets its countdown run out
+    while game.actions_taken == 0:
+        await trio.sleep(1)
+    assert trio.current_time() - start == pytest.approx(30.0, abs=1.0)
+    assert game.record()["actions"][0][0] == first
+    assert not table.gm.away.is_away(first)
+    # everyone stays idle; the first seat's second timeout in a row marks it away
+    while not table.gm.away.is_away(first):
+        await trio.sleep(1)
+    notices = [x.text for x in s.members[1].got if isinstance(x, m.Notice)]
+    assert any("away" in n for n in notices), notices
+    timeouts = table.gm.timeouts
+    # an away seat is played at once when its turn comes, without a countdown
+    while game.to_act != first and not game.over:
+        await trio.sleep(1)
+    before = game.actions_taken
+    t_turn = trio.current_time()
+    await trio.sleep(0.01)
+    if not game.over:
+        assert game.actions_taken > before and trio.current_time() - t_turn < 1
+    # the player acts again himself (even a refused action counts): he is back
+    player = s.members[first]
+    s.req += 1
+    await s.send(Act(player, s.req, player.token(), "vote end"))
+    assert not table.gm.away.is_away(first)
+    assert table.gm.timeouts >= timeouts
+
+
+async def test_turn_and_snapshot_messages_carry_the_clock(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock
+) -> None:
+    s = await open_table(nursery, ["ann", "bob"], {"turn_seconds": 45})
+    ann = s.members[0]
+    s.req += 1
+    await s.send(Start(ann, s.req))
+    snap = [x for x in ann.got if isinstance(x, m.Snapshot)][-1]
+    assert snap.clock == pytest.approx(45.0)
+    await trio.sleep(5)
+    watcher = Member("w")
+    await s.send(Watch(watcher, 99))
+    assert [x for x in watcher.got if isinstance(x, m.Snapshot)][-1].clock == pytest.approx(40.0)
+
+
+async def test_no_clock_when_turn_seconds_is_zero(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock
+) -> None:
+    s = await open_table(nursery, ["ann", "bob", "cy", "dee"], {"turn_seconds": 0})
+    s.req += 1
+    await s.send(Start(s.members[0], s.req))
+    await trio.sleep(100_000)
+    assert s.table.game.actions_taken == 0 and s.table.gm.timeouts == 0  # type: ignore[union-attr]
+
+
+async def test_seat_a_bot_then_unseat_it(nursery: trio.Nursery) -> None:
+    s = await open_table(nursery, ["ann", "bob"], {"turn_seconds": 0})
+    ann = s.members[0]
+    reply = await s.master(ann, "seat_bot", seat=2, strategy="random")
+    assert isinstance(reply, m.Ok) and s.table.players()[2] == "bot:random"
+    assert (await s.master(ann, "seat_bot", seat=1)).code == "seat_taken"
+    assert (await s.master(ann, "seat_bot", seat=3, strategy="nope")).code == "bad_options"
+    assert (await s.master(ann, "seat_bot", seat=9)).code == "no_seat"
+    cy = Member("cy")
+    s.req += 1
+    await s.send(Join(cy, s.req, 2))
+    assert cy.last_reply(s.req).code == "seat_taken"  # reserved for the bot
+    s.req += 1
+    await s.send(Join(cy, s.req, None))
+    assert cy.last_reply(s.req).seat == 3  # any free seat skips the bot's
+    assert isinstance(await s.master(ann, "unseat", seat=2), m.Ok)
+    assert s.table.players()[2] is None
+
+
+async def test_unseat_a_player_takes_his_seat_and_token(nursery: trio.Nursery) -> None:
+    s = await open_table(nursery, ["ann", "bob"], {"turn_seconds": 0})
+    ann, bob = s.members
+    token = bob.token()
+    assert isinstance(await s.master(ann, "unseat", seat=1), m.Ok)
+    assert s.table.seats[1].name is None
+    assert s.store.state.tables[1].seat_names[1] is None  # stored
+    assert any(isinstance(x, m.Notice) and "unseated" in x.text for x in bob.got)
+    s.req += 1
+    await s.send(Start(ann, s.req))
+    s.req += 1
+    await s.send(Act(bob, s.req, token, "vote end"))
+    assert bob.last_reply(s.req).code == "bad_token"
+    assert (await s.master(ann, "unseat", seat=1)).code == "no_seat"
+
+
+async def test_set_options_before_the_start_only(nursery: trio.Nursery) -> None:
+    s = await open_table(nursery, ["ann", "bob"])
+    ann = s.members[0]
+    assert isinstance(await s.master(ann, "set_options", options={"turn_seconds": 12}), m.Ok)
+    assert s.table.options["turn_seconds"] == 12
+    assert s.store.state.tables[1].options["turn_seconds"] == 12  # survives a restart
+    bad = await s.master(ann, "set_options", options={"turn_seconds": -4})
+    assert bad.code == "bad_options" and "turn_seconds" in bad.text
+    unknown = await s.master(ann, "set_options", options={"bogus": 1})
+    assert unknown.code == "bad_options"
+    s.req += 1
+    await s.send(Start(ann, s.req))
+    assert s.table.gm.clock.seconds == 12
+    late = await s.master(ann, "set_options", options={"turn_seconds": 3})
+    assert late.code == "bad_state" and s.table.options["turn_seconds"] == 12
+
+
+async def test_hand_the_master_role_on(nursery: trio.Nursery) -> None:
+    s = await open_table(nursery, ["ann", "bob"])
+    ann, bob = s.members
+    assert (await s.master(ann, "hand_over", name="zed")).code == "bad_name"
+    assert isinstance(await s.master(ann, "hand_over", name="BOB"), m.Ok)
+    assert s.table.master == "bob" and s.store.state.tables[1].master == "bob"
+    assert (await s.master(ann, "pause")).code == "not_master"
+    assert isinstance(await s.master(bob, "set_options", options={"turn_seconds": 9}), m.Ok)
+
+
+async def test_end_game_abandons_and_returns_the_prize(nursery: trio.Nursery) -> None:
+    ledger = Ledger(MemoryLedgerStore())
+    s = await open_table(nursery, ["ann", "bob"], {"turn_seconds": 0}, ledger=ledger)
+    ann = s.members[0]
+    await ledger.open_account("ann")
+    assert isinstance(await s.master(ann, "set_prize", chips=250), m.Ok)
+    assert ledger.balance("ann") == 750 and s.table.summary()["prize"] == 250
+    assert (await s.master(ann, "end_game")).code == "bad_state"  # no game yet
+    s.req += 1
+    await s.send(Start(ann, s.req))
+    assert (await s.master(ann, "set_prize", chips=5)).code == "bad_state"  # not mid-game
+    assert isinstance(await s.master(ann, "end_game"), m.Ok)
+    assert s.table.state == OVER
+    assert s.store.state.tables[1].game.over  # type: ignore[union-attr]
+    assert ledger.balance("ann") == 1000 and ledger.prize(1) is None
+    ledger.check()
+
+
+async def test_a_prize_beyond_the_balance_is_refused(nursery: trio.Nursery) -> None:
+    ledger = Ledger(MemoryLedgerStore())
+    s = await open_table(nursery, ["ann", "bob"], ledger=ledger)
+    reply = await s.master(s.members[0], "set_prize", chips=5000)
+    assert reply.code == "no_chips" and ledger.balance("ann") == 1000
+
+
+# ------------------------------------------------------- over real sockets
+async def test_game_master_messages_over_the_wire(nursery: trio.Nursery) -> None:
+    from e2e_client import Client
+
+    from server.app import Server
+
+    server = Server(CONFIG)
+    port = await nursery.start(server.serve)
+    ann = await Client.connect(port, "ann")
+    bob = await Client.connect(port, "bob")
+    table = (await ann.request(m.CreateTable(ruleset=RULESET, seats=4))).table
+    await ann.request(m.Join(table=table, seat=0))
+    await bob.request(m.Join(table=table, seat=1))
+    refused = await bob.request(m.SetPrize(table=table, chips=10))
+    assert isinstance(refused, m.Error) and refused.code == "not_master"
+    assert isinstance(await ann.request(m.SetPrize(table=table, chips=100)), m.Ok)
+    chips = await ann.request(m.GetChips())
+    assert isinstance(chips, m.Chips) and chips.balance == 900
+    assert [e["reason"] for e in chips.entries] == ["prize", "welcome"]
+    other = await bob.request(m.GetChips(name="ann"))
+    assert other.balance == 900 and other.entries == ()  # a balance is public, entries not
+    assert isinstance(await ann.request(m.StartGame(table=table)), m.Ok)
+    assert isinstance(await ann.request(m.PauseGame(table=table)), m.Ok)
+    paused = await bob.wait_for(lambda x: isinstance(x, m.Snapshot) and x.state == "paused")
+    assert paused.table == table
+    assert (await bob.request(m.ResumeGame(table=table))).code == "not_master"
+    assert isinstance(await ann.request(m.ResumeGame(table=table)), m.Ok)
+    assert isinstance(await ann.request(m.EndGame(table=table)), m.Ok)
+    assert (await ann.request(m.GetChips())).balance == 1000
+    server.shutdown()
