@@ -49,18 +49,30 @@ def _int(value: Any, low: int, high: int, what: str) -> int:
     return value
 
 
+_KNOWN_WORDS: set[str] = set()
+
+
 def check_word(value: Any) -> str:
     """A word: names, table ids, tokens, codes, ruleset names; one text-mode token.
 
     1 to 128 printable characters, no whitespace, no ``=``, not starting with
-    ``#`` and not ``-`` alone (text mode uses those for keys, ids and None)."""
+    ``#`` and not ``-`` alone (text mode uses those for keys, ids and None).
+    Words recur (table ids, names, types), so valid ones are remembered, up to
+    a bound, to make the common case one set lookup."""
+    if value in _KNOWN_WORDS and type(value) is str:
+        return value
     if type(value) is not str or not _WORD.fullmatch(value) or value[0] == "#" or value == "-":
         raise LocalProtocolError(f"{_short(value)} is not a word (see protocol.fields)")
+    if len(_KNOWN_WORDS) >= 4096:
+        _KNOWN_WORDS.clear()
+    _KNOWN_WORDS.add(value)
     return value
 
 
 def check_text(value: Any) -> str:
     """Free text on one line: talk, error messages, notices."""
+    if type(value) is str and len(value) <= MAX_TEXT and value.isprintable():
+        return value  # the common case, one C pass (isprintable is the stricter test)
     if type(value) is not str or len(value) > MAX_TEXT or CONTROL.search(value):
         raise LocalProtocolError(
             f"{_short(value)} is not text (a string of at most {MAX_TEXT} characters"
@@ -75,6 +87,8 @@ def check_id(value: Any) -> int | None:
 
 
 def check_seq(value: Any) -> int:
+    if type(value) is int and 0 <= value <= MAX_SEQ:
+        return value
     return _int(value, 0, MAX_SEQ, "a sequence number")
 
 
@@ -112,13 +126,16 @@ def check_state(value: Any) -> str:
     return value
 
 
+_STR_ONLY = {str}
+
+
 def check_payload(value: Any) -> dict[str, Any]:
     """A map of primitives with string keys (a view, an event, options).
 
     Only the top level is checked here, for speed; the msgpack decoder has
     already bounded the depth and sizes of anything that came off the wire,
     and encoding refuses anything that is not a primitive."""
-    if type(value) is not dict or not all(type(k) is str for k in value):
+    if type(value) is not dict or (value and set(map(type, value)) != _STR_ONLY):
         raise LocalProtocolError(f"{_short(value)} is not a map with string keys")
     return value
 
@@ -165,9 +182,13 @@ def check_legal(value: Any) -> tuple[str, ...]:
     """Legal actions as notation strings. Not re-parsed (the engine made them)."""
     if type(value) not in (list, tuple) or len(value) > 10_000:
         raise LocalProtocolError(f"{_short(value)} is not a list of actions")
-    for v in value:
-        if type(v) is not str or not v or CONTROL.search(v) or "|" in v:
-            raise LocalProtocolError(f"{_short(v)} is not an action's notation")
+    if value:
+        joined = "".join(value) if set(map(type, value)) == _STR_ONLY else ""
+        # isprintable: one C pass that refuses every control and line separator.
+        if not joined.isprintable() or not all(value):
+            raise LocalProtocolError(f"{_short(value)} is not a list of actions' notation")
+        if "|" in joined:
+            raise LocalProtocolError(f"{_short(value)}: an action's notation has no '|'")
     return tuple(value)
 
 

@@ -58,6 +58,8 @@ from protocol.limits import DEFAULT_LIMITS, Limits
 from protocol.messages import Message, Received, from_map
 
 HEADER = struct.Struct(">I")
+#: Bytes that open a map or array in msgpack: fixmap, fixarray, array16/32, map16/32.
+_CONTAINER_BYTES = bytes([*range(0x80, 0xA0), 0xDC, 0xDD, 0xDE, 0xDF])
 _pack = msgpack.Packer(use_bin_type=True, autoreset=True).pack
 
 
@@ -98,7 +100,9 @@ def depth_ok(obj: Any, limit: int) -> bool:
         nxt: list[Any] = []
         for item in level:
             values = item.values() if type(item) is dict else item
-            nxt.extend([v for v in values if type(v) is dict or type(v) is list])
+            kinds = set(map(type, values))  # one C pass over the leaves
+            if dict in kinds or list in kinds:
+                nxt.extend([v for v in values if type(v) is dict or type(v) is list])
         level = nxt
     return True
 
@@ -188,7 +192,10 @@ class MsgpackDecoder:
             raise self._fail(f"bad msgpack in a frame: {type(exc).__name__}") from None
         if type(data) is not dict:
             raise self._fail("a frame must hold one map")
-        if not depth_ok(data, self.limits.max_depth):
+        # Depth <= the number of container headers, and every byte that could be
+        # one is counted (string bytes too): below the limit, no scan is needed.
+        headers = len(body) - len(body.translate(None, _CONTAINER_BYTES))
+        if headers > self.limits.max_depth and not depth_ok(data, self.limits.max_depth):
             raise self._fail(f"a message nests deeper than {self.limits.max_depth}", "too_deep")
         return from_map(data)
 

@@ -1,0 +1,123 @@
+"""Encode and decode rates of the wire protocol, beside plain msgpack of the same maps.
+
+Run: ``python bench/protocol.py [--seconds S]``. For a typical table event and
+a full snapshot (a real abbott view: the 6x6 grid, collections, best hands;
+and a shedding seat's view), it measures messages/s of:
+
+- msgpack codec: ``encode(msg)`` (message -> map -> frame) and the decoder
+  (frame -> map -> validated message), each beside ``msgpack.packb`` /
+  ``msgpack.unpackb`` of the same map, measured in the same run, and their
+  ratio (the overhead of our model: framing, limits, depth scan, validation);
+- text codec: ``format_lines`` and ``parse_line``, beside ``json.dumps`` /
+  ``json.loads`` of the same map (what the text tail costs at least).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import msgpack
+
+import engine
+from protocol import messages as m
+from protocol.msgpack_codec import MsgpackDecoder, encode
+from protocol.text_codec import format_lines, parse_line
+
+
+def rate(fn: Callable[[], object], seconds: float) -> float:
+    """Calls per second of ``fn`` (best of three runs of about ``seconds`` / 3)."""
+    n = 1
+    while True:  # calibrate a batch that takes ~20 ms
+        start = time.perf_counter()
+        for _ in range(n):
+            fn()
+        if time.perf_counter() - start > 0.02:
+            break
+        n *= 2
+    best = 0.0
+    for _ in range(3):
+        done = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds / 3:
+            for _ in range(n):
+                fn()
+            done += n
+        best = max(best, done / (time.perf_counter() - start))
+    return best
+
+
+def samples() -> dict[str, m.Message]:
+    """The messages measured: a typical event and full snapshots from real games."""
+    out: dict[str, m.Message] = {
+        "event": m.TableEvent("17", 1234, {"kind": "play", "seat": 2, "cards": ["QH"]}),
+        "turn": m.Turn("17", 1234, 2, 2, ("play QH", "play QS", "draw"), clock=60),
+    }
+    for name, seats in (("abbott", 4), ("switch", 4)):
+        if name not in engine.rulesets():
+            continue
+        game = engine.new_game(name, seats=seats, seed=7)
+        for _ in range(6):  # a few moves in, so the view has some history
+            if game.over:
+                break
+            game.apply(game.to_act, game.legal_actions(game.to_act)[0])
+        seat = game.to_act
+        out[f"snapshot/{name}"] = m.Snapshot(
+            table="17",
+            seq=1234,
+            state="playing",
+            view=game.view(seat),
+            seat=seat,
+            legal=tuple(str(a) for a in game.legal_actions(seat)),
+            players=("ann", "bob", "bot:default", "cy")[:seats],
+            master="ann",
+            clock=42.5,
+        )
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=1.5, help="time per figure")
+    args = ap.parse_args()
+    s = args.seconds
+    header = f"{'message':<18}{'bytes':>6}  {'op':<7}{'ours/s':>11}{'ref/s':>11}{'ratio':>7}  ref"
+    print(header)
+    print("-" * len(header))
+    for label, msg in samples().items():
+        data = msg.to_map()
+        frame = encode(msg)
+        body = frame[4:]
+        line = format_lines(msg)[0]
+        assert parse_line(line) == msg
+
+        decoder = MsgpackDecoder()  # one per connection, as a server holds it
+
+        def decode_frame(frame: bytes = frame, decoder: MsgpackDecoder = decoder) -> object:
+            decoder.receive_data(frame)
+            return decoder.next_message()
+
+        rows = [
+            ("encode", lambda: encode(msg), lambda: msgpack.packb(data), "msgpack.packb"),
+            ("decode", decode_frame, lambda: msgpack.unpackb(body), "msgpack.unpackb"),
+            ("text>", lambda: format_lines(msg), lambda: json.dumps(data), "json.dumps"),
+            ("text<", lambda: parse_line(line), lambda: json.loads(json.dumps(data)), "json.loads"),
+        ]
+        for op, ours, ref, ref_name in rows:
+            size = len(frame) if not op.startswith("text") else len(line) + 1
+            r_ours, r_ref = rate(ours, s), rate(ref, s)
+            print(
+                f"{label:<18}{size:>6}  {op:<7}{r_ours:>11,.0f}{r_ref:>11,.0f}"
+                f"{r_ref / r_ours:>7.2f}  {ref_name}"
+            )
+    print("ratio = reference rate / our rate: how many times slower our layer is.")
+
+
+if __name__ == "__main__":
+    main()
