@@ -82,6 +82,28 @@ def samples() -> dict[str, m.Message]:
     return out
 
 
+def cases(msg: m.Message) -> list[tuple[str, int, Callable[[], object], Callable[[], object], str]]:
+    """(operation, bytes, ours, reference, reference name) for one message."""
+    data = msg.to_map()
+    frame = encode(msg)
+    body = frame[4:]
+    line = format_lines(msg)[0]
+    text = json.dumps(data)
+    assert parse_line(line) == msg
+    decoder = MsgpackDecoder()  # one per connection, as a server holds it
+
+    def decode_frame() -> object:
+        decoder.receive_data(frame)
+        return decoder.next_message()
+
+    return [
+        ("encode", len(frame), lambda: encode(msg), lambda: msgpack.packb(data), "msgpack.packb"),
+        ("decode", len(frame), decode_frame, lambda: msgpack.unpackb(body), "msgpack.unpackb"),
+        ("text>", len(line) + 1, lambda: format_lines(msg), lambda: json.dumps(data), "json.dumps"),
+        ("text<", len(line) + 1, lambda: parse_line(line), lambda: json.loads(text), "json.loads"),
+    ]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=1.5, help="time per figure")
@@ -91,26 +113,7 @@ def main() -> None:
     print(header)
     print("-" * len(header))
     for label, msg in samples().items():
-        data = msg.to_map()
-        frame = encode(msg)
-        body = frame[4:]
-        line = format_lines(msg)[0]
-        assert parse_line(line) == msg
-
-        decoder = MsgpackDecoder()  # one per connection, as a server holds it
-
-        def decode_frame(frame: bytes = frame, decoder: MsgpackDecoder = decoder) -> object:
-            decoder.receive_data(frame)
-            return decoder.next_message()
-
-        rows = [
-            ("encode", lambda: encode(msg), lambda: msgpack.packb(data), "msgpack.packb"),
-            ("decode", decode_frame, lambda: msgpack.unpackb(body), "msgpack.unpackb"),
-            ("text>", lambda: format_lines(msg), lambda: json.dumps(data), "json.dumps"),
-            ("text<", lambda: parse_line(line), lambda: json.loads(json.dumps(data)), "json.loads"),
-        ]
-        for op, ours, ref, ref_name in rows:
-            size = len(frame) if not op.startswith("text") else len(line) + 1
+        for op, size, ours, ref, ref_name in cases(msg):
             r_ours, r_ref = rate(ours, s), rate(ref, s)
             print(
                 f"{label:<18}{size:>6}  {op:<7}{r_ours:>11,.0f}{r_ref:>11,.0f}"
