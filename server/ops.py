@@ -218,7 +218,7 @@ class ConnectionOps:
     # ---------------------------------------------------------- limits
     def admit(self, message: object) -> bool:
         """Whether to handle ``message`` now. Over the rate: an error reply (False); a
-        flooder is dropped."""
+        flooder is told goodbye and its reader stops (raises the connection's ``_Closing``)."""
         if self.guard is None:
             return True
         now = trio.current_time()
@@ -232,10 +232,14 @@ class ConnectionOps:
                 wire.error(req, "rate_limited", f"too many requests; wait {wait:.1f} s")
             )
             return False
+        # A flooder: a goodbye after the replies already queued, then the reader stops
+        # (the connection's polite close, bounded by close_grace_seconds).
+        from server.connection import _Closing
+
         log_event(log, "conn.flood_dropped", logging.WARNING, conn=self.conn.id,
                   peer=self.conn.peer, name=self.conn.name)  # fmt: skip
-        self.conn.drop("rate_limited", "too many requests: disconnected")
-        return False
+        self.conn.deliver(wire.goodbye("rate_limited", "too many requests: disconnected"))
+        raise _Closing
 
     def refuse_name(self, name: str) -> str | None:
         """Why ``name`` may not be claimed here (banned), or None."""
