@@ -230,9 +230,11 @@ def _join(args: list[str], rest: str, table: str | None) -> Message:
 
 
 def _watch(args: list[str], rest: str, table: str | None) -> Message:
-    if len(args) != 1:
-        raise _usage("watch TABLE")
-    return Spectate(table=args[0])
+    usage = "watch TABLE [SEQ]"
+    if not 1 <= len(args) <= 2:
+        raise _usage(usage)
+    last_seq = _int(args[1], "SEQ", usage) if len(args) == 2 else None
+    return Spectate(table=args[0], last_seq=last_seq)
 
 
 def _resume(args: list[str], rest: str, table: str | None) -> Message:
@@ -372,7 +374,8 @@ COMMANDS: tuple[Command, ...] = (
             "open a table (you are its game master)", "lobby", _create),
     Command("join", "join TABLE [SEAT]", "take a seat (any free one if no SEAT)", "lobby", _join,
             ("sit",)),
-    Command("watch", "watch TABLE", "watch a table as a spectator", "lobby", _watch,
+    Command("watch", "watch TABLE [SEQ]", "watch a table (SEQ: the last event seen)", "lobby",
+            _watch,
             ("spectate",)),
     Command("resume", "resume TABLE TOKEN SEQ", "take back your seat after a reconnect"
             " (with no arguments: resume a paused game)", "lobby", _resume),
@@ -495,6 +498,10 @@ def _fmt_admin(message: Message) -> str:
     raise LocalProtocolError(f"{message!r} has no command form")
 
 
+def _opt_int(value: int | None) -> str:
+    return "" if value is None else str(value)
+
+
 def _join_words(*parts: str) -> str:
     return " ".join(p for p in parts if p)
 
@@ -526,7 +533,9 @@ _LOBBY_FORMS: dict[type[Message], Callable[[Any], str]] = {
         ["create", m.ruleset, str(m.seats), *format_options(m.options)]
     ),
     Join: lambda m: _join_words("join", m.table, "" if m.seat is None else str(m.seat)),
-    Spectate: lambda m: f"watch {m.table}",
+    Spectate: lambda m: _join_words(
+        "watch", m.table, "" if m.last_seq is None else str(m.last_seq)
+    ),
     Resume: lambda m: f"resume {m.table} {m.token} {m.last_seq}",
     GetChips: lambda m: _join_words("chips", m.name or ""),
     GetRecord: lambda m: f"record {m.table}",

@@ -57,6 +57,7 @@ from protocol.fields import (
     Notation,
     OptCount,
     OptSeat,
+    OptSeq,
     OptWord,
     Payload,
     Payloads,
@@ -439,9 +440,12 @@ class Seated(Message):
 @message("spectate", CLIENT)
 @dataclass(frozen=True, slots=True)
 class Spectate(Message):
-    """Watch a table. Reply: a spectator's ``snapshot``."""
+    """Watch a table. Reply: a spectator's ``snapshot``; or, with ``last_seq``
+    (watching again after a reconnect), the events after it when the server
+    still holds them all."""
 
     table: Word
+    last_seq: OptSeq = None
     id: Id = field(default=None, kw_only=True)
 
 

@@ -86,6 +86,7 @@ _BY_ALIAS: dict[Any, st.SearchStrategy[Any]] = {
     f.Id: st.none() | st.integers(0, f.MAX_ID),
     f.Seq: st.integers(0, f.MAX_SEQ),
     f.Seat: st.integers(0, f.MAX_SEAT),
+    f.OptSeq: st.none() | st.integers(0, f.MAX_SEQ),
     f.OptSeat: st.none() | st.integers(0, f.MAX_SEAT),
     f.Count: st.integers(0, f.MAX_COUNT),
     f.Signed: st.integers(-f.MAX_COUNT, f.MAX_COUNT),

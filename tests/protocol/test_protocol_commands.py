@@ -41,6 +41,7 @@ CASES = [
     ("sit t2 0", m.Join(table="t2", seat=0)),
     ("watch t2", m.Spectate(table="t2")),
     ("spectate t2", m.Spectate(table="t2")),
+    ("watch t2 17", m.Spectate(table="t2", last_seq=17)),
     ("resume t2 tok3n 41", m.Resume(table="t2", token="tok3n", last_seq=41)),
     ("resume", m.ResumeGame(table=T)),
     ("leave", m.Leave(table=T)),
