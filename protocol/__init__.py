@@ -18,6 +18,7 @@
 docs/protocol.md is the full specification.
 """
 
+from protocol import messages as _messages
 from protocol.commands import CommandError, format_command, help_lines, parse_command
 from protocol.errors import CODES, LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.limits import DEFAULT_LIMITS, Limits
@@ -57,4 +58,5 @@ __all__ = [
     "parse_command",
     "parse_line",
     "sniff",
+    *_messages.__all__,
 ]

@@ -62,6 +62,7 @@ CODES: dict[str, str] = {
     "rate_limited": "too many messages or too much talk; slow down",
     "forbidden": "operators only (authenticate with admin_auth)",
     "banned": "this name is banned",
+    "quit": "the client asked to leave (the goodbye to ``quit``)",
     "kicked": "an operator closed this connection",
     "slow_reader": "the connection was dropped because it did not read",
     "shutdown": "the server is shutting down",
