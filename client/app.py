@@ -124,6 +124,10 @@ class SizedTextControl(FormattedTextControl):
         self._width = width
         return super().preferred_height(width, max_available_height, wrap_lines, get_line_prefix)
 
+    def line_count(self) -> int:
+        """Lines of the text at the width last drawn."""
+        return sum(text.count("\n") for _s, text, *_ in self._get_sized(self._width)) + 1
+
     def create_content(self, width: int, height: int | None) -> Any:
         if width != self._width:
             self._width = width
@@ -201,14 +205,9 @@ class ClientApp:
         self.application.invalidate()
 
     def say(self, text: str, style: str = "") -> None:
-        """Put a reply on the reply line (and in the lobby's log)."""
+        """Put a reply on the reply line (in the lobby, also in its log)."""
         self.reply = [(style, text)]
-        target = self.current
-        if target is not None and target in self.state.tables:
-            self.state.tables[target].log.append(
-                LogLine("error" if "error" in style else "note", {"text": text})
-            )
-        else:
+        if self.current is None:
             self.lobby_log.append(LogLine("error" if "error" in style else "note", {"text": text}))
         self.application.invalidate()
 
@@ -238,6 +237,7 @@ class ClientApp:
 
     def run_line(self, text: str) -> None:
         """Handle one command line: screen commands here, the rest to ``submit``."""
+        self.reply = []
         words = text.split()
         verb = words[0].lower() if words else ""
         if verb in ("quit", "exit"):
@@ -489,11 +489,17 @@ class ClientApp:
 
     def _build_layout(self) -> FloatContainer:
         wide = Condition(lambda: get_app().output.get_size().columns >= 70)
+        board_control = SizedTextControl(self._board)
+
+        def board_height() -> Dimension:
+            # The board keeps its full height while the screen has room: the log gives way.
+            lines = board_control.line_count()
+            rows = get_app().output.get_size().rows
+            room = max(3, rows - 7)
+            return Dimension(min=min(lines, room), preferred=lines)
+
         board = Window(
-            SizedTextControl(self._board),
-            wrap_lines=False,
-            dont_extend_height=True,
-            height=Dimension(min=3),
+            board_control, wrap_lines=False, dont_extend_height=True, height=board_height
         )
         panel = ConditionalContainer(
             VSplit(

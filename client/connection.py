@@ -110,6 +110,10 @@ class Connection:
     def connected(self) -> bool:
         return self._connected.is_set() and not self._closed
 
+    async def wait_connected(self) -> None:
+        """Wait until the connection is up (at once if it is)."""
+        await self._wait_connected()
+
     def events(self) -> trio.MemoryReceiveChannel[Any]:
         """Every message that changed the state (snapshots, new events, turns, talk,
         lobby lists, notices), in order, after it was folded into ``state``."""

@@ -111,6 +111,8 @@ class Session:
             self.ui.show_table(None)
             await self._quiet(m.ListTables())
             self.ui.say(f"left table {msg.table}", "class:ok")
+        elif isinstance(msg, m.StartGame):
+            self.ui.say("the game has started", "class:ok")
         elif isinstance(reply, m.Record):
             self.ui.say(f"record saved to {self.save_record(reply)}", "class:ok")
         elif isinstance(reply, m.Chips):

@@ -15,7 +15,7 @@ table remembers ``seq`` so that a reconnect resumes from exactly there.
 'table'
 >>> t = st.tables["t1"]
 >>> t.legal, t.names
-(('draw',), ['ann', 'random (bot)'])
+(('draw',), ['ann', 'seat 1 (bot)'])
 >>> st.handle(TableEvent(table="t1", seq=4, event={"kind": "draw", "seat": 0}))
 'event'
 >>> st.handle(TableEvent(table="t1", seq=4, event={"kind": "draw", "seat": 0})) is None
@@ -52,6 +52,7 @@ class LogLine:
     kind: str  # "event" | "talk" | "note" | "error"
     data: dict[str, Any]
     at: float = field(default_factory=time.time)
+    seq: int | None = None  #: an event's table sequence number
 
 
 @dataclass
@@ -81,7 +82,17 @@ class TableState:
 
     @property
     def names(self) -> list[str | None]:
-        return [display_name(p) for p in self.players]
+        """Who sits where, as a person reads it. Bots are named by their seat (``West (bot)``,
+        ``seat 2 (bot)``) so that two bots of one strategy never look alike."""
+        compass = (self.view or {}).get("seat_names") or []
+        out: list[str | None] = []
+        for seat, player in enumerate(self.players):
+            if player is not None and player.startswith("bot:"):
+                where = compass[seat] if seat < len(compass) else f"seat {seat}"
+                out.append(f"{where} (bot)")
+            else:
+                out.append(display_name(player))
+        return out
 
     @property
     def family(self) -> str | None:
@@ -141,7 +152,7 @@ class ClientState:
                 return "gap"
             t.seq = msg.seq
             t.stale += 1
-            t.log.append(LogLine("event", dict(msg.event)))
+            t.log.append(LogLine("event", dict(msg.event), seq=msg.seq))
             return "event"
         if isinstance(msg, m.Turn):
             t = self.table(msg.table)

@@ -112,8 +112,12 @@ def side_panel(view: dict[str, Any]) -> list[StyleAndTextTuples]:
     alliance = view.get("alliance")
     if alliance:
         chooser, partner = alliance.get("chooser"), alliance.get("partner")
-        out.append([("", "Allies "), ("class:ally", f"{compass(view, chooser)}+")])
-        out.append([("", "       "), ("class:ally", compass(view, partner))])
+        pair = f"{compass(view, chooser)}+{compass(view, partner)}"
+        if len(pair) <= 14:
+            out.append([("", "Allies "), ("class:ally", pair)])
+        else:
+            out.append([("", "Allies "), ("class:ally", f"{compass(view, chooser)}+")])
+            out.append([("", "       "), ("class:ally", compass(view, partner))])
     elif (view.get("seats") or len(view.get("pieces") or [])) == 4:
         out.append([("class:dim", "No alliance yet")])
     if view.get("power") is not None:
@@ -146,7 +150,7 @@ def collection_lines(view: dict[str, Any], ctx: BoardContext) -> list[StyleAndTe
         score = scores[seat] if seat < len(scores) else 0
         line: StyleAndTextTuples = [
             (PIECE_STYLES[seat % 4], seat_letter(view, seat)),
-            (seat_style(view, seat), f" {(ctx.name(seat)[:10] + you(view, seat)):<16}"),
+            (seat_style(view, seat), f" {(ctx.name(seat)[:11] + you(view, seat)):<16}"),
             ("class:score", f"{score:>3}  "),
         ]
         if not cards:
