@@ -1,0 +1,68 @@
+"""Step through a finished game: `switchboard replay FILE` or `... replay HOST[:PORT] TABLE`.
+
+FILE is a record saved as JSON (the client's `record` command saves one; a
+server's export is the same shape). From a server, the table's record is
+fetched: the full record where nothing is hidden (abbott) or for operators,
+otherwise the public event log a spectator saw. Right/Left (or n/p) step
+forward and back, Home/End jump, q quits. --print writes every step (or
+--step N) as text instead, for scripts and for reading in a pager.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("source", metavar="FILE|HOST[:PORT]", help="a record file, or a server")
+    parser.add_argument("table", nargs="?", help="the table to fetch (with a server)")
+    parser.add_argument("--seat", type=int, help="show the game as this seat saw it (full records)")
+    parser.add_argument("--name", help="the name to claim on the server (default: login name)")
+    parser.add_argument("--ascii", action="store_true", help="plain ASCII cards (QH)")
+    parser.add_argument("--print", action="store_true", help="print the steps instead of paging")
+    parser.add_argument("--step", type=int, help="with --print: only this step")
+    parser.add_argument("--width", type=int, default=80, help="with --print: columns (80)")
+
+
+async def fetch_record(host: str, port: int, table: str, name: str | None) -> dict[str, Any]:
+    """The table's record from the server (full, or the public event log)."""
+    from client.connection import connect
+    from protocol import messages as m
+
+    async with connect(host, port, name=name, reconnect=False) as conn:
+        reply = await conn.request(m.GetRecord(table=table))
+        record = dict(reply.record)
+        record.setdefault("full", reply.full)
+        return record
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from client.replay import Replay, ReplayApp, load_record
+    from switchboard.play import parse_address, wants_ascii
+
+    try:
+        if args.table is None or Path(args.source).exists():
+            record = load_record(args.source)
+        else:
+            import trio
+
+            host, port = parse_address(args.source)
+            record = trio.run(fetch_record, host, port, args.table, args.name)
+        replay = Replay(record, seat=args.seat)
+    except Exception as exc:  # a bad file, a refused request: say it plainly
+        print(f"switchboard replay: {exc}", file=sys.stderr)
+        return 1
+    if args.print:
+        steps = [args.step] if args.step is not None else range(replay.steps)
+        for i in steps:
+            if not 0 <= i < replay.steps:
+                print(f"switchboard replay: no step {i} (0..{replay.steps - 1})", file=sys.stderr)
+                return 2
+            print(replay.text(i, args.width, ascii_only=True))
+            print()
+        return 0
+    return int(ReplayApp(replay, ascii_only=wants_ascii(args.ascii)).application.run() or 0)
