@@ -287,7 +287,7 @@ class ClientApp:
         t = self.table
         right = ""
         if t is not None:
-            ruleset = (t.view or {}).get("ruleset", "")
+            ruleset = (t.view or {}).get("ruleset") or self._lobby_ruleset(t.table)
             left += f" · table {t.table} {ruleset}"
             if t.seat is None:
                 left += " · watching"
@@ -302,6 +302,12 @@ class ClientApp:
         left = left[: max(0, width - len(right) - 1)]
         pad = max(1, width - len(left) - len(right))
         return [("class:title", left + " " * pad + right)]
+
+    def _lobby_ruleset(self, table: str) -> str:
+        for info in self.state.lobby:
+            if str(info.get("table")) == table:
+                return str(info.get("ruleset", ""))
+        return ""
 
     def _name(self, t: TableState, seat: int | None) -> str:
         names = t.names
@@ -321,6 +327,12 @@ class ClientApp:
             width=width,
             legal=t.legal if t.my_turn else (),
         )
+        if not t.view:
+            waiting: StyleAndTextTuples = [("class:dim", "Waiting for the game to start…")]
+            if t.master and t.master == self.state.name:
+                waiting += [("", "\nYou are the game master: type "), ("class:turn", "start")]
+                waiting += [("", " to deal\n(empty seats are played by bots).")]
+            return waiting
         return render_board(t.view, ctx)
 
     def _lobby_text(self, width: int) -> StyleAndTextTuples:

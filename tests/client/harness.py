@@ -14,6 +14,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
@@ -26,6 +27,16 @@ ENTER = "\r"
 TAB = "\t"
 
 
+class SizedOutput(DummyOutput):
+    """A dummy terminal whose size the test sets (and changes: a resize)."""
+
+    def __init__(self, columns: int = 80, rows: int = 24) -> None:
+        self.size = Size(rows=rows, columns=columns)
+
+    def get_size(self) -> Size:
+        return self.size
+
+
 class Driver:
     """Keys in, screen text out."""
 
@@ -33,7 +44,16 @@ class Driver:
         self.app = app
         self.session = session
         self.pipe = pipe
-        self.size = (80, 24)
+
+    @property
+    def size(self) -> tuple[int, int]:
+        s = self.app.application.output.get_size()
+        return (s.columns, s.rows)
+
+    def resize(self, columns: int, rows: int) -> None:
+        """What SIGWINCH does: the terminal has a new size; prompt_toolkit redraws."""
+        self.app.application.output.size = Size(rows=rows, columns=columns)
+        self.app.application._on_resize()
 
     @property
     def state(self) -> Any:
@@ -83,7 +103,7 @@ async def run_client(
                 ready.set_result(Driver(app, session, pipe))
 
         task = asyncio.ensure_future(
-            play_async(address, input=pipe, output=DummyOutput(), on_ready=on_ready, **kwargs)
+            play_async(address, input=pipe, output=SizedOutput(), on_ready=on_ready, **kwargs)
         )
         try:
             done, _ = await asyncio.wait({task, ready}, timeout=15, return_when="FIRST_COMPLETED")

@@ -1,0 +1,200 @@
+"""The application's screens, driven by keys through a pipe and read back as text."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import threading
+import time
+
+import pytest
+import trio
+from harness import CTRL_D, ENTER, F1, Driver, run_client
+
+from client.connection import connect
+from protocol import messages as m
+
+
+@pytest.fixture(autouse=True)
+def private_config(tmp_path, monkeypatch) -> None:
+    """Secrets the client makes go to a temporary directory, not the user's."""
+    monkeypatch.setenv("SWITCHBOARD_CONFIG_DIR", str(tmp_path))
+
+
+def other_client(port: int, script) -> None:
+    """Run ``script(conn)`` as another person, on a trio run of its own (in a thread)."""
+
+    async def main() -> None:
+        async with connect("127.0.0.1", port, name="zoe", secret="zoe-secret") as conn:
+            await script(conn)
+
+    trio.run(main)
+
+
+def test_table_talk_resize_help_and_quit() -> None:
+    async def script(d: Driver) -> None:
+        await d.until(lambda: d.table is not None and d.table.view, what="the board")
+        table = d.app.current
+        port = d.session.conn.port
+
+        async def watch_and_talk(conn) -> None:
+            await conn.watch(table)
+            await conn.say(table, "hello from the rail")
+
+        await asyncio.to_thread(other_client, port, watch_and_talk)
+        screen = await d.until_screen("zoe: hello from the rail")
+        assert "Your hand" in screen
+        # Our own talk, with the ' shortcut.
+        d.line("'nice to meet you")
+        await d.until_screen("ann: nice to meet you")
+        # A wide terminal, then a narrow one: the board is redrawn for each size.
+        d.resize(120, 40)
+        wide = d.screen()
+        assert "Players" in wide and "Your hand" in wide
+        assert max(len(line) for line in wide.splitlines()) > 80
+        d.resize(60, 20)
+        narrow = d.screen()
+        assert "Players" not in narrow  # the side panel gives way below 70 columns
+        assert "Your hand" in narrow
+        assert all(len(line) <= 60 for line in narrow.splitlines())
+        d.resize(80, 24)
+        # Help on F1 and on `help`; Escape closes it.
+        d.keys(F1)
+        help_screen = await d.until_screen("Escape or F1 closes this help")
+        assert "play CARD" in help_screen
+        d.keys(F1)
+        await d.until(lambda: "closes this help" not in d.screen(), what="help to close")
+        d.line("help")
+        await d.until_screen("Escape or F1 closes this help")
+        d.keys("\x1b")
+        await d.until(lambda: "closes this help" not in d.screen(), what="help to close")
+        # A typo gets a suggestion; an illegal action gets the server's reason.
+        d.line("drwa")
+        await d.until_screen("did you mean 'draw'?")
+        d.keys(CTRL_D)
+
+    assert asyncio.run(run_client(script, game="switch", name="ann")) == 0
+
+
+def test_completion_offers_legal_actions() -> None:
+    async def script(d: Driver) -> None:
+        await d.until(lambda: d.table is not None and d.table.my_turn, what="our turn")
+        verb = d.table.legal[0].split()[0]
+        d.keys(verb[:2] + "\t")
+        await d.until(lambda: verb in d.app.input_field.text, what="the verb completed")
+        d.keys(" \t")
+        # Tab again shows the menu of what is legal now.
+        await d.until_screen("legal now")
+        d.keys("\x15")  # Ctrl-U clears the line
+        d.keys(CTRL_D)
+
+    assert asyncio.run(run_client(script, game="abbott", name="ann")) == 0
+
+
+def test_lobby_filter_picker_create_and_watch() -> None:
+    """Connect to a running server (an address given): the lobby lists its tables, the filter
+    narrows them, the picker creates a table, and a table can be watched."""
+    ports: list[int] = []
+    stop = threading.Event()
+
+    def serve() -> None:
+        async def main() -> None:
+            from server.app import Server
+            from server.config import ServerConfig
+
+            async with trio.open_nursery() as nursery:
+                server = Server(ServerConfig(host="127.0.0.1", port=0, scrypt_n=2**4))
+                port = await nursery.start(server.serve)
+                async with connect("127.0.0.1", port, name="kim", secret="k") as kim:
+                    await kim.request(m.CreateTable(ruleset="kilodney", seats=4))
+                    made = await kim.request(m.CreateTable(ruleset="abbott", seats=4))
+                    await kim.join(made.table)
+                    await kim.request(m.StartGame(table=made.table))
+                    ports.append(port)
+                    await trio.to_thread.run_sync(stop.wait, abandon_on_cancel=True)
+                server.shutdown()
+
+        trio.run(main)
+
+    async def script(d: Driver) -> None:
+        await d.until_screen("kilodney")
+        screen = d.screen()
+        assert "abbott" in screen and "lobby" in screen
+        d.line("filter kilo")
+        await d.until(lambda: "abbott " not in d.screen().split("games:")[0], what="the filter")
+        d.line("filter")
+        # The picker: `create` opens the list of rulesets; Enter picks one.
+        d.line("create")
+        await d.until_screen("New table")
+        d.keys("\x1b[B")  # Down: the second ruleset
+        d.keys(ENTER)
+        await d.until(lambda: d.app.input_field.text.startswith("create "), what="prefill")
+        chosen = d.app.input_field.text.split()[1]
+        d.keys(ENTER)
+        await d.until(lambda: d.table is not None, what="the new table")
+        await d.until_screen(f"table {d.app.current} {chosen}")
+        d.line("lobby")
+        await d.until_screen("Your tables")
+        # Watch kim's abbott game: the board, no hand of ours.
+        abbott = next(t["table"] for t in d.state.lobby if t["ruleset"] == "abbott")
+        d.line(f"watch {abbott}")
+        await d.until(lambda: d.app.current == abbott and d.table.view, what="watching")
+        screen = d.screen()
+        assert "watching" in screen and "a   b   c" in screen
+        d.keys(CTRL_D)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not ports and time.monotonic() < deadline:
+            time.sleep(0.01)
+        code = asyncio.run(run_client(script, address=("127.0.0.1", ports[0]), name="ann"))
+        assert code == 0
+    finally:
+        stop.set()
+        thread.join(10)
+
+
+def test_quit_leaves_the_terminal_as_it_was() -> None:
+    """Ctrl-D ends the application and the bytes written end by leaving the alternate
+    screen and showing the cursor again."""
+    from prompt_toolkit.data_structures import Size
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output.vt100 import Vt100_Output
+
+    from switchboard.play import play_async
+
+    class Sink(io.StringIO):
+        encoding = "utf-8"
+
+        def isatty(self) -> bool:
+            return True
+
+    sink = Sink()
+    output = Vt100_Output(sink, lambda: Size(rows=24, columns=80), term="xterm")
+
+    async def main() -> int:
+        with create_pipe_input() as pipe:
+            ready = asyncio.Event()
+            task = asyncio.ensure_future(
+                play_async(
+                    None,
+                    game="kilodney",
+                    name="ann",
+                    bot_delay=0,
+                    input=pipe,
+                    output=output,
+                    on_ready=lambda app, s: ready.set(),
+                )
+            )
+            await asyncio.wait_for(ready.wait(), 15)
+            await asyncio.sleep(0.2)
+            pipe.send_text(CTRL_D)
+            return await asyncio.wait_for(task, 10)
+
+    assert asyncio.run(main()) == 0
+    written = sink.getvalue()
+    assert "\x1b[?1049h" in written  # entered the alternate screen
+    tail = written[written.rindex("\x1b[?1049l") :]  # ...and left it at the end
+    assert "\x1b[?25h" in written[-200:] or "\x1b[?25h" in tail
