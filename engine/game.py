@@ -10,6 +10,10 @@ they draw it, so every family subclasses ``Game`` and fills in a few hooks:
 - ``_apply(seat, action)`` carries out a legal action and returns its events;
 - ``_view(seat)`` is what that seat (``None``: a spectator) may see.
 
+The first deal happens in the constructor, before anyone can ``apply``, so its
+events (the cut, each seat's dealt cards) are kept in ``opening_events``; the
+server sends them, presented per seat, when the game starts.
+
 ``apply`` is written once here, so every family gets the same guarantees: the
 notation is parsed, an illegal action raises ``IllegalActionError`` before
 anything changes, and every accepted action is logged for ``record()``.
@@ -62,6 +66,8 @@ class Game(ABC):
         self._deck_arg = None if deck is None else [str(c) for c in deck]
         self.rng = random.Random(seed)
         self._log: list[list[Any]] = []
+        #: Events of the first deal, made by ``_setup``; later deals come from ``apply``.
+        self.opening_events: list[Event] = []
         fixed = None if deck is None else parse_cards([str(c) for c in deck])
         self._setup(dealer, fixed)
 
