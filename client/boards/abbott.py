@@ -89,7 +89,7 @@ def render(view: dict[str, Any], ctx: BoardContext) -> StyleAndTextTuples:
         drawn.append(row + _side(side, i))
     drawn.append(header + _side(side, size + 1))
     drawn.extend(collection_lines(view, ctx))
-    return lines_to_text(drawn, ctx.width)
+    return lines_to_text(drawn, ctx.width, ctx.ascii_only)
 
 
 def _side(side: list[StyleAndTextTuples], i: int) -> StyleAndTextTuples:

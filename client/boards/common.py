@@ -45,8 +45,8 @@ def seat_style(view: dict[str, Any], seat: int) -> str:
     return "class:seat"
 
 
-def clip(fragments: StyleAndTextTuples, width: int) -> StyleAndTextTuples:
-    """Cut a line of formatted text to ``width`` cells, ending in ``…`` when cut."""
+def clip(fragments: StyleAndTextTuples, width: int, ascii_only: bool = False) -> StyleAndTextTuples:
+    """Cut a line of formatted text to ``width`` cells, ending in ``…`` (``~``) when cut."""
     out: StyleAndTextTuples = []
     used = 0
     for style, text, *_ in fragments:
@@ -54,20 +54,23 @@ def clip(fragments: StyleAndTextTuples, width: int) -> StyleAndTextTuples:
             out.append((style, text))
             used += len(text)
             continue
-        room = max(0, width - used - 1)
-        out.append((style, text[:room]))
-        out.append(("class:dim", "…"))
+        room = width - used - 1
+        if room >= 0:
+            out.append((style, text[:room]))
+            out.append(("class:dim", "~" if ascii_only else "…"))
         break
     return out
 
 
-def lines_to_text(lines: Sequence[StyleAndTextTuples], width: int) -> StyleAndTextTuples:
+def lines_to_text(
+    lines: Sequence[StyleAndTextTuples], width: int, ascii_only: bool = False
+) -> StyleAndTextTuples:
     """Join lines (each clipped to ``width``) with newlines into one formatted text."""
     out: StyleAndTextTuples = []
     for i, line in enumerate(lines):
         if i:
             out.append(("", "\n"))
-        out.extend(clip(line, width))
+        out.extend(clip(line, width, ascii_only))
     return out
 
 
@@ -94,7 +97,7 @@ def wrap_cards(
 
 
 def columns(
-    entries: Sequence[StyleAndTextTuples], width: int, max_rows: int = 4
+    entries: Sequence[StyleAndTextTuples], width: int, max_rows: int = 4, ascii_only: bool = False
 ) -> list[StyleAndTextTuples]:
     """Entries in one column, or two side by side when there are more than ``max_rows``."""
     if len(entries) <= max_rows:
@@ -103,7 +106,7 @@ def columns(
     col = width // 2
     out: list[StyleAndTextTuples] = []
     for i in range(half):
-        left = clip(list(entries[i]), col - 1)
+        left = clip(list(entries[i]), col - 1, ascii_only)
         pad = col - sum(len(t) for _s, t, *_ in left)
         line = [*left, ("", " " * pad)]
         if i + half < len(entries):

@@ -59,7 +59,7 @@ def render(view: dict[str, Any], ctx: BoardContext) -> StyleAndTextTuples:
     elif not view.get("over"):
         lines.append([("", "Lead any card")])
     many = len(view.get("hand_sizes") or []) > 5
-    lines.extend(columns(seat_entries(view, ctx, compact=many), ctx.width, max_rows=5))
+    lines.extend(columns(seat_entries(view, ctx, compact=many), ctx.width, 5, ctx.ascii_only))
     hand = view.get("hand")
     if hand is not None:
         cards: list[StyleAndTextTuples] = []
@@ -71,7 +71,7 @@ def render(view: dict[str, Any], ctx: BoardContext) -> StyleAndTextTuples:
         lines.extend(wrap_cards([("", f"Your hand ({len(hand)}): ")], cards, ctx.width, 2))
     else:
         lines.append([("class:dim", "(spectating: hands are hidden)")])
-    return lines_to_text(lines, ctx.width)
+    return lines_to_text(lines, ctx.width, ctx.ascii_only)
 
 
 def seat_entries(

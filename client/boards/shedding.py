@@ -102,7 +102,7 @@ def render(view: dict[str, Any], ctx: BoardContext) -> StyleAndTextTuples:
         lines.append([("class:turn", f"You must: {view['awaiting']}")])
     elif ctx.legal and view.get("to_act") == view.get("viewer"):
         lines.append([("class:turn", "You may: " + " | ".join(ctx.legal))])
-    return lines_to_text(lines, ctx.width)
+    return lines_to_text(lines, ctx.width, ctx.ascii_only)
 
 
 def hand_size_lines(view: dict[str, Any], ctx: BoardContext) -> list[StyleAndTextTuples]:

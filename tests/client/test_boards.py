@@ -1,0 +1,147 @@
+"""The three boards drawn from real engine games, checked for what a person reads off them."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from prompt_toolkit.formatted_text import fragment_list_to_text
+
+import engine
+from client.boards import BoardContext, render_board
+from client.cards import card_text
+
+GAMES = [("abbott", 4), ("abbott", 2), ("switch", 4), ("j28", 3), ("kilodney", 6)]
+
+
+def play(ruleset: str, seats: int, seed: int, steps: int) -> engine.Game:
+    game = engine.new_game(ruleset, seats=seats, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if game.over:
+            break
+        seat = game.to_act
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    return game
+
+
+def text(view: dict, **ctx: object) -> str:
+    return fragment_list_to_text(render_board(view, BoardContext(**ctx)))  # type: ignore[arg-type]
+
+
+@given(
+    game=st.sampled_from(GAMES),
+    seed=st.integers(0, 10_000),
+    steps=st.integers(0, 80),
+    width=st.sampled_from([52, 56, 80]),
+)
+def test_every_board_fits_its_width_and_ascii_is_ascii(
+    game: tuple[str, int], seed: int, steps: int, width: int
+) -> None:
+    g = play(*game, seed, steps)
+    for seat in [*range(g.seats), None]:
+        view = g.view(seat)
+        drawn = text(view, width=width, names=["ann", "bob", "cy"])
+        assert all(len(line) <= width for line in drawn.splitlines())
+        plain = text(view, width=width, ascii_only=True)
+        assert plain.isascii(), plain
+
+
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 60))
+def test_abbott_squares_read_off_the_screen(seed: int, steps: int) -> None:
+    """Each rank's row shows, file by file, exactly the grid's cards and the pieces on
+    their squares, so `move c4` means what the screen shows at c4."""
+    g = play("abbott", 4, seed, steps)
+    view = g.view(None)
+    lines = text(view, ascii_only=True).splitlines()
+    assert lines[0].split()[:6] == list("abcdef")
+    pieces = {sq: view["seat_names"][s][0] for s, sq in enumerate(view["pieces"])}
+    for r in range(6):
+        line = lines[6 - r]
+        assert line[:3] == f" {r + 1} "
+        for f, file in enumerate("abcdef"):
+            cell = line[3 + 4 * f : 3 + 4 * f + 3]
+            card = view["grid"][r][f]
+            assert cell[1:] == (card or " ."), (file, r + 1, line)
+            assert cell[0] == pieces.get(f"{file}{r + 1}", " ")
+
+
+def test_abbott_names_each_best_hand_and_marks_targets() -> None:
+    g = play("abbott", 4, 3, 40)
+    view = g.view(0)
+    drawn = text(view, names=["ann", "bob", "cy", "di"])
+    for seat, best in enumerate(view["best"]):
+        if view["collections"][seat]:
+            assert best["category"] in drawn
+    legal = [str(a) for a in g.legal_actions(g.to_act)]
+    marked = render_board(view, BoardContext(legal=legal))
+    targets = {a.split()[1] for a in legal if a.startswith("move ")}
+    assert len([f for f in marked if "square.target" in f[0] and f[1].strip()]) >= len(targets)
+
+
+def test_shedding_hand_sizes_pile_and_own_hand() -> None:
+    g = play("switch", 4, 11, 9)
+    view = g.view(1)
+    drawn = text(view, names=["ann", "bob", "cy", "di"])
+    assert f"Your hand ({len(view['hand'])})" in drawn
+    for card in view["hand"]:
+        assert card_text(card) in drawn
+    assert card_text(view["top"]) in drawn
+    for seat, size in enumerate(view["hand_sizes"]):
+        name = ["ann", "bob", "cy", "di"][seat]
+        assert re.search(rf"{name}( \(you\))? {size}\b", drawn), (name, size, drawn)
+    spectator = text(g.view(None))
+    assert "hands are hidden" in spectator and "Your hand" not in spectator
+
+
+def test_shedding_pending_nominated_and_direction() -> None:
+    view = {
+        "family": "shedding",
+        "preset": "blackjack",
+        "viewer": 0,
+        "to_act": 0,
+        "seats": 3,
+        "hand": ["AS"],
+        "hand_sizes": [1, 4, 2],
+        "top": "JC",
+        "pile_size": 6,
+        "nominated": "H",
+        "stock": 10,
+        "pending": {"kind": "pickup", "count": 10},
+        "direction": -1,
+        "finished": [],
+        "announced": [0],
+        "awaiting": "answer the pick-up",
+    }
+    drawn = text(view, names=["ann", "bob", "cy"])
+    assert "Suit to follow: ♥ hearts" in drawn
+    assert "Pending: pick up 10" in drawn
+    assert "anticlockwise" in drawn
+    assert "ann (you) 1 last card" in drawn
+    assert "You must: answer the pick-up" in drawn
+
+
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 120))
+def test_kilodney_never_shows_a_hidden_card(seed: int, steps: int) -> None:
+    """A spectator's board and another seat's board show no card the view does not hold:
+    every card on the screen is the pile top or the viewer's own."""
+    g = play("kilodney", 5, seed, steps)
+    for seat in [None, 0, 3]:
+        view = g.view(seat)
+        drawn = text(view, ascii_only=True, width=80)
+        shown = set(re.findall(r"\b(?:[2-9TJQKA][CDHS]|JK)\b", drawn))
+        allowed = set(view.get("hand") or []) | ({view["top"]} if view.get("top") else set())
+        assert shown <= allowed, (shown - allowed, drawn)
+
+
+@pytest.mark.parametrize("seats", [4, 9])
+def test_kilodney_who_is_in_and_scores(seats: int) -> None:
+    g = play("kilodney", seats, 5, 30)
+    view = g.view(0)
+    drawn = text(view, width=52)
+    assert drawn.count("score") + drawn.count("pt") >= seats
+    for seat in view.get("knocked_out") or []:
+        assert "KO" in drawn or "knocked out" in drawn, seat
