@@ -79,6 +79,7 @@ from protocol.messages import (
     StartGame,
     Unseat,
 )
+from protocol.msgpack_codec import depth_ok
 
 
 class CommandError(ProtocolError, ValueError):
@@ -126,6 +127,8 @@ def _need_table(table: str | None, usage: str) -> str:
     return table
 
 
+#: How deep a JSON option value may nest (the message adds two levels: 16 in all).
+MAX_OPTION_DEPTH = 14
 _FIELD_PREFIX = re.compile(r"^\w+\.\w+: ")
 _BOOLS = {"true": True, "yes": True, "on": True, "false": False, "no": False, "off": False}
 
@@ -140,9 +143,14 @@ def parse_value(text: str) -> Any:
     if low in _BOOLS:
         return _BOOLS[low]
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except ValueError:
         return text
+    except RecursionError:
+        raise CommandError(f"option value {text[:20]!r}... nests too deep") from None
+    if not depth_ok(value, MAX_OPTION_DEPTH):
+        raise CommandError(f"option value {text[:20]!r}... nests deeper than {MAX_OPTION_DEPTH}")
+    return value
 
 
 def format_value(value: Any) -> str:

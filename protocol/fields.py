@@ -59,7 +59,7 @@ def check_word(value: Any) -> str:
     ``#`` and not ``-`` alone (text mode uses those for keys, ids and None).
     Words recur (table ids, names, types), so valid ones are remembered, up to
     a bound, to make the common case one set lookup."""
-    if value in _KNOWN_WORDS and type(value) is str:
+    if type(value) is str and value in _KNOWN_WORDS:
         return value
     if type(value) is not str or not _WORD.fullmatch(value) or value[0] == "#" or value == "-":
         raise LocalProtocolError(f"{_short(value)} is not a word (see protocol.fields)")

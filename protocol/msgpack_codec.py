@@ -91,7 +91,7 @@ def depth_ok(obj: Any, limit: int) -> bool:
     >>> depth_ok({"a": [1, {"b": []}]}, 4), depth_ok({"a": [1, {"b": []}]}, 3)
     (True, False)
     """
-    level = [obj]
+    level = [obj] if type(obj) is dict or type(obj) is list else []
     depth = 0
     while level:
         depth += 1

@@ -74,6 +74,7 @@ from protocol.messages import (
     UnknownMessage,
     Welcome,
 )
+from protocol.msgpack_codec import depth_ok
 
 # ---------------------------------------------------------------- token kinds
 # Each kind: (to token, from token). ``from`` may raise ValueError.
@@ -254,9 +255,10 @@ class _Cursor:
         return self.line[self.pos :]
 
 
-def parse_line(line: str) -> Received:
+def parse_line(line: str, max_depth: int = DEFAULT_LIMITS.max_depth) -> Received:
     """The server message a text line stands for. Never raises: an unknown
-    first word gives ``UnknownMessage``, a malformed line ``InvalidMessage``."""
+    first word gives ``UnknownMessage``, a malformed line ``InvalidMessage``
+    (JSON nested deeper than ``max_depth`` included)."""
     cur = _Cursor(line)
     word = cur.take() if line else ""
     spec = BY_WORD.get(word)
@@ -278,7 +280,11 @@ def parse_line(line: str) -> Received:
             cur.take()
             fields[key] = _KINDS[pending.pop(key)][1](value)
         _parse_tail(spec, cur, fields)
+        if not depth_ok(fields, max_depth):  # fields: the message map, depth 1
+            return InvalidMessage(word, "too_deep", f"JSON nested deeper than {max_depth}")
         return spec.cls(**fields)
+    except RecursionError:
+        return InvalidMessage(word, "too_deep", "JSON nested too deep", fields.get("id"))
     except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
         return InvalidMessage(word, "bad_message", f"bad {word!r} line: {exc}", fields.get("id"))
     except LocalProtocolError as exc:
@@ -477,7 +483,7 @@ class ClientTextCodec:
             if isinstance(line, bytes):
                 return InvalidMessage("", "bad_message", "the line is not UTF-8")
             if line:
-                return parse_line(line)
+                return parse_line(line, self.reader.limits.max_depth)
 
     def encode(self, message: Message) -> bytes:
         """The command line for a client message (table commands say ``at TABLE``)."""

@@ -4,6 +4,7 @@ the protocol's own error, never another exception (h11's fuzz invariant)."""
 from __future__ import annotations
 
 import contextlib
+import json
 import random
 import struct
 
@@ -205,17 +206,45 @@ msgpack_values = st.recursive(
 )
 
 
+FIELD_NAMES = sorted({name for cls in m.TYPES.values() for name, _r, _d in cls._wire})
+
+
 @given(
-    st.dictionaries(st.sampled_from([*m.TYPES, "type", "id", "x"]), msgpack_values, max_size=6),
+    st.dictionaries(st.sampled_from([*FIELD_NAMES, "type", "x"]), msgpack_values, max_size=8),
     st.sampled_from(list(m.TYPES)),
 )
 def test_fuzz_msgpack_maps_of_any_values(obj, type_name):
+    """Any value in any field of any type: a message, or an error reply, never a crash."""
     obj.setdefault("type", type_name)
+    assert isinstance(m.from_map(obj), RECEIVED)
     try:
         out = MsgpackDecoder(SMALL).feed(frame_of(obj))
     except ProtocolError:
         return
     assert len(out) == 1 and isinstance(out[0], RECEIVED)
+
+
+@given(st.sampled_from(list(m.TYPES.values())), st.data())
+def test_fuzz_every_field_with_any_value(cls, data):
+    """Each field of each type in turn gets an arbitrary value."""
+    fields = {name: data.draw(msgpack_values) for name, _r, _d in cls._wire}
+    assert isinstance(m.from_map({"type": cls.type, **fields}), RECEIVED)
+
+
+@pytest.mark.parametrize("depth", [15, 16, 3000])
+def test_deep_json_in_text_is_an_error_not_a_crash(depth):
+    deep = "[" * depth + "]" * depth
+    reply = parse_line('stats {"a":' + deep + "}")
+    assert isinstance(reply, m.InvalidMessage) and reply.code == "too_deep"
+    assert parse_line('stats {"a":' + "[" * 14 + "]" * 14 + "}") == m.Stats(
+        stats={"a": json.loads("[" * 14 + "]" * 14)}
+    )
+    with pytest.raises(CommandError, match="nests"):
+        parse_command("create abbott 4 a=" + deep)
+    codec = ServerTextCodec(Limits(max_line=10_000))
+    codec.receive_data(b"hello\ncreate abbott 4 a=" + deep.encode()[:9000] + b"\n")
+    assert codec.next_message() == m.Hello(client="text")
+    assert isinstance(codec.next_message(), m.InvalidMessage)
 
 
 @given(messages(), st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 255)), max_size=8))
