@@ -110,6 +110,8 @@ def depth_ok(obj: Any, limit: int) -> bool:
 class MsgpackDecoder:
     """Bytes in, messages out, for one connection (either side)."""
 
+    name = "msgpack"  #: the codec's name, as ``protocol.sniff`` says it
+
     def __init__(self, limits: Limits = DEFAULT_LIMITS) -> None:
         self.limits = limits
         self._buffer = bytearray()
@@ -198,6 +200,11 @@ class MsgpackDecoder:
         if headers > self.limits.max_depth and not depth_ok(data, self.limits.max_depth):
             raise self._fail(f"a message nests deeper than {self.limits.max_depth}", "too_deep")
         return from_map(data)
+
+    def encode(self, message: Message) -> bytes:
+        """``encode(message)``: so a decoder serves as a connection's whole codec,
+        with the same three methods as ``ServerTextCodec``."""
+        return encode(message, self.limits)
 
     def feed(self, data: bytes) -> list[Received]:
         """``receive_data`` then every complete message (a convenience)."""

@@ -409,6 +409,8 @@ class ServerTextCodec:
     this connection was seated at or shown), which bare table commands use.
     """
 
+    name = "text"  #: the codec's name, as ``protocol.sniff`` says it
+
     def __init__(self, limits: Limits = DEFAULT_LIMITS) -> None:
         self.reader = LineReader(limits)
         self.table: str | None = None
@@ -464,6 +466,8 @@ class ServerTextCodec:
 
 class ClientTextCodec:
     """A program's side of a text connection: server lines in, command lines out."""
+
+    name = "text"
 
     def __init__(self, limits: Limits = DEFAULT_LIMITS) -> None:
         self.reader = LineReader(limits)
