@@ -440,3 +440,34 @@ def test_a_match_to_a_target_deals_again_with_the_deal_passing_left() -> None:
     assert max(game.scores) >= 200 and game.scores.count(max(game.scores)) == 1
     assert len(game.hand_scores) == hands >= 2 and len(dealers) >= 2
     assert [sum(col) for col in zip(*game.hand_scores, strict=True)] == game.scores
+
+
+# ------------------------------------------------------------ perft counts
+def test_perft_switch_singles_and_draw() -> None:
+    game = deal("switch", ["3H 3D 5H JC 9S", "5C 6D 7D 8C TC"], "4H", "KC KD")
+    assert [str(a) for a in game.legal_actions(0)] == ["play JC", "play 3H", "play 5H", "draw"]
+
+
+def test_perft_j28_sets_and_runs_counted_by_hand() -> None:
+    game = deal("j28", ["5H 6H 6S 7S", "5C 6D 7D 8C"], "4H", "KC KD")
+    assert sorted(str(a) for a in game.legal_actions(0)) == sorted(
+        [
+            "play 5H",
+            "play 6H",
+            "play 5H 6H",
+            "play 5H 6H 6S last",
+            "play 5H 6H 6S 7S",
+            "play 6H 5H",
+            "play 6H 6S",
+            "play 6H 6S 7S last",
+        ]
+    )
+    assert game.legal_actions(1) == []
+
+
+def test_perft_blackjack_seven_with_its_suit() -> None:
+    game = deal("blackjack", ["7H 3H 9H 9C", "5C 6D 7D 8C"], "5H", "KC KD")
+    assert sorted(str(a) for a in game.legal_actions(0)) == sorted(
+        ["play 7H", "play 3H", "play 9H", "play 7H 9H 3H last", "play 7H 3H 9H last"]
+    )
+    assert game.is_legal(0, Action.parse("play 7H 9H"))  # any of its suit, in any order
