@@ -12,7 +12,7 @@ that begin a legal play (and the rest of the hand, for sets and runs), after
 >>> [c for c, _ in candidates("pl", st, "t1")]
 ['play']
 >>> [c for c, _ in candidates("play ", st, "t1")]
-['QH', 'QS', '2C']
+['QH']
 >>> [c for c, _ in candidates("play QH ", st, "t1")]
 ['QS', 'last']
 """
@@ -62,7 +62,8 @@ def candidates(before: str, state: ClientState, table: str | None) -> list[tuple
             if [p.upper() if verb == "play" else p.lower() for p in parts[1 : len(words)]] == done:
                 out.append((parts[len(words)], "legal now"))
         if verb == "play" and t and t.view:
-            if not done:
+            if not done and not any(a.startswith("play ") for a in legal):
+                # Not our turn: let a person type ahead from the hand.
                 out += [(c, "in hand") for c in t.view.get("hand") or []]
             else:
                 out.append(("last", "announce last card"))
