@@ -3,7 +3,7 @@
 The candidates come from what the client knows at the moment of the key press
 (``ClientState`` and the table on screen), so the completion never offers an
 action the server would refuse: after ``play`` it offers exactly the cards
-that begin a legal play (and the rest of the hand, for sets and runs), after
+that begin a legal play (the whole hand while it is not our turn), after
 ``move`` the squares the piece may reach, after ``join`` the tables.
 
 >>> from client.state import ClientState
@@ -62,11 +62,11 @@ def candidates(before: str, state: ClientState, table: str | None) -> list[tuple
             if [p.upper() if verb == "play" else p.lower() for p in parts[1 : len(words)]] == done:
                 out.append((parts[len(words)], "legal now"))
         if verb == "play" and t and t.view:
-            if not done and not any(a.startswith("play ") for a in legal):
+            if done:
+                out.append(("last", "announce last card"))
+            elif not any(a.startswith("play ") for a in legal):
                 # Not our turn: let a person type ahead from the hand.
                 out += [(c, "in hand") for c in t.view.get("hand") or []]
-            else:
-                out.append(("last", "announce last card"))
         elif verb == "suit" and len(words) == 1:
             out += [(s, "") for s in SUITS]
         elif verb in ("join", "watch", "record", "replay") and len(words) == 1:
