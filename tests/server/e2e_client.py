@@ -64,6 +64,7 @@ class Client:
         self.raw = bytearray()
         self._ids = itertools.count(1)
         self._read = 0  # messages of inbox already handed out by ``next``
+        self._taken: set[int] = set()  # replies ``request`` took out of turn
         self.tokens: dict[str, str] = {}
         self.seats: dict[str, int] = {}
         self.last_seq: dict[str, int] = {}
@@ -107,13 +108,15 @@ class Client:
             self.last_seq[msg.table] = msg.seq
 
     async def next(self, timeout: float = TIMEOUT) -> m.Received:
-        """The next message not yet handed out."""
+        """The next message not yet handed out (a reply ``request`` took is skipped)."""
         with trio.fail_after(timeout):
-            while self._read >= len(self.inbox):
-                await self._fill()
-        msg = self.inbox[self._read]
-        self._read += 1
-        return msg
+            while True:
+                while self._read >= len(self.inbox):
+                    await self._fill()
+                index = self._read
+                self._read += 1
+                if index not in self._taken:
+                    return self.inbox[index]
 
     async def wait_for(self, predicate: Any, timeout: float = TIMEOUT) -> m.Received:
         """The next message (skipping others) for which ``predicate`` holds."""
@@ -124,11 +127,20 @@ class Client:
                     return msg
 
     async def request(self, message: m.Message, timeout: float = TIMEOUT) -> m.Received:
-        """Send ``message`` with a fresh id; the reply echoing it."""
+        """Send ``message`` with a fresh id; the reply echoing it. Other messages that
+        arrive meanwhile stay for ``next``."""
         rid = next(self._ids)
         message = type(message)(**{**_fields(message), "id": rid})
         await self.send(message)
-        return await self.wait_for(lambda r: getattr(r, "id", None) == rid, timeout)
+        index = self._read
+        with trio.fail_after(timeout):
+            while True:
+                while index >= len(self.inbox):
+                    await self._fill()
+                if index not in self._taken and getattr(self.inbox[index], "id", None) == rid:
+                    self._taken.add(index)
+                    return self.inbox[index]
+                index += 1
 
     async def aclose(self) -> None:
         with trio.move_on_after(1):
