@@ -333,7 +333,14 @@ class ClientApp:
                 waiting += [("", "\nYou are the game master: type "), ("class:turn", "start")]
                 waiting += [("", " to deal\n(empty seats are played by bots).")]
             return waiting
-        return render_board(t.view, ctx)
+        board = render_board(t.view, ctx)
+        if t.state == "over" or t.view.get("over"):
+            board = [*board, ("", "\n"), ("class:turn", "Game over.")]
+            if t.master and t.master == self.state.name:
+                board.append(("", " `start` deals a new game; `leave` returns to the lobby."))
+            else:
+                board.append(("", " `leave` returns to the lobby."))
+        return board
 
     def _lobby_text(self, width: int) -> StyleAndTextTuples:
         out: StyleAndTextTuples = [
