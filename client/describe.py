@@ -95,7 +95,7 @@ def describe_event(
             out.append(("", f": {_name(names, winner)} wins"))
         if ev.get("scores") is not None:
             scores = ", ".join(f"{_name(names, s)} {v}" for s, v in enumerate(ev["scores"]))
-            out.append(("class:score", f" · scores {scores}"))
+            out.append(("class:score", f"{' -' if ascii_only else ' ·'} scores {scores}"))
     elif kind in ("skip", "miss", "pass", "reverse", "cancel", "out", "concede", "vote"):
         words = {
             "skip": " is skipped",

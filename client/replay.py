@@ -86,7 +86,7 @@ class Replay:
             events = game.apply(seat, notation)
             self._views.append(game.view(self.seat))
             self._events.append([e.present(self.seat) for e in events])
-            self._labels.append(f"seat {seat}: {notation}")
+            self._labels.append(f"{{{seat}}}: {notation}")
 
     def _from_events(self) -> None:
         self._views.append(None)
@@ -118,17 +118,20 @@ class Replay:
         return out[-last:]
 
     def caption(self, i: int) -> str:
-        return f"{i}/{self.steps - 1} {self._labels[i]}"
+        """``12/87 South: move c4``: where we are, and the action that led here."""
+        label = self._labels[i]
+        if label.startswith("{"):
+            seat = int(label[1 : label.index("}")])
+            named = seat < len(self.names) and self.names[seat]
+            who = self.names[seat] if named else f"seat {seat}"
+            label = f"{who}{label[label.index('}') + 1 :]}"
+        return f"{i}/{self.steps - 1} {label}"
 
     def render(self, i: int, width: int = 80, ascii_only: bool = False) -> StyleAndTextTuples:
         """Step ``i`` as formatted text: the board (full records), then recent events."""
-        out: StyleAndTextTuples = [
-            (
-                "class:title",
-                f" {self.record.get('ruleset')} · step {self.caption(i)} ".ljust(width),
-            ),
-            ("", "\n"),
-        ]
+        dot = "-" if ascii_only else "·"
+        title = f" {self.record.get('ruleset')} {dot} step {self.caption(i)} "
+        out: StyleAndTextTuples = [("class:title", title.ljust(width)), ("", "\n")]
         view = self.view(i)
         if view is not None:
             ctx = BoardContext(names=self.names, ascii_only=ascii_only, width=width)

@@ -1,0 +1,120 @@
+"""Stepping through finished games: the model, the viewer's keys, the command, and a record
+fetched from a real server."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+
+import trio
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+import engine
+from client.connection import connect
+from client.replay import Replay, ReplayApp
+from protocol import messages as m
+from switchboard.cli import main as cli_main
+from switchboard.replay import fetch_record
+
+
+def played(ruleset: str, seats: int, seed: int, steps: int) -> engine.Game:
+    game = engine.new_game(ruleset, seats=seats, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if game.over:
+            break
+        game.apply(game.to_act, rng.choice(game.legal_actions(game.to_act)))
+    return game
+
+
+def test_every_step_is_the_game_replayed_to_that_point() -> None:
+    game = played("switch", 3, 4, 25)
+    record = game.record()
+    replay = Replay(record, seat=1)
+    assert replay.steps == len(record["actions"]) + 1
+    for i in range(replay.steps):
+        prefix = {**record, "actions": record["actions"][:i]}
+        assert replay.view(i) == engine.replay(prefix).view(1)
+
+
+def test_a_public_event_log_steps_event_by_event() -> None:
+    game = played("kilodney", 4, 2, 12)
+    events = []
+    replayed = engine.new_game("kilodney", seats=4, seed=2)
+    for seat, notation in game.record()["actions"]:
+        events += [e.present(None) for e in replayed.apply(seat, notation)]
+    log = {"ruleset": "kilodney", "seats": 4, "options": {}, "events": events}
+    replay = Replay(log)
+    assert not replay.full
+    assert replay.steps == len(events) + 1
+    last = replay.text(replay.steps - 1)
+    assert "plays" in last and "step" in last
+
+
+def test_viewer_keys_step_forward_back_and_jump() -> None:
+    replay = Replay(played("abbott", 4, 9, 20).record())
+
+    async def main() -> int:
+        with create_pipe_input() as pipe:
+            viewer = ReplayApp(replay, input=pipe, output=DummyOutput())
+            task = asyncio.ensure_future(viewer.application.run_async())
+            await asyncio.sleep(0.05)
+            pipe.send_text("\x1b[C\x1b[C\x1b[Cn")  # Right x3, n
+            await asyncio.sleep(0.1)
+            assert viewer.i == 4
+            pipe.send_text("\x1b[Dp")  # Left, p
+            await asyncio.sleep(0.1)
+            assert viewer.i == 2
+            pipe.send_text("\x1b[F")  # End
+            await asyncio.sleep(0.1)
+            assert viewer.i == replay.steps - 1
+            pipe.send_text("\x1b[H")  # Home
+            await asyncio.sleep(0.1)
+            assert viewer.i == 0
+            pipe.send_text("q")
+            return await asyncio.wait_for(task, 5)
+
+    assert asyncio.run(main()) == 0
+
+
+def test_the_command_prints_steps_from_a_file(tmp_path, capsys) -> None:
+    record = played("abbott", 2, 1, 10).record()
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    assert cli_main(["replay", str(path), "--print", "--step", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "step 3/" in out and "a   b   c   d   e" in out and out.isascii()
+    assert cli_main(["replay", str(path), "--print", "--step", "999"]) == 2
+
+
+async def test_a_record_fetched_from_the_server_replays_the_game(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("SWITCHBOARD_CONFIG_DIR", str(tmp_path))
+    from server.app import Server
+    from server.config import ServerConfig
+
+    async with trio.open_nursery() as nursery:
+        server = Server(ServerConfig(host="127.0.0.1", port=0, scrypt_n=2**4))
+        port = await nursery.start(server.serve)
+        async with connect("127.0.0.1", port, name="ann") as conn:
+            made = await conn.request(m.CreateTable(ruleset="abbott", seats=4))
+            await conn.join(made.table)
+            await conn.request(m.StartGame(table=made.table))
+            t = conn.state.tables[made.table]
+            moves = 0
+            with trio.fail_after(10):
+                while moves < 3:
+                    await trio.sleep(0.01)
+                    if t.my_turn and not t.stale:
+                        await conn.act(made.table, t.legal[0])
+                        moves += 1
+                while t.stale or t.resyncing:
+                    await trio.sleep(0.01)
+            record = await fetch_record("127.0.0.1", port, made.table, "bob")
+            assert record["full"]  # abbott hides nothing: the whole record
+            replay = Replay(record)
+            ours = {k: v for k, v in t.view.items() if k not in ("viewer",)}
+            theirs = {k: v for k, v in replay.view(replay.steps - 1).items() if k != "viewer"}
+            assert theirs == ours
+        server.shutdown()
