@@ -179,7 +179,8 @@ def tuple_of(check: Checker, low: int = 0, high: int = 10_000) -> Checker:
 
 
 def check_legal(value: Any) -> tuple[str, ...]:
-    """Legal actions as notation strings. Not re-parsed (the engine made them)."""
+    """Legal actions as notation strings: each printable, without ``|`` and
+    without spaces at its ends. Not re-parsed (the engine made them)."""
     if type(value) not in (list, tuple) or len(value) > 10_000:
         raise LocalProtocolError(f"{_short(value)} is not a list of actions")
     if value:
@@ -189,6 +190,9 @@ def check_legal(value: Any) -> tuple[str, ...]:
             raise LocalProtocolError(f"{_short(value)} is not a list of actions' notation")
         if "|" in joined:
             raise LocalProtocolError(f"{_short(value)}: an action's notation has no '|'")
+        bars = "|".join(value)  # printable: the only whitespace left is the ASCII space
+        if bars[0] == " " or bars[-1] == " " or " |" in bars or "| " in bars:
+            raise LocalProtocolError(f"{_short(value)}: a notation has no space at either end")
     return tuple(value)
 
 

@@ -71,7 +71,7 @@ notations = st.one_of(
     ),
 )
 legal_items = st.text(TEXT_ALPHABET, min_size=1, max_size=15).filter(
-    lambda t: "|" not in t and t.isprintable()
+    lambda t: "|" not in t and t.isprintable() and t == t.strip()
 )
 events = st.builds(
     lambda kind, rest: {**rest, "kind": kind},
