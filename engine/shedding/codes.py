@@ -67,3 +67,10 @@ def codes_of(play: Play) -> tuple[int, ...]:
     if codes is None or _PLAYS.get((codes, play.last)) is not play:
         codes = tuple(code(c) for c in play.cards)
     return codes
+
+
+#: ``SINGLE[last][c]``: the play of card ``c`` alone, without and with the announcement.
+SINGLE: tuple[tuple[Play, ...], tuple[Play, ...]] = (
+    tuple(make_play((c,), False) for c in range(53)),
+    tuple(make_play((c,), True) for c in range(53)),
+)

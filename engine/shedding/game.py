@@ -30,6 +30,7 @@ from engine.shedding.codes import (
     NOMINATE,
     PASS,
     RANK,
+    SINGLE,
     SUIT,
     SUIT_LETTER,
     TEXT,
@@ -61,6 +62,9 @@ class SheddingGame(Game):
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 8
     schema: ClassVar[OptionSchema] = SCHEMA
+    #: Whether ``legal_actions`` takes its shortcut for the common case (the tests
+    #: turn it off to check that the shortcut lists exactly what the long way does).
+    _fast: ClassVar[bool] = True
 
     # ------------------------------------------------------------ setup
     def _setup(self, dealer: int | None, deck: list[Card] | None) -> None:
@@ -120,6 +124,7 @@ class SheddingGame(Game):
         self.turns = 0
         self.hand_over = False
         self._hand_points = [0] * n
+        self._listed: tuple[int, tuple[Action, ...]] | None = None
 
     # ---------------------------------------------------------- contract
     @property
@@ -358,6 +363,13 @@ class SheddingGame(Game):
         return f"'{action.verb}' is not part of this game"
 
     def is_legal(self, seat: int, action: Action) -> bool:
+        """Checked in full, except for an action object that ``legal_actions`` has just
+        listed for this seat in this very state (every listed action was checked then)."""
+        listed = self._listed
+        if listed is not None and listed[0] == seat:
+            for a in listed[1]:
+                if a is action:
+                    return True
         return self._reason(seat, action) is None
 
     def explain(self, seat: int, action: Action) -> str:
@@ -366,8 +378,47 @@ class SheddingGame(Game):
     def legal_actions(self, seat: int) -> list[Action]:
         """Every single-card play, up to ``MAX_MULTI`` multi-card plays (automatic
         moves announce last card with the play), draw, pass, suit, last."""
+        out = self._list_actions(seat)
+        self._listed = (seat, tuple(out))
+        return out
+
+    def _list_actions(self, seat: int) -> list[Action]:
         if self.game_over:
             return []
+        hand = self.hands[seat]
+        if (
+            self._fast
+            and seat == self.turn
+            and self.awaiting is None
+            and self.pending is None
+            and len(hand) >= 2
+            and not self.pt.any_multi
+            and self.pile
+        ):
+            # The common case, kept tight (bots list actions every turn): single
+            # cards that match the pile, and a draw where it is allowed.
+            top = self.pile[-1]
+            wild = self.pt.wild
+            single = SINGLE[self.announce and len(hand) == 2]
+            if self.nominated is not None:
+                suit, rank = self.nominated, RANK[top]
+                out = [
+                    single[c]
+                    for c in sorted(set(hand))
+                    if wild[c] or SUIT[c] == suit or RANK[c] == rank
+                ]
+            elif top == JK:
+                out = [single[c] for c in sorted(set(hand))]
+            else:
+                suit, rank = SUIT[top], RANK[top]
+                out = [
+                    single[c]
+                    for c in sorted(set(hand))
+                    if wild[c] or SUIT[c] == suit or RANK[c] == rank
+                ]
+            if not out or (self.options["draw_when_able"] and (self.stock or len(self.pile) > 1)):
+                out.append(DRAW)  # as _draw_reason says
+            return out
         out: list[Action] = []
         hand = self.hands[seat]
         if (
@@ -394,11 +445,12 @@ class SheddingGame(Game):
             nominated = self.nominated
             suit, rank = (SUIT[top], RANK[top]) if nominated is None else (nominated, RANK[top])
             anything = top == JK and nominated is None
+            single = SINGLE[announce and size == 2]
             for c in sorted(set(hand)):
                 if (anything or wild[c] or SUIT[c] == suit or RANK[c] == rank) and not (
                     size == 1 and no_end[c]
                 ):
-                    plays.append(make_play((c,), announce and size == 2))
+                    plays.append(single[c])
             if pt.any_multi and size >= 2:
                 for cards in self._multi_plays(seat):
                     if self._play_reason(seat, cards, False) is None:
@@ -487,6 +539,7 @@ class SheddingGame(Game):
 
     # ------------------------------------------------------------ applying
     def _apply(self, seat: int, action: Action) -> list[Event]:
+        self._listed = None
         events = self._settle_owing(seat) if self.owing is not None else []
         if isinstance(action, Last):
             self.announced.add(seat)
@@ -517,6 +570,7 @@ class SheddingGame(Game):
     def _illegal(self, seat: int, action: Action, reason: str) -> list[Event] | None:
         """A penalised blunder: the cards stay in hand, the penalty is drawn, and the
         turn does not pass (the player still owes a legal move)."""
+        self._listed = None
         if not isinstance(action, Play) or self.hand_over or seat in self.finished:
             return None
         cards = codes_of(action)

@@ -102,6 +102,19 @@ def illegal_tries(game: SheddingGame, rng: random.Random) -> None:
     assert all_views(game) == before and game.record()["actions"] == log
 
 
+def check_shortcut(game: SheddingGame) -> None:
+    """The fast listing of legal actions is exactly the long one, for every seat."""
+    for seat in range(game.seats):
+        fast = game.legal_actions(seat)
+        game._fast = False
+        try:
+            slow = game.legal_actions(seat)
+        finally:
+            del game._fast
+        assert fast == slow
+        assert all(game._reason(seat, a) is None for a in slow)
+
+
 def driver_choice(game: SheddingGame, rng: random.Random) -> engine.Action:
     seat = game.to_act
     legal = game.legal_actions(seat)
@@ -125,6 +138,7 @@ def play_checked(preset: str, seats: int, seed: int, options: dict[str, Any] | N
         if rng.random() < 0.1:
             illegal_tries(game, rng)
         seat = game.to_act
+        check_shortcut(game)
         events = game.apply(seat, driver_choice(game, rng))
         n += 1
         check_cards(game)
