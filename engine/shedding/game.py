@@ -737,8 +737,12 @@ class SheddingGame(Game):
                 }
         elif pend is not None and pend["kind"] == "miss":
             n += pend["count"]
-        events += self._maybe_out(seat)
-        if self.hand_over:
+        if not hand:
+            events += self._maybe_out(seat)
+            if self.hand_over:
+                return events
+        if not pt.power[last]:
+            self.turn = self._next(seat)  # a plain card: the turn simply passes
             return events
         # the play's own power
         steps = 1
