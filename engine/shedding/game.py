@@ -395,32 +395,8 @@ class SheddingGame(Game):
             and not self.pt.any_multi
             and self.pile
         ):
-            # The common case, kept tight (bots list actions every turn): single
-            # cards that match the pile, and a draw where it is allowed.
-            top = self.pile[-1]
-            wild = self.pt.wild
-            single = SINGLE[self.announce and len(hand) == 2]
-            if self.nominated is not None:
-                suit, rank = self.nominated, RANK[top]
-                out = [
-                    single[c]
-                    for c in sorted(set(hand))
-                    if wild[c] or SUIT[c] == suit or RANK[c] == rank
-                ]
-            elif top == JK:
-                out = [single[c] for c in sorted(set(hand))]
-            else:
-                suit, rank = SUIT[top], RANK[top]
-                out = [
-                    single[c]
-                    for c in sorted(set(hand))
-                    if wild[c] or SUIT[c] == suit or RANK[c] == rank
-                ]
-            if not out or (self.options["draw_when_able"] and (self.stock or len(self.pile) > 1)):
-                out.append(DRAW)  # as _draw_reason says
-            return out
+            return self._list_common(hand)
         out: list[Action] = []
-        hand = self.hands[seat]
         if (
             self.announce
             and len(hand) == 1
@@ -477,6 +453,27 @@ class SheddingGame(Game):
             out.append(DRAW)
         if self.awaiting == "drawn" or (pend is not None and pend["kind"] in ("skip", "miss")):
             out.append(PASS)  # as _pass_reason says
+        return out
+
+    def _list_common(self, hand: list[int]) -> list[Action]:
+        """The common turn, kept tight because bots list actions every turn: single
+        cards that match the pile, and a draw where it is allowed."""
+        top = self.pile[-1]
+        wild = self.pt.wild
+        single = SINGLE[self.announce and len(hand) == 2]
+        out: list[Action]
+        if top == JK and self.nominated is None:
+            out = [single[c] for c in sorted(set(hand))]
+        else:
+            suit = SUIT[top] if self.nominated is None else self.nominated
+            rank = RANK[top]
+            out = [
+                single[c]
+                for c in sorted(set(hand))
+                if wild[c] or SUIT[c] == suit or RANK[c] == rank
+            ]
+        if not out or (self.options["draw_when_able"] and (self.stock or len(self.pile) > 1)):
+            out.append(DRAW)  # as _draw_reason says
         return out
 
     def _candidate_plays(self, seat: int) -> list[tuple[int, ...]]:
