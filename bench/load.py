@@ -1,0 +1,411 @@
+"""Load on a real server process over loopback, beside a bare trio echo server as the floor.
+
+    python bench/load.py                 # every figure (about three minutes on 2 cores)
+    python bench/load.py --quick         # shorter runs, 1,000 idle connections only
+
+What it measures, each beside its reference from the same run:
+
+1. idle round trip: ``ping`` -> ``pong`` on an idle server, against the same
+   frame echoed by a bare trio echo server (the floor: our ratio to it);
+2. one table of 4 bot clients playing continuously: actions/s, and the action
+   round trip from ``act`` to the ack *and* the resulting ``turn`` at every
+   seat (p50, p99), with the server's RSS and CPU;
+3. 250 tables x 4 bots (1,000 connections): the same figures;
+4. idle connections (hello said, nothing else) at 1,000 and 10,000: the
+   server's RSS growth per connection, beside the echo server's.
+
+The server is ``switchboard serve`` in its own process (SQLite in a temporary
+directory, WAL, group commit); the bots run in other processes (each a trio
+run of many connections), so the server gets a core of its own on a 2-core
+machine. Only 127.0.0.1 is used; the fd limit is raised with
+``resource.setrlimit`` for the idle test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import os
+import random
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from bisect import bisect_right
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import trio  # noqa: E402
+
+from protocol import messages as m  # noqa: E402
+from protocol.msgpack_codec import MsgpackDecoder, encode  # noqa: E402
+
+PORT_LINE = re.compile(rb"listening on \S+ port (\d+)")
+HOST = "127.0.0.1"
+
+
+# --------------------------------------------------------------- processes
+def raise_fd_limit() -> int:
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return hard
+
+
+def _echo_main(conn: Any) -> None:
+    raise_fd_limit()
+
+    async def echo(stream: trio.SocketStream) -> None:
+        try:
+            while data := await stream.receive_some(65536):
+                await stream.send_all(data)
+        except trio.BrokenResourceError:
+            pass
+
+    async def main() -> None:
+        listeners = await trio.open_tcp_listeners(0, host=HOST, backlog=4096)
+        conn.send(listeners[0].socket.getsockname()[1])
+        await trio.serve_listeners(echo, listeners)
+
+    trio.run(main)
+
+
+def start_echo() -> tuple[mp.Process, int]:
+    parent, child = mp.Pipe()
+    proc = mp.Process(target=_echo_main, args=(child,), daemon=True)
+    proc.start()
+    return proc, parent.recv()
+
+
+def proc_stats(pid: int) -> tuple[float, float]:
+    """(RSS in MB, CPU seconds used so far) of a process, from /proc."""
+    with open(f"/proc/{pid}/status") as f:
+        rss = next(int(line.split()[1]) for line in f if line.startswith("VmRSS:")) / 1024
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return rss, cpu
+
+
+# ------------------------------------------------------------------ client
+class Conn:
+    """One msgpack connection of a bench client."""
+
+    def __init__(self, stream: trio.SocketStream) -> None:
+        self.stream = stream
+        self.decoder = MsgpackDecoder()
+        self.pending: list[m.Received] = []
+        self.ids = iter(range(1, 10**12))
+
+    @classmethod
+    async def open(cls, port: int) -> Conn:
+        return cls(await trio.open_tcp_stream(HOST, port))
+
+    async def send(self, message: m.Message) -> None:
+        await self.stream.send_all(encode(message))
+
+    async def receive(self) -> m.Received:
+        while not self.pending:
+            data = await self.stream.receive_some(65536)
+            if not data:
+                raise EOFError
+            self.pending.extend(self.decoder.feed(data))
+        return self.pending.pop(0)
+
+    async def request(self, message: m.Message) -> m.Received:
+        rid = next(self.ids)
+        fields = {n: getattr(message, n) for n, _r, _d in message._wire}
+        await self.send(type(message)(**{**fields, "id": rid}))
+        while True:
+            reply = await self.receive()
+            if getattr(reply, "id", None) == rid:
+                return reply
+
+
+def _percentiles(xs: list[float]) -> dict[str, float]:
+    if not xs:
+        return {"n": 0, "p50": float("nan"), "p99": float("nan")}
+    xs = sorted(xs)
+    return {
+        "n": len(xs),
+        "p50": xs[len(xs) // 2] * 1000,
+        "p99": xs[min(len(xs) - 1, int(len(xs) * 0.99))] * 1000,
+    }
+
+
+def _pings_main(port: int, count: int, conn_out: Any) -> None:
+    async def main() -> None:
+        c = await Conn.open(port)
+        times = []
+        for i in range(count):
+            t0 = time.perf_counter()
+            await c.send(m.Ping(id=i + 1))
+            while getattr(await c.receive(), "id", None) != i + 1:
+                pass
+            times.append(time.perf_counter() - t0)
+        conn_out.send(times[count // 10 :])  # the first tenth warms up
+
+    trio.run(main)
+
+
+def measure_pings(port: int, count: int) -> dict[str, float]:
+    parent, child = mp.Pipe()
+    p = mp.Process(target=_pings_main, args=(port, count, child))
+    p.start()
+    times = parent.recv()
+    p.join()
+    return _percentiles(times)
+
+
+def _tables_main(port: int, tables: int, seconds: float, prefix: str, out: Any) -> None:
+    """Bot clients: ``tables`` tables of 4, playing games back to back for ``seconds``."""
+
+    async def main() -> None:
+        conns: list[list[Conn]] = []
+        ids: list[str] = []
+        for t in range(tables):
+            row = []
+            for seat in range(4):
+                c = await Conn.open(port)
+                await c.request(m.Hello())
+                await c.request(m.ClaimName(name=f"{prefix}{t}x{seat}", secret="pw"))
+                row.append(c)
+            ok = await row[0].request(m.CreateTable(ruleset="kilodney", seats=4))
+            for seat, c in enumerate(row):
+                await c.request(m.Join(table=ok.table, seat=seat))
+            conns.append(row)
+            ids.append(ok.table)
+        acts: list[tuple[int, int, float, int]] = []  # (table, seat, t0, trigger seq)
+        turns: list[list[tuple[list[int], list[float]]]] = [
+            [([], []) for _ in range(4)] for _ in range(tables)
+        ]
+        acked = [0]
+        errors = [0]
+        stop = trio.current_time() + seconds
+        rng = random.Random(1)
+
+        async def bot(t: int, seat: int, c: Conn) -> None:
+            rid = iter(range(10**6, 10**12))
+            while True:
+                msg = await c.receive()
+                now = time.perf_counter()
+                if isinstance(msg, m.Turn):
+                    seqs, times = turns[t][seat]
+                    seqs.append(msg.seq)
+                    times.append(now)
+                elif isinstance(msg, m.Ok):
+                    acked[0] += 1
+                    continue
+                elif isinstance(msg, m.Error):
+                    errors[0] += 1
+                    continue
+                if isinstance(msg, m.Snapshot) and msg.state == "over" and seat == 0:
+                    await c.send(m.StartGame(table=msg.table, id=next(rid)))
+                    continue
+                mine = isinstance(msg, m.Turn) and msg.to_act == seat
+                mine |= (
+                    isinstance(msg, m.Snapshot)
+                    and msg.state == "playing"
+                    and msg.view.get("to_act") == seat
+                )
+                if mine and msg.legal and trio.current_time() < stop:
+                    acts.append((t, seat, now, msg.seq))
+                    await c.send(m.Act(table=msg.table, action=rng.choice(msg.legal), id=next(rid)))
+
+        out.send("ready")  # set-up done; play when the parent says go (all processes at once)
+        await trio.to_thread.run_sync(out.recv)
+        stop = trio.current_time() + seconds
+        t_start = time.perf_counter()
+        async with trio.open_nursery() as nursery:
+            for t, row in enumerate(conns):
+                await row[0].send(m.StartGame(table=ids[t], id=999))
+            for t, row in enumerate(conns):
+                for seat, c in enumerate(row):
+                    nursery.start_soon(bot, t, seat, c)
+            await trio.sleep(seconds + 1.0)
+            nursery.cancel_scope.cancel()
+        elapsed = time.perf_counter() - t_start
+        rtts = []
+        for t, _seat, t0, trigger in acts:
+            done = 0.0
+            for s in range(4):
+                seqs, times = turns[t][s]
+                i = bisect_right(seqs, trigger)
+                if i >= len(seqs):
+                    done = -1.0
+                    break
+                done = max(done, times[i])
+            if done > 0:
+                rtts.append(done - t0)
+        out.send({"actions": len(rtts), "elapsed": min(elapsed, seconds), "rtts": rtts,
+                  "errors": errors[0], "acked": acked[0]})  # fmt: skip
+
+    raise_fd_limit()
+    trio.run(main)
+
+
+def measure_tables(
+    port: int, tables: int, seconds: float, procs: int, tag: str, server_pid: int
+) -> dict[str, Any]:
+    """``tables`` tables shared among ``procs`` client processes; CPU and RSS of the
+    server and the clients over the play only (not the set-up)."""
+    results = []
+    per = [tables // procs + (1 if i < tables % procs else 0) for i in range(procs)]
+    pipes = []
+    for i, n in enumerate(per):
+        parent, child = mp.Pipe()
+        p = mp.Process(target=_tables_main, args=(port, n, seconds, f"{tag}{i}n", child))
+        p.start()
+        pipes.append((p, parent))
+    for _p, parent in pipes:
+        assert parent.recv() == "ready"
+    _rss0, cpu0 = proc_stats(server_pid)
+    client_cpu0 = sum(proc_stats(p.pid)[1] for p, _ in pipes)
+    for _p, parent in pipes:
+        parent.send("go")
+    time.sleep(seconds)
+    rss1, cpu1 = proc_stats(server_pid)
+    client_cpu1 = sum(proc_stats(p.pid)[1] for p, _ in pipes)
+    for p, parent in pipes:
+        results.append(parent.recv())
+        p.join()
+    rtts = [x for r in results for x in r["rtts"]]
+    actions = sum(r["actions"] for r in results)
+    return {
+        "actions_per_s": actions / seconds,
+        **_percentiles(rtts),
+        "errors": sum(r["errors"] for r in results),
+        "server_cpu": (cpu1 - cpu0) / seconds,
+        "client_cpu": (client_cpu1 - client_cpu0) / seconds,
+        "server_rss": rss1,
+    }
+
+
+def _idle_main(port: int, count: int, hello: bool, ready: Any, done: Any) -> None:
+    raise_fd_limit()
+
+    async def main() -> None:
+        conns = []
+        limiter = trio.CapacityLimiter(200)
+
+        async def one() -> None:
+            async with limiter:
+                c = await Conn.open(port)
+                if hello:
+                    await c.request(m.Hello())
+                conns.append(c)
+
+        async with trio.open_nursery() as nursery:
+            for _ in range(count):
+                nursery.start_soon(one)
+        ready.send(len(conns))
+        await trio.to_thread.run_sync(done.recv)
+        for c in conns:
+            await c.stream.aclose()
+
+    trio.run(main)
+
+
+def measure_idle(pid: int, port: int, count: int) -> dict[str, float]:
+    rss0, _ = proc_stats(pid)
+    ready_parent, ready_child = mp.Pipe()
+    done_parent, done_child = mp.Pipe()
+    p = mp.Process(target=_idle_main, args=(port, count, True, ready_child, done_child))
+    p.start()
+    opened = ready_parent.recv()
+    time.sleep(1.0)
+    rss1, _ = proc_stats(pid)
+    done_parent.send(True)
+    p.join()
+    time.sleep(1.0)
+    return {"connections": opened, "rss_before": rss0, "rss_with": rss1,
+            "kb_per_conn": (rss1 - rss0) * 1024 / max(opened, 1)}  # fmt: skip
+
+
+# -------------------------------------------------------------------- main
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="short runs; 1,000 idle only")
+    parser.add_argument("--seconds", type=float, default=None, help="seconds per play run")
+    parser.add_argument("--tables", type=int, default=250)
+    parser.add_argument("--client-procs", type=int, default=2)
+    args = parser.parse_args()
+    seconds = args.seconds or (5.0 if args.quick else 15.0)
+    raise_fd_limit()
+    mp.set_start_method("fork")
+
+    echo_proc, echo_port = start_echo()
+    tmp = Path(tempfile.mkdtemp(prefix="sb-load-"))
+    server = subprocess.Popen(
+        [sys.executable, "-m", "switchboard", "serve", "--host", HOST, "--port", "0",
+         "--data", str(tmp), "--config", str(_config(tmp))],
+        stderr=subprocess.PIPE, cwd=ROOT, preexec_fn=raise_fd_limit,
+    )  # fmt: skip
+    buffer = b""
+    while not (found := PORT_LINE.search(buffer)):
+        chunk = server.stderr.read1(4096)  # type: ignore[union-attr]
+        if not chunk:
+            raise SystemExit("the server did not start:\n" + buffer.decode(errors="replace"))
+        buffer += chunk
+    port = int(found.group(1))
+    threading.Thread(target=_drain, args=(server.stderr,), daemon=True).start()
+    print(f"server pid {server.pid} port {port}; echo pid {echo_proc.pid} port {echo_port}")
+    print(f"{os.cpu_count()} cores; python {sys.version.split()[0]}; trio {trio.__version__}")
+    try:
+        count = 2000 if args.quick else 5000
+        echo = measure_pings(echo_port, count)
+        ours = measure_pings(port, count)
+        print("\n1. idle round trip (ping -> pong), ms")
+        print(f"   echo floor   p50 {echo['p50']:.3f}  p99 {echo['p99']:.3f}")
+        print(f"   switchboard  p50 {ours['p50']:.3f}  p99 {ours['p99']:.3f}"
+              f"   ratio p50 {ours['p50'] / echo['p50']:.2f}x (target <= 3x)")  # fmt: skip
+
+        for n, label in [
+            (1, "2. one table, 4 bots"),
+            (args.tables, f"3. {args.tables} tables x 4 bots"),
+        ]:
+            procs = min(args.client_procs, n)
+            res = measure_tables(port, n, seconds, procs, f"b{n}t", server.pid)
+            print(f"\n{label} (kilodney, {seconds:.0f} s)")
+            print(
+                f"   actions/s {res['actions_per_s']:.0f}   round trip act -> ack + turn at"
+                f" every seat: p50 {res['p50']:.2f} ms  p99 {res['p99']:.2f} ms"
+                f"   ({res['p50'] / echo['p50']:.1f}x / {res['p99'] / echo['p99']:.1f}x echo)"
+            )
+            print(f"   server RSS {res['server_rss']:.0f} MB, CPU {100 * res['server_cpu']:.0f}%"
+                  f" of a core; {procs} client processes CPU {100 * res['client_cpu']:.0f}%;"
+                  f" errors {res['errors']}")  # fmt: skip
+
+        print("\n4. idle connections (hello said): server RSS growth")
+        for count in [1000] if args.quick else [1000, 10000]:
+            e = measure_idle(echo_proc.pid, echo_port, count)
+            s = measure_idle(server.pid, port, count)
+            print(f"   {count:>6}: switchboard +{s['rss_with'] - s['rss_before']:.1f} MB"
+                  f" ({s['kb_per_conn']:.1f} KB/conn, total {s['rss_with']:.0f} MB);"
+                  f" echo floor +{e['rss_with'] - e['rss_before']:.1f} MB"
+                  f" ({e['kb_per_conn']:.1f} KB/conn)")  # fmt: skip
+    finally:
+        server.terminate()
+        server.wait(10)
+        echo_proc.terminate()
+
+
+def _drain(stream: Any) -> None:
+    """Keep reading the server's log so that a full pipe never blocks it."""
+    while stream.read1(65536):
+        pass
+
+
+def _config(tmp: Path) -> Path:
+    config = tmp / "bench.toml"
+    config.write_text("[server]\nscrypt_n = 2\nmax_connections = 30000\nsend_queue = 4096\n")
+    return config
+
+
+if __name__ == "__main__":
+    main()
