@@ -32,6 +32,7 @@ import trio
 
 import engine
 from protocol import messages as m
+from protocol.commands import help_lines
 from protocol.errors import ProtocolError, RemoteProtocolError
 from protocol.limits import Limits
 from protocol.msgpack_codec import MsgpackDecoder
@@ -150,6 +151,7 @@ class Connection:
             m.Say: self._say,
             m.StartGame: self._start_game,
             m.GetRecord: self._get_record,
+            m.Help: self._help,
         }
         self.ops = None if services.ops is None else ConnectionOps(self, services.ops)
         if self.ops is not None:  # game master, chips and admin messages; the flood guard
@@ -349,6 +351,10 @@ class Connection:
     async def _quit(self, msg: m.Quit) -> None:
         self.deliver(wire.goodbye("quit", "goodbye"))
         raise _Closing
+
+    async def _help(self, msg: m.Help) -> None:
+        lines = help_lines(msg.topic)
+        self.deliver(m.HelpText(lines=lines, topic=msg.topic, id=msg.id))
 
     async def _claim_name(self, msg: m.ClaimName) -> None:
         if self.ops is not None and (why := self.ops.refuse_name(msg.name)) is not None:

@@ -151,3 +151,17 @@ async def test_hello_must_come_first_and_versions_must_meet(running):
             data += chunk
     (err,) = MsgpackDecoder().feed(bytes(data))
     assert err.code == "need_hello"
+
+
+async def test_text_mode_is_usable_from_nc(running):
+    s = await trio.open_tcp_stream("127.0.0.1", running.port)
+    await s.send_all(b"name ann pw\nhelp join\ncreate abbott 4\ntables\nquit\n")
+    data = bytearray()
+    with trio.fail_after(5):
+        while chunk := await s.receive_some(4096):
+            data += chunk
+    lines = data.decode().splitlines()
+    words = [line.split()[0] for line in lines]
+    assert words[:2] == ["welcome", "named"], lines
+    assert "help" in words and "ok" in words and "tables" in words and words[-1] == "goodbye"
+    assert any("join TABLE" in line for line in lines)
