@@ -452,7 +452,7 @@ def parse_command(line: str, table: str | None = None) -> Message:
     word = first.lower()
     if word in VERBS:
         try:
-            message = _act([], line_tail(first, rest), table)
+            message = _act([], _line_tail(first, rest), table)
         except LocalProtocolError as exc:
             raise CommandError(_FIELD_PREFIX.sub("", str(exc)), exc.code) from None
     else:
@@ -469,7 +469,7 @@ def parse_command(line: str, table: str | None = None) -> Message:
     return message
 
 
-def line_tail(first: str, rest: str) -> str:
+def _line_tail(first: str, rest: str) -> str:
     return f"{first} {rest}".strip()
 
 
