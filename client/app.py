@@ -492,8 +492,13 @@ class ClientApp:
         for i, r in enumerate(self.state.rulesets):
             style = "class:picker.selected" if i == self.picker_index else ""
             seats = f"{r.get('min_seats')}-{r.get('max_seats')}"
-            line = f"{r.get('name')!s:<10} {seats:<5} {str(r.get('summary', ''))[:44]}"
+            line = f"{r.get('name')!s:<10} {seats:<5} {str(r.get('summary', ''))[:58]}"
             out += [(style, line), ("", "\n")]
+        if self.state.rulesets:
+            chosen = self.state.rulesets[self.picker_index % len(self.state.rulesets)]
+            opts = " ".join(f"{o['name']}={o.get('default')}" for o in chosen.get("options", []))
+            out += [("class:dim", "options (add name=value after the seats; Tab lists them):\n")]
+            out += [("class:dim", opts[:220])]
         return out
 
     def _pick(self) -> None:

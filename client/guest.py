@@ -90,6 +90,8 @@ async def run_async(app: ClientApp, trio_main: Callable[[Bridge], Awaitable[obje
     def pre_run() -> None:
         if bridge.finished:
             app.exit()
+        else:
+            app.application.create_background_task(app.tick())
 
     result: int | None = 0
     try:
