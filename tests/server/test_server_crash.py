@@ -9,67 +9,23 @@ lands wherever the server happens to be (mid-commit, mid-send, between tables).
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
 import json
 import random
-import re
 import signal
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 import trio
 from e2e_client import Client
+from serverproc import start_server
 from support import soak
 
 import engine
 from protocol import messages as m
 
 RULESETS = ["switch", "kilodney", "abbott"]
-PORT_LINE = re.compile(rb"listening on \S+ port (\d+)")
-
-
-async def start_server(nursery: trio.Nursery, data: Path, config: Path) -> tuple[Any, int]:
-    """A server process on 127.0.0.1, port 0; returns it and the port its log names."""
-    proc = await nursery.start(
-        partial_run_process,
-        [sys.executable, "-m", "switchboard", "serve", "--host", "127.0.0.1", "--port", "0",
-         "--data", str(data), "--config", str(config), "--log-level", "info"],
-    )  # fmt: skip
-    buffer = b""
-    with trio.fail_after(30):
-        while not (found := PORT_LINE.search(buffer)):
-            chunk = await proc.stderr.receive_some(4096)
-            assert chunk, f"the server exited: {buffer.decode(errors='replace')}"
-            buffer += chunk
-    nursery.start_soon(drain, proc.stderr)
-    return proc, int(found.group(1))
-
-
-def _die_with_parent() -> None:  # pragma: no cover - runs in the child
-    """Linux: the server dies if the test process dies, so no server outlives a test run."""
-    with contextlib.suppress(OSError):
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-
-
-async def partial_run_process(cmd: list[str], *, task_status: Any) -> None:
-    proc = await trio.lowlevel.open_process(
-        cmd, stderr=subprocess.PIPE, preexec_fn=_die_with_parent
-    )
-    try:
-        task_status.started(proc)
-        await proc.wait()
-    finally:
-        proc.kill()
-
-
-async def drain(stream: Any) -> None:
-    while await stream.receive_some(65536):
-        pass
 
 
 def stored_tables(db: Path) -> dict[int, dict[str, Any]]:
@@ -169,7 +125,7 @@ async def test_sigkill_loses_nothing_acknowledged(tmp_path, nursery):
     rng = random.Random(7)
     player = Player()
     for round_no in range(soak(20, 100)):
-        proc, port = await start_server(nursery, data, config)
+        proc, port, _log = await start_server(nursery, data, config)
         client = await Client.connect(port, "crash", secret="s3cret")
         if round_no == 0:
             for ruleset in RULESETS:
@@ -214,3 +170,23 @@ async def test_sigkill_loses_nothing_acknowledged(tmp_path, nursery):
             assert len(ours) <= len(player.acked[table]) + player.unanswered[table]
     # the load was real on every table
     assert all(len(player.acked[t]) > 5 for t in player.tables), player.acked
+
+
+async def test_sigterm_says_goodbye_keeps_the_data_and_exits_0(tmp_path, nursery):
+    config = tmp_path / "switchboard.toml"
+    config.write_text("[server]\nscrypt_n = 2\n")
+    proc, port, log = await start_server(nursery, tmp_path / "data", config)
+    client = await Client.connect(port, "ann")
+    ok = await client.request(m.CreateTable(ruleset="kilodney", seats=4))
+    await client.request(m.Join(table=ok.table, seat=0))
+    await client.request(m.Say(table=ok.table, text="last words"))
+    proc.send_signal(signal.SIGTERM)
+    bye = await client.wait_for(lambda x: isinstance(x, m.Goodbye))
+    assert bye.code == "shutdown"
+    with trio.fail_after(10):
+        assert await proc.wait() == 0
+    assert b"stopped; the store is closed" in log
+    # the table, the seat and the talk are in the store
+    conn = sqlite3.connect(tmp_path / "data" / "switchboard.sqlite3")
+    assert conn.execute("SELECT name FROM seats").fetchall() == [("ann",)]
+    assert conn.execute("SELECT text FROM talk").fetchall() == [("last words",)]
