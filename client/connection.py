@@ -245,8 +245,10 @@ class Connection:
                     await self._request_now(
                         m.Resume(table=t.table, token=t.token, last_seq=t.seq), check=True
                     )
-                elif t.seat is None and t.view is not None:
-                    await self._request_now(m.Spectate(table=t.table), check=True)
+                elif t.seat is None and t.synced:
+                    await self._request_now(
+                        m.Spectate(table=t.table, last_seq=t.seq), check=True
+                    )
             except ServerError as exc:
                 self.state.note(t.table, f"could not resume table {t.table}: {exc}", "error")
 
@@ -264,13 +266,12 @@ class Connection:
         if change == "gap":
             self._resync(msg.table)
             return
-        if (
-            self.refresh_views
-            and isinstance(msg, m.Turn)
-            and getattr(msg, "view", None) is None
-            and self.state.tables[msg.table].stale
-        ):
-            self._resync(msg.table)
+        if self.refresh_views and isinstance(msg, (m.Turn, m.TableEvent)):
+            t = self.state.tables[msg.table]
+            # A seat hears a turn after each batch of events; a spectator only the events.
+            after_batch = isinstance(msg, m.Turn) and getattr(msg, "view", None) is None
+            if t.stale and (after_batch or (t.seat is None and isinstance(msg, m.TableEvent))):
+                self._resync(msg.table)
         if change is None and not isinstance(msg, (m.Error, m.Ok, m.Goodbye, m.HelpText)):
             return
         try:

@@ -103,13 +103,15 @@ def test_lobby_filter_picker_create_and_watch() -> None:
             from server.config import ServerConfig
 
             async with trio.open_nursery() as nursery:
-                server = Server(ServerConfig(host="127.0.0.1", port=0, scrypt_n=2**4))
+                config = ServerConfig(
+                    host="127.0.0.1", port=0, scrypt_n=2**4, bot_delay_seconds=0.02
+                )
+                server = Server(config)
                 port = await nursery.start(server.serve)
                 async with connect("127.0.0.1", port, name="kim", secret="k") as kim:
                     await kim.request(m.CreateTable(ruleset="kilodney", seats=4))
                     made = await kim.request(m.CreateTable(ruleset="abbott", seats=4))
-                    await kim.join(made.table)
-                    await kim.request(m.StartGame(table=made.table))
+                    await kim.request(m.StartGame(table=made.table))  # four bots play
                     ports.append(port)
                     await trio.to_thread.run_sync(stop.wait, abandon_on_cancel=True)
                 server.shutdown()
@@ -141,6 +143,10 @@ def test_lobby_filter_picker_create_and_watch() -> None:
         await d.until(lambda: d.app.current == abbott and d.table.view, what="watching")
         screen = d.screen()
         assert "watching" in screen and "a   b   c" in screen
+        # The game goes on under our eyes: the board follows the events.
+        seq = d.table.seq
+        await d.until(lambda: d.table.seq > seq + 3 and not d.table.stale, what="the board")
+        assert d.table.view["to_act"] == d.table.to_act or d.table.view["over"]
         d.keys(CTRL_D)
 
     thread = threading.Thread(target=serve, daemon=True)
