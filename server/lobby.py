@@ -9,8 +9,8 @@ server accepts its first connection.
 
 Ruling (the issue leaves it to us): a fresh server has no tables; the lobby
 offers every ruleset to create. ``ServerConfig.open_tables`` names rulesets
-that always keep one waiting *house* table (no master; starts when full; when
-everyone leaves it waits again instead of closing). A table created by a
+that always keep one waiting *house* table (no master; it starts when full, and
+then another opens; when everyone leaves it waits again instead of closing). A table created by a
 player closes when the last player leaves it.
 """
 
@@ -68,6 +68,8 @@ class Lobby:
 
     async def _run_table(self, table: Table, *, task_status: trio.TaskStatus[None]) -> None:
         self.tables[table.id] = table
+        if table.creator is None and table.ruleset in self.config.open_tables:
+            table.on_start = self._house_table_started
         if self.on_table is not None:
             self.on_table(table)
         try:
@@ -138,6 +140,11 @@ class Lobby:
         await self._nursery.start(self._run_table, table)
         log.info("table %s created: %s, %s seats, by %s", table_id, ruleset, seats, creator)
         return table
+
+    def _house_table_started(self, table: Table) -> None:
+        """A house table filled up and started: open another for the next people."""
+        if self._nursery is not None:
+            self._nursery.start_soon(self.ensure_house_table, table.ruleset)
 
     async def ensure_house_table(self, ruleset: str) -> None:
         """Keep one waiting house table of ``ruleset`` (default seat count)."""

@@ -26,6 +26,7 @@ import logging
 import random
 import secrets
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -124,6 +125,8 @@ class Table:
         self._rng = random.Random()
         self._changed_at = 0.0
         self._actions = 0
+        #: Called (without waiting) when a game starts: the lobby opens a new house table.
+        self.on_start: Callable[[Table], None] | None = None
         self.gm = gamemaster.MasterState()  #: clock, away seats, bots, prize (issue 8)
 
     # -------------------------------------------------------- restoring
@@ -574,6 +577,8 @@ class Table:
         gamemaster.on_start(self)  # a fresh countdown, nobody away
         self._send_snapshots()
         self._changed_at = trio.current_time()
+        if self.on_start is not None:
+            self.on_start(self)
 
     async def _abandon(self) -> None:
         if self.state == PLAYING and self.game is not None:
