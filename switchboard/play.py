@@ -171,8 +171,30 @@ def run(args: argparse.Namespace) -> int:
                 bot_delay=args.bot_delay,
             )
         )
-    except OSError as exc:
-        print(f"switchboard play: cannot connect: {exc}", file=sys.stderr)
-        return 1
     except KeyboardInterrupt:
         return 130
+    except BaseException as exc:  # the trio side's failure arrives wrapped in groups
+        message = explain(exc)
+        if message is None:
+            raise
+        print(f"switchboard play: {message}", file=sys.stderr)
+        return 1
+
+
+def leaves(exc: BaseException) -> list[BaseException]:
+    """The exceptions inside (nested) exception groups."""
+    if isinstance(exc, BaseExceptionGroup):
+        return [leaf for sub in exc.exceptions for leaf in leaves(sub)]
+    return [exc]
+
+
+def explain(exc: BaseException) -> str | None:
+    """A sentence for a failure a person can act on (``None``: a bug, show the traceback)."""
+    from client.connection import ConnectionLost, ServerError
+
+    for leaf in leaves(exc):
+        if isinstance(leaf, ServerError):
+            return f"the server refused: {leaf.text or leaf.code}"
+        if isinstance(leaf, (OSError, ConnectionLost)):
+            return f"cannot connect: {leaf}"
+    return None

@@ -204,3 +204,28 @@ def test_quit_leaves_the_terminal_as_it_was() -> None:
     assert "\x1b[?1049h" in written  # entered the alternate screen
     tail = written[written.rindex("\x1b[?1049l") :]  # ...and left it at the end
     assert "\x1b[?25h" in written[-200:] or "\x1b[?25h" in tail
+
+
+def test_a_server_that_is_not_there_is_said_plainly() -> None:
+    """No traceback for a person who mistyped the address: one sentence, status 1."""
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from switchboard.play import explain, play_async
+
+    sock = __import__("socket").socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()  # nothing listens there now
+
+    async def main() -> BaseException:
+        with create_pipe_input() as pipe:
+            try:
+                await play_async(("127.0.0.1", port), name="ann", input=pipe, output=DummyOutput())
+            except BaseException as exc:
+                return exc
+        raise AssertionError("connecting to nothing succeeded")
+
+    failure = asyncio.run(asyncio.wait_for(main(), 20))
+    message = explain(failure)
+    assert message is not None and message.startswith("cannot connect")
