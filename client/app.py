@@ -61,6 +61,7 @@ from client.describe import describe_event
 from client.state import ClientState, LogLine, TableState
 
 PANEL_WIDTH = 24
+TALK_APART = 100  #: columns from which talk has its own pane
 
 STYLE = Style.from_dict(
     {
@@ -281,23 +282,24 @@ class ClientApp:
 
     def _title(self) -> StyleAndTextTuples:
         who = self.state.name or "(no name)"
-        left = f" Switchboard · {who}"
+        dot = " - " if self.ascii_only else " · "
+        left = f" Switchboard{dot}{who}"
         if self.state.server:
             left += f" @ {self.state.server}"
         t = self.table
         right = ""
         if t is not None:
             ruleset = (t.view or {}).get("ruleset") or self._lobby_ruleset(t.table)
-            left += f" · table {t.table} {ruleset}"
+            left += f"{dot}table {t.table} {ruleset}"
             if t.seat is None:
-                left += " · watching"
+                left += f"{dot}watching"
             if t.to_act is not None and t.state == "playing":
                 whose = "YOUR TURN" if t.to_act == t.seat else f"{self._name(t, t.to_act)} to play"
                 right = f"{whose} {clock_text(t.clock_left())} "
             elif t.state != "playing":
                 right = f"{t.state} "
         else:
-            left += " · lobby"
+            left += f"{dot}lobby"
         width = get_app().output.get_size().columns
         left = left[: max(0, width - len(right) - 1)]
         pad = max(1, width - len(left) - len(right))
@@ -411,7 +413,12 @@ class ClientApp:
             out += [("class:dim", "you are watching"), ("", "\n")]
         return out
 
-    def _log_lines(self) -> list[StyleAndTextTuples]:
+    def talk_apart(self) -> bool:
+        """Talk gets a pane of its own beside the events when the terminal is wide enough."""
+        return self.table is not None and get_app().output.get_size().columns >= TALK_APART
+
+    def _log_lines(self, part: str = "all") -> list[StyleAndTextTuples]:
+        """The log's lines: ``all``, ``events`` (everything but talk) or ``talk``."""
         t = self.table
         source = t.log if t is not None else self.lobby_log
         names = t.names if t is not None else []
@@ -419,6 +426,8 @@ class ClientApp:
         if t is None:
             lines += [[("class:log.event", n)] for n in self.state.notices]
         for entry in source:
+            if (part == "talk") != (entry.kind == "talk") and part != "all":
+                continue
             if entry.kind == "event":
                 lines.append(describe_event(entry.data, names, self.ascii_only))
             elif entry.kind == "talk":
@@ -434,18 +443,26 @@ class ClientApp:
                 lines.append([("class:dim", str(entry.data.get("text", "")))])
         return lines
 
-    def _log(self) -> StyleAndTextTuples:
+    def _joined(self, part: str) -> StyleAndTextTuples:
         out: StyleAndTextTuples = []
-        for i, line in enumerate(self._log_lines()):
+        for i, line in enumerate(self._log_lines(part)):
             if i:
                 out.append(("", "\n"))
             out.extend(line)
         return out
 
+    def _log(self) -> StyleAndTextTuples:
+        return self._joined("events" if self.talk_apart() else "all")
+
+    def _talk(self) -> StyleAndTextTuples:
+        lines = self._joined("talk")
+        return lines or [("class:dim", "(talk: type ' then your words)")]
+
     def _log_cursor(self) -> Point:
-        t = self.table
-        n = len(t.log) if t is not None else len(self.lobby_log) + len(self.state.notices)
-        return Point(0, max(0, n - 1))
+        return Point(0, max(0, len(self._log_lines("events" if self.talk_apart() else "all")) - 1))
+
+    def _talk_cursor(self) -> Point:
+        return Point(0, max(0, len(self._log_lines("talk")) - 1))
 
     def _bar(self) -> StyleAndTextTuples:
         keys = [
@@ -459,7 +476,8 @@ class ClientApp:
             out += [("class:bar.key", f" {k}"), ("class:bar", f" {what} ")]
         t = self.table
         if t is not None and t.my_turn:
-            out.append(("class:bar", f" · {len(t.legal)} legal action(s)"))
+            dot = "-" if self.ascii_only else "·"
+            out.append(("class:bar", f" {dot} {len(t.legal)} legal action(s)"))
         width = get_app().output.get_size().columns
         used = sum(len(x[1]) for x in out)
         out.append(("class:bar", " " * max(0, width - used)))
@@ -467,7 +485,7 @@ class ClientApp:
 
     def help_lines(self) -> list[str]:
         """The help for the screen on display (F1 or ``help``)."""
-        lines = ["Keys: F1 help · Tab complete · Up/Down history · Ctrl-D or `quit` quits", ""]
+        lines = ["Keys: F1 help, Tab complete, Up/Down history, Ctrl-D or `quit` quits", ""]
         t = self.table
         if t is not None:
             family = t.family or ""
@@ -488,7 +506,7 @@ class ClientApp:
         return [("", "\n".join(self.help_lines()))]
 
     def _picker(self) -> StyleAndTextTuples:
-        out: StyleAndTextTuples = [("class:dim", "Up/Down choose · Enter picks · Esc cancels\n")]
+        out: StyleAndTextTuples = [("class:dim", "Up/Down choose, Enter picks, Esc cancels\n")]
         for i, r in enumerate(self.state.rulesets):
             style = "class:picker.selected" if i == self.picker_index else ""
             seats = f"{r.get('min_seats')}-{r.get('max_seats')}"
@@ -534,11 +552,24 @@ class ClientApp:
             ),
             filter=wide,
         )
-        log = Window(
+        events = Window(
             FormattedTextControl(self._log, get_cursor_position=self._log_cursor),
             wrap_lines=True,
-            height=Dimension(min=2, weight=1),
         )
+        talk = ConditionalContainer(
+            VSplit(
+                [
+                    Window(width=1, char="│" if not self.ascii_only else "|", style="class:dim"),
+                    Window(
+                        FormattedTextControl(self._talk, get_cursor_position=self._talk_cursor),
+                        wrap_lines=True,
+                        width=Dimension(preferred=40, max=48),
+                    ),
+                ]
+            ),
+            filter=Condition(self.talk_apart),
+        )
+        log = VSplit([events, talk], height=Dimension(min=2, weight=1))
         body = HSplit(
             [
                 Window(FormattedTextControl(self._title), height=1, style="class:title"),

@@ -52,6 +52,9 @@ def test_table_talk_resize_help_and_quit() -> None:
         wide = d.screen()
         assert "Players" in wide and "Your hand" in wide
         assert max(len(line) for line in wide.splitlines()) > 80
+        # Wide enough for talk to have its own pane, to the right of the events.
+        talk_line = next(line for line in wide.splitlines() if "zoe: hello from the rail" in line)
+        assert talk_line.index("zoe:") > 60, wide
         d.resize(60, 20)
         narrow = d.screen()
         assert "Players" not in narrow  # the side panel gives way below 70 columns

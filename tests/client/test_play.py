@@ -53,3 +53,16 @@ def test_play_a_hand(game: str) -> None:
         d.keys(CTRL_D)
 
     assert asyncio.run(run_client(script, game=game, name="ann")) == 0
+
+
+@pytest.mark.parametrize("game", ["abbott", "blackjack", "kilodney"])
+def test_ascii_mode_draws_plain_ascii(game: str) -> None:
+    """--ascii (or a terminal without the symbols): QH, not Q♥, and ASCII lines."""
+
+    async def script(d: Driver) -> None:
+        await d.until(lambda: d.table is not None and d.table.view, what="the board")
+        screen = d.screen()
+        assert screen.isascii(), screen
+        d.keys(CTRL_D)
+
+    assert asyncio.run(run_client(script, game=game, name="ann", ascii_only=True)) == 0
