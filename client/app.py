@@ -58,7 +58,7 @@ from client.boards import BoardContext, render_board
 from client.commands import ACTIONS_HELP, COMMANDS, TABLE_COMMANDS
 from client.completion import CommandCompleter
 from client.describe import describe_event
-from client.state import ClientState, LogLine, TableState
+from client.state import ClientState, LogLine, TableState, display_name
 
 PANEL_WIDTH = 24
 TALK_APART = 100  #: columns from which talk has its own pane
@@ -351,7 +351,7 @@ class ClientApp:
         ]
         rows = 0
         for info in self.state.lobby:
-            players = [p or "-" for p in (info.get("players") or [])]
+            players = [display_name(p) or "-" for p in (info.get("players") or [])]
             taken = sum(1 for p in info.get("players") or [] if p)
             line = (
                 f"{info.get('table', '?')!s:<8}{info.get('ruleset', '?')!s:<12}"

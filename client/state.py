@@ -15,7 +15,7 @@ table remembers ``seq`` so that a reconnect resumes from exactly there.
 'table'
 >>> t = st.tables["t1"]
 >>> t.legal, t.names
-(('draw',), ['ann', 'seat 1 (bot)'])
+(('draw',), ['ann', 'bot 1'])
 >>> st.handle(TableEvent(table="t1", seq=4, event={"kind": "draw", "seat": 0}))
 'event'
 >>> st.handle(TableEvent(table="t1", seq=4, event={"kind": "draw", "seat": 0})) is None
@@ -83,13 +83,12 @@ class TableState:
     @property
     def names(self) -> list[str | None]:
         """Who sits where, as a person reads it. Bots are named by their seat (``West (bot)``,
-        ``seat 2 (bot)``) so that two bots of one strategy never look alike."""
+        ``bot 2``) so that two bots of one strategy never look alike."""
         compass = (self.view or {}).get("seat_names") or []
         out: list[str | None] = []
         for seat, player in enumerate(self.players):
             if player is not None and player.startswith("bot:"):
-                where = compass[seat] if seat < len(compass) else f"seat {seat}"
-                out.append(f"{where} (bot)")
+                out.append(f"{compass[seat]} (bot)" if seat < len(compass) else f"bot {seat}")
             else:
                 out.append(display_name(player))
         return out
