@@ -46,6 +46,7 @@ def test_play_a_hand(game: str) -> None:
         for mark in BOARD_MARKS[game]:
             assert mark in screen, screen
         await play_my_turns(d)
+        await d.until(lambda: "Hand over" in d.screen() or "Game over" in d.screen(), 10, "end")
         d.line("'good game all")
         await d.until_screen("good game all")
         d.keys(F1)
