@@ -97,6 +97,17 @@ async def play_async(
     from client.state import ClientState
 
     state = ClientState()
+    history = None
+    if input is None:  # a person at a terminal: keep the command history between sessions
+        from prompt_toolkit.history import FileHistory
+
+        from client.config import config_dir
+
+        try:
+            config_dir().mkdir(parents=True, exist_ok=True)
+            history = FileHistory(str(config_dir() / "history"))
+        except OSError:
+            history = None
     app = ClientApp(
         state,
         lambda _line: None,
@@ -104,6 +115,7 @@ async def play_async(
         input=input,
         output=output,
         color_depth=color_depth,
+        history=history,
     )
 
     async def trio_main(bridge: Bridge) -> None:
