@@ -25,7 +25,7 @@ import asyncio
 import contextlib
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from prompt_toolkit.application import Application
@@ -661,7 +661,7 @@ def render_text(app: ClientApp, columns: int = 80, rows: int = 24) -> str:
 
 
 @contextlib.contextmanager
-def _sized(application: Application[Any], columns: int, rows: int):
+def _sized(application: Application[Any], columns: int, rows: int) -> Iterator[None]:
     """Make the output report ``columns`` x ``rows`` while drawing (for ``render_text``)."""
     from prompt_toolkit.data_structures import Size
 

@@ -19,7 +19,7 @@ that begin a legal play (the whole hand while it is not our turn), after
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
@@ -95,7 +95,9 @@ class CommandCompleter(Completer):
         self.state = state
         self.current_table = current_table
 
-    def get_completions(self, document: Document, complete_event: CompleteEvent):
+    def get_completions(
+        self, document: Document, complete_event: CompleteEvent
+    ) -> Iterator[Completion]:
         before = document.text_before_cursor
         word = "" if not before or before[-1].isspace() else before.split()[-1]
         for text, meta in candidates(before, self.state, self.current_table()):
