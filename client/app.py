@@ -187,10 +187,14 @@ class ClientApp:
         )
 
     # ------------------------------------------------------------ state hooks
-    def changed(self) -> None:
-        """The state changed (a message arrived): redraw soon."""
+    def arrived(self, _msg: object = None) -> None:
+        """A message just arrived from the server (the start of the redraw latency)."""
         if self.last_change is None:
             self.last_change = time.perf_counter()
+
+    def changed(self) -> None:
+        """The state changed (a message arrived): redraw soon."""
+        self.arrived()
         if self.current is None:
             # Follow the table we just sat down at or started watching.
             for tid, t in self.state.tables.items():

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import itertools
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from typing import Any
 
@@ -104,6 +104,8 @@ class Connection:
         self._closed = False
         self._events_send, self._events_recv = trio.open_memory_channel[Any](event_buffer)
         self._failure: BaseException | None = None
+        #: called with each message as it arrives, before it is folded in (timing hooks)
+        self.on_receive: Callable[[Any], object] | None = None
 
     # ------------------------------------------------------------- public
     @property
@@ -246,15 +248,15 @@ class Connection:
                         m.Resume(table=t.table, token=t.token, last_seq=t.seq), check=True
                     )
                 elif t.seat is None and t.synced:
-                    await self._request_now(
-                        m.Spectate(table=t.table, last_seq=t.seq), check=True
-                    )
+                    await self._request_now(m.Spectate(table=t.table, last_seq=t.seq), check=True)
             except ServerError as exc:
                 self.state.note(t.table, f"could not resume table {t.table}: {exc}", "error")
 
     def _dispatch(self, msg: Any) -> None:
         """Fold a received message into the state; queue it for ``events()`` if it changed
         something; hand a reply to the request waiting for it."""
+        if self.on_receive is not None:
+            self.on_receive(msg)
         rid = getattr(msg, "id", None)
         if rid is not None and rid in self._pending:
             send = self._pending.pop(rid)

@@ -33,6 +33,7 @@ class Session:
         self.conn = conn
         self.ui = ui
         self.records_dir = records_dir
+        conn.on_receive = ui.arrived
 
     async def run(self, lines: trio.MemoryReceiveChannel[str]) -> None:
         """Until the lines end (the UI quit) or the connection is gone for good."""
