@@ -429,9 +429,16 @@ class ClientApp:
         lines: list[StyleAndTextTuples] = []
         if t is None:
             lines += [[("class:log.event", n)] for n in self.state.notices]
-        for entry in source:
-            if (part == "talk") != (entry.kind == "talk") and part != "all":
+        # Only the lines that can show: the pane is never taller than the screen.
+        room = get_app().output.get_size().rows
+        picked = []
+        for entry in reversed(source):
+            if part != "all" and (part == "talk") != (entry.kind == "talk"):
                 continue
+            picked.append(entry)
+            if len(picked) >= room:
+                break
+        for entry in reversed(picked):
             if entry.kind == "event":
                 lines.append(describe_event(entry.data, names, self.ascii_only))
             elif entry.kind == "talk":
