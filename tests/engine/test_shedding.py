@@ -471,3 +471,33 @@ def test_perft_blackjack_seven_with_its_suit() -> None:
         ["play 7H", "play 3H", "play 9H", "play 7H 9H 3H last", "play 7H 3H 9H last"]
     )
     assert game.is_legal(0, Action.parse("play 7H 9H"))  # any of its suit, in any order
+
+
+# ------------------------------------------------------------ stock and ends
+def test_the_empty_stock_is_the_pile_less_its_top_and_short_draws_take_what_exists() -> None:
+    # seat 0 holds 5H 6C 7C, seat 1 3D 5D 6D; 4H is turned up; the stock is KH alone
+    deck = ["5H", "3D", "6C", "5D", "7C", "6D", "4H", "KH"]
+    game = engine.new_game("switch", seats=2, seed=0, options={"hand_size": 3}, dealer=1, deck=deck)
+    game.apply(0, "draw")
+    assert game.view(0)["stock"] == 0 and "KH" in hand(game, 0)
+    (ev,) = game.apply(1, "draw")  # nothing to draw: he takes what exists
+    assert ev.present(1)["count"] == 0 and game.to_act == 0
+    game.apply(0, "play 5H")
+    game = engine.new_game("switch", seats=2, seed=0, options={"hand_size": 3}, dealer=1, deck=deck)
+    game.apply(0, "draw")
+    game.apply(1, "draw")
+    game.apply(0, "play KH")
+    (ev,) = game.apply(1, "draw")  # the pile less its top (4H) becomes the stock
+    assert ev.present(1)["cards"] == ["4H"]
+    assert game.view(1)["pile_size"] == 1 and game.view(1)["top"] == "KH"
+
+
+def test_a_hand_nobody_can_play_or_draw_ends_blocked() -> None:
+    deck = ["3C", "3D", "5C", "5D", "9H"]  # two cards each, the start card, no stock
+    game = engine.new_game("switch", seats=2, seed=0, options={"hand_size": 2}, dealer=1, deck=deck)
+    refused(game, 0, "play 3C", "does not match the 9H")
+    game.apply(0, "draw")
+    events = game.apply(1, "draw")
+    end = next(e for e in events if e.kind == "hand_end")
+    assert end.present(None)["blocked"] and game.over
+    assert game.scores == [8, 0]  # equal cards and points: the first from the dealer's left
