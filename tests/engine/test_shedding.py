@@ -482,6 +482,7 @@ def test_the_empty_stock_is_the_pile_less_its_top_and_short_draws_take_what_exis
     assert game.view(0)["stock"] == 0 and "KH" in hand(game, 0)
     (ev,) = game.apply(1, "draw")  # nothing to draw: he takes what exists
     assert ev.present(1)["count"] == 0 and game.to_act == 0
+    refused(game, 0, "draw", "the stock is empty: you must play")
     game.apply(0, "play 5H")
     game = engine.new_game("switch", seats=2, seed=0, options={"hand_size": 3}, dealer=1, deck=deck)
     game.apply(0, "draw")
