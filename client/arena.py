@@ -239,6 +239,10 @@ def play_game(
     ]
     times: dict[str, list[float]] = defaultdict(list)
     actions = 0
+    for event in getattr(game, "opening_events", ()):  # the first deal, before any action
+        for s, observe in enumerate(observers):
+            if observe is not None:
+                observe(event.present(s))
     while not game.over and actions < max_actions:
         seat = game.to_act
         assert seat is not None
