@@ -102,6 +102,23 @@ STYLE = Style.from_dict(
 )
 
 
+def command_help(word: str) -> str:
+    """One line of help for a command or an action verb (``help join``)."""
+    word = word.lower()
+    if word in COMMANDS or word in TABLE_COMMANDS:
+        return f"{word}: {COMMANDS.get(word) or TABLE_COMMANDS[word]}"
+    from protocol.commands import COMMANDS as WIRE_COMMANDS
+
+    for cmd in WIRE_COMMANDS:
+        if word == cmd.name or word in cmd.aliases:
+            return f"{cmd.usage}: {getattr(cmd, 'summary', '')}"
+    for lines in ACTIONS_HELP.values():
+        for line in lines:
+            if line.split()[0] == word:
+                return " ".join(line.split())
+    return f"no command {word!r}; F1 lists them all"
+
+
 def clock_text(seconds: float | None) -> str:
     """``0:42`` for a countdown; empty when there is no clock."""
     if seconds is None:
@@ -195,14 +212,6 @@ class ClientApp:
     def changed(self) -> None:
         """The state changed (a message arrived): redraw soon."""
         self.arrived()
-        if self.current is None:
-            # Follow the table we just sat down at or started watching.
-            for tid, t in self.state.tables.items():
-                if t.view is not None or t.seat is not None:
-                    if getattr(t, "_shown", False) is False:
-                        t._shown = True  # type: ignore[attr-defined]
-                        self.current = tid
-                    break
         self.application.invalidate()
 
     def show_table(self, table: str | None) -> None:
@@ -249,8 +258,11 @@ class ClientApp:
             self.exit()
             return
         if verb in ("help", "?"):
-            self.show_help = True
-            self.application.invalidate()
+            if len(words) > 1:
+                self.say(command_help(words[1]))
+            else:
+                self.show_help = True
+                self.application.invalidate()
             return
         if verb == "lobby":
             self.show_table(None)

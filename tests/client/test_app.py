@@ -71,7 +71,9 @@ def test_table_talk_resize_help_and_quit() -> None:
         await d.until_screen("Escape or F1 closes this help")
         d.keys("\x1b")
         await d.until(lambda: "closes this help" not in d.screen(), what="help to close")
-        # A typo gets a suggestion; an illegal action gets the server's reason.
+        d.line("help join")
+        await d.until_screen("join TABLE [SEAT]")
+        # A typo gets a suggestion.
         d.line("drwa")
         await d.until_screen("did you mean 'draw'?")
         d.keys(CTRL_D)
