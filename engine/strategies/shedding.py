@@ -14,9 +14,10 @@ a card just drawn when it can.
 
 The search samples the unseen cards into the other hands, the stock and the
 pile under its top (sizes from the view; the cards seen played this hand,
-from ``observe``, are kept out of the hands) and runs IS-MCTS (``search.py``)
-over those worlds with a quick rollout; the reward is the finishing order
-(first out 1, last 0), or, at the depth limit, a share by cards left.
+from ``observe``, are kept out of the hands) and plays the heuristic's best
+few actions out in the same worlds (``search.py``) with a quick rollout; the
+reward is the finishing order (first out 1, last 0), or, at the depth limit,
+a share by cards left.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from engine.game import Game
 from engine.shedding.codes import JK, RANK, SUIT, code, codes_of, suit_index
 from engine.shedding.table import PowerTable, power_table
 from engine.strategies import register_strategy
-from engine.strategies.search import ISMCTS, clone_game
+from engine.strategies.search import ISMCTS, DeterminizedMC, clone_game
 
 SUITS = "CDHS"
 
@@ -182,21 +183,29 @@ class SheddingAdapter:
         return legal
 
     def rollout(self, game: Game, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
+        """Shed the most cards, keep wild cards, hit a player close to going out."""
         g: Any = game
-        plays = []
+        pt = g.pt
+        best: Action | None = None
+        best_w = -99.0
         for a in legal:
             if isinstance(a, Last):
                 return a
             if isinstance(a, Nominate):
-                want = best_suit(g.hands[seat], g.pt)
+                want = best_suit(g.hands[seat], pt)
                 return next((x for x in legal if isinstance(x, Nominate) and x.suit == want), a)
             if isinstance(a, Play):
-                plays.append(a)
-        if plays:
-            wild = g.pt.wild
-            plain = [p for p in plays if not any(c == JK or wild[c] for c in codes_of(p))]
-            pick = plain or plays
-            return pick[rng.randrange(len(pick))]
+                cards = codes_of(a)
+                w = len(cards) + rng.random() * 0.5
+                for c in cards:
+                    if c == JK or pt.wild[c]:
+                        w -= 1.5
+                    elif pt.pickup[c] or pt.skip[c]:
+                        w += 0.3
+                if w > best_w:
+                    best, best_w = a, w
+        if best is not None:
+            return best
         for a in legal:
             if isinstance(a, Draw | Pass):
                 return a
@@ -274,14 +283,32 @@ def game_from_view(view: dict[str, Any]) -> tuple[Game, list[int]]:
 
 
 class SheddingSearch:
-    """IS-MCTS over sampled deals of the unseen cards."""
+    """Search over sampled deals of the unseen cards.
+
+    ``method="mc"`` (the default) plays each of the heuristic's best
+    ``candidates`` actions out in the same sampled worlds (determinized Monte
+    Carlo with common random numbers); ``method="ismcts"`` grows an IS-MCTS
+    tree instead. At the budgets an arena can afford the first ranks moves
+    with less noise; both are kept so the arena can compare them.
+    """
 
     name = "search"
 
     def __init__(
-        self, iterations: int = 300, depth: int = 40, seconds: float | None = None
+        self,
+        iterations: int = 600,
+        depth: int = 80,
+        candidates: int = 5,
+        method: str = "mc",
+        seconds: float | None = None,
     ) -> None:
-        self.mcts = ISMCTS(SheddingAdapter(), iterations=iterations, depth=depth, seconds=seconds)
+        if method not in ("mc", "ismcts"):
+            raise ValueError("method is mc or ismcts")
+        adapter = SheddingAdapter()
+        self.method = method
+        self.mc = DeterminizedMC(adapter, iterations=iterations, depth=depth, seconds=seconds)
+        self.mcts = ISMCTS(adapter, iterations=iterations, depth=depth, seconds=seconds)
+        self.candidates = candidates
         self.memory = SheddingMemory()
         self.heuristic = SheddingHeuristic()
 
@@ -299,9 +326,15 @@ class SheddingSearch:
         pool = Counter(full)
         pool.subtract(_codes(view["hand"]))
         pool.subtract(known_pile)
-        cards = sorted(pool.elements())
-        action, _ = self.mcts.search(view, legal, (proto, cards, known_pile), rng)
-        return action
+        memory = (proto, sorted(pool.elements()), known_pile)
+        if self.method == "ismcts":
+            return self.mcts.search(view, legal, memory, rng)[0]
+        pt = preset_table(view["ruleset"])
+        hand = _codes(view["hand"])
+        rated = [(rate_play(view, a, hand, pt) if isinstance(a, Play) else -5.0, a) for a in plays]
+        rated.sort(key=lambda wa: -wa[0])
+        ranked = [a for _, a in rated[: self.candidates]]
+        return self.mc.search(view, ranked, memory, rng)[0]
 
 
 register_strategy("heuristic", "shedding", SheddingHeuristic, default=True)
