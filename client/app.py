@@ -347,9 +347,14 @@ class ClientApp:
         )
         if not t.view:
             waiting: StyleAndTextTuples = [("class:dim", "Waiting for the game to start…")]
+            mine = t.master == self.state.name or (t.master is None and t.seat is not None)
             if t.master and t.master == self.state.name:
-                waiting += [("", "\nYou are the game master: type "), ("class:turn", "start")]
-                waiting += [("", " to deal\n(empty seats are played by bots).")]
+                waiting += [("", "\nYou are the game master.")]
+            if mine:
+                waiting += [("", "\nType "), ("class:turn", "start"), ("", " to deal")]
+                waiting += [("", " (empty seats are played by bots).")]
+            elif t.master:
+                waiting += [("", f"\n{t.master} starts the game.")]
             return waiting
         board = render_board(t.view, ctx)
         if t.state == "over" or t.view.get("over"):
@@ -616,7 +621,10 @@ class ClientApp:
                 ),
                 Float(
                     content=ConditionalContainer(
-                        Frame(Window(FormattedTextControl(self._picker)), title="New table"),
+                        Frame(
+                            Window(FormattedTextControl(self._picker), wrap_lines=True),
+                            title="New table",
+                        ),
                         filter=Condition(lambda: self.picker_open),
                     ),
                 ),
