@@ -265,18 +265,22 @@ def play_game(
 
 
 def outcome_places(game: Game) -> list[int]:
-    """Each seat's place at the end (0 = won), from the game's scores.
+    """Each seat's place at the end of ``game`` (0 = won)."""
+    return places_for(list(game.scores), game.view(None).get("finished"))
 
-    A one-hand shedding game scores only the winner, so the others tie on 0;
-    where the view lists a finishing order, it breaks those ties.
+
+def places_for(scores: Sequence[int], finished: Any = None) -> list[int]:
+    """Places from final scores; a finishing order (shedding's ``finished``)
+    breaks ties, since a one-hand shedding game scores only the winner.
+
+    >>> places_for([0, 12, 0], [1, 2, 0])
+    [2, 0, 1]
     """
-    scores = list(game.scores)
     places = places_from_scores(scores)
-    finished = game.view(None).get("finished")
     if isinstance(finished, list) and finished:
         order = {seat: i for i, seat in enumerate(finished)}
-        key = [(-scores[s], order.get(s, len(order))) for s in range(game.seats)]
-        places = [sum(1 for k in key if k < key[s]) for s in range(game.seats)]
+        key = [(-scores[s], order.get(s, len(order))) for s in range(len(scores))]
+        places = [sum(1 for k in key if k < key[s]) for s in range(len(scores))]
     return places
 
 
@@ -314,6 +318,45 @@ class ArenaResult:
         return "\n".join(lines)
 
 
+class Book:
+    """The running totals: seats, wins and openskill ratings per strategy."""
+
+    def __init__(self, labels: Sequence[str]) -> None:
+        from openskill.models import PlackettLuce
+
+        self.model = PlackettLuce()
+        self.ratings = {label: self.model.rating(name=label) for label in labels}
+        self.standings = {label: Standing(label) for label in labels}
+        self.unfinished = 0
+
+    def add(self, labels: Sequence[str], places: Sequence[int] | None) -> None:
+        """One game: ``labels[s]`` sat in seat ``s``; ``places`` (0 = won), or
+        ``None`` for a game that did not finish (its seats count, as no win)."""
+        for label in labels:
+            self.standings[label].seats += 1
+        if places is None:
+            self.unfinished += 1
+            return
+        for s, label in enumerate(labels):
+            if places[s] == 0:
+                self.standings[label].wins += 1 / list(places).count(0)
+        teams = self.model.rate([[self.ratings[x]] for x in labels], ranks=list(places))
+        shift: dict[str, float] = defaultdict(float)
+        sigma: dict[str, float] = {}
+        for label, [new] in zip(labels, teams, strict=True):
+            shift[label] += new.mu - self.ratings[label].mu
+            sigma[label] = min(sigma.get(label, new.sigma), new.sigma)
+        for label in shift:
+            self.ratings[label] = self.model.rating(
+                mu=self.ratings[label].mu + shift[label], sigma=sigma[label], name=label
+            )
+
+    def result(self, ruleset: str, seats: int, games: int, seconds: float) -> ArenaResult:
+        for label, r in self.ratings.items():
+            self.standings[label].mu, self.standings[label].sigma = r.mu, r.sigma
+        return ArenaResult(ruleset, seats, games, self.standings, self.unfinished, seconds)
+
+
 def run_arena(
     ruleset: str,
     entrants: Sequence[Entrant | str],
@@ -324,8 +367,6 @@ def run_arena(
     progress: Callable[[int, GameResult], None] | None = None,
 ) -> ArenaResult:
     """Play ``games`` games of ``ruleset`` among ``entrants`` and rate them."""
-    from openskill.models import PlackettLuce
-
     parsed = [e if isinstance(e, Entrant) else Entrant.parse(e) for e in entrants]
     if not parsed:
         raise ValueError("the arena needs at least one strategy")
@@ -336,10 +377,8 @@ def run_arena(
     n = seats if seats is not None else max(rs.min_seats, min(rs.max_seats, 4))
     for e in parsed:
         e.make(rs.family)  # fail early on an unknown strategy or parameter
-    model = PlackettLuce()
-    ratings = {label: model.rating(name=label) for label in by_label}
-    standings = {label: Standing(label) for label in by_label}
-    unfinished = 0
+    book = Book(list(by_label))
+    standings = book.standings
     start = time.perf_counter()
     for i, (deal, labels) in enumerate(schedule(list(by_label), n, games)):
         result = play_game(
@@ -347,25 +386,7 @@ def run_arena(
         )
         for label, ts in result.move_times.items():
             standings[label].times.extend(ts)
-        if not result.finished:
-            unfinished += 1
-        for s, label in enumerate(labels):
-            standings[label].seats += 1
-            if result.finished and result.places[s] == 0:
-                standings[label].wins += 1 / result.places.count(0)
-        if result.finished:
-            teams = model.rate([[ratings[label]] for label in labels], ranks=result.places)
-            shift: dict[str, float] = defaultdict(float)
-            sigma: dict[str, float] = {}
-            for label, [new] in zip(labels, teams, strict=True):
-                shift[label] += new.mu - ratings[label].mu
-                sigma[label] = min(sigma.get(label, new.sigma), new.sigma)
-            for label in shift:
-                ratings[label] = model.rating(
-                    mu=ratings[label].mu + shift[label], sigma=sigma[label], name=label
-                )
+        book.add(labels, result.places if result.finished else None)
         if progress is not None:
             progress(i, result)
-    for label, r in ratings.items():
-        standings[label].mu, standings[label].sigma = r.mu, r.sigma
-    return ArenaResult(ruleset, n, games, standings, unfinished, time.perf_counter() - start)
+    return book.result(ruleset, n, games, time.perf_counter() - start)

@@ -102,6 +102,102 @@ def run_network_arena(
     seats: int | None,
     seed: int,
     options: dict[str, Any],
+    batch: int = 8,
 ) -> Any:
-    """The same arena over a real server: not built yet."""
-    raise ValueError("--network needs the server; it is not available yet")
+    """The arena over a real server: a server on 127.0.0.1 (in this process, in
+    memory) and ``switchboard bot`` processes that join the tables.
+
+    Tables are opened ``batch`` at a time with the same rotated seating as the
+    in-process arena; one bot process plays each strategy's seats in a batch
+    (a second process where a strategy holds two seats of one table, since a
+    name holds one seat a table). The deals are the server's own (random), so
+    rotation balances the seats but the deals do not repeat. Results come
+    from the final snapshot a spectator sees; times a move from the bots.
+    """
+    import trio
+
+    import engine
+    from client.arena import Book, Entrant, places_for, schedule
+
+    parsed = [Entrant.parse(x) for x in strategies]
+    labels = [e.label for e in parsed]
+    if len(set(labels)) != len(labels):
+        raise ValueError("two entrants share a label")
+    rs = engine.ruleset(ruleset)
+    n = seats if seats is not None else max(rs.min_seats, min(rs.max_seats, 4))
+    for e in parsed:
+        e.make(rs.family)
+    rs.schema.resolve({**options, "turn_seconds": 0})
+    book = Book(labels)
+    plan = list(schedule(labels, n, games))
+
+    async def main() -> float:
+        from client.connection import connect
+        from server.app import Server
+        from server.config import ServerConfig
+        from server.store import MemoryStore
+
+        config = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2, tables_per_name=0)
+        start = trio.current_time()
+        async with trio.open_nursery() as nursery:
+            server = Server(config, MemoryStore())
+            port = await nursery.start(server.serve)
+            async with connect("127.0.0.1", port, name="arena", secret="arena-" + "x" * 10) as c:
+                for first in range(0, len(plan), batch):
+                    await _batch(c, port, plan[first : first + batch], first)
+            server.shutdown()
+        return trio.current_time() - start
+
+    async def _batch(conn: Any, port: int, part: list[Any], first: int) -> None:
+        from protocol import messages as m
+
+        tables = []
+        for _deal, lineup in part:
+            reply = await conn.request(
+                m.CreateTable(ruleset=ruleset, seats=n, options={**options, "turn_seconds": 0})
+            )
+            tables.append((reply.table, lineup))
+            await conn.watch(reply.table)
+        # (label, k): the k-th seat the label holds at a table, across the batch
+        slots: dict[tuple[str, int], list[str]] = {}
+        for table, lineup in tables:
+            seen: dict[str, int] = {}
+            for seat, label in enumerate(lineup):
+                k = seen.get(label, 0)
+                seen[label] = k + 1
+                slots.setdefault((label, k), []).append(f"{table}:{seat}")
+        reports: dict[tuple[str, int], Any] = {}
+
+        async def bot(key: tuple[str, int], joins: list[str], index: int) -> None:
+            label, k = key
+            args = [sys.executable, "-m", "switchboard", "bot", f"127.0.0.1:{port}"]
+            for j in joins:
+                args += ["--join", j]
+            args += ["--strategy", label, "--name", f"arena{labels.index(label)}x{k}"]
+            args += ["--seed", str(seed + first + index), "--json"]
+            done = await trio.run_process(
+                args, capture_stdout=True, capture_stderr=True, check=False
+            )
+            if done.returncode != 0:
+                raise RuntimeError(f"bot {label} failed: {done.stderr.decode()[-500:]}")
+            reports[key] = json.loads(done.stdout.decode().strip().splitlines()[-1])
+
+        async with trio.open_nursery() as procs:
+            for index, (key, joins) in enumerate(sorted(slots.items())):
+                procs.start_soon(bot, key, joins, index)
+            for table, _lineup in tables:
+                while any(p is None for p in conn.state.tables[table].players) or any(
+                    str(p).startswith("bot:") for p in conn.state.tables[table].players
+                ):
+                    await conn.events().receive()
+                await conn.request(m.StartGame(table=table))
+        for table, lineup in tables:
+            t = conn.state.tables[table]
+            while t.state != "over" or t.view is None or not t.view.get("over"):
+                await conn.events().receive()
+            book.add(lineup, places_for(t.view["scores"], t.view.get("finished")))
+        for (label, _k), rep in reports.items():
+            book.standings[label].times.extend(rep["move_seconds"])
+
+    seconds = trio.run(main)
+    return book.result(ruleset, n, games, seconds)

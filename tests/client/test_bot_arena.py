@@ -154,3 +154,15 @@ def test_cli_refuses_unknown_strategy(drawtoy: str, capsys: pytest.CaptureFixtur
     assert main(["arena", drawtoy, "nosuch", "--games", "2"]) == 2
     assert "no strategy 'nosuch'" in capsys.readouterr().err
     assert main(["arena", drawtoy, "random:depth=3", "--games", "2"]) == 2
+
+
+def test_network_arena_plays_through_a_real_server(
+    capsys: pytest.CaptureFixture[str], tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SWITCHBOARD_CONFIG_DIR", str(tmp_path))
+    args = ["arena", "switch", "heuristic", "random", "--network", "--games", "4", "--seats", "2"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "switch, 2 seats, 4 games (0 unfinished)" in out
+    rows = {line.split()[0]: line.split() for line in out.splitlines()[2:]}
+    assert int(rows["heuristic"][1]) == int(rows["random"][1]) == 4
