@@ -44,6 +44,9 @@ from .board import (
 )
 from .scoring import game_winner, hand_points, hand_winner, sides
 
+_VOTE_END = Vote("end")
+_CONCEDE = Concede()
+
 #: Game score from which an alliance gives its holder the partner's moves.
 POWER_SCORE = 16
 PACK = 52
@@ -100,6 +103,10 @@ class Abbott(Game):
         self._name_to_seat = {name.lower(): s for s, name in enumerate(self.names)}
         self._name_to_seat.update({str(s): s for s in range(n)})
         self._squares = {square_name(i, self.size): i for i in range(self.cells)}
+        self._square_names = [square_name(i, self.size) for i in range(self.cells)]
+        # Actions are immutable values: build each once, list them without allocating.
+        self._move_actions = [Move(name) for name in self._square_names]
+        self._ally_actions = [Ally(name.lower()) for name in self.names]
         self.target: int = self.options["target"] or (20 if n == 4 else 40)
         self.stall_limit: int = self.options["stall_limit"] or 3 * n
         self.alliance_from_round: int = self.options["alliance_from_round"]
@@ -250,15 +257,14 @@ class Abbott(Game):
         out: list[Action] = []
         if seat == self.to_act:
             pieces = self.pieces
-            name = square_name
-            size = self.size
-            out = [Move(name(sq, size)) for sq in rook_moves(pieces[self.turn], size, pieces)]
+            moves = self._move_actions
+            out = [moves[sq] for sq in rook_moves(pieces[self.turn], self.size, pieces)]
             if self._ally_refusal(seat) is None:
-                out += [Ally(self.names[s].lower()) for s in range(self.seats) if s != seat]
+                out += [a for s, a in enumerate(self._ally_actions) if s != seat]
         if seat not in self.votes:
-            out.append(Vote("end"))
+            out.append(_VOTE_END)
         if self._can_concede(seat):
-            out.append(Concede())
+            out.append(_CONCEDE)
         return out
 
     def normalize(self, seat: int, action: Action) -> Action:
@@ -418,8 +424,8 @@ class Abbott(Game):
         self.turns_taken[mover] += 1
         fields: dict[str, Any] = {
             "seat": mover,
-            "from": square_name(start, self.size),
-            "to": square_name(dest, self.size),
+            "from": self._square_names[start],
+            "to": self._square_names[dest],
         }
         if seat != mover:
             fields["by"] = seat
