@@ -32,6 +32,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any
 
 import engine
@@ -204,10 +205,26 @@ def distinct_arrangements(items: Sequence[str], limit: int = 5000) -> list[list[
     return out
 
 
+def seatings(entrants: Sequence[str], seats: int) -> list[list[str]]:
+    """The line-ups deals walk through: the distinct seatings of the entrants
+    cycled to fill the table, or, with more entrants than seats, every group of
+    ``seats`` of them in turn (a round robin).
+
+    >>> seatings(["a", "b", "c"], 2)
+    [['a', 'b'], ['b', 'a'], ['a', 'c'], ['c', 'a'], ['b', 'c'], ['c', 'b']]
+    """
+    if len(entrants) <= seats:
+        return distinct_arrangements(lineup_for(entrants, seats))
+    out: list[list[str]] = []
+    for group in combinations(entrants, seats):
+        out += [[group[(s + k) % seats] for s in range(seats)] for k in range(seats)]
+    return out
+
+
 def schedule(entrants: Sequence[str], seats: int, games: int) -> Iterator[tuple[int, list[str]]]:
     """``(deal, lineup by seat)`` for each game: each deal is played once per
-    rotation of its seating, and deals walk through the distinct seatings."""
-    arrangements = distinct_arrangements(lineup_for(entrants, seats))
+    rotation of its seating, and deals walk through the seatings."""
+    arrangements = seatings(entrants, seats)
     for i in range(games):
         deal, turn = divmod(i, seats)
         base = arrangements[deal % len(arrangements)]

@@ -1,0 +1,55 @@
+"""Arena tables for every family: search vs heuristic vs random.
+
+Run: ``python bench/arena.py [--games 2000] [--iterations 40] [--only abbott:2,switch:4]``.
+
+Each table is ``switchboard arena RULESET search:iterations=N heuristic random`` at the
+usual table size (the command is printed above it), so any one can be re-run on its own. The
+reference beside each strategy is the even share (1/seats): a strategy no better than
+chance wins that often. Every seat rotates over the same deals (see ``client/arena.py``).
+The search budget here is smaller than its default (which stays under a second a move)
+so that thousands of games finish; the tables say which budget they used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from client.arena import run_arena
+
+CONFIGS = ["abbott:2", "abbott:4", "kilodney:4"] + [
+    f"{p}:4" for p in ("switch", "blackjack", "irish", "j28", "taketwo", "gamebot")
+]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--iterations", type=int, default=40, help="the search's budget here")
+    ap.add_argument("--only", help="comma-separated RULESET:SEATS (default: all)")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    configs = args.only.split(",") if args.only else CONFIGS
+    search = f"search:iterations={args.iterations}"
+    for item in configs:
+        ruleset, _, seats = item.partition(":")
+        n = int(seats or 4)
+        print(
+            f"$ switchboard arena {ruleset} {search} heuristic random"
+            f" --seats {n} --games {args.games} --seed {args.seed}",
+            flush=True,
+        )
+        start = time.perf_counter()
+        result = run_arena(
+            ruleset, [search, "heuristic", "random"], args.games, seats=n, seed=args.seed
+        )
+        print(result.table())
+        print(f"({time.perf_counter() - start:.0f} s)\n", flush=True)
+
+
+if __name__ == "__main__":
+    main()
