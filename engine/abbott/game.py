@@ -176,11 +176,11 @@ class Abbott(Game):
         self.grid: list[Card | None] = list(pack[: self.cells])
         self.grid_bits = [CARD_BIT[str(c)] for c in pack[: self.cells]]
         self.grid_mask = sum(self.grid_bits)
-        on_grid = set(self.grid)
         #: The cards not dealt this hand (the pack's order, then any a short deck left out).
-        self.unused: list[Card] = [c for c in pack[self.cells :]] + [
-            c for c in FULL_PACK if c not in on_grid and c not in pack[self.cells :]
-        ]
+        self.unused: list[Card] = list(pack[self.cells :])
+        if len(pack) < PACK:
+            given = set(pack)
+            self.unused += [c for c in FULL_PACK if c not in given]
         self.pieces = [self._squares[s] for s in START_SQUARES[n]]
         self.collections: list[list[Card]] = [[] for _ in range(n)]
         self.masks = [0] * n
