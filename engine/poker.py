@@ -11,7 +11,10 @@ rank. Four 13-bit suit masks then give, with a handful of bitwise operations,
 the ranks held at least once, twice, three and four times, and small tables
 indexed by a 13-bit mask give the best straight, the top five ranks and each
 suit's best flush. So the cost after building the mask does not depend on the
-number of cards: building it is the only linear step.
+number of cards: building it is the only linear step. For up to seven cards
+with no flush, the value depends on the rank counts alone, and ``best_hand``
+remembers it per rank-count vector (76,155 of them at most): one sum over the
+cards yields the mask, the rank counts and the suit counts at once.
 
 Fewer than five cards rank by the groups they hold (RULES.md): a pair of two
 cards is a pair, and a missing kicker ranks below any card.
