@@ -15,6 +15,7 @@ from support import soak
 from treys import Card as TreysCard
 from treys import Evaluator
 
+from engine import poker
 from engine.cards import FULL_PACK, Card
 from engine.poker import CATEGORIES, Hand, best_hand, card_mask, value_of_mask
 
@@ -177,3 +178,13 @@ def test_refuses_what_is_not_distinct_standard_cards(bad: list[object]) -> None:
 def test_mask_path_is_the_same_ranking() -> None:
     cards = ["AH", "KH", "QH", "JH", "TH", "2C"]
     assert value_of_mask(card_mask(cards)) == best_hand(cards).value
+
+
+@given(st.lists(st.sampled_from(PACK), unique=True, max_size=7), st.booleans())
+def test_the_rank_count_memo_never_changes_a_value(cards: list[str], cold: bool) -> None:
+    """Up to seven flush-free cards are remembered by rank counts: the remembered
+    value is the one the mask path computes, cold or warm."""
+    if cold:
+        poker._MEMO.clear()
+    assert best_hand(cards).value == value_of_mask(card_mask(cards))
+    assert best_hand(cards).value == value_of_mask(card_mask(cards))
