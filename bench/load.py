@@ -7,12 +7,13 @@ What it measures, each beside its reference from the same run:
 
 1. idle round trip: ``ping`` -> ``pong`` on an idle server, against the same
    frame echoed by a bare trio echo server (the floor: our ratio to it);
-2. one table of 4 bot clients playing continuously: actions/s, and the action
+2. idle connections (hello said, nothing else) at 1,000 and 10,000 on the
+   fresh server: its RSS with them open and the growth per connection,
+   beside the echo server's;
+3. one table of 4 bot clients playing continuously: actions/s, and the action
    round trip from ``act`` to the ack *and* the resulting ``turn`` at every
    seat (p50, p99), with the server's RSS and CPU;
-3. 250 tables x 4 bots (1,000 connections): the same figures;
-4. idle connections (hello said, nothing else) at 1,000 and 10,000: the
-   server's RSS growth per connection, beside the echo server's.
+4. 250 tables x 4 bots (1,000 connections): the same figures.
 
 The server is ``switchboard serve`` in its own process (SQLite in a temporary
 directory, WAL, group commit); the bots run in other processes (each a trio
@@ -365,9 +366,18 @@ def main() -> None:
         print(f"   switchboard  p50 {ours['p50']:.3f}  p99 {ours['p99']:.3f}"
               f"   ratio p50 {ours['p50'] / echo['p50']:.2f}x (target <= 3x)")  # fmt: skip
 
+        print("\n2. idle connections (hello said), on the fresh server: RSS with them open")
+        for count in [1000] if args.quick else [1000, 10000]:
+            e = measure_idle(echo_proc.pid, echo_port, count)
+            s = measure_idle(server.pid, port, count)
+            print(f"   {s['connections']:>6}: switchboard {s['rss_with']:.0f} MB"
+                  f" (+{s['rss_with'] - s['rss_before']:.1f} MB, {s['kb_per_conn']:.1f} KB/conn);"
+                  f" echo floor {e['rss_with']:.0f} MB (+{e['rss_with'] - e['rss_before']:.1f} MB,"
+                  f" {e['kb_per_conn']:.1f} KB/conn)"
+                  + ("   (target < 150 MB)" if count == 10000 else ""))  # fmt: skip
         for n, label in [
-            (1, "2. one table, 4 bots"),
-            (args.tables, f"3. {args.tables} tables x 4 bots"),
+            (1, "3. one table, 4 bots"),
+            (args.tables, f"4. {args.tables} tables x 4 bots"),
         ]:
             procs = min(args.client_procs, n)
             res = measure_tables(port, n, seconds, procs, f"b{n}t", server.pid)
@@ -381,14 +391,6 @@ def main() -> None:
                   f" of a core; {procs} client processes CPU {100 * res['client_cpu']:.0f}%;"
                   f" errors {res['errors']}")  # fmt: skip
 
-        print("\n4. idle connections (hello said): server RSS growth")
-        for count in [1000] if args.quick else [1000, 10000]:
-            e = measure_idle(echo_proc.pid, echo_port, count)
-            s = measure_idle(server.pid, port, count)
-            print(f"   {count:>6}: switchboard +{s['rss_with'] - s['rss_before']:.1f} MB"
-                  f" ({s['kb_per_conn']:.1f} KB/conn, total {s['rss_with']:.0f} MB);"
-                  f" echo floor +{e['rss_with'] - e['rss_before']:.1f} MB"
-                  f" ({e['kb_per_conn']:.1f} KB/conn)")  # fmt: skip
     finally:
         server.terminate()
         server.wait(10)
