@@ -105,6 +105,7 @@ class _Solver:
         self.node_limit = node_limit
         self.rays = _rays(size)
         self.table: dict[tuple[int, ...], tuple[int, int]] = {}
+        self.values: dict[int, int] = {}  # hand value by card mask: few masks recur often
         self.nodes = 0
 
     def moves(self, mover: int, other: int) -> list[int]:
@@ -169,8 +170,20 @@ class _Solver:
         self.nodes += 1
         if self.nodes > self.node_limit:
             raise SolverLimit(f"more than {self.node_limit} nodes")
-        v0, v1 = value_of_mask(c0), value_of_mask(c1)
-        max0, max1 = value_of_mask(c0 | left), value_of_mask(c1 | left)
+        values = self.values
+        v0 = values.get(c0)
+        if v0 is None:
+            v0 = values[c0] = value_of_mask(c0)
+        v1 = values.get(c1)
+        if v1 is None:
+            v1 = values[c1] = value_of_mask(c1)
+        m0, m1 = c0 | left, c1 | left
+        max0 = values.get(m0)
+        if max0 is None:
+            max0 = values[m0] = value_of_mask(m0)
+        max1 = values.get(m1)
+        if max1 is None:
+            max1 = values[m1] = value_of_mask(m1)
         if v0 > max1:
             return SOUTH
         if v1 > max0:
