@@ -55,6 +55,7 @@ from protocol.messages import (
     Hello,
     HelpText,
     InvalidMessage,
+    Join,
     Message,
     Named,
     Notice,
@@ -63,9 +64,11 @@ from protocol.messages import (
     Pong,
     Received,
     Record,
+    Resume,
     Rulesets,
     Seated,
     Snapshot,
+    Spectate,
     Stats,
     TableEvent,
     Tables,
@@ -405,8 +408,9 @@ class ServerTextCodec:
 
     The first message out of ``next_message`` is always a ``Hello``: the
     line's own if it is ``hello ...``, otherwise an implied one offering every
-    version this code speaks. ``table`` is the current table (the last one
-    this connection was seated at or shown), which bare table commands use.
+    version this code speaks. ``table`` is the current table, which bare table
+    commands use: the table of the last ``join``, ``watch`` or ``resume`` line,
+    or of the last ``seated`` or ``view`` line sent, whichever came last.
     """
 
     name = "text"  #: the codec's name, as ``protocol.sniff`` says it
@@ -450,12 +454,17 @@ class ServerTextCodec:
 
     def _parse(self, line: str) -> Received:
         try:
-            return parse_command(line, table=self.table)
+            message = parse_command(line, table=self.table)
         except CommandError as exc:
             match = _ID.match(line.lstrip())
             request_id = int(match.group(1)) if match else None
             word = line.split(None, 1)[0][:100] if line.split() else ""
             return InvalidMessage(word, exc.code, str(exc), request_id)
+        if isinstance(message, (Join, Spectate, Resume)):
+            # At once, not when the reply goes out: a script may send
+            # "join 4" and "start" together, and replies are encoded later.
+            self.table = message.table
+        return message
 
     def encode(self, message: Message) -> bytes:
         """The line(s) for a server message, as bytes."""
