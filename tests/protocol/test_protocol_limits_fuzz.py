@@ -166,6 +166,15 @@ def test_text_mode_tracks_the_current_table_from_what_it_sends():
     codec.receive_data(b"#3 play qh\nat t5 say hi\n")
     assert codec.next_message() == m.Act(table="t4", action="play QH", id=3)
     assert codec.next_message() == m.Say(table="t5", text="hi")
+    # A script sends "join" and "start" together: start goes to the joined table
+    # although the seated reply has not been encoded yet.
+    codec.receive_data(b"join 9\nstart\nwatch 8\nsay hi\n")
+    assert [codec.next_message() for _ in range(4)] == [
+        m.Join(table="9"),
+        m.StartGame(table="9"),
+        m.Spectate(table="8"),
+        m.Say(table="8", text="hi"),
+    ]
 
 
 # ---------------------------------------------------------------------- fuzz
