@@ -106,7 +106,7 @@ def miss_chance(unseen: int, answering: int, holding: int) -> float:
     """The chance that ``holding`` cards drawn from ``unseen`` miss all ``answering``.
 
     >>> round(miss_chance(40, 10, 10), 4)
-    0.0442
+    0.0354
     >>> miss_chance(10, 0, 5), miss_chance(10, 6, 5)
     (1.0, 0.0)
     """
