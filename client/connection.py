@@ -352,7 +352,7 @@ class Connection:
                     started = True
                 else:
                     nursery.start_soon(self._resume_tables)
-                    self.state.note(None, f"reconnected to {self.host}:{self.port}")
+                    self._queue_note(f"reconnected to {self.host}:{self.port}")
                 await self._read(stream, decoder)
                 # The connection dropped (or we closed it).
                 self._connected = trio.Event()
@@ -362,8 +362,7 @@ class Connection:
                     await stream.aclose()
                 if self._closed or not self.reconnect:
                     break
-                self.state.note(None, "connection lost; reconnecting…")
-                self._queue_note()
+                self._queue_note("connection lost; reconnecting…")
                 while not self._closed:
                     await trio.sleep(backoff)
                     backoff = min(self.max_backoff, backoff * 2)
@@ -378,9 +377,11 @@ class Connection:
                 self._events_send.close()
             nursery.cancel_scope.cancel()
 
-    def _queue_note(self) -> None:
+    def _queue_note(self, text: str) -> None:
+        """Tell the state and whoever reads ``events()`` (a local ``notice``)."""
+        self.state.note(None, text)
         with suppress(trio.WouldBlock, trio.ClosedResourceError):
-            self._events_send.send_nowait(m.Notice(text="connection lost; reconnecting…"))
+            self._events_send.send_nowait(m.Notice(text=text))
 
 
 @asynccontextmanager

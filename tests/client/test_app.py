@@ -234,3 +234,58 @@ def test_a_server_that_is_not_there_is_said_plainly() -> None:
     failure = asyncio.run(asyncio.wait_for(main(), 20))
     message = explain(failure)
     assert message is not None and message.startswith("cannot connect")
+
+
+def test_the_client_rides_out_a_dropped_connection() -> None:
+    """The socket is cut mid-hand: the screen says so, the client reconnects and resumes its
+    seat by itself, and the person plays on to the end of the hand."""
+    from proxy import Proxy
+    from test_play import play_my_turns
+
+    box: dict[str, object] = {}
+    stop = threading.Event()
+
+    def serve() -> None:
+        async def main() -> None:
+            from server.app import Server
+            from server.config import ServerConfig
+
+            async with trio.open_nursery() as nursery:
+                config = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2**4)
+                server = Server(config)
+                port = await nursery.start(server.serve)
+                proxy = Proxy(port)
+                box["port"] = await nursery.start(proxy.serve)
+                box["proxy"], box["token"] = proxy, trio.lowlevel.current_trio_token()
+                await trio.to_thread.run_sync(stop.wait, abandon_on_cancel=True)
+                server.shutdown()
+                nursery.cancel_scope.cancel()
+
+        trio.run(main)
+
+    async def script(d: Driver) -> None:
+        d.line("create kilodney 4")
+        await d.until(lambda: d.table is not None, what="the table")
+        d.line("start")
+        await d.until(lambda: d.table.view and d.table.my_turn, what="our turn")
+        proxy = box["proxy"]
+        cut = trio.from_thread.run_sync(proxy.drop, trio_token=box["token"])
+        assert cut == 1
+        await d.until(lambda: d.session.conn.connects == 2, what="the reconnect")
+        await d.until_screen("reconnected")
+        await play_my_turns(d)
+        seqs = [e.seq for e in d.table.log if e.kind == "event"]
+        assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))  # nothing lost or repeated
+        d.keys(CTRL_D)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 10
+        while "port" not in box and time.monotonic() < deadline:
+            time.sleep(0.01)
+        code = asyncio.run(run_client(script, address=("127.0.0.1", box["port"]), name="ann"))
+        assert code == 0
+    finally:
+        stop.set()
+        thread.join(10)
