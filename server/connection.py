@@ -1,9 +1,13 @@
 """One client connection: a reader task, a bounded send queue, and a writer task.
 
 The shape is trio-websocket's: per connection a nursery holding a reader
-(bytes -> messages -> handlers) and a writer (a bounded memory channel ->
-bytes -> socket), and a ``finally`` that closes the socket under
-``trio.move_on_after(grace)``. Anything the transport raises
+(bytes -> messages -> handlers) and a writer (the bounded send queue -> bytes
+-> socket), and a ``finally`` that closes the socket under
+``trio.move_on_after(grace)``. One departure, for memory: the writer task runs
+only while something is queued (``deliver`` starts it; it exits when the queue
+is empty), and the queue is a plain list bounded by ``send_queue`` rather than
+a memory channel, so an idle connection holds one task, not two plus a
+channel: 9.7 KB instead of 17.4 KB each (bench/load.py). Anything the transport raises
 (``BrokenResourceError``, ``ClosedResourceError``, ``OSError``) becomes one
 domain error, ``ConnectionLost``, at the boundary.
 
