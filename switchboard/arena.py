@@ -174,6 +174,7 @@ def run_network_arena(
             for j in joins:
                 args += ["--join", j]
             args += ["--strategy", label, "--name", f"arena{labels.index(label)}x{k}"]
+            args += ["--secret", f"arena-secret-{labels.index(label)}-{k}"]
             args += ["--seed", str(seed + first + index), "--json"]
             done = await trio.run_process(
                 args, capture_stdout=True, capture_stderr=True, check=False

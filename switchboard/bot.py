@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import secrets
 import sys
 
 DEFAULT_PORT = 7373
@@ -51,8 +52,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument("address", nargs="?", help="HOST[:PORT] (default 127.0.0.1:7373)")
     parser.add_argument("--strategy", default="heuristic", help="strategy (default heuristic)")
-    parser.add_argument("--name", default="bot", help="the name to play under (default bot)")
-    parser.add_argument("--secret", help="the name's secret (default: a fresh random one)")
+    parser.add_argument("--name", help="the name to play under (default: botXXXXXX, fresh)")
+    parser.add_argument(
+        "--secret", help="the name's secret (default: the one kept for --name, as the client does)"
+    )
     parser.add_argument(
         "--join", action="append", default=[], metavar="TABLE[:SEAT]", help="repeatable"
     )
@@ -75,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
     import trio
 
     from client.bot import BotConfig, run_bot
+    from client.config import secret_for
     from client.connection import ConnectionLost, ServerError
     from switchboard.arena import parse_options
 
@@ -88,11 +92,15 @@ def run(args: argparse.Namespace) -> int:
     if not joins and not args.create:
         print("switchboard bot: give --create RULESET or --join TABLE", file=sys.stderr)
         return 2
+    name = args.name or f"bot{secrets.token_hex(3)}"
+    secret = args.secret
+    if secret is None:
+        secret = secret_for(name, f"{host}:{port}") if args.name else secrets.token_urlsafe(16)
     config = BotConfig(
         host=host,
         port=port,
-        name=args.name,
-        secret=args.secret,
+        name=name,
+        secret=secret,
         strategy=args.strategy,
         join=joins,
         create=args.create,
