@@ -335,6 +335,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=None, help="seconds per play run")
     parser.add_argument("--tables", type=int, default=250)
     parser.add_argument("--client-procs", type=int, default=2)
+    parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile")
+    parser.add_argument("--skip-idle", action="store_true", help="no idle-connection figures")
     args = parser.parse_args()
     seconds = args.seconds or (5.0 if args.quick else 15.0)
     raise_fd_limit()
@@ -343,7 +345,8 @@ def main() -> None:
     echo_proc, echo_port = start_echo()
     tmp = Path(tempfile.mkdtemp(prefix="sb-load-"))
     server = subprocess.Popen(
-        [sys.executable, "-m", "switchboard", "serve", "--host", HOST, "--port", "0",
+        [sys.executable, *(["-m", "cProfile", "-o", args.profile] if args.profile else []),
+         "-m", "switchboard", "serve", "--host", HOST, "--port", "0",
          "--data", str(tmp), "--config", str(_config(tmp))],
         stderr=subprocess.PIPE, cwd=ROOT, preexec_fn=raise_fd_limit,
     )  # fmt: skip
@@ -367,7 +370,7 @@ def main() -> None:
               f"   ratio p50 {ours['p50'] / echo['p50']:.2f}x (target <= 3x)")  # fmt: skip
 
         print("\n2. idle connections (hello said), on the fresh server: RSS with them open")
-        for count in [1000] if args.quick else [1000, 10000]:
+        for count in [] if args.skip_idle else [1000] if args.quick else [1000, 10000]:
             e = measure_idle(echo_proc.pid, echo_port, count)
             s = measure_idle(server.pid, port, count)
             print(f"   {s['connections']:>6}: switchboard {s['rss_with']:.0f} MB"
@@ -392,9 +395,13 @@ def main() -> None:
                   f" errors {res['errors']}")  # fmt: skip
 
     finally:
-        server.terminate()
-        server.wait(10)
+        server.terminate()  # SIGTERM: a graceful exit, which also writes the profile
+        server.wait(30)
         echo_proc.terminate()
+        if args.profile:
+            import pstats
+
+            pstats.Stats(args.profile).sort_stats("tottime").print_stats(25)
 
 
 def _drain(stream: Any) -> None:

@@ -153,6 +153,7 @@ class Connection:
         self._out_closed = False  #: a goodbye is queued: nothing more is accepted
         self._nursery: trio.Nursery | None = None
         self._writer_running = False
+        self._reader: trio.lowlevel.Task | None = None
         self._dropped: str | None = None
         self._goodbye: m.Message | None = None
         self._writing = False
@@ -181,7 +182,9 @@ class Connection:
             self.drop("slow_reader", "you did not read fast enough; reconnect and resume")
             return
         self._out.append(message)
-        self._start_writer()
+        if trio.lowlevel.current_task() is not self._reader:
+            self._start_writer()
+        # else: the reader's own reply; it writes it itself after this message (no task)
 
     def _start_writer(self) -> None:
         if not self._writer_running and self._nursery is not None:
@@ -225,8 +228,7 @@ class Connection:
         try:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
-                if self._out:
-                    self._start_writer()
+                self._reader = trio.lowlevel.current_task()
                 try:
                     await self._read_loop()
                 except ConnectionLost:
@@ -262,6 +264,13 @@ class Connection:
             raise ConnectionLost(str(exc)) from exc
         self.received += len(data)
         return data
+
+    async def _flush(self) -> None:
+        """The reader writes its own replies (a ping's pong) without a task hop, unless
+        the writer is already at work."""
+        if self._out and not self._writer_running:
+            self._writer_running = True
+            await self._write_loop()
 
     async def _write_loop(self) -> None:
         """Write everything queued, as one write per batch; then stop until the next
@@ -313,6 +322,10 @@ class Connection:
                 return
             except _Closing:
                 return
+            finally:
+                self._reader = None  # from here on, replies go through the writer task
+            await self._flush()
+            self._reader = trio.lowlevel.current_task()
             if self.session.state is State.AWAIT_HELLO:
                 with trio.move_on_at(deadline) as scope:
                     data = await self._receive()
