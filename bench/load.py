@@ -13,7 +13,11 @@ What it measures, each beside its reference from the same run:
 3. one table of 4 bot clients playing continuously: actions/s, and the action
    round trip from ``act`` to the ack *and* the resulting ``turn`` at every
    seat (p50, p99), with the server's RSS and CPU;
-4. 250 tables x 4 bots (1,000 connections): the same figures.
+4. 250 tables x 4 bots (1,000 connections): the same figures, (a) with bots
+   that act the moment their turn comes (a closed loop: it measures the
+   server's saturation throughput, and the round trip is then queueing), and
+   (b) with bots that think ``--think`` seconds on average first (an offered
+   load below saturation: the round trip is the server's latency under load).
 
 The server is ``switchboard serve`` in its own process (SQLite in a temporary
 directory, WAL, group commit); the bots run in other processes (each a trio
@@ -81,6 +85,16 @@ def start_echo() -> tuple[mp.Process, int]:
     proc = mp.Process(target=_echo_main, args=(child,), daemon=True)
     proc.start()
     return proc, parent.recv()
+
+
+def run_queue_wait(pid: int) -> float:
+    """Seconds the process's threads have spent runnable but waiting for a CPU
+    (/proc/PID/task/*/schedstat): high when other processes crowd the machine."""
+    total = 0
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+            total += int(f.read().split()[1])
+    return total / 1e9
 
 
 def proc_stats(pid: int) -> tuple[float, float]:
@@ -163,7 +177,9 @@ def measure_pings(port: int, count: int) -> dict[str, float]:
     return _percentiles(times)
 
 
-def _tables_main(port: int, tables: int, seconds: float, prefix: str, out: Any) -> None:
+def _tables_main(
+    port: int, tables: int, seconds: float, prefix: str, out: Any, think: float = 0.0
+) -> None:
     """Bot clients: ``tables`` tables of 4, playing games back to back for ``seconds``."""
 
     async def main() -> None:
@@ -215,6 +231,9 @@ def _tables_main(port: int, tables: int, seconds: float, prefix: str, out: Any) 
                     and msg.view.get("to_act") == seat
                 )
                 if mine and msg.legal and trio.current_time() < stop:
+                    if think:  # a bot's thinking time; the round trip starts when it acts
+                        await trio.sleep(think * (0.5 + rng.random()))
+                        now = time.perf_counter()
                     acts.append((t, seat, now, msg.seq))
                     await c.send(m.Act(table=msg.table, action=rng.choice(msg.legal), id=next(rid)))
 
@@ -251,7 +270,13 @@ def _tables_main(port: int, tables: int, seconds: float, prefix: str, out: Any) 
 
 
 def measure_tables(
-    port: int, tables: int, seconds: float, procs: int, tag: str, server_pid: int
+    port: int,
+    tables: int,
+    seconds: float,
+    procs: int,
+    tag: str,
+    server_pid: int,
+    think: float = 0.0,
 ) -> dict[str, Any]:
     """``tables`` tables shared among ``procs`` client processes; CPU and RSS of the
     server and the clients over the play only (not the set-up)."""
@@ -260,17 +285,19 @@ def measure_tables(
     pipes = []
     for i, n in enumerate(per):
         parent, child = mp.Pipe()
-        p = mp.Process(target=_tables_main, args=(port, n, seconds, f"{tag}{i}n", child))
+        p = mp.Process(target=_tables_main, args=(port, n, seconds, f"{tag}{i}n", child, think))
         p.start()
         pipes.append((p, parent))
     for _p, parent in pipes:
         assert parent.recv() == "ready"
     _rss0, cpu0 = proc_stats(server_pid)
+    wait0 = run_queue_wait(server_pid)
     client_cpu0 = sum(proc_stats(p.pid)[1] for p, _ in pipes)
     for _p, parent in pipes:
         parent.send("go")
     time.sleep(seconds)
     rss1, cpu1 = proc_stats(server_pid)
+    wait1 = run_queue_wait(server_pid)
     client_cpu1 = sum(proc_stats(p.pid)[1] for p, _ in pipes)
     for p, parent in pipes:
         results.append(parent.recv())
@@ -284,6 +311,7 @@ def measure_tables(
         "server_cpu": (cpu1 - cpu0) / seconds,
         "client_cpu": (client_cpu1 - client_cpu0) / seconds,
         "server_rss": rss1,
+        "server_waiting": (wait1 - wait0) / seconds,
     }
 
 
@@ -334,6 +362,9 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="short runs; 1,000 idle only")
     parser.add_argument("--seconds", type=float, default=None, help="seconds per play run")
     parser.add_argument("--tables", type=int, default=250)
+    parser.add_argument(
+        "--think", type=float, default=0.5, help="bots' mean thinking time in run 4b (s)"
+    )
     parser.add_argument("--client-procs", type=int, default=2)
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile")
     parser.add_argument("--skip-idle", action="store_true", help="no idle-connection figures")
@@ -359,7 +390,8 @@ def main() -> None:
     port = int(found.group(1))
     threading.Thread(target=_drain, args=(server.stderr,), daemon=True).start()
     print(f"server pid {server.pid} port {port}; echo pid {echo_proc.pid} port {echo_port}")
-    print(f"{os.cpu_count()} cores; python {sys.version.split()[0]}; trio {trio.__version__}")
+    print(f"{os.cpu_count()} cores; python {sys.version.split()[0]}; trio {trio.__version__};"
+          f" load average {os.getloadavg()[0]:.1f} at the start")  # fmt: skip
     try:
         count = 2000 if args.quick else 5000
         echo = measure_pings(echo_port, count)
@@ -378,12 +410,14 @@ def main() -> None:
                   f" echo floor {e['rss_with']:.0f} MB (+{e['rss_with'] - e['rss_before']:.1f} MB,"
                   f" {e['kb_per_conn']:.1f} KB/conn)"
                   + ("   (target < 150 MB)" if count == 10000 else ""))  # fmt: skip
-        for n, label in [
-            (1, "3. one table, 4 bots"),
-            (args.tables, f"4. {args.tables} tables x 4 bots"),
-        ]:
+        for n, think, label in [
+            (1, 0.0, "3. one table, 4 bots acting at once"),
+            (args.tables, 0.0, f"4a. {args.tables} tables x 4 bots acting at once (saturation)"),
+            (args.tables, args.think, f"4b. {args.tables} tables x 4 bots thinking"
+             f" {args.think:g} s on average"),
+        ]:  # fmt: skip
             procs = min(args.client_procs, n)
-            res = measure_tables(port, n, seconds, procs, f"b{n}t", server.pid)
+            res = measure_tables(port, n, seconds, procs, f"b{n}t{think}", server.pid, think)
             print(f"\n{label} (kilodney, {seconds:.0f} s)")
             print(
                 f"   actions/s {res['actions_per_s']:.0f}   round trip act -> ack + turn at"
@@ -391,7 +425,8 @@ def main() -> None:
                 f"   ({res['p50'] / echo['p50']:.1f}x / {res['p99'] / echo['p99']:.1f}x echo)"
             )
             print(f"   server RSS {res['server_rss']:.0f} MB, CPU {100 * res['server_cpu']:.0f}%"
-                  f" of a core; {procs} client processes CPU {100 * res['client_cpu']:.0f}%;"
+                  f" of a core (and {100 * res['server_waiting']:.0f}% waiting for a CPU);"
+                  f" {procs} client processes CPU {100 * res['client_cpu']:.0f}%;"
                   f" errors {res['errors']}")  # fmt: skip
 
     finally:
