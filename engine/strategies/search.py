@@ -215,14 +215,17 @@ class ISMCTS:
 
 
 class DeterminizedMC:
-    """Flat determinized Monte Carlo with common random numbers.
+    """Flat determinized Monte Carlo with common random numbers, anchored on a prior.
 
     Each sampled world is played out once after *each* candidate action, with
     the same world and the same rollout generator for all of them, so the
-    comparison between actions is not drowned by the luck of the deal: at a
-    small budget this ranks moves far more reliably than a tree whose every
-    visit sees a different world. ``iterations`` counts rollouts in all;
-    the candidates share them equally.
+    comparison between actions is paired and not drowned by the luck of the
+    deal. ``legal[0]`` is the prior's choice (the family's heuristic ranks the
+    candidates): another candidate replaces it only when its paired advantage
+    over the worlds is ``confidence`` standard errors above zero. So a small
+    budget plays the heuristic's move, and a larger one overrides it where the
+    evidence says so. ``iterations`` counts rollouts in all; the candidates
+    share them equally.
     """
 
     def __init__(
@@ -231,6 +234,7 @@ class DeterminizedMC:
         iterations: int = 200,
         depth: int = 60,
         seconds: float | None = None,
+        confidence: float = 2.0,
     ) -> None:
         if iterations < 1:
             raise ValueError("iterations must be at least 1")
@@ -238,16 +242,16 @@ class DeterminizedMC:
         self.iterations = iterations
         self.depth = depth
         self.seconds = seconds
+        self.confidence = confidence
 
     def search(
         self, view: dict[str, Any], legal: Sequence[Action], memory: Any, rng: random.Random
     ) -> tuple[Action, dict[str, tuple[int, float]]]:
-        """The candidate with the best mean reward (ties: the earlier in ``legal``)."""
+        """The chosen candidate, and each candidate's (worlds, mean reward)."""
         me = view["viewer"]
         adapter = self.adapter
-        worlds = max(1, self.iterations // len(legal))
-        totals = [0.0] * len(legal)
-        done = 0
+        worlds = max(2, self.iterations // len(legal))
+        values: list[list[float]] = [[] for _ in legal]
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         for _ in range(worlds):
             world = adapter.world(view, memory, rng)
@@ -265,10 +269,18 @@ class DeterminizedMC:
                     game.apply(actor, adapter.rollout(game, actor, choices, roll))
                     steps += 1
                     finished = game.over or adapter.ended(game, view)
-                totals[i] += adapter.value(game, view, finished)[me]
-            done += 1
+                values[i].append(adapter.value(game, view, finished)[me])
             if deadline is not None and time.perf_counter() > deadline:
                 break
-        best = max(range(len(legal)), key=lambda i: (totals[i], -i))
-        stats = {str(a): (done, totals[i] / done) for i, a in enumerate(legal)}
+        n = len(values[0])
+        stats = {str(a): (n, sum(v) / n) for a, v in zip(legal, values, strict=True)}
+        best, best_mean = 0, 0.0
+        for i in range(1, len(legal)):
+            diffs = [a - b for a, b in zip(values[i], values[0], strict=True)]
+            mean = sum(diffs) / n
+            if mean <= best_mean or n < 2:
+                continue
+            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+            if mean > self.confidence * math.sqrt(var / n) or (var == 0 and mean > 0):
+                best, best_mean = i, mean
         return legal[best], stats
