@@ -65,6 +65,7 @@ class ServerConfig:
     commands_burst: int = 100  #: ...after a burst of this many (a token bucket)
     flood_penalty_seconds: float = 2.0  #: over the rate: every request refused this long
     flood_drop_after: int = 50  #: refused requests before a flooder is disconnected
+    flood_cooloff_seconds: float = 10.0  #: then its address may not reconnect for this long
     connections_per_address: int = 64  #: open connections from one address (0: no limit)
     trusted_addresses: tuple[str, ...] = ("127.0.0.1", "::1")  #: skip the two limits above
     tables_per_name: int = 4  #: open tables one name may have created (0: no limit)

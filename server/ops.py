@@ -65,6 +65,7 @@ class Ops:
     bans: BanList
     addresses: AddressCounter
     counter: ActionCounter = field(default_factory=ActionCounter)
+    cooloff: dict[str, float] = field(default_factory=dict)  #: address -> refused until
     lobby: Lobby | None = None
     store: Store | None = None
     connections: set[Connection] = field(default_factory=set)
@@ -114,8 +115,24 @@ class Ops:
         return peer in self.config.trusted_addresses
 
     def admit_address(self, peer: str) -> bool:
-        """Count a new connection from ``peer``; False if that address has too many."""
-        return self.trusted(peer) or self.addresses.acquire(peer)
+        """Count a new connection from ``peer``; False if that address has too many, or was
+        dropped for flooding less than ``flood_cooloff_seconds`` ago."""
+        if self.trusted(peer):
+            return True
+        until = self.cooloff.get(peer)
+        if until is not None:
+            if trio.current_time() < until:
+                return False
+            del self.cooloff[peer]
+        return self.addresses.acquire(peer)
+
+    def cool_off(self, peer: str) -> None:
+        """``peer`` flooded: refuse its new connections for a while (its others stay)."""
+        if not self.trusted(peer) and self.config.flood_cooloff_seconds > 0:
+            self.cooloff[peer] = trio.current_time() + self.config.flood_cooloff_seconds
+            if len(self.cooloff) > 10_000:  # bounded: forget the ones already over
+                now = trio.current_time()
+                self.cooloff = {a: t for a, t in self.cooloff.items() if t > now}
 
     def release_address(self, peer: str) -> None:
         if not self.trusted(peer):
@@ -232,6 +249,7 @@ class ConnectionOps:
                 wire.error(req, "rate_limited", f"too many requests; wait {wait:.1f} s")
             )
             return False
+        self.ops.cool_off(self.conn.peer)
         # A flooder: a goodbye after the replies already queued, then the reader stops
         # (the connection's polite close, bounded by close_grace_seconds).
         from server.connection import _Closing
