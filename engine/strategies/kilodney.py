@@ -262,13 +262,15 @@ class KilodneySearch:
     def __init__(
         self,
         iterations: int = 1000,
-        depth: int = 40,
+        depth: int | None = None,
         candidates: int = 6,
         seconds: float | None = None,
     ) -> None:
         self.mc = DeterminizedMC(
-            KilodneyAdapter(), iterations=iterations, depth=depth, seconds=seconds
+            KilodneyAdapter(), iterations=iterations, depth=depth or 1, seconds=seconds
         )
+        #: plays looked ahead: by default one round, back to this seat's reply
+        self.depth = depth
         self.candidates = candidates
         self.memory = KilodneyMemory()
 
@@ -286,6 +288,7 @@ class KilodneySearch:
             return ranked[0]
         proto = game_from_view(view, played)
         pool = unseen_cards(view, played)
+        self.mc.depth = self.depth or sum(view["in_hand"]) + 1
         action, _ = self.mc.search(view, ranked, (proto, pool), rng)
         return action
 
