@@ -36,7 +36,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="RULESET",
         help="keep one waiting house table of RULESET (repeatable)",
     )
-    parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning"])
+    parser.add_argument(
+        "--log-level", choices=["debug", "info", "warning"], help="default: the config's, info"
+    )
 
 
 def load_settings(args: argparse.Namespace) -> dict[str, Any]:
@@ -68,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     from server.config import ServerConfig
     from server.logfmt import configure
 
-    configure(args.log_level)
+    configure(args.log_level or "info")
     try:
         config = ServerConfig.from_mapping(load_settings(args))
     except (OSError, ValueError, TypeError, tomllib.TOMLDecodeError) as exc:
@@ -76,6 +78,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     assert config.data_dir is not None
     Path(config.data_dir).mkdir(parents=True, exist_ok=True)
+    if args.log_level is None:
+        configure(config.log_level)  # the config file's log_level (issue 8)
 
     log = logging.getLogger("switchboard.serve")
 
