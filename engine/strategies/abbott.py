@@ -315,7 +315,7 @@ class AbbottSearch:
 
     def __init__(
         self,
-        iterations: int = 300,
+        iterations: int = 600,
         depth: int = 40,
         solve_at: int = 7,
         node_limit: int = 150_000,
