@@ -107,10 +107,9 @@ class Server:
                     accept_scope.cancel()
                     for conn in list(self.connections):
                         conn.close_nowait("shutdown", "the server is shutting down")
-                    with trio.move_on_after(config.close_grace_seconds):
-                        while self.connections:
-                            await trio.sleep(0.01)
-                    clients.cancel_scope.cancel()
+                    # leave the block: the nursery waits for each connection to flush its
+                    # goodbye and close, and cancels whatever is left at the deadline
+                    clients.cancel_scope.deadline = trio.current_time() + config.close_grace_seconds
                 root.cancel_scope.cancel()  # the tables; a commit in flight finishes first
         finally:
             with trio.CancelScope(shield=True):
