@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
-import os
 import random
 import subprocess
 import sys
@@ -216,7 +215,7 @@ async def measure(port: int, args: argparse.Namespace) -> None:
         nursery.cancel_scope.cancel()
     print(
         f"{args.tables} tables x 4 bot clients, think {args.think * 1000:.0f} ms, "
-        f"{args.seconds:.0f} s per phase, server pid {os.environ.get('FLOOD_SERVER_PID')}"
+        f"{args.seconds:.0f} s per phase, flood cool-off {args.cooloff:g} s"
     )
     print(f"{'phase':<14}{'actions':>9}{'act/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}")
     for label, rtts, _ in phases:
@@ -241,6 +240,12 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--flooders", type=int, default=1)
     parser.add_argument("--think", type=float, default=0.05, help="a bot's pause before acting")
+    parser.add_argument(
+        "--cooloff",
+        type=float,
+        default=10.0,
+        help="the server's flood_cooloff_seconds (0: a dropped flooder reconnects at once)",
+    )
     args = parser.parse_args()
     config = {
         "host": "127.0.0.1",
@@ -249,6 +254,7 @@ def main() -> int:
         "trusted_addresses": [],
         "connections_per_address": 1000,
         "tables_per_name": 0,
+        "flood_cooloff_seconds": args.cooloff,
     }
     server = subprocess.Popen(
         [sys.executable, "-c", SERVER, json.dumps(config)],
@@ -259,7 +265,6 @@ def main() -> int:
     )
     try:
         port = int(server.stdout.readline())  # type: ignore[union-attr]
-        os.environ["FLOOD_SERVER_PID"] = str(server.pid)
         trio.run(measure, port, args)
     finally:
         server.terminate()
