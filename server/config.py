@@ -69,7 +69,7 @@ class ServerConfig:
     connections_per_address: int = 64  #: open connections from one address (0: no limit)
     trusted_addresses: tuple[str, ...] = ("127.0.0.1", "::1")  #: skip the two limits above
     tables_per_name: int = 4  #: open tables one name may have created (0: no limit)
-    idle_seconds: float = 1800.0  #: a connection that sends nothing this long is closed (0: never)
+    idle_seconds: float = 1800.0  #: silent this long and at no table: closed (0: never)
     operator_secret: str | None = None  #: unlocks admin commands; None: no operator at all
     operator_secret_file: str | None = None  #: read the operator secret from this file instead
     auth_attempts: int = 3  #: wrong operator secrets before the connection is dropped

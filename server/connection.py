@@ -334,11 +334,14 @@ class Connection:
                     return
             else:
                 idle = self.config.idle_seconds or float("inf")
-                with trio.move_on_after(idle) as idle_scope:
-                    data = await self._receive()
-                if idle_scope.cancelled_caught:
-                    self.deliver(wire.goodbye("idle", f"nothing received for {idle:.0f} s"))
-                    return
+                while True:  # idle: silent that long and at no table (watchers stay)
+                    with trio.move_on_after(idle) as idle_scope:
+                        data = await self._receive()
+                    if not idle_scope.cancelled_caught:
+                        break
+                    if not self.tables:
+                        self.deliver(wire.goodbye("idle", f"nothing received for {idle:.0f} s"))
+                        return
             if not data:
                 with contextlib.suppress(ProtocolError):
                     codec.receive_data(b"")

@@ -182,4 +182,11 @@ async def test_idle_connections_are_closed(nursery: trio.Nursery) -> None:
         got = await closed_by_server(idle)
         assert trio.current_time() - start >= 0.25
     assert any(isinstance(x, m.Goodbye) and x.code == "idle" for x in got)
+    # someone watching a table is not idle, however long he stays silent
+    watcher = await Client.connect(port, "watcher")
+    table = (await busy.request(m.CreateTable(ruleset=RULESET, seats=4))).table
+    assert isinstance(await watcher.request(m.Spectate(table=table)), m.Snapshot)
+    with trio.move_on_after(1.0):
+        await closed_by_server(watcher)
+    assert not watcher.closed
     server.shutdown()
