@@ -172,3 +172,37 @@ async def test_prize_survives_a_server_restart_over_sqlite(
     audit.load()
     assert audit.audit() == []
     await audit.aclose()
+
+
+async def test_a_game_that_ended_just_before_a_crash_is_paid_at_start(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """The last action and GameEnded were committed, the payout was not: a restart pays it."""
+    store, ledger_store = MemoryStore(), MemoryLedgerStore()
+    ledger = Ledger(ledger_store)
+    await ledger.open_account("ann")
+    await store.commit(TableCreated(1, FAST[0], 2, {"turn_seconds": 1}, "ann", {}))
+    async with trio.open_nursery() as nursery:
+        table = Table(1, FAST[0], 2, {"turn_seconds": 1}, config=CONFIG, store=store,
+                      creator="ann")  # fmt: skip
+        table.gm.ledger = ledger
+        await nursery.start(table.run)
+        ann = Member("ann")
+        await table.submit(Join(ann, 1, 0))
+        await table.submit(MasterCommand(ann, 2, "set_prize", {"chips": 300}))
+        await table.submit(Start(ann, 3))
+        await settle_down()
+        table.gm.ledger = None  # the crash: the payout never happens
+        await wait_until(lambda: table.state == OVER)
+        nursery.cancel_scope.cancel()
+    assert store.state.tables[1].game.over  # type: ignore[union-attr]
+    ledger = Ledger(ledger_store)  # the server starts again
+    assert ledger.prize(1) is not None and ledger.balance("ann") == 700
+    async with trio.open_nursery() as nursery:
+        table = Table.restore(store.state.tables[1], config=CONFIG, store=store)
+        table.gm.ledger = ledger
+        await nursery.start(table.run)
+        await settle_down()
+        nursery.cancel_scope.cancel()
+    assert ledger.prize(1) is None and ledger.balance("ann") == 1000  # ann or the bot won
+    check(ledger, ["ann"])
