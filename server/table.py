@@ -418,8 +418,8 @@ class Table:
         self._send_events(numbered)
         if self.game.over:
             self.state = OVER
+            await gamemaster.settle(self)  # pay the prize before anyone hears it is over
             self._send_snapshots()
-            await gamemaster.settle(self)  # pay the prize
         self._changed_at = trio.current_time()
 
     def _seat_for_token(self, token: str) -> int | None:
