@@ -22,8 +22,9 @@ from typing import Any
 import trio
 
 import engine
+from server import wire
 from server.config import ServerConfig
-from server.store import Store, StoredState, TableCreated
+from server.store import Store, StoredState, StoreError, TableCreated
 from server.table import CLOSED, PLAYING, WAITING, Table
 
 log = logging.getLogger("switchboard.lobby")
@@ -74,6 +75,16 @@ class Lobby:
             self.on_table(table)
         try:
             await table.run(task_status=task_status)
+        except StoreError:
+            raise  # the store is broken: nothing can be acknowledged; stop the server
+        except Exception:
+            # A bug in one game must not take every other table down. The table is gone
+            # from the lobby but not closed in the store: a restart replays it (or, if
+            # the replay fails too, leaves it out and says so in the log).
+            log.exception("table %s failed and was taken out of the lobby", table.id)
+            notice = wire.notice(f"table {table.id} failed; the server took it out")
+            for member in table.members():
+                member.deliver(notice)
         finally:
             self.tables.pop(table.id, None)
 

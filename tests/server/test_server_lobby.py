@@ -67,3 +67,22 @@ async def test_a_restart_brings_back_tables_and_seats(nursery):
     assert isinstance(snap, m.Snapshot) and snap.state == "playing"
     assert snap.seq == before.seq and snap.legal == before.legal
     second.shutdown()
+
+
+async def test_a_table_whose_game_fails_is_taken_out_and_the_others_play_on(running):
+    a = await Client.connect(running.port, "alpha")
+    broken = await a.request(m.CreateTable(ruleset="kilodney", seats=4))
+    fine = await a.request(m.CreateTable(ruleset="kilodney", seats=4))
+    await a.request(m.Join(table=broken.table, seat=0))
+    await a.request(m.StartGame(table=broken.table))
+    table = running.server.lobby.get(broken.table)
+
+    def boom(seat, action):
+        raise RuntimeError("a bug in a family")
+
+    table.game.apply = boom  # the next action, a bot's or ours, hits the bug
+    await a.send(m.Act(table=broken.table, action="draw", id=77))
+    notice = await a.wait_for(lambda x: isinstance(x, m.Notice))
+    assert "failed" in notice.text
+    assert running.server.lobby.get(broken.table) is None
+    assert isinstance(await a.request(m.Join(table=fine.table, seat=0)), m.Seated)
