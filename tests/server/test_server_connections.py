@@ -165,3 +165,28 @@ async def test_text_mode_is_usable_from_nc(running):
     assert words[:2] == ["welcome", "named"], lines
     assert "help" in words and "ok" in words and "tables" in words and words[-1] == "goodbye"
     assert any("join TABLE" in line for line in lines)
+
+
+async def test_a_gap_beyond_the_ring_gets_a_snapshot(nursery):
+    server = Server(TEST_CONFIG.replace(event_ring=2), MemoryStore())
+    port = await nursery.start(server.serve)
+    c, table = await seated_table(port, "gap", ruleset="kilodney")
+    token = c.tokens[table]
+    await c.request(m.StartGame(table=table))
+    turn = await c.wait_for(lambda x: isinstance(x, (m.Turn, m.Snapshot)) and x.legal)
+    seen = turn.seq
+    await c.aclose()  # gone before acting; then it acts from a fresh connection
+    back = await Client.connect(port, "gap")
+    await back.request(m.Resume(table=table, token=token, last_seq=seen))
+    mine = await back.wait_for(lambda x: isinstance(x, (m.Turn, m.Snapshot)) and x.legal)
+    await back.request(m.Act(table=table, action=mine.legal[0]))
+    # three server bots answer before it is our turn again: more events than the ring holds
+    again = await back.wait_for(lambda x: isinstance(x, m.Turn) and x.to_act == 0)
+    missed_from = mine.seq
+    assert again.seq - missed_from > 2
+    await back.aclose()
+    late = await Client.connect(port, "gap")
+    await late.request(m.Resume(table=table, token=token, last_seq=missed_from))
+    first = await late.wait_for(lambda x: isinstance(x, (m.TableEvent, m.Snapshot, m.Turn)))
+    assert isinstance(first, m.Snapshot) and first.seq == again.seq and first.seat == 0
+    server.shutdown()
