@@ -265,9 +265,14 @@ class KilodneySearch:
         depth: int | None = None,
         candidates: int = 6,
         seconds: float | None = None,
+        confidence: float = 2.0,
     ) -> None:
         self.mc = DeterminizedMC(
-            KilodneyAdapter(), iterations=iterations, depth=depth or 1, seconds=seconds
+            KilodneyAdapter(),
+            iterations=iterations,
+            depth=depth or 1,
+            seconds=seconds,
+            confidence=confidence,
         )
         #: plays looked ahead: by default one round, back to this seat's reply
         self.depth = depth

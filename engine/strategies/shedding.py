@@ -301,12 +301,15 @@ class SheddingSearch:
         candidates: int = 5,
         method: str = "mc",
         seconds: float | None = None,
+        confidence: float = 2.0,
     ) -> None:
         if method not in ("mc", "ismcts"):
             raise ValueError("method is mc or ismcts")
         adapter = SheddingAdapter()
         self.method = method
-        self.mc = DeterminizedMC(adapter, iterations=iterations, depth=depth, seconds=seconds)
+        self.mc = DeterminizedMC(
+            adapter, iterations=iterations, depth=depth, seconds=seconds, confidence=confidence
+        )
         self.mcts = ISMCTS(adapter, iterations=iterations, depth=depth, seconds=seconds)
         self.candidates = candidates
         self.memory = SheddingMemory()
