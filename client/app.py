@@ -201,6 +201,7 @@ class ClientApp:
             output=output,
             color_depth=color_depth,
             after_render=self._after_render,
+            max_render_postpone_time=0,
         )
 
     # ------------------------------------------------------------ state hooks
