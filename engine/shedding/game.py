@@ -438,7 +438,7 @@ class SheddingGame(Game):
                 answers = (c in stack_on and pickup[c]) or (
                     pt.any_cancel and self._cancels(c, pend)
                 )
-                if answers and self._play_reason(seat, (c,), False) is None:
+                if answers and not (size == 1 and pt.no_end[c]):  # as _play_reason says
                     plays.append(make_play((c,), announce and size == 2))
             if pt.any_multi and size >= 2:
                 for cards in self._multi_plays(seat):
