@@ -54,8 +54,12 @@ def parse_address(text: str) -> tuple[str, int]:
 
 
 def wants_ascii(flag: bool) -> bool:
-    """ASCII cards when asked, or when the terminal cannot show the suit symbols."""
-    if flag or os.environ.get("TERM") in ("dumb", "linux", "vt100"):
+    """ASCII cards when asked, when the terminal has no colour (``NO_COLOR``, a dumb or
+    monochrome terminal: a suit's colour cannot be shown, so its letter is) or when it
+    cannot show the suit symbols."""
+    if flag or os.environ.get("NO_COLOR") or os.environ.get("TERM") in ("dumb", "linux", "vt100"):
+        return True
+    if os.environ.get("PROMPT_TOOLKIT_COLOR_DEPTH") == "DEPTH_1_BIT":
         return True
     encoding = (getattr(sys.stdout, "encoding", None) or "").lower()
     return bool(encoding) and "utf" not in encoding
