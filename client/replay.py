@@ -148,6 +148,19 @@ class Replay:
         return fragment_list_to_text(self.render(i, width, ascii_only))
 
 
+REPLAY_HELP = """Replay: step through a finished game.
+
+  Right, n, space      one step forward
+  Left, p, backspace   one step back
+  PgDn / PgUp          ten steps
+  Home / End           the deal / the end
+  F1 or ?              this help (again: back to the game)
+  q or Ctrl-D          quit
+
+A full record shows the board at every step, as the chosen seat saw it
+(--seat N; a spectator by default). A public event log shows the events."""
+
+
 class ReplayApp:
     """Right/Left (or n/p, space/backspace) step; Home/End jump; q or Ctrl-D quits."""
 
@@ -194,13 +207,22 @@ class ReplayApp:
         def _quit(event: KeyPressEvent) -> None:
             event.app.exit(result=0)
 
+        self.show_help = False
+
+        @kb.add("f1")
+        @kb.add("?")
+        def _help(event: KeyPressEvent) -> None:
+            self.show_help = not self.show_help
+
         def body() -> StyleAndTextTuples:
             from prompt_toolkit.application.current import get_app
 
             width = get_app().output.get_size().columns
+            if self.show_help:
+                return [("", REPLAY_HELP)]
             return self.replay.render(self.i, width, self.ascii_only)
 
-        bar = " ←/→ step  PgUp/PgDn 10  Home/End  q quit"
+        bar = " Right/Left step  PgUp/PgDn 10  Home/End  F1 help  q quit"
         self.application: Application[int] = Application(
             layout=Layout(
                 HSplit(
