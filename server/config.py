@@ -51,7 +51,7 @@ class ServerConfig:
 
     # ----------------------------------------------------------- tables
     max_tables: int = 2_000
-    event_ring: int = 256  #: events kept per table for reconnect catch-up
+    event_ring: int = 64  #: events kept per table for reconnect catch-up (beyond: a snapshot)
     bot_delay_seconds: float = 0.0  #: pause before a server bot acts (a clock hooks here too)
     table_inbox: int = 64  #: commands queued to one table
     open_tables: tuple[str, ...] = ()  #: rulesets that always have one waiting table

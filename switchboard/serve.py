@@ -10,6 +10,7 @@ last group commit finishes, and the exit status is 0.
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import signal
 import tomllib
@@ -95,9 +96,15 @@ def run(args: argparse.Namespace) -> int:
                     nursery.cancel_scope.cancel()
 
                 await nursery.start(serve_then_stop)
+                gc.freeze()  # what start-up built (modules, restored tables) is never garbage
                 async for signum in signals:
                     log.info("signal %s: shutting down", signal.Signals(signum).name)
                     server.shutdown()
 
+    # A server holds many long-lived objects (tables, their event rings, connections);
+    # the default thresholds run a full collection every few seconds under load, a pause
+    # of hundreds of milliseconds for every table at once. Collect young objects as
+    # usual, the old generation far more rarely (bench/load.py shows the tail it saves).
+    gc.set_threshold(10_000, 50, 100)
     trio.run(main)
     return 0
