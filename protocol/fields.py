@@ -49,7 +49,7 @@ def _int(value: Any, low: int, high: int, what: str) -> int:
     return value
 
 
-_KNOWN_WORDS: set[str] = set()
+KNOWN_WORDS: set[str] = set()
 
 
 def check_word(value: Any) -> str:
@@ -59,13 +59,13 @@ def check_word(value: Any) -> str:
     ``#`` and not ``-`` alone (text mode uses those for keys, ids and None).
     Words recur (table ids, names, types), so valid ones are remembered, up to
     a bound, to make the common case one set lookup."""
-    if type(value) is str and value in _KNOWN_WORDS:
+    if type(value) is str and value in KNOWN_WORDS:
         return value
     if type(value) is not str or not _WORD.fullmatch(value) or value[0] == "#" or value == "-":
         raise LocalProtocolError(f"{_short(value)} is not a word (see protocol.fields)")
-    if len(_KNOWN_WORDS) >= 4096:
-        _KNOWN_WORDS.clear()
-    _KNOWN_WORDS.add(value)
+    if len(KNOWN_WORDS) >= 4096:
+        KNOWN_WORDS.clear()
+    KNOWN_WORDS.add(value)
     return value
 
 
@@ -201,20 +201,26 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+_opt_word = optional(check_word)
+_opt_seq = optional(check_seq)
+_opt_seat = optional(check_seat)
+_opt_count = optional(check_count)
+_opt_number = optional(check_number)
+
 # The aliases message classes annotate their fields with.
 Word = Annotated[str, check_word]
-OptWord = Annotated["str | None", optional(check_word)]
+OptWord = Annotated["str | None", _opt_word]
 Text = Annotated[str, check_text]
 Id = Annotated["int | None", check_id]
 Seq = Annotated[int, check_seq]
-OptSeq = Annotated["int | None", optional(check_seq)]
+OptSeq = Annotated["int | None", _opt_seq]
 Seat = Annotated[int, check_seat]
-OptSeat = Annotated["int | None", optional(check_seat)]
+OptSeat = Annotated["int | None", _opt_seat]
 Count = Annotated[int, check_count]
 Signed = Annotated[int, check_signed]
-OptCount = Annotated["int | None", optional(check_count)]
+OptCount = Annotated["int | None", _opt_count]
 Bool = Annotated[bool, check_bool]
-Clock = Annotated["float | None", optional(check_number)]
+Clock = Annotated["float | None", _opt_number]
 State = Annotated[str, check_state]
 Payload = Annotated[dict[str, Any], check_payload]
 EventPayload = Annotated[dict[str, Any], check_event]
@@ -223,4 +229,32 @@ Versions = Annotated[tuple[int, ...], tuple_of(check_version, 0, 32)]
 Notation = Annotated[str, check_action]
 Legal = Annotated[tuple[str, ...], check_legal]
 Lines = Annotated[tuple[str, ...], tuple_of(check_text, 0, 1000)]
-Players = Annotated["tuple[str | None, ...]", tuple_of(optional(check_word), 0, MAX_SEAT + 1)]
+Players = Annotated["tuple[str | None, ...]", tuple_of(_opt_word, 0, MAX_SEAT + 1)]
+
+
+def _ints(low: int, high: int, opt: bool = False) -> str:
+    test = f"(type({{v}}) is int and {low} <= {{v}} <= {high})"
+    return f"{{v}} is None or {test}" if opt else test
+
+
+#: For the common checkers, an expression (``{v}``: the value) that is true
+#: only of values the checker accepts unchanged. ``protocol.messages`` inlines
+#: it in the compiled ``__init__`` and calls the checker only when it is false
+#: (to normalise the value or to raise with the reason), which saves a call per
+#: field on the hot path. ``_KW`` is the set of known words.
+FAST: dict[Checker, str] = {
+    check_word: "type({v}) is str and {v} in _KW",
+    _opt_word: "{v} is None or (type({v}) is str and {v} in _KW)",
+    check_text: "type({v}) is str and len({v}) <= " + str(MAX_TEXT) + " and {v}.isprintable()",
+    check_id: _ints(0, MAX_ID, opt=True),
+    check_seq: _ints(0, MAX_SEQ),
+    _opt_seq: _ints(0, MAX_SEQ, opt=True),
+    check_seat: _ints(0, MAX_SEAT),
+    _opt_seat: _ints(0, MAX_SEAT, opt=True),
+    check_count: _ints(0, MAX_COUNT),
+    _opt_count: _ints(0, MAX_COUNT, opt=True),
+    check_signed: _ints(-MAX_COUNT, MAX_COUNT),
+    check_bool: "type({v}) is bool",
+    _opt_number: "{v} is None or ((type({v}) is int or type({v}) is float) and 0 <= {v} <= 1e9)",
+    check_state: "type({v}) is str and {v} in " + repr(TABLE_STATES),
+}

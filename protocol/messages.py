@@ -47,6 +47,8 @@ from typing import Any, ClassVar
 from protocol.errors import LocalProtocolError
 from protocol.fields import (
     CONTROL,
+    FAST,
+    KNOWN_WORDS,
     Bool,
     Clock,
     Count,
@@ -164,6 +166,7 @@ def _compile(cls: type[Message], hints: dict[str, Any]) -> None:
     the fields (the benchmark in bench/protocol.py holds us to plain msgpack).
     The generated ``__init__`` has the dataclass's signature and defaults."""
     env: dict[str, Any] = {
+        "_KW": KNOWN_WORDS,
         "_LPE": LocalProtocolError,
         "_err": _field_error,
         "_set": object.__setattr__,
@@ -185,8 +188,15 @@ def _compile(cls: type[Message], hints: dict[str, Any]) -> None:
         else:
             param = name
         (kw_params if f.kw_only else params).append(param)
-        body.append(f"    try: {name} = _c{i}({name})")
-        body.append(f"    except _LPE as exc: raise _err(exc, '{cls.__name__}.{name}') from None")
+        fast = FAST.get(env[f"_c{i}"])
+        indent = "    "
+        if fast is not None:
+            body.append(f"    if not ({fast.format(v=name)}):")
+            indent = "        "
+        body.append(f"{indent}try: {name} = _c{i}({name})")
+        body.append(
+            f"{indent}except _LPE as exc: raise _err(exc, '{cls.__name__}.{name}') from None"
+        )
         body.append(f"    _set(self, '{name}', {name})")
         base = typing.get_args(hints[name])[0]
         is_tuple = typing.get_origin(base) is tuple or base is tuple
