@@ -1,0 +1,64 @@
+"""The message model: frozen, validated when built, a repr that rebuilds it."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from hypothesis import given
+from protocol_strategies import messages
+
+import protocol
+from protocol import messages as m
+from protocol.errors import LocalProtocolError
+
+
+@pytest.mark.parametrize(
+    ("make", "code"),
+    [
+        (lambda: m.Join(table="two words"), "bad_message"),
+        (lambda: m.Join(table="t1", seat=True), "bad_message"),  # a bool is not a seat
+        (lambda: m.Join(table="t1", seat=64), "bad_message"),
+        (lambda: m.Join(table="#1"), "bad_message"),
+        (lambda: m.Join(table="-"), "bad_message"),
+        (lambda: m.Join(table="a=b"), "bad_message"),
+        (lambda: m.Say(table="t1", text="two\nlines"), "bad_message"),
+        (lambda: m.Say(table="t1", text="x" * 4001), "bad_message"),
+        (lambda: m.Resume(table="t1", token="x", last_seq=-1), "bad_message"),
+        (lambda: m.Act(table="t1", action="mvoe c4"), "bad_action"),
+        (lambda: m.Snapshot("t1", 0, "sleeping", {}), "bad_message"),
+        (lambda: m.Snapshot("t1", 0, "waiting", {1: 2}), "bad_message"),
+        (lambda: m.TableEvent("t1", 1, {"seat": 2}), "bad_message"),  # no kind
+        (lambda: m.Turn("t1", 1, 0, legal=("a | b",)), "bad_message"),
+        (lambda: m.Turn("t1", 1, 0, clock=-1), "bad_message"),
+        (lambda: m.Hello(versions=(0,)), "bad_message"),
+        (lambda: m.Ok(id=-1), "bad_message"),
+        (lambda: m.Record("t1", {}, full="yes"), "bad_message"),
+    ],
+)
+def test_a_bad_field_raises_at_once(make, code):
+    with pytest.raises(LocalProtocolError) as info:
+        make()
+    assert info.value.code == code
+
+
+@given(messages())
+def test_repr_rebuilds_and_messages_are_frozen(msg):
+    assert eval(repr(msg), vars(protocol)) == msg
+    field = msg._wire[0][0]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(msg, field, getattr(msg, field))
+
+
+def test_to_map_leaves_out_none_and_from_map_fills_defaults():
+    msg = m.Snapshot("t1", 3, "waiting", {})
+    data = msg.to_map()
+    assert "seat" not in data and "id" not in data and data["legal"] == []
+    assert m.from_map({"type": "snapshot", "table": "t1", "seq": 3, "state": "waiting", "view": {}})
+    assert m.from_map(data) == msg
+
+
+def test_lists_become_tuples_and_actions_are_normalised():
+    msg = m.Turn("t1", 1, 0, legal=["play QH"])
+    assert msg.legal == ("play QH",)
+    assert m.Act("t1", "PLAY 10h last").action == "play TH last"
