@@ -16,7 +16,7 @@ True
 
 from __future__ import annotations
 
-from engine.actions import Draw, Last, Nominate, Pass, Play
+from engine.actions import Action, Draw, Last, Nominate, Pass, Play
 from engine.cards import FULL_PACK, JOKER, RANKS, SUITS, Card
 
 JK = 52
@@ -35,6 +35,9 @@ NOMINATE = tuple(Nominate(s) for s in SUITS)
 
 _PLAYS: dict[tuple[tuple[int, ...], bool], Play] = {}
 _CODES: dict[int, tuple[int, ...]] = {}
+#: The notation of every action object that lives forever (the singletons above and
+#: the cached plays), by ``id``: such an id is never reused, so the lookup is exact.
+NOTATION: dict[int, str] = {id(a): str(a) for a in (DRAW, PASS, LAST, *NOMINATE)}
 _CACHE_LIMIT = 200_000
 
 
@@ -58,7 +61,15 @@ def make_play(codes: tuple[int, ...], last: bool) -> Play:
         if len(_PLAYS) < _CACHE_LIMIT:  # cached plays live forever, so their ids stay unique
             _PLAYS[key] = play
             _CODES[id(play)] = codes
+            NOTATION[id(play)] = str(play)
     return play
+
+
+def notation(action: Action) -> str:
+    """``str(action)``, looked up for the objects this module made (the log wants
+    the notation of every action, and building a play's string costs a join)."""
+    text = NOTATION.get(id(action))
+    return str(action) if text is None else text
 
 
 def codes_of(play: Play) -> tuple[int, ...]:

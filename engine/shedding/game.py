@@ -37,6 +37,7 @@ from engine.shedding.codes import (
     code,
     codes_of,
     make_play,
+    notation,
     suit_index,
 )
 from engine.shedding.rules import SCHEMA
@@ -371,6 +372,26 @@ class SheddingGame(Game):
                 if a is action:
                     return True
         return self._reason(seat, action) is None
+
+    def apply(self, seat: int, action: str | Action) -> list[Event]:
+        """``Game.apply``, with a shortcut for the action object ``legal_actions`` has
+        just listed for this seat in this very state: bots take every turn that way.
+        Such an action is already parsed, normal and checked, so it goes straight to
+        ``_apply`` and the log; anything else takes the full way through ``Game.apply``."""
+        listed = self._listed
+        if (
+            listed is not None
+            and listed[0] == seat
+            and type(seat) is int
+            and 0 <= seat < self.seats
+            and not self.game_over
+        ):
+            for a in listed[1]:
+                if a is action:
+                    events = self._apply(seat, a)
+                    self._log.append([seat, notation(a)])
+                    return events
+        return super().apply(seat, action)
 
     def explain(self, seat: int, action: Action) -> str:
         return self._reason(seat, action) or "that is legal"
