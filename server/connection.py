@@ -429,6 +429,10 @@ class Connection:
         except LobbyError as exc:
             self.deliver(wire.error(msg.id, exc.code, str(exc)))
             return
+        if isinstance(self.codec, ServerTextCodec):
+            # A person at nc types "create switch 4" then "start" and means the new
+            # table, as after "join": the new table is the text session's current one.
+            self.codec.table = wire.table_word(table.id)
         self.deliver(wire.ok(msg.id, table.id, f"table {table.id} is open: {msg.ruleset}"))
 
     def _table(self, msg: Any) -> Any:
