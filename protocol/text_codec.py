@@ -410,7 +410,9 @@ class ServerTextCodec:
     line's own if it is ``hello ...``, otherwise an implied one offering every
     version this code speaks. ``table`` is the current table, which bare table
     commands use: the table of the last ``join``, ``watch`` or ``resume`` line,
-    or of the last ``seated`` or ``view`` line sent, whichever came last.
+    or of the last ``seated`` or ``view`` line sent, whichever came last. The
+    server's connection also sets ``table`` when a ``create`` of this session
+    succeeds: only it knows which reply answers the create.
     """
 
     name = "text"  #: the codec's name, as ``protocol.sniff`` says it
