@@ -399,7 +399,19 @@ class SheddingGame(Game):
     def legal_actions(self, seat: int) -> list[Action]:
         """Every single-card play, up to ``MAX_MULTI`` multi-card plays (automatic
         moves announce last card with the play), draw, pass, suit, last."""
-        out = self._list_actions(seat)
+        if (
+            seat == self.turn
+            and self.awaiting is None
+            and self.pending is None
+            and not self.game_over
+            and self._fast
+            and not self.pt.any_multi
+            and self.pile
+            and len(self.hands[seat]) >= 2
+        ):
+            out = self._list_common(self.hands[seat])
+        else:
+            out = self._list_actions(seat)
         self._listed = (seat, tuple(out))
         return out
 
@@ -480,19 +492,15 @@ class SheddingGame(Game):
         """The common turn, kept tight because bots list actions every turn: single
         cards that match the pile, and a draw where it is allowed."""
         top = self.pile[-1]
-        wild = self.pt.wild
         single = SINGLE[self.announce and len(hand) == 2]
         out: list[Action]
-        if top == JK and self.nominated is None:
+        nominated = self.nominated
+        if top == JK and nominated is None:
             out = [single[c] for c in sorted(set(hand))]
         else:
-            suit = SUIT[top] if self.nominated is None else self.nominated
-            rank = RANK[top]
-            out = [
-                single[c]
-                for c in sorted(set(hand))
-                if wild[c] or SUIT[c] == suit or RANK[c] == rank
-            ]
+            suit = SUIT[top] if nominated is None else nominated
+            ok = self.pt.follows[suit * 14 + RANK[top] + 1]
+            out = [single[c] for c in sorted(set(hand)) if ok[c]]
         if not out or (self.options["draw_when_able"] and (self.stock or len(self.pile) > 1)):
             out.append(DRAW)  # as _draw_reason says
         return out
@@ -716,6 +724,32 @@ class SheddingGame(Game):
     def _play(self, seat: int, cards: tuple[int, ...], announced: bool) -> list[Event]:
         pt = self.pt
         hand = self.hands[seat]
+        if len(cards) == 1 and self.pending is None and not pt.power[cards[0]]:
+            # the common play, one plain card with nothing pending: what the long
+            # way below does in that case, without its questions
+            c = cards[0]
+            hand.remove(c)
+            self.pile.append(c)
+            self.nominated = None
+            self.awaiting = None
+            if self.drawn:
+                self.drawn = []
+            self.idle = 0
+            events = [Event("play", {"seat": seat, "cards": [TEXT[c]]})]
+            if len(hand) == 1:
+                if announced:
+                    self.announced.add(seat)
+                    events.append(Event("last", {"seat": seat}))
+                elif self.announce and seat not in self.announced:
+                    self.owing = seat
+            else:
+                self.announced.discard(seat)
+                if not hand:
+                    events += self._maybe_out(seat)
+                    if self.hand_over:
+                        return events
+            self.turn = self._next(seat)
+            return events
         for c in cards:
             hand.remove(c)
         self.pile.extend(cards)

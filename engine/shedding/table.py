@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.shedding.codes import CARD, code
+from engine.shedding.codes import CARD, RANK, SUIT, code
 from engine.shedding.rules import compile_powers
 
 _KEYS = (
@@ -54,6 +54,10 @@ class PowerTable:
     any_multi: bool  # whether any multi-card play can exist at this table
     any_chain: bool  # whether any card may follow another as a set, run or together
     any_cancel: bool  # whether any card cancels a pick-up
+    #: ``follows[suit * 14 + rank + 1][c]``: whether card ``c`` may be laid on a pile
+    #: asking for that suit (the top's or the nominated one) or the top's rank (-1 for
+    #: a joker): the listing of every turn reads one row instead of testing each card.
+    follows: tuple[tuple[bool, ...], ...]
 
 
 _CACHE: dict[tuple[Any, ...], PowerTable] = {}
@@ -73,11 +77,12 @@ def power_table(options: dict[str, Any]) -> PowerTable:
 def _compile(options: dict[str, Any]) -> PowerTable:
     powers, stack = compile_powers(options)
     ps = [powers[c] for c in CARD]
+    wild = tuple(p.wild for p in ps)
     sigs: dict[tuple[Any, ...], int] = {}
     sig = tuple(sigs.setdefault(p.signature(), len(sigs)) for p in ps)
     return PowerTable(
         pickup=tuple(p.pickup for p in ps),
-        wild=tuple(p.wild for p in ps),
+        wild=wild,
         nominate=tuple(p.nominate for p in ps),
         skip=tuple(p.skip for p in ps),
         miss=tuple(p.miss for p in ps),
@@ -98,4 +103,9 @@ def _compile(options: dict[str, Any]) -> PowerTable:
         any_multi=options["combos"] != "single" or any(p.together or p.suit_run for p in ps),
         any_chain=options["combos"] != "single" or any(p.together for p in ps),
         any_cancel=any(p.cancels is not None or p.cancels_all for p in ps),
+        follows=tuple(
+            tuple(wild[c] or SUIT[c] == s or RANK[c] == r for c in range(len(CARD)))
+            for s in range(4)
+            for r in range(-1, 13)
+        ),
     )
