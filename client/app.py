@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
+import textwrap
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -532,7 +534,9 @@ class ClientApp:
         return lines
 
     def _help(self) -> StyleAndTextTuples:
-        return [("", "\n".join(self.help_lines()))]
+        # The frame takes two columns; wrap at words so no line is cut off at 80x24.
+        width = max(20, self.application.output.get_size().columns - 2)
+        return [("", "\n".join(wrap_help(self.help_lines(), width)))]
 
     def _picker(self) -> StyleAndTextTuples:
         out: StyleAndTextTuples = [("class:dim", "Up/Down choose, Enter picks, Esc cancels\n")]
@@ -616,7 +620,10 @@ class ClientApp:
                 Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8)),
                 Float(
                     content=ConditionalContainer(
-                        Frame(Window(FormattedTextControl(self._help)), title="Help"),
+                        Frame(
+                            Window(FormattedTextControl(self._help), wrap_lines=True),
+                            title="Help",
+                        ),
                         filter=Condition(lambda: self.show_help),
                     ),
                 ),
@@ -704,3 +711,24 @@ def _sized(application: Application[Any], columns: int, rows: int) -> Iterator[N
         yield
     finally:
         output.get_size = original  # type: ignore[method-assign]
+
+
+_HELP_COLUMN = re.compile(r"^(\s*\S.*?\s{2,})\S")
+
+
+def wrap_help(lines: list[str], width: int) -> list[str]:
+    """Help lines wrapped at words to ``width``; a wrapped ``name   what it does``
+    line continues under its description, so the columns still read as a table.
+
+    >>> wrap_help(["  play CARD   follow the suit or the face"], 30)
+    ['  play CARD   follow the suit', '              or the face']
+    """
+    out: list[str] = []
+    for line in lines:
+        if len(line) <= width:
+            out.append(line)
+            continue
+        column = _HELP_COLUMN.match(line)
+        hang = len(column.group(1)) if column and len(column.group(1)) < width // 2 else 2
+        out += textwrap.wrap(line, width, subsequent_indent=" " * hang, drop_whitespace=True)
+    return out
