@@ -180,6 +180,12 @@ class Game(ABC):
         """How many actions have been accepted so far."""
         return len(self._log)
 
+    @property
+    def last_action(self) -> list[Any] | None:
+        """The last accepted action as logged, ``[seat, notation]`` with the notation
+        normalised (what the record holds and a replay repeats); ``None`` before any."""
+        return self._log[-1] if self._log else None
+
     def __repr__(self) -> str:
         return (
             f"<{type(self).__name__} {self.ruleset} seats={self.seats} seed={self.seed!r}"

@@ -206,6 +206,7 @@ _opt_seq = optional(check_seq)
 _opt_seat = optional(check_seat)
 _opt_count = optional(check_count)
 _opt_number = optional(check_number)
+_opt_payload = optional(check_payload)
 
 # The aliases message classes annotate their fields with.
 Word = Annotated[str, check_word]
@@ -223,6 +224,7 @@ Bool = Annotated[bool, check_bool]
 Clock = Annotated["float | None", _opt_number]
 State = Annotated[str, check_state]
 Payload = Annotated[dict[str, Any], check_payload]
+OptPayload = Annotated["dict[str, Any] | None", _opt_payload]
 EventPayload = Annotated[dict[str, Any], check_event]
 Payloads = Annotated[tuple[dict[str, Any], ...], tuple_of(check_payload)]
 Versions = Annotated[tuple[int, ...], tuple_of(check_version, 0, 32)]

@@ -58,6 +58,7 @@ from protocol.fields import (
     Lines,
     Notation,
     OptCount,
+    OptPayload,
     OptSeat,
     OptSeq,
     OptWord,
@@ -549,14 +550,20 @@ class TableEvent(Message):
 @message("turn", SERVER)
 @dataclass(frozen=True, slots=True)
 class Turn(Message):
-    """After each event batch, each seat's legal actions now, and whose turn it is."""
+    """After each event batch: whose turn it is, the receiver's legal actions now
+    and (``view``) its fresh ``game.view(seat)``, so nobody has to ask for a snapshot.
+
+    ``seat`` is the receiving seat, ``None`` for a spectator (whose ``legal``
+    is empty and whose ``view`` is the public one). ``view`` ``None``: not sent
+    (an older server); keep the last view and move ``to_act`` only."""
 
     table: Word
     seq: Seq
-    seat: Seat
+    seat: OptSeat = None
     to_act: OptSeat = None
     legal: Legal = ()
     clock: Clock = None
+    view: OptPayload = None
     id: Id = field(default=None, kw_only=True)
 
 

@@ -11,7 +11,8 @@ to dispatch on them::
     seated t1 2 9f2c...e1
     view t1 0 2 waiting {"view":{},"legal":[],"players":["ann",null],...}
     event t1 7 play {"seat":2,"cards":["QH"]}
-    turn t1 7 2 2 clock=60 legal: play QH | play QS | draw
+    turn t1 7 2 2 clock=60 {"to_act":2,"hand":["QH","QS"],...} legal: play QH | play QS | draw
+    turn t1 7 - 2 clock=60 {"to_act":2,...} legal:
     talk t1 ann: good luck
 
 The server side uses ``ServerTextCodec`` (commands in, server lines out; it
@@ -27,11 +28,16 @@ ClaimName(name='ann', secret='s3cret', id=None), None)
 >>> codec.encode(Turn(table="t1", seq=7, seat=2, to_act=2, legal=("play QH", "draw")))
 b'turn t1 7 2 2 legal: play QH | draw\\n'
 >>> parse_line("turn t1 7 2 2 legal: play QH | draw")
-Turn(table='t1', seq=7, seat=2, to_act=2, legal=('play QH', 'draw'), clock=None, id=None)
+Turn(table='t1', seq=7, seat=2, to_act=2, legal=('play QH', 'draw'), clock=None, view=None, id=None)
+>>> format_line(Turn(table="t1", seq=8, seat=None, to_act=0, view={"to_act": 0}))
+'turn t1 8 - 0 {"to_act":0} legal:'
+>>> parse_line('turn t1 8 - 0 {"to_act":0} legal:').view
+{'to_act': 0}
 
 Line grammar of server messages: ``WORD [#ID] POSITIONAL... [KEY=VALUE...]
 [TAIL]``, single spaces between items; ``-`` is ``None`` (or an empty
-list); the tail is free text, JSON, or ``legal: A | B``. ``help_text`` with
+list); the tail is free text, JSON, or ``legal: A | B`` (in a ``turn``, after
+the receiver's view as a JSON object when the server sends it). ``help_text`` with
 several lines goes out as one ``help`` line each.
 """
 
@@ -146,7 +152,7 @@ SPECS: tuple[LineSpec, ...] = (
     LineSpec(
         "turn",
         Turn,
-        (("table", "word"), ("seq", "int"), ("seat", "int"), ("to_act", "optint")),
+        (("table", "word"), ("seq", "int"), ("seat", "optint"), ("to_act", "optint")),
         (("clock", "num"),),
         "legal",
     ),
@@ -175,6 +181,7 @@ def _json(value: Any) -> str:
     return text.translate(_LINE_BREAKS)
 
 
+_DECODER = json.JSONDecoder()
 _LINE_BREAKS = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
 
 
@@ -222,7 +229,8 @@ def format_lines(message: Message) -> list[str]:
             return [f"{prefix} {kind} {_json(rest)}"]
         return [f"{prefix} {_json(event)}"]
     if tail == "legal":
-        return [" ".join([prefix, "legal:", " | ".join(message.legal)]).rstrip()]
+        view = [] if message.view is None else [_json(message.view)]
+        return [" ".join([prefix, *view, "legal:", " | ".join(message.legal)]).rstrip()]
     if tail == "talk":
         return [f"{prefix} {message.name}: {message.text}"]
     return [prefix]
@@ -318,6 +326,12 @@ def _parse_tail(spec: LineSpec, cur: _Cursor, fields: dict[str, Any]) -> None:
                 raise ValueError("expected a JSON object")
             fields["event"] = {"kind": kind, **data}
     elif tail == "legal":
+        if rest.startswith("{"):  # the view, a JSON object, before ``legal:``
+            view, end = _DECODER.raw_decode(rest)
+            if type(view) is not dict or rest[end : end + 1] != " ":
+                raise ValueError("expected a JSON object, then ' legal:'")
+            fields["view"] = view
+            cur.pos += end + 1
         if cur.take() != "legal:":
             raise ValueError("expected 'legal:'")
         text = cur.rest()

@@ -95,6 +95,7 @@ _BY_ALIAS: dict[Any, st.SearchStrategy[Any]] = {
     f.Clock: st.none() | st.integers(0, 3600) | st.floats(0, 1e9, allow_nan=False),
     f.State: st.sampled_from(f.TABLE_STATES),
     f.Payload: payloads,
+    f.OptPayload: st.none() | payloads,
     f.EventPayload: events,
     f.Payloads: st.lists(payloads, max_size=3).map(tuple),
     f.Versions: st.lists(st.integers(1, 0xFFFF), max_size=4).map(tuple),
