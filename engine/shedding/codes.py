@@ -75,7 +75,7 @@ def notation(action: Action) -> str:
 def codes_of(play: Play) -> tuple[int, ...]:
     """The ints of a play's cards (cheap for a play this module made)."""
     codes = _CODES.get(id(play))
-    if codes is None or _PLAYS.get((codes, play.last)) is not play:
+    if codes is None:  # an id in _CODES is a cached play's, which lives forever
         codes = tuple(code(c) for c in play.cards)
     return codes
 

@@ -567,25 +567,34 @@ class SheddingGame(Game):
     def _apply(self, seat: int, action: Action) -> list[Event]:
         self._listed = None
         events = self._settle_owing(seat) if self.owing is not None else []
-        if isinstance(action, Last):
+        if isinstance(action, Play):
+            self.turns += 1
+            played = self._play(seat, codes_of(action), action.last)
+            if events:
+                events += played
+            else:
+                events = played
+        elif isinstance(action, Last):
             self.announced.add(seat)
             if self.owing == seat:
                 self.owing = None
             return [*events, Event("last", {"seat": seat})]
-        self.turns += 1
-        if isinstance(action, Play):
-            events += self._play(seat, codes_of(action), action.last)
         elif isinstance(action, Draw):
+            self.turns += 1
             events += self._draw_action(seat)
         elif isinstance(action, Pass):
+            self.turns += 1
             events += self._pass(seat)
         elif isinstance(action, Nominate):
+            self.turns += 1
             self.nominated = suit_index(action.suit)
             self.awaiting = None
             events.append(Event("nominate", {"seat": seat, "suit": action.suit}))
             assert self.after_suit is not None
             self.turn = self.after_suit
             self.after_suit = None
+        else:
+            self.turns += 1
         if not self.hand_over and self.turns >= HAND_TURN_LIMIT:
             events += self._end_hand(blocked=True)
         if self.hand_over and not self.game_over:
@@ -628,6 +637,8 @@ class SheddingGame(Game):
 
     def _draw_cards(self, n: int) -> list[int]:
         """Up to ``n`` cards; an empty stock is the pile less its top, shuffled."""
+        if n == 1 and self.stock:
+            return [self.stock.pop()]  # the common draw
         out: list[int] = []
         for _ in range(n):
             if not self.stock:
