@@ -93,7 +93,7 @@ class Connection:
         self.limits = limits
         self.client_label = client_label
         self.max_backoff = max_backoff
-        #: fetch a fresh view after each turn while the board lags the events
+        #: fetch a fresh view after a turn that carries none (an older server)
         self.refresh_views = refresh_views
         self.connects = 0  # how many times a connection was made (1 + reconnects)
         self._ids = itertools.count(1)
@@ -268,12 +268,14 @@ class Connection:
         if change == "gap":
             self._resync(msg.table)
             return
-        if self.refresh_views and isinstance(msg, (m.Turn, m.TableEvent)):
-            t = self.state.tables[msg.table]
-            # A seat hears a turn after each batch of events; a spectator only the events.
-            after_batch = isinstance(msg, m.Turn) and getattr(msg, "view", None) is None
-            if t.stale and (after_batch or (t.seat is None and isinstance(msg, m.TableEvent))):
-                self._resync(msg.table)
+        # Only a server that sends turns without the view: the board lags the events.
+        if (
+            self.refresh_views
+            and isinstance(msg, m.Turn)
+            and msg.view is None
+            and self.state.tables[msg.table].stale
+        ):
+            self._resync(msg.table)
         if change is None and not isinstance(msg, (m.Error, m.Ok, m.Goodbye, m.HelpText)):
             return
         try:
@@ -286,10 +288,9 @@ class Connection:
     def _resync(self, table: str) -> None:
         """Ask for a fresh snapshot of ``table`` (one request at a time per table).
 
-        Used after a gap in the events, and after each turn while the board lags
-        the events: the server sends events and ``turn`` but not the view, and a
-        board is drawn from the view. (Once ``turn`` carries ``view`` this is not
-        needed and never triggers.)"""
+        Used after a gap in the events. Every ``turn`` (a seat's and a spectator's)
+        carries the fresh view, so the board never lags; only against a server
+        whose turns carry no view is this also used after each turn."""
         t = self.state.tables.get(table)
         if t is None or (t.token is None and t.seat is not None):
             return

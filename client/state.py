@@ -159,7 +159,7 @@ class ClientState:
                 t.seat = msg.seat
             t.to_act, t.legal = msg.to_act, tuple(msg.legal)
             t._set_clock(msg.clock)
-            view = getattr(msg, "view", None)  # a server that sends the view with each turn
+            view = msg.view  # every turn carries the receiver's fresh view
             if view:
                 t.view, t.stale = dict(view), 0
             elif t.view is not None:

@@ -155,6 +155,7 @@ class Table:
                 stored.ruleset, stored.seats, g.seed, stored.options, dealer=g.dealer, deck=g.deck
             )
             t._start_rng(g.seed)
+            t._record_events(t.game.opening_events)  # numbered as when the game started
             for seat, notation in g.actions:
                 t._record_events(t.game.apply(seat, notation))
             t.state = OVER if t.game.over else PLAYING
@@ -313,10 +314,14 @@ class Table:
             gamemaster.clock_left(self),
         )
 
-    def _turn(self, seat: int) -> wire.Message:
-        to_act = None if self.game is None else self.game.to_act
+    def _turn(self, seat: int | None) -> wire.Message:
+        """Whose turn it is, ``seat``'s legal actions and its fresh view (``None``: a
+        spectator's turn, the public view), so nobody needs to ask for a snapshot."""
+        game = self.game
+        to_act = None if game is None else game.to_act
+        view = None if game is None else game.view(seat)
         return wire.turn(
-            self.id, self.seq, seat, to_act, self._legal(seat), gamemaster.clock_left(self)
+            self.id, self.seq, seat, to_act, self._legal(seat), gamemaster.clock_left(self), view
         )
 
     def _catch_up(
@@ -331,8 +336,7 @@ class Table:
             for n, ev in self.ring:
                 if n > since:
                     member.deliver(wire.event(self.id, n, ev.present(seat)))
-            if seat is not None:
-                member.deliver(self._turn(seat))
+            member.deliver(self._turn(seat))
         else:
             member.deliver(self._snapshot(seat, req))
 
@@ -355,7 +359,11 @@ class Table:
         return numbered
 
     def _send_events(self, numbered: list[tuple[int, Event]]) -> None:
-        """Each seat its own view of each event, then its turn; spectators the public view."""
+        """Each seat its own view of each event, then its turn (with its view);
+        spectators the public view of each, then a spectator's turn.
+
+        Each view is computed once per batch: one per connected seat, and one
+        public view shared by every spectator (the same message object)."""
         for i, s in enumerate(self.seats):
             if s.member is not None:
                 for n, ev in numbered:
@@ -363,6 +371,7 @@ class Table:
                 s.member.deliver(self._turn(i))
         if self.spectators:
             public = [wire.event(self.id, n, ev.present(None)) for n, ev in numbered]
+            public.append(self._turn(None))
             for m in list(self.spectators):
                 for msg in public:
                     m.deliver(msg)
@@ -402,7 +411,9 @@ class Table:
     async def _accepted(self, seat: int, events: list[Event], c: Act | None) -> None:
         """An action the game took: store it, acknowledge it, then tell everyone."""
         assert self.game is not None
-        notation = self.game._log[-1][1]  # the normalised notation the record holds
+        last = self.game.last_action
+        assert last is not None  # the game has just taken an action
+        notation = last[1]  # the normalised notation the record holds
         writes: list[Any] = [
             ActionTaken(self.id, self.game_no, self.game.actions_taken - 1, seat, notation)
         ]
@@ -576,6 +587,8 @@ class Table:
         self._start_rng(seed)
         gamemaster.on_start(self)  # a fresh countdown, nobody away
         self._send_snapshots()
+        if game.opening_events:  # the first deal: numbered after the start, then a turn
+            self._send_events(self._record_events(game.opening_events))
         self._changed_at = trio.current_time()
         if self.on_start is not None:
             self.on_start(self)
@@ -601,7 +614,7 @@ class Table:
             rec["ruleset"], rec["seats"], rec["seed"], rec["options"],
             dealer=rec["dealer"], deck=rec["deck"],
         )  # fmt: skip
-        events = []
+        events = [e.present(None) for e in replayed.opening_events]
         for seat, notation in rec["actions"]:
             events.extend(e.present(None) for e in replayed.apply(seat, notation))
         public = {

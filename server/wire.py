@@ -69,13 +69,21 @@ def event(table: int, seq: int, presented: dict[str, Any]) -> Message:
 def turn(
     table: int,
     seq: int,
-    seat: int,
+    seat: int | None,
     to_act: int | None,
     legal: list[str],
     clock: float | None = None,
+    view: dict[str, Any] | None = None,
 ) -> Message:
+    """Whose turn it is, for ``seat`` (``None``: a spectator), with its view."""
     return m.Turn(
-        table=table_word(table), seq=seq, seat=seat, to_act=to_act, legal=legal, clock=clock
+        table=table_word(table),
+        seq=seq,
+        seat=seat,
+        to_act=to_act,
+        legal=legal,
+        clock=clock,
+        view=view,
     )
 
 

@@ -55,8 +55,10 @@ def replayed_events(t: dict[str, Any], seat: int) -> dict[int, dict[str, Any]]:
     out = {}
     for seed, seq, actions in t["games"]:
         game = engine.new_game(t["ruleset"], t["seats"], seed, t["options"])
-        for s, notation in actions:
-            for ev in game.apply(s, notation):
+        batches = [game.opening_events]  # the first deal, numbered right after the start
+        batches.extend(game.apply(s, notation) for s, notation in actions)
+        for batch in batches:
+            for ev in batch:
                 seq += 1
                 out[seq] = ev.present(seat)
     return out

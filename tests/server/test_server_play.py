@@ -25,8 +25,10 @@ def expected_events(store: Any, table: int, seat: int | None) -> dict[int, dict[
     game = engine.new_game(stored.ruleset, stored.seats, g.seed, stored.options)
     out = {}
     seq = g.seq
-    for s, notation in g.actions:
-        for ev in game.apply(s, notation):
+    batches = [game.opening_events]  # the first deal, numbered right after the start
+    batches.extend(game.apply(s, notation) for s, notation in g.actions)
+    for batch in batches:
+        for ev in batch:
             seq += 1
             out[seq] = ev.present(seat)
     return out

@@ -37,8 +37,8 @@ async def test_hidden_games_export_only_the_public_log_to_players(running):
     assert "seed" not in rec.record and "actions" not in rec.record
     seen = [x.event for x in c.inbox if isinstance(x, m.TableEvent) and x.table == table]
     game = running.server.lobby.get(table).game
-    public = []
     again = engine.new_game(game.ruleset, game.seats, game.seed, game.record()["options"])
+    public = [e.present(None) for e in again.opening_events]
     for seat, notation in game.record()["actions"]:
         public.extend(e.present(None) for e in again.apply(seat, notation))
     assert rec.record["events"] == public and len(public) == len(seen)

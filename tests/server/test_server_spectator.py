@@ -23,7 +23,11 @@ def public_history(store: Any, table: int) -> tuple[dict[int, Any], dict[int, An
     g = stored.game
     game = engine.new_game(stored.ruleset, stored.seats, g.seed, stored.options)
     seq = g.seq
-    events, views = {}, {seq: game.view(None)}
+    events, views = {}, {seq: game.view(None)}  # the start's snapshot shows the dealt board
+    for ev in game.opening_events:  # the first deal, numbered right after the start
+        seq += 1
+        events[seq] = ev.present(None)
+    views[seq] = game.view(None)
     for seat, notation in g.actions:
         for ev in game.apply(seat, notation):
             seq += 1
@@ -46,15 +50,22 @@ async def test_a_spectator_sees_only_the_public_view(running, ruleset):
         await spectator.wait_for(lambda x: isinstance(x, m.Snapshot) and x.state == "over")
 
     events, views = public_history(running.store, int(table))
-    checked_events = checked_views = 0
+    checked_events = checked_views = checked_turns = 0
     for msg in MsgpackDecoder().feed(bytes(spectator.raw)):  # every byte, decoded afresh
-        assert isinstance(msg, (m.Welcome, m.Named, m.Snapshot, m.TableEvent)), msg
+        assert isinstance(msg, (m.Welcome, m.Named, m.Snapshot, m.TableEvent, m.Turn)), msg
         if isinstance(msg, m.TableEvent):
             assert msg.event == events[msg.seq]
             checked_events += 1
+        elif isinstance(msg, m.Turn):  # a spectator's turn: the public view, nothing to do
+            assert msg.seat is None and msg.legal == ()
+            assert msg.view == views[msg.seq]
+            assert msg.view["hand"] is None
+            assert msg.to_act == msg.view["to_act"]
+            checked_turns += 1
         elif isinstance(msg, m.Snapshot) and msg.state != "waiting":
             assert msg.seat is None and msg.legal == ()
             assert msg.view == views[msg.seq]
             assert msg.view["hand"] is None
             checked_views += 1
     assert checked_events == len(events) > 0 and checked_views >= 2
+    assert checked_turns >= len(set(views)) - 1  # one after each batch (the start has none)
