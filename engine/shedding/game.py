@@ -735,40 +735,23 @@ class SheddingGame(Game):
     def _play(self, seat: int, cards: tuple[int, ...], announced: bool) -> list[Event]:
         pt = self.pt
         hand = self.hands[seat]
-        if len(cards) == 1 and self.pending is None and not pt.power[cards[0]]:
-            # the common play, one plain card with nothing pending: what the long
-            # way below does in that case, without its questions
-            c = cards[0]
-            hand.remove(c)
-            self.pile.append(c)
-            self.nominated = None
-            self.awaiting = None
-            if self.drawn:
-                self.drawn = []
-            self.idle = 0
-            events = [Event("play", {"seat": seat, "cards": [TEXT[c]]})]
-            if len(hand) == 1:
-                if announced:
-                    self.announced.add(seat)
-                    events.append(Event("last", {"seat": seat}))
-                elif self.announce and seat not in self.announced:
-                    self.owing = seat
-            else:
-                self.announced.discard(seat)
-                if not hand:
-                    events += self._maybe_out(seat)
-                    if self.hand_over:
-                        return events
-            self.turn = self._next(seat)
-            return events
-        for c in cards:
-            hand.remove(c)
-        self.pile.extend(cards)
+        last = cards[-1]
+        single = len(cards) == 1  # most plays: no loops, sums or slices for them
+        if single:
+            hand.remove(last)
+            self.pile.append(last)
+            texts = [TEXT[last]]
+        else:
+            for c in cards:
+                hand.remove(c)
+            self.pile.extend(cards)
+            texts = _texts(cards)
         self.nominated = None
         self.awaiting = None
-        self.drawn = []
+        if self.drawn:
+            self.drawn = []
         self.idle = 0
-        events = [Event("play", {"seat": seat, "cards": _texts(cards)})]
+        events = [Event("play", {"seat": seat, "cards": texts})]
         if len(hand) == 1:
             if announced:
                 self.announced.add(seat)
@@ -778,28 +761,30 @@ class SheddingGame(Game):
         else:
             self.announced.discard(seat)
         pend = self.pending
-        self.pending = None
-        last = cards[-1]
         n = 1  # how many cards at the end of the play do what the last one does
-        for c in reversed(cards[:-1]):
-            if RANK[c] != RANK[last] or pt.sig[c] != pt.sig[last]:
-                break
-            n += 1
-        answered = pend is not None and pend["kind"] == "pickup"
-        if pend is not None and answered:
-            if all(self._cancels(c, pend) for c in cards):
-                took, cancel_events = self._cancel(seat, cards, pend)
-                events += cancel_events
-                if took:  # the rest of the pick-up was taken and the turn has passed
-                    return events + self._maybe_out(seat)
-            else:
-                self.pending = {
-                    "kind": "pickup",
-                    "count": pend["count"] + sum(pt.pickup[c] for c in cards),
-                    "cards": pend["cards"] + list(cards),
-                }
-        elif pend is not None and pend["kind"] == "miss":
-            n += pend["count"]
+        if not single:
+            for c in reversed(cards[:-1]):
+                if RANK[c] != RANK[last] or pt.sig[c] != pt.sig[last]:
+                    break
+                n += 1
+        answered = False
+        if pend is not None:
+            self.pending = None
+            answered = pend["kind"] == "pickup"
+            if answered:
+                if all(self._cancels(c, pend) for c in cards):
+                    took, cancel_events = self._cancel(seat, cards, pend)
+                    events += cancel_events
+                    if took:  # the rest of the pick-up was taken and the turn has passed
+                        return events + self._maybe_out(seat)
+                else:
+                    self.pending = {
+                        "kind": "pickup",
+                        "count": pend["count"] + sum(pt.pickup[c] for c in cards),
+                        "cards": pend["cards"] + list(cards),
+                    }
+            elif pend["kind"] == "miss":
+                n += pend["count"]
         if not hand:
             events += self._maybe_out(seat)
             if self.hand_over:
@@ -810,12 +795,15 @@ class SheddingGame(Game):
         # the play's own power
         steps = 1
         if pt.pickup[last] and not answered:
-            picked = [c for c in cards if pt.pickup[c]]
-            self.pending = {
-                "kind": "pickup",
-                "count": sum(pt.pickup[c] for c in picked),
-                "cards": picked,
-            }
+            if single:
+                self.pending = {"kind": "pickup", "count": pt.pickup[last], "cards": [last]}
+            else:
+                picked = [c for c in cards if pt.pickup[c]]
+                self.pending = {
+                    "kind": "pickup",
+                    "count": sum(pt.pickup[c] for c in picked),
+                    "cards": picked,
+                }
         if pt.skip[last]:
             if self.options["skip_chain"]:
                 self.pending = {"kind": "skip", "count": 1, "rank": RANK[last]}
