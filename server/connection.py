@@ -450,7 +450,7 @@ class Connection:
         if (table := self._table(msg)) is not None:
             self.tables.add(table.id)
             self.tokens.pop(table.id, None)
-            await table.submit(cmd.Watch(self, msg.id))
+            await table.submit(cmd.Watch(self, msg.id, msg.last_seq))
 
     async def _resume(self, msg: m.Resume) -> None:
         if (table := self._table(msg)) is not None:

@@ -299,7 +299,9 @@ class Table:
             return []
         return [str(a) for a in self.game.legal_actions(seat)]
 
-    def _snapshot(self, seat: int | None, req: int | None = None) -> wire.Message:
+    def _snapshot(
+        self, seat: int | None, req: int | None = None, *, legal: bool = True
+    ) -> wire.Message:
         view = None if self.game is None else self.game.view(seat)
         return wire.snapshot(
             self.id,
@@ -307,7 +309,7 @@ class Table:
             seat,
             self.state,
             view,
-            self._legal(seat),
+            self._legal(seat) if legal else [],
             self.players(),
             self.master,
             req,
@@ -340,11 +342,14 @@ class Table:
         else:
             member.deliver(self._snapshot(seat, req))
 
-    def _send_snapshots(self) -> None:
-        """Everyone gets a fresh snapshot: after the seats changed, a start, an end."""
+    def _send_snapshots(self, *, legal: bool = True) -> None:
+        """Everyone gets a fresh snapshot: after the seats changed, a start, an end.
+
+        ``legal=False`` (a start whose opening events and turn follow) leaves the
+        legal actions to that turn, so that a client acts once, on the turn."""
         for i, s in enumerate(self.seats):
             if s.member is not None:
-                s.member.deliver(self._snapshot(i))
+                s.member.deliver(self._snapshot(i, legal=legal))
         if self.spectators:
             public = self._snapshot(None)
             for m in self.spectators:
@@ -586,8 +591,10 @@ class Table:
         self.ring.clear()
         self._start_rng(seed)
         gamemaster.on_start(self)  # a fresh countdown, nobody away
-        self._send_snapshots()
-        if game.opening_events:  # the first deal: numbered after the start, then a turn
+        # The first deal's events are numbered after the start's snapshot and end with
+        # each seat's turn, which (not the snapshot) then says what it may do.
+        self._send_snapshots(legal=not game.opening_events)
+        if game.opening_events:
             self._send_events(self._record_events(game.opening_events))
         self._changed_at = trio.current_time()
         if self.on_start is not None:
