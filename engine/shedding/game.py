@@ -28,6 +28,7 @@ from engine.shedding.codes import (
     JK,
     LAST,
     NOMINATE,
+    NOTATION,
     PASS,
     RANK,
     SINGLE,
@@ -37,7 +38,6 @@ from engine.shedding.codes import (
     code,
     codes_of,
     make_play,
-    notation,
     suit_index,
 )
 from engine.shedding.rules import SCHEMA
@@ -389,7 +389,8 @@ class SheddingGame(Game):
             for a in listed[1]:
                 if a is action:
                     events = self._apply(seat, a)
-                    self._log.append([seat, notation(a)])
+                    text = NOTATION.get(id(a))  # ``notation(a)``, inlined
+                    self._log.append([seat, str(a) if text is None else text])
                     return events
         return super().apply(seat, action)
 
@@ -410,6 +411,13 @@ class SheddingGame(Game):
             and len(self.hands[seat]) >= 2
         ):
             out = self._list_common(self.hands[seat])
+        elif (
+            seat == self.turn
+            and self.awaiting == "suit"
+            and not self.game_over
+            and len(self.hands[seat]) != 1
+        ):
+            out = list(NOMINATE)  # what ``_list_actions`` says then (no ``last`` to add)
         else:
             out = self._list_actions(seat)
         self._listed = (seat, tuple(out))
@@ -472,7 +480,7 @@ class SheddingGame(Game):
                     pt.any_cancel and self._cancels(c, pend)
                 )
                 if answers and not (size == 1 and pt.no_end[c]):  # as _play_reason says
-                    plays.append(make_play((c,), announce and size == 2))
+                    plays.append(SINGLE[announce and size == 2][c])
             if pt.any_multi and size >= 2:
                 for cards in self._multi_plays(seat):
                     if self._play_reason(seat, cards, False) is None:
@@ -500,7 +508,7 @@ class SheddingGame(Game):
         else:
             suit = SUIT[top] if nominated is None else nominated
             ok = self.pt.follows[suit * 14 + RANK[top] + 1]
-            out = [single[c] for c in sorted(set(hand)) if ok[c]]
+            out = [single[c] for c in sorted({c for c in hand if ok[c]})]
         if not out or (self.options["draw_when_able"] and (self.stock or len(self.pile) > 1)):
             out.append(DRAW)  # as _draw_reason says
         return out
