@@ -24,6 +24,7 @@ from engine.events import Event
 from engine.game import Game
 from engine.options import OptionSchema
 from engine.shedding.codes import (
+    _CODES,
     DRAW,
     JK,
     LAST,
@@ -577,7 +578,8 @@ class SheddingGame(Game):
         events = self._settle_owing(seat) if self.owing is not None else []
         if isinstance(action, Play):
             self.turns += 1
-            played = self._play(seat, codes_of(action), action.last)
+            codes = _CODES.get(id(action))  # ``codes_of(action)``, inlined
+            played = self._play(seat, codes_of(action) if codes is None else codes, action.last)
             if events:
                 events += played
             else:
@@ -689,7 +691,8 @@ class SheddingGame(Game):
 
     def _pass_turn(self, seat: int, idle: bool) -> None:
         self.awaiting = None
-        self.drawn = []
+        if self.drawn:
+            self.drawn = []
         self.idle = self.idle + 1 if idle else 0
         self.turn = self._next(seat)
         if self.idle >= self.seats - len(self.finished):
