@@ -87,6 +87,7 @@ class SheddingGame(Game):
         self.game_over = False
         first = dealer if dealer is not None else self.rng.randrange(self.seats)
         self._deal(first, None if deck is None else [code(c) for c in deck])
+        self.opening_events = [self._deal_event()]
 
     def _deal(self, dealer: int, deck: list[int] | None) -> None:
         """Deal a hand: one card at a time from the left of the dealer, then the start card."""

@@ -68,6 +68,21 @@ def test_the_deal_follows_the_contract_order() -> None:
     assert hand(game, 0) == ["3C", "4C", "6S"]
 
 
+def test_the_first_deal_is_an_opening_event_each_seat_sees_its_own_way() -> None:
+    game = deal("switch", ["3C 4C", "3D 4D", "3H 4H"], "5S", "6S 7S")
+    (opening,) = game.opening_events
+    assert opening.present(1) == {
+        "kind": "deal",
+        "dealer": 2,
+        "hand_number": 1,
+        "hand_sizes": [2, 2, 2],
+        "top": "5S",
+        "hand": ["3D", "4D"],
+    }
+    assert "hand" not in opening.present(None)
+    assert opening.present(0)["hand"] == ["3C", "4C"]
+
+
 def test_a_power_start_card_is_covered_by_the_next() -> None:
     game = deal("switch", ["3C", "3D"], "2H", "8C 5S 9D")
     v = game.view(0)

@@ -130,7 +130,7 @@ def play_checked(preset: str, seats: int, seed: int, options: dict[str, Any] | N
     assert isinstance(game, SheddingGame)
     rng = random.Random(seed)
     check_cards(game)
-    check_privacy(game, [])
+    check_privacy(game, game.opening_events)
     bound = 4 * HAND_TURN_LIMIT * (1 + (options or {}).get("target", 0) // 25)
     n = 0
     while not game.over:

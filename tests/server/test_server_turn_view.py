@@ -76,12 +76,14 @@ async def test_each_turn_carries_the_receivers_view_as_of_its_seq(running):
     again = engine.new_game(rec["ruleset"], rec["seats"], rec["seed"], rec["options"])
     seq = running.store.state.tables[int(table)].game.seq + len(again.opening_events)
     views = {}
+    if again.opening_events:  # the deal's events are followed by a turn of their own
+        views[seq] = [again.view(0), again.view(1), again.view(None)]
     for seat, notation in rec["actions"]:
         seq += len(again.apply(seat, notation))
         views[seq] = [again.view(0), again.view(1), again.view(None)]
     for who, c in [(0, players[0]), (1, players[1]), (2, watcher)]:
         turns = [x for x in c.inbox if isinstance(x, m.Turn) and x.table == table]
-        assert len(turns) == len(rec["actions"]) > 0
+        assert len(turns) == len(views) and len(rec["actions"]) > 0
         for t in turns:
             assert t.view == views[t.seq][who], (who, t.seq)
             assert t.seat == (None if who == 2 else who) and t.to_act == t.view["to_act"]
