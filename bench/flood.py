@@ -30,8 +30,9 @@ sys.path.insert(0, str(ROOT))
 
 import trio  # noqa: E402
 
+from bench.wireconn import Conn  # noqa: E402
 from protocol import messages as m  # noqa: E402
-from protocol.msgpack_codec import MsgpackDecoder, encode  # noqa: E402
+from protocol.msgpack_codec import encode  # noqa: E402
 
 SERVER = """
 import json, sys, trio
@@ -46,45 +47,6 @@ trio.run(main)
 """
 
 
-class Conn:
-    """A minimal msgpack client: send messages, read them one at a time."""
-
-    def __init__(self, stream: trio.SocketStream) -> None:
-        self.stream = stream
-        self.decoder = MsgpackDecoder()
-        self.pending: list[m.Received] = []
-        self.ids = 0
-
-    @classmethod
-    async def open(cls, port: int, name: str) -> Conn:
-        c = cls(await trio.open_tcp_stream("127.0.0.1", port))
-        await c.request(m.Hello())
-        reply = await c.request(m.ClaimName(name=name, secret="benchpw"))
-        assert isinstance(reply, m.Named), reply
-        return c
-
-    async def send(self, msg: m.Message) -> None:
-        await self.stream.send_all(encode(msg))
-
-    async def next(self) -> m.Received:
-        while not self.pending:
-            data = await self.stream.receive_some(65536)
-            if not data:
-                raise EOFError
-            self.pending.extend(self.decoder.feed(data))
-        return self.pending.pop(0)
-
-    async def request(self, msg: m.Message) -> m.Received:
-        self.ids += 1
-        rid = self.ids
-        fields = {n: getattr(msg, n) for n, _r, _d in msg._wire}
-        await self.send(type(msg)(**{**fields, "id": rid}))
-        while True:
-            reply = await self.next()
-            if getattr(reply, "id", None) == rid:
-                return reply
-
-
 class Recorder:
     def __init__(self) -> None:
         self.rtts: list[float] = []
@@ -96,7 +58,7 @@ async def seat_bot(conn: Conn, table: str, master: bool, think: float, rec: Reco
     rng = random.Random()
     sent: dict[int, float] = {}
     while True:
-        msg = await conn.next()
+        msg = await conn.receive()
         if isinstance(msg, m.Ok) and msg.id in sent:
             t0 = sent.pop(msg.id)
             if rec.on:
@@ -109,13 +71,12 @@ async def seat_bot(conn: Conn, table: str, master: bool, think: float, rec: Reco
             if msg.view.get("to_act") == msg.seat:
                 legal = msg.legal
         elif isinstance(msg, m.Snapshot) and msg.state == "over" and master:
-            conn.ids += 1
-            await conn.send(m.StartGame(table=table, id=conn.ids))
+            await conn.send(m.StartGame(table=table, id=next(conn.ids)))
         if legal:
             await trio.sleep(think)
-            conn.ids += 1
-            sent[conn.ids] = time.perf_counter()
-            await conn.send(m.Act(table=table, action=rng.choice(legal), id=conn.ids))
+            rid = next(conn.ids)
+            sent[rid] = time.perf_counter()
+            await conn.send(m.Act(table=table, action=rng.choice(legal), id=rid))
 
 
 async def run_table(port: int, index: int, think: float, rec: Recorder, nursery) -> None:
@@ -159,7 +120,7 @@ def flooder(port: int, index: int, seconds: float, out: multiprocessing.Queue) -
 
             async def drain(conn: Conn = conn) -> None:
                 while True:
-                    msg = await conn.next()
+                    msg = await conn.receive()
                     if isinstance(msg, m.Error) and msg.code == "rate_limited":
                         counts["refused"] += 1
 

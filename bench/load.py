@@ -49,11 +49,10 @@ sys.path.insert(0, str(ROOT))
 
 import trio  # noqa: E402
 
+from bench.wireconn import HOST, Conn  # noqa: E402
 from protocol import messages as m  # noqa: E402
-from protocol.msgpack_codec import MsgpackDecoder, encode  # noqa: E402
 
 PORT_LINE = re.compile(rb"listening on \S+ port (\d+)")
-HOST = "127.0.0.1"
 
 
 # --------------------------------------------------------------- processes
@@ -109,40 +108,6 @@ def proc_stats(pid: int) -> tuple[float, float]:
 
 
 # ------------------------------------------------------------------ client
-class Conn:
-    """One msgpack connection of a bench client."""
-
-    def __init__(self, stream: trio.SocketStream) -> None:
-        self.stream = stream
-        self.decoder = MsgpackDecoder()
-        self.pending: list[m.Received] = []
-        self.ids = iter(range(1, 10**12))
-
-    @classmethod
-    async def open(cls, port: int) -> Conn:
-        return cls(await trio.open_tcp_stream(HOST, port))
-
-    async def send(self, message: m.Message) -> None:
-        await self.stream.send_all(encode(message))
-
-    async def receive(self) -> m.Received:
-        while not self.pending:
-            data = await self.stream.receive_some(65536)
-            if not data:
-                raise EOFError
-            self.pending.extend(self.decoder.feed(data))
-        return self.pending.pop(0)
-
-    async def request(self, message: m.Message) -> m.Received:
-        rid = next(self.ids)
-        fields = {n: getattr(message, n) for n, _r, _d in message._wire}
-        await self.send(type(message)(**{**fields, "id": rid}))
-        while True:
-            reply = await self.receive()
-            if getattr(reply, "id", None) == rid:
-                return reply
-
-
 def _percentiles(xs: list[float]) -> dict[str, float]:
     if not xs:
         return {"n": 0, "p50": float("nan"), "p99": float("nan")}

@@ -1,0 +1,59 @@
+"""The msgpack connection every bench client speaks through.
+
+flood.py and load.py both drive the server as plain clients; one class here
+keeps their framing, request ids and reply matching the same, so a change to
+the wire shows in both benches at once.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import trio
+
+from protocol import messages as m
+from protocol.msgpack_codec import MsgpackDecoder, encode
+
+HOST = "127.0.0.1"
+
+
+class Conn:
+    """A minimal msgpack client: send messages, read them one at a time."""
+
+    def __init__(self, stream: trio.SocketStream) -> None:
+        self.stream = stream
+        self.decoder = MsgpackDecoder()
+        self.pending: list[m.Received] = []
+        self.ids = itertools.count(1)
+
+    @classmethod
+    async def open(cls, port: int, name: str | None = None) -> Conn:
+        """Connect on loopback; with a name, say hello and claim it first."""
+        c = cls(await trio.open_tcp_stream(HOST, port))
+        if name is not None:
+            await c.request(m.Hello())
+            reply = await c.request(m.ClaimName(name=name, secret="benchpw"))
+            assert isinstance(reply, m.Named), reply
+        return c
+
+    async def send(self, message: m.Message) -> None:
+        await self.stream.send_all(encode(message))
+
+    async def receive(self) -> m.Received:
+        """The next message from the server, reading the stream as needed."""
+        while not self.pending:
+            data = await self.stream.receive_some(65536)
+            if not data:
+                raise EOFError
+            self.pending.extend(self.decoder.feed(data))
+        return self.pending.pop(0)
+
+    async def request(self, message: m.Message) -> m.Received:
+        """Send with a fresh id and wait for the reply that carries it."""
+        rid = next(self.ids)
+        fields = {n: getattr(message, n) for n, _r, _d in message._wire}
+        await self.send(type(message)(**{**fields, "id": rid}))
+        while True:
+            reply = await self.receive()
+            if getattr(reply, "id", None) == rid:
+                return reply
