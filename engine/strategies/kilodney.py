@@ -265,7 +265,7 @@ class KilodneySearch:
         depth: int | None = None,
         candidates: int = 6,
         seconds: float | None = None,
-        confidence: float = 2.0,
+        confidence: float = 3.0,
     ) -> None:
         self.mc = DeterminizedMC(
             KilodneyAdapter(),
@@ -274,7 +274,7 @@ class KilodneySearch:
             seconds=seconds,
             confidence=confidence,
         )
-        #: plays looked ahead: by default one round, back to this seat's reply
+        #: plays looked ahead: by default two rounds and this seat's reply
         self.depth = depth
         self.candidates = candidates
         self.memory = KilodneyMemory()
@@ -293,7 +293,7 @@ class KilodneySearch:
             return ranked[0]
         proto = game_from_view(view, played)
         pool = unseen_cards(view, played)
-        self.mc.depth = self.depth or sum(view["in_hand"]) + 1
+        self.mc.depth = self.depth or 2 * sum(view["in_hand"]) + 1
         action, _ = self.mc.search(view, ranked, (proto, pool), rng)
         return action
 

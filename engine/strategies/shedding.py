@@ -297,11 +297,11 @@ class SheddingSearch:
     def __init__(
         self,
         iterations: int = 600,
-        depth: int = 80,
+        depth: int = 40,
         candidates: int = 5,
         method: str = "mc",
         seconds: float | None = None,
-        confidence: float = 2.0,
+        confidence: float = 3.0,
     ) -> None:
         if method not in ("mc", "ismcts"):
             raise ValueError("method is mc or ismcts")
