@@ -28,9 +28,9 @@ from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from client.boards.common import BoardContext, columns, lines_to_text, seat_style, wrap_cards, you
-from client.boards.shedding import playable
-from client.cards import card_fragments, sort_cards, suit_style, suit_text
+from client.boards.common import BoardContext, columns, lines_to_text, seat_style, you
+from client.boards.shedding import hand_lines
+from client.cards import card_fragments, suit_style, suit_text
 
 
 def render(view: dict[str, Any], ctx: BoardContext) -> StyleAndTextTuples:
@@ -61,18 +61,7 @@ def render(view: dict[str, Any], ctx: BoardContext) -> StyleAndTextTuples:
         lines.append([("", "Lead any card")])
     many = len(view.get("hand_sizes") or []) > 5
     lines.extend(columns(seat_entries(view, ctx, compact=many), ctx.width, 5, ctx.ascii_only))
-    hand = view.get("hand")
-    if hand is not None:
-        marks = playable(ctx)
-        cards: list[StyleAndTextTuples] = []
-        suit = None
-        for c in sort_cards(hand):
-            gap: StyleAndTextTuples = [("", " ")] if suit is not None and c[-1] != suit else []
-            suit = c[-1]
-            cards.append(gap + card_fragments(c, a, "class:playable" if c in marks else ""))
-        lines.extend(wrap_cards([("", f"Your hand ({len(hand)}): ")], cards, ctx.width, 2))
-    else:
-        lines.append([("class:dim", "(spectating: hands are hidden)")])
+    lines.extend(hand_lines(view, ctx))
     return lines_to_text(lines, ctx.width, ctx.ascii_only)
 
 

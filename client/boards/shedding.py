@@ -56,6 +56,25 @@ def playable(ctx: BoardContext) -> list[str]:
     return out
 
 
+def hand_lines(view: dict[str, Any], ctx: BoardContext) -> list[StyleAndTextTuples]:
+    """The viewer's hand sorted, a gap between suits, its playable cards marked, wrapped to
+    the width; a spectator (no ``hand`` in the view) is told the hands are hidden. Shared
+    with the kilodney board, whose hand line is the same."""
+    hand = view.get("hand")
+    if hand is None:
+        return [[("class:dim", "(spectating: hands are hidden)")]]
+    marks = playable(ctx)
+    cards: list[StyleAndTextTuples] = []
+    suit = None
+    for c in sort_cards(hand):
+        gap: StyleAndTextTuples = [("", " ")] if suit is not None and c[-1] != suit else []
+        suit = c[-1]
+        style = "class:playable" if c in marks else ""
+        cards.append(gap + card_fragments(c, ctx.ascii_only, style))
+    prefix: StyleAndTextTuples = [("", f"Your hand ({len(hand)}): ")]
+    return wrap_cards(prefix, cards, ctx.width, 2)
+
+
 def render(view: dict[str, Any], ctx: BoardContext) -> StyleAndTextTuples:
     """Draw the table from ``view`` (see views.md) for the viewer in ``ctx``."""
     a = ctx.ascii_only
@@ -85,19 +104,7 @@ def render(view: dict[str, Any], ctx: BoardContext) -> StyleAndTextTuples:
     finished = view.get("finished") or []
     if finished:
         lines.append([("", "Out: " + ", ".join(ctx.name(s) for s in finished))])
-    hand = view.get("hand")
-    if hand is not None:
-        marks = playable(ctx)
-        cards: list[StyleAndTextTuples] = []
-        suit = None
-        for c in sort_cards(hand):
-            gap: StyleAndTextTuples = [("", " ")] if suit is not None and c[-1] != suit else []
-            suit = c[-1]
-            cards.append(gap + card_fragments(c, a, "class:playable" if c in marks else ""))
-        prefix: StyleAndTextTuples = [("", f"Your hand ({len(hand)}): ")]
-        lines.extend(wrap_cards(prefix, cards, ctx.width, 2))
-    else:
-        lines.append([("class:dim", "(spectating: hands are hidden)")])
+    lines.extend(hand_lines(view, ctx))
     if view.get("awaiting") and view.get("to_act") == view.get("viewer"):
         lines.append([("class:turn", f"You must: {view['awaiting']}")])
     elif ctx.legal and view.get("to_act") == view.get("viewer"):
