@@ -48,12 +48,12 @@ reply.
 from __future__ import annotations
 
 import struct
-from collections import deque
 from typing import Any
 
 import msgpack
 
-from protocol.errors import LocalProtocolError, RemoteProtocolError
+from protocol.errors import LocalProtocolError
+from protocol.framing import Splitter
 from protocol.limits import DEFAULT_LIMITS, Limits
 from protocol.messages import Message, Received, from_map
 
@@ -107,17 +107,13 @@ def depth_ok(obj: Any, limit: int) -> bool:
     return True
 
 
-class MsgpackDecoder:
+class MsgpackDecoder(Splitter):
     """Bytes in, messages out, for one connection (either side)."""
 
     name = "msgpack"  #: the codec's name, as ``protocol.sniff`` says it
 
     def __init__(self, limits: Limits = DEFAULT_LIMITS) -> None:
-        self.limits = limits
-        self._buffer = bytearray()
-        self._frames: deque[bytes] = deque()
-        self._error: RemoteProtocolError | None = None
-        self._eof = False
+        super().__init__(limits)
         self._unpack_options = {
             "raw": False,
             "use_list": True,
@@ -128,23 +124,6 @@ class MsgpackDecoder:
             "max_map_len": limits.max_map,
             "max_ext_len": 0,
         }
-
-    @property
-    def failed(self) -> bool:
-        """True once the stream broke; the decoder is then never used again."""
-        return self._error is not None
-
-    def _fail(self, message: str, code: str = "bad_frame") -> RemoteProtocolError:
-        self._error = RemoteProtocolError(message, code)
-        self._buffer.clear()
-        self._frames.clear()
-        return self._error
-
-    def _check(self) -> None:
-        if self._error is not None:
-            raise RemoteProtocolError(
-                f"the stream already failed: {self._error}", self._error.code
-            ) from self._error
 
     def receive_data(self, data: bytes) -> None:
         """Add bytes from the peer; ``b""`` means the stream ended."""
@@ -171,7 +150,7 @@ class MsgpackDecoder:
                 raise self._fail("an empty frame")
             if end - start - 4 < size:
                 break
-            self._frames.append(bytes(buf[start + 4 : start + 4 + size]))
+            self._chunks.append(bytes(buf[start + 4 : start + 4 + size]))
             start += 4 + size
         if start:
             del buf[:start]
@@ -179,9 +158,9 @@ class MsgpackDecoder:
     def next_message(self) -> Received | None:
         """The next message, or ``None`` until more data arrives."""
         self._check()
-        if not self._frames:
+        if not self._chunks:
             return None
-        body = self._frames.popleft()
+        body = self._chunks.popleft()
         try:
             data = msgpack.unpackb(body, **self._unpack_options)
         except ValueError as exc:  # msgpack's errors (limits, format, extra data) are ValueErrors
@@ -213,8 +192,3 @@ class MsgpackDecoder:
         while (msg := self.next_message()) is not None:
             out.append(msg)
         return out
-
-    @property
-    def buffered(self) -> int:
-        """Bytes held: the incomplete frame plus complete frames not yet taken."""
-        return len(self._buffer) + sum(map(len, self._frames))

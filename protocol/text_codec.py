@@ -51,7 +51,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from protocol.commands import CommandError, format_command, parse_command
-from protocol.errors import LocalProtocolError, RemoteProtocolError
+from protocol.errors import LocalProtocolError
+from protocol.framing import Splitter
 from protocol.limits import DEFAULT_LIMITS, Limits
 from protocol.messages import (
     Chips,
@@ -347,38 +348,17 @@ def _parse_tail(spec: LineSpec, cur: _Cursor, fields: dict[str, Any]) -> None:
 
 
 # --------------------------------------------------------------- line reader
-class LineReader:
+class LineReader(Splitter):
     """Bytes in, lines out, with the line length limit; dead after a failure."""
 
-    def __init__(self, limits: Limits) -> None:
-        self.limits = limits
-        self._buffer = bytearray()
-        self._lines: deque[bytes] = deque()
-        self._error: RemoteProtocolError | None = None
-        self._eof = False
-
-    @property
-    def failed(self) -> bool:
-        return self._error is not None
-
-    def _check(self) -> None:
-        if self._error is not None:
-            raise RemoteProtocolError(
-                f"the stream already failed: {self._error}", self._error.code
-            ) from self._error
-
-    def _fail(self, message: str, code: str = "too_large") -> RemoteProtocolError:
-        self._error = RemoteProtocolError(message, code)
-        self._buffer.clear()
-        self._lines.clear()
-        return self._error
+    fail_code = "too_large"
 
     def receive_data(self, data: bytes) -> None:
         """Add bytes; ``b""`` ends the stream (an unterminated last line still counts)."""
         self._check()
         if not data:
             if self._buffer:
-                self._lines.append(bytes(self._buffer))
+                self._chunks.append(bytes(self._buffer))
                 self._buffer.clear()
             self._eof = True
             return
@@ -391,7 +371,7 @@ class LineReader:
         while (end := buf.find(b"\n", start)) >= 0:
             if end + 1 - start > limit:
                 raise self._fail(f"a line is longer than {limit} bytes")
-            self._lines.append(bytes(buf[start:end]))
+            self._chunks.append(bytes(buf[start:end]))
             start = end + 1
         if start:
             del buf[:start]
@@ -402,19 +382,15 @@ class LineReader:
         """The next line without its line ending: a ``str``, or the raw ``bytes``
         if it is not UTF-8; ``None`` until more data arrives."""
         self._check()
-        if not self._lines:
+        if not self._chunks:
             return None
-        raw = self._lines.popleft()
+        raw = self._chunks.popleft()
         if raw.endswith(b"\r"):
             raw = raw[:-1]
         try:
             return raw.decode("utf-8")
         except UnicodeDecodeError:
             return raw
-
-    @property
-    def buffered(self) -> int:
-        return len(self._buffer) + sum(map(len, self._lines))
 
 
 class ServerTextCodec:

@@ -1,0 +1,52 @@
+"""What the two stream splitters share: a byte buffer, the complete pieces cut
+from it, and the rule that a stream is dead after its first failure.
+
+``MsgpackDecoder`` cuts length-prefixed frames and ``LineReader`` cuts lines;
+only the cutting differs, so the failure state, its replay on every later call
+and the byte accounting live here once.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from protocol.errors import RemoteProtocolError
+from protocol.limits import Limits
+
+
+class Splitter:
+    """Buffered bytes in, complete pieces (``_chunks``) out; dead after a failure."""
+
+    #: the error code ``_fail`` gives when the caller names none
+    fail_code = "bad_frame"
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self._buffer = bytearray()
+        self._chunks: deque[bytes] = deque()
+        self._error: RemoteProtocolError | None = None
+        self._eof = False
+
+    @property
+    def failed(self) -> bool:
+        """True once the stream broke; the splitter is then never used again."""
+        return self._error is not None
+
+    def _fail(self, message: str, code: str | None = None) -> RemoteProtocolError:
+        """Break the stream for good: keep the error, drop every byte held."""
+        self._error = RemoteProtocolError(message, self.fail_code if code is None else code)
+        self._buffer.clear()
+        self._chunks.clear()
+        return self._error
+
+    def _check(self) -> None:
+        """Raise again the failure that broke the stream, if it broke."""
+        if self._error is not None:
+            raise RemoteProtocolError(
+                f"the stream already failed: {self._error}", self._error.code
+            ) from self._error
+
+    @property
+    def buffered(self) -> int:
+        """Bytes held: the incomplete piece plus complete pieces not yet taken."""
+        return len(self._buffer) + sum(map(len, self._chunks))
