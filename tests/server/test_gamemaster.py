@@ -60,6 +60,11 @@ class Setup:
         for _ in range(5):  # let the table take it and answer
             await trio.testing.wait_all_tasks_blocked()
 
+    async def start(self, who: Member) -> None:
+        """``who`` starts the game (or resumes a paused one), under a fresh request id."""
+        self.req += 1
+        await self.send(Start(who, self.req))
+
     async def master(self, who: Member, verb: str, **args: Any) -> Any:
         self.req += 1
         await self.send(MasterCommand(who, self.req, verb, args))
@@ -127,8 +132,7 @@ async def test_pause_and_resume_with_a_running_clock(
 ) -> None:
     s = await open_table(nursery, ["ann", "bob", "cy", "dee"], {"turn_seconds": 30})
     ann = s.members[0]
-    s.req += 1
-    await s.send(Start(ann, s.req))
+    await s.start(ann)
     table, game = s.table, s.table.game
     assert game is not None and table.state == PLAYING
     t0 = trio.current_time()
@@ -158,12 +162,10 @@ async def test_pause_and_resume_with_a_running_clock(
 async def test_start_resumes_a_paused_game(nursery: trio.Nursery) -> None:
     s = await open_table(nursery, ["ann", "bob"], {"turn_seconds": 0})
     ann = s.members[0]
-    s.req += 1
-    await s.send(Start(ann, s.req))
+    await s.start(ann)
     game = s.table.game
     await s.master(ann, "pause")
-    s.req += 1
-    await s.send(Start(ann, s.req))  # "to resume a paused game, type !start"
+    await s.start(ann)  # "to resume a paused game, type !start"
     assert s.table.state == PLAYING and s.table.game is game
 
 
@@ -172,8 +174,7 @@ async def test_timeouts_play_automatically_and_two_in_a_row_mark_away(
 ) -> None:
     s = await open_table(nursery, ["ann", "bob", "cy", "dee"], {"turn_seconds": 30})
     ann = s.members[0]
-    s.req += 1
-    await s.send(Start(ann, s.req))
+    await s.start(ann)
     table, game = s.table, s.table.game
     assert game is not None
     first = game.to_act
@@ -211,8 +212,7 @@ async def test_turn_and_snapshot_messages_carry_the_clock(
 ) -> None:
     s = await open_table(nursery, ["ann", "bob"], {"turn_seconds": 45})
     ann = s.members[0]
-    s.req += 1
-    await s.send(Start(ann, s.req))
+    await s.start(ann)
     snap = [x for x in ann.got if isinstance(x, m.Snapshot)][-1]
     assert snap.clock == pytest.approx(45.0)
     await trio.sleep(5)
@@ -225,8 +225,7 @@ async def test_no_clock_when_turn_seconds_is_zero(
     nursery: trio.Nursery, autojump_clock: trio.testing.MockClock
 ) -> None:
     s = await open_table(nursery, ["ann", "bob", "cy", "dee"], {"turn_seconds": 0})
-    s.req += 1
-    await s.send(Start(s.members[0], s.req))
+    await s.start(s.members[0])
     await trio.sleep(100_000)
     assert s.table.game.actions_taken == 0 and s.table.gm.timeouts == 0  # type: ignore[union-attr]
 
@@ -258,8 +257,7 @@ async def test_unseat_a_player_takes_his_seat_and_token(nursery: trio.Nursery) -
     assert s.table.seats[1].name is None
     assert s.store.state.tables[1].seat_names[1] is None  # stored
     assert any(isinstance(x, m.Notice) and "unseated" in x.text for x in bob.got)
-    s.req += 1
-    await s.send(Start(ann, s.req))
+    await s.start(ann)
     s.req += 1
     await s.send(Act(bob, s.req, token, "vote end"))
     assert bob.last_reply(s.req).code == "bad_token"
@@ -276,8 +274,7 @@ async def test_set_options_before_the_start_only(nursery: trio.Nursery) -> None:
     assert bad.code == "bad_options" and "turn_seconds" in bad.text
     unknown = await s.master(ann, "set_options", options={"bogus": 1})
     assert unknown.code == "bad_options"
-    s.req += 1
-    await s.send(Start(ann, s.req))
+    await s.start(ann)
     assert s.table.gm.clock.seconds == 12
     late = await s.master(ann, "set_options", options={"turn_seconds": 3})
     assert late.code == "bad_state" and s.table.options["turn_seconds"] == 12
@@ -301,8 +298,7 @@ async def test_end_game_abandons_and_returns_the_prize(nursery: trio.Nursery) ->
     assert isinstance(await s.master(ann, "set_prize", chips=250), m.Ok)
     assert ledger.balance("ann") == 750 and s.table.summary()["prize"] == 250
     assert (await s.master(ann, "end_game")).code == "bad_state"  # no game yet
-    s.req += 1
-    await s.send(Start(ann, s.req))
+    await s.start(ann)
     assert (await s.master(ann, "set_prize", chips=5)).code == "bad_state"  # not mid-game
     assert isinstance(await s.master(ann, "end_game"), m.Ok)
     assert s.table.state == OVER
