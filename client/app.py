@@ -129,6 +129,17 @@ def clock_text(seconds: float | None) -> str:
     return f"{s // 60}:{s % 60:02d}"
 
 
+def overlay(text: Callable[[], StyleAndTextTuples], title: str, shown: Callable[[], bool]) -> Float:
+    """A framed text window floating over the screen while ``shown()`` is true (the help
+    and the new-table picker are both one)."""
+    return Float(
+        content=ConditionalContainer(
+            Frame(Window(FormattedTextControl(text), wrap_lines=True), title=title),
+            filter=Condition(shown),
+        ),
+    )
+
+
 class SizedTextControl(FormattedTextControl):
     """Formatted text drawn for the width it is given: boards fit the window they are in,
     so a resize redraws them to the new width."""
@@ -618,24 +629,8 @@ class ClientApp:
             content=body,
             floats=[
                 Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8)),
-                Float(
-                    content=ConditionalContainer(
-                        Frame(
-                            Window(FormattedTextControl(self._help), wrap_lines=True),
-                            title="Help",
-                        ),
-                        filter=Condition(lambda: self.show_help),
-                    ),
-                ),
-                Float(
-                    content=ConditionalContainer(
-                        Frame(
-                            Window(FormattedTextControl(self._picker), wrap_lines=True),
-                            title="New table",
-                        ),
-                        filter=Condition(lambda: self.picker_open),
-                    ),
-                ),
+                overlay(self._help, "Help", lambda: self.show_help),
+                overlay(self._picker, "New table", lambda: self.picker_open),
             ],
         )
 
