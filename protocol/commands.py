@@ -506,10 +506,6 @@ def _fmt_admin(message: Message) -> str:
     raise LocalProtocolError(f"{message!r} has no command form")
 
 
-def _opt_int(value: int | None) -> str:
-    return "" if value is None else str(value)
-
-
 def _join_words(*parts: str) -> str:
     return " ".join(p for p in parts if p)
 

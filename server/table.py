@@ -35,7 +35,6 @@ import trio
 import engine
 from engine.events import Event
 from engine.game import Game
-from engine.strategies import Strategy, default_strategy
 from server import gamemaster, wire
 from server.accounts import new_token, token_hash
 from server.clock import TIMED_OUT, receive_before
@@ -121,7 +120,6 @@ class Table:
         self._config = config
         self._store = store
         self._send, self._inbox = trio.open_memory_channel[Command](config.table_inbox)
-        self._strategy: Strategy | None = None
         self._rng = random.Random()
         self._changed_at = 0.0
         self._actions = 0
@@ -171,11 +169,6 @@ class Table:
             else (gamemaster.bot_name(self, i) if bot or gamemaster.reserved(self, i) else None)
             for i, s in enumerate(self.seats)
         ]
-
-    def _bot_name(self) -> str:
-        if self._strategy is None:
-            self._strategy = default_strategy(self.family)
-        return self._strategy.name
 
     def summary(self) -> dict[str, Any]:
         """The table as the lobby lists it."""
@@ -574,7 +567,6 @@ class Table:
 
     def _start_rng(self, seed: int) -> None:
         self._rng = random.Random(f"{self.id}:{self.game_no}:{seed}")
-        self._strategy = None
 
     async def _start(self, seed: int | None = None) -> None:
         """A new game: empty seats are played by server bots (they stay free to join).
