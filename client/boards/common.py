@@ -14,6 +14,8 @@ from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from client.cards import fragments_width
+
 
 @dataclass(frozen=True)
 class BoardContext:
@@ -74,20 +76,15 @@ def lines_to_text(
     return out
 
 
-def legal_verbs(legal: Sequence[str]) -> set[str]:
-    """The verbs among the legal actions (``{"play", "draw"}``)."""
-    return {a.split()[0] for a in legal if a.strip()}
-
-
 def wrap_cards(
     prefix: StyleAndTextTuples, cards: Sequence[StyleAndTextTuples], width: int, indent: int
 ) -> list[StyleAndTextTuples]:
     """Lay cards (each its own fragments) after ``prefix``, wrapping to ``width`` cells with
     later lines indented by ``indent``; so a hand of 20 cards still fits in 80 columns."""
     lines: list[StyleAndTextTuples] = [list(prefix)]
-    used = sum(len(t) for _s, t, *_ in prefix)
+    used = fragments_width(prefix)
     for card in cards:
-        w = sum(len(t) for _s, t, *_ in card) + 1
+        w = fragments_width(card) + 1
         if used + w > width and used > indent:
             lines.append([("", " " * indent)])
             used = indent
@@ -107,7 +104,7 @@ def columns(
     out: list[StyleAndTextTuples] = []
     for i in range(half):
         left = clip(list(entries[i]), col - 1, ascii_only)
-        pad = col - sum(len(t) for _s, t, *_ in left)
+        pad = col - fragments_width(left)
         line = [*left, ("", " " * pad)]
         if i + half < len(entries):
             line.extend(entries[i + half])

@@ -26,7 +26,7 @@ from typing import Any
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from client.boards.common import BoardContext, lines_to_text, seat_style, wrap_cards, you
-from client.cards import card_fragments, sort_cards, suit_style, suit_text
+from client.cards import card_fragments, fragments_width, sort_cards, suit_style, suit_text
 
 PENDING_WORDS = {
     "pickup": "pick up {count}",
@@ -133,8 +133,8 @@ def hand_size_lines(view: dict[str, Any], ctx: BoardContext) -> list[StyleAndTex
         entries.append(entry)
     lines: list[StyleAndTextTuples] = [[("", "Hands:")]]
     for entry in entries:
-        w = sum(len(t) for _s, t, *_ in entry)
-        used = sum(len(t) for _s, t, *_ in lines[-1])
+        w = fragments_width(entry)
+        used = fragments_width(lines[-1])
         if used + w + 3 > ctx.width and used > 7:
             lines.append([("", "      ")])
         elif len(lines[-1]) > 1:
