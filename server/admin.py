@@ -28,7 +28,7 @@ import logging
 import os
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -371,24 +371,3 @@ async def shutdown_countdown(
         await trio.sleep_until(end - left)
         send(m.Notice(text=f"the server shuts down in {left} s{why}", shutdown_in=left))
     await trio.sleep_until(end)
-
-
-def connection_row(
-    conn_id: int,
-    name: str | None,
-    peer: str,
-    codec: str,
-    tables: Iterable[int | str],
-    since: float,
-    operator: bool = False,
-) -> dict[str, Any]:
-    """One row of ``admin_connections`` (the shape ``Connections`` documents)."""
-    return {
-        "id": conn_id,
-        "name": name,
-        "peer": peer,
-        "codec": codec,
-        "tables": [str(t) for t in tables],
-        "since": round(since, 3),
-        "operator": operator,
-    }

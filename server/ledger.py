@@ -310,9 +310,6 @@ class Ledger:
         """A name's balance (0 for a name the ledger has never seen)."""
         return self._balances.get(name, 0)
 
-    def has_account(self, name: str) -> bool:
-        return name in self._balances
-
     def prize(self, table: int) -> Prize | None:
         """The prize held for ``table``, if any."""
         return self._prizes.get(table)
