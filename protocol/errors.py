@@ -65,6 +65,7 @@ CODES: dict[str, str] = {
     "quit": "the client asked to leave (the goodbye to ``quit``)",
     "kicked": "an operator closed this connection",
     "slow_reader": "the connection was dropped because it did not read",
+    "idle": "the connection sent nothing for the idle limit while at no table",
     "shutdown": "the server is shutting down",
     "internal": "the server failed; the request may be retried",
 }
