@@ -32,6 +32,7 @@ def main() -> None:
     ap.add_argument("--iterations", type=int, default=40, help="the search's budget here")
     ap.add_argument("--only", help="comma-separated RULESET:SEATS (default: all)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
     args = ap.parse_args()
     configs = args.only.split(",") if args.only else CONFIGS
     search = f"search:iterations={args.iterations}"
@@ -40,12 +41,17 @@ def main() -> None:
         n = int(seats or 4)
         print(
             f"$ switchboard arena {ruleset} {search} heuristic random"
-            f" --seats {n} --games {args.games} --seed {args.seed}",
+            f" --seats {n} --games {args.games} --seed {args.seed} --jobs {args.jobs}",
             flush=True,
         )
         start = time.perf_counter()
         result = run_arena(
-            ruleset, [search, "heuristic", "random"], args.games, seats=n, seed=args.seed
+            ruleset,
+            [search, "heuristic", "random"],
+            args.games,
+            seats=n,
+            seed=args.seed,
+            jobs=args.jobs,
         )
         print(result.table())
         print(f"({time.perf_counter() - start:.0f} s)\n", flush=True)

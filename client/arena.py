@@ -19,6 +19,10 @@ Why this design:
   gets both seats' updates (the sum of the mean shifts, the smaller sigma).
 - **Time per move** is the wall time of ``choose`` only, so the engine's own
   cost does not blur a strategy's.
+- **Games in parallel, results in order.** Games are independent, so ``jobs``
+  worker processes play them (forked, so a strategy or toy game registered in
+  this process exists there too) while the book is kept here in game order:
+  the table does not depend on how many workers played it.
 
 Everything here is deterministic given the seed (a search strategy with an
 iteration budget included), so a surprising table can be replayed exactly.
@@ -27,10 +31,12 @@ iteration budget included), so a surprising table can be replayed exactly.
 from __future__ import annotations
 
 import math
+import multiprocessing
 import random
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -382,11 +388,15 @@ def run_arena(
     seed: int = 0,
     options: Mapping[str, Any] | None = None,
     progress: Callable[[int, GameResult], None] | None = None,
+    jobs: int = 1,
 ) -> ArenaResult:
-    """Play ``games`` games of ``ruleset`` among ``entrants`` and rate them."""
+    """Play ``games`` games of ``ruleset`` among ``entrants`` and rate them,
+    ``jobs`` games at a time (the result is the same for any ``jobs``)."""
     parsed = [e if isinstance(e, Entrant) else Entrant.parse(e) for e in entrants]
     if not parsed:
         raise ValueError("the arena needs at least one strategy")
+    if jobs < 1:
+        raise ValueError("jobs must be at least 1")
     by_label = {e.label: e for e in parsed}
     if len(by_label) != len(parsed):
         raise ValueError("two entrants share a label")
@@ -397,13 +407,32 @@ def run_arena(
     book = Book(list(by_label))
     standings = book.standings
     start = time.perf_counter()
-    for i, (deal, labels) in enumerate(schedule(list(by_label), n, games)):
-        result = play_game(
-            ruleset, n, seed + deal, [by_label[x] for x in labels], options, rng_salt=str(i)
-        )
+    tasks = [
+        (ruleset, n, seed + deal, [by_label[x] for x in labels], options, str(i))
+        for i, (deal, labels) in enumerate(schedule(list(by_label), n, games))
+    ]
+    for i, result in enumerate(_play_all(tasks, jobs)):
         for label, ts in result.move_times.items():
             standings[label].times.extend(ts)
-        book.add(labels, result.places if result.finished else None)
+        book.add(result.lineup, result.places if result.finished else None)
         if progress is not None:
             progress(i, result)
     return book.result(ruleset, n, games, time.perf_counter() - start)
+
+
+_Task = tuple[str, int, int, list[Entrant], Mapping[str, Any] | None, str]
+
+
+def _play_task(task: _Task) -> GameResult:
+    ruleset, n, seed, lineup, options, salt = task
+    return play_game(ruleset, n, seed, lineup, options, rng_salt=salt)
+
+
+def _play_all(tasks: list[_Task], jobs: int) -> Iterable[GameResult]:
+    """Each task's result, in task order, from ``jobs`` processes (or this one)."""
+    if jobs == 1 or len(tasks) < 2:
+        yield from map(_play_task, tasks)
+        return
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        yield from pool.map(_play_task, tasks, chunksize=max(1, min(8, len(tasks) // (jobs * 8))))

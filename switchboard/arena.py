@@ -7,7 +7,7 @@ median and 99th-percentile time it took to choose a move.
 
 Examples:
   switchboard arena abbott search heuristic random --games 200
-  switchboard arena switch heuristic random --seats 4 --games 2000
+  switchboard arena switch heuristic random --seats 4 --games 2000 --jobs 2
   switchboard arena kilodney search:iterations=40 heuristic --seats 6
   switchboard arena abbott heuristic random --network --games 20
 """
@@ -43,6 +43,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--network",
         action="store_true",
         help="play over a real server on 127.0.0.1 with one `switchboard bot` process a seat",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="games played at once in N processes (same table for any N; default 1)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress line")
 
@@ -85,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
                 seed=args.seed,
                 options=options,
                 progress=progress,
+                jobs=args.jobs,
             )
             if not args.quiet and sys.stderr.isatty():
                 print(file=sys.stderr)

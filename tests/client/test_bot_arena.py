@@ -138,6 +138,20 @@ def test_arena_is_deterministic(drawtoy: str) -> None:
     assert [s.mu for s in a.standings.values()] == [s.mu for s in b.standings.values()]
 
 
+def test_parallel_arena_gives_the_serial_table(drawtoy: str) -> None:
+    """Workers play the games, the book is kept in game order: same standings,
+    same ratings. The toy game exists only in this process, so this also shows
+    the workers are forked from it."""
+    serial = run_arena(drawtoy, ["greedy", "random"], games=24, seats=3, seed=9)
+    parallel = run_arena(drawtoy, ["greedy", "random"], games=24, seats=3, seed=9, jobs=2)
+    for label, s in serial.standings.items():
+        p = parallel.standings[label]
+        assert (p.seats, p.wins, p.mu, p.sigma) == (s.seats, s.wins, s.mu, s.sigma)
+        assert len(p.times) == len(s.times)
+    with pytest.raises(ValueError, match="jobs"):
+        run_arena(drawtoy, ["greedy"], games=2, jobs=0)
+
+
 def test_play_game_feeds_events_to_observers(drawtoy: str) -> None:
     result = play_game(drawtoy, 2, 1, [Entrant.parse("greedy"), Entrant.parse("random")])
     assert result.finished and result.actions == 6
