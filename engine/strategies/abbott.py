@@ -320,11 +320,15 @@ class AbbottSearch:
         solve_at: int = 7,
         node_limit: int = 150_000,
         seconds: float | None = None,
+        plies: int = 4,
+        width: int = 0,
+        ally: int = 0,
     ) -> None:
         self.mcts = ISMCTS(AbbottAdapter(), iterations=iterations, depth=depth, seconds=seconds)
         self.solve_at = solve_at
         self.node_limit = node_limit
         self.heuristic = AbbottHeuristic()
+        self.multi = AbbottLookahead(plies=plies, width=width, ally=ally)
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
         moves = [a for a in legal if isinstance(a, Move)]
@@ -333,6 +337,8 @@ class AbbottSearch:
         if not moves:
             return _fallback(legal)
         me = view["viewer"]
+        if view["seats"] > 2:
+            return self.multi.choose(view, legal, rng)
         if view["seats"] == 2 and cards_left(view) <= self.solve_at:
             try:
                 result = solve(view, self.node_limit)
@@ -346,6 +352,55 @@ class AbbottSearch:
         kept = [a for a in legal if isinstance(a, Move | Ally)]
         action, _ = self.mcts.search(view, kept, game_from_view(view), rng)
         return action
+
+
+class AbbottLookahead:
+    """The search at 3 and 4 seats: each move followed through a round of replies.
+
+    Why not the tree search: abbott is deterministic and public, so every
+    world of IS-MCTS is the same, and with four players a tree of a few
+    dozen iterations never sees past the first reply. The heuristic's own
+    evaluation (``Position.worth``) is cheap, so a fixed line is cheaper and
+    deeper: after each candidate move every other seat answers with its
+    greedy move (the one worth most to it a move ahead, alliance scoring
+    included), for ``plies`` replies, and the candidate is judged by what the
+    position is then worth to the searcher.
+    """
+
+    def __init__(self, plies: int = 4, width: int = 0, ally: int = 0) -> None:
+        self.plies = plies
+        self.width = width
+        self.ally = ally
+        self.heuristic = AbbottHeuristic()
+
+    def choose(self, view: dict[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
+        moves = [a for a in legal if isinstance(a, Move)]
+        me = view["viewer"]
+        pos = Position.from_view(view)
+        allies = {a.partner: a for a in legal if isinstance(a, Ally)}
+        if allies:
+            partner = _ally_choice(view, pos, me)
+            if partner in allies:
+                return allies[partner]
+        scored = self.rank(pos, moves, me)
+        best = max(v for v, _ in scored)
+        votes = [a for a in legal if isinstance(a, Vote)]
+        others_voted = len(view.get("votes", [])) == view["seats"] - 1
+        if votes and others_voted and _stands(view, me) >= best:
+            return votes[0]
+        top = [m for v, m in scored if v >= best - 1e-9]
+        return top[rng.randrange(len(top))]
+
+    def rank(self, pos: Position, moves: Sequence[Move], me: int) -> list[tuple[float, Move]]:
+        """Each move's worth to ``me`` after ``plies`` greedy replies."""
+        out = []
+        for m in moves:
+            after = pos.after(square_index(m.square, pos.size))
+            line = after
+            for _ in range(self.plies):
+                line = line.best_reply()
+            out.append((line.worth(me) + 0.001 * after.worth(me), m))
+        return out
 
 
 def hint(view: dict[str, Any], node_limit: int = 300_000) -> list[str] | None:
