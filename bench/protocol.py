@@ -31,26 +31,42 @@ from protocol.msgpack_codec import MsgpackDecoder, encode
 from protocol.text_codec import format_lines, parse_line
 
 
-def rate(fn: Callable[[], object], seconds: float) -> float:
-    """Calls per second of ``fn`` (best of three runs of about ``seconds`` / 3)."""
+def _batch(fn: Callable[[], object], seconds: float = 0.02) -> int:
+    """How many calls of ``fn`` take about ``seconds``."""
     n = 1
-    while True:  # calibrate a batch that takes ~20 ms
+    while True:
         start = time.perf_counter()
         for _ in range(n):
             fn()
-        if time.perf_counter() - start > 0.02:
-            break
+        if time.perf_counter() - start > seconds:
+            return n
         n *= 2
-    best = 0.0
-    for _ in range(3):
-        done = 0
-        start = time.perf_counter()
-        while time.perf_counter() - start < seconds / 3:
-            for _ in range(n):
-                fn()
-            done += n
-        best = max(best, done / (time.perf_counter() - start))
-    return best
+
+
+def _time(fn: Callable[[], object], n: int) -> float:
+    start = time.perf_counter()
+    for _ in range(n):
+        fn()
+    return (time.perf_counter() - start) / n
+
+
+def rates(
+    ours: Callable[[], object], ref: Callable[[], object], seconds: float
+) -> tuple[float, float]:
+    """Calls per second of ``ours`` and of ``ref``, measured in alternating
+    batches of about 20 ms for ``seconds`` in all; each is its fastest batch.
+
+    Why alternate: on a machine that is doing other work, two figures taken one
+    after the other see different loads; batches taken in turn see the same,
+    and the fastest batch of each is the one least disturbed."""
+    n_ours, n_ref = _batch(ours), _batch(ref)
+    best_ours = best_ref = float("inf")
+    deadline = time.perf_counter() + seconds
+    while True:
+        best_ours = min(best_ours, _time(ours, n_ours))
+        best_ref = min(best_ref, _time(ref, n_ref))
+        if time.perf_counter() > deadline:
+            return 1 / best_ours, 1 / best_ref
 
 
 def samples() -> dict[str, m.Message]:
@@ -114,7 +130,7 @@ def main() -> None:
     print("-" * len(header))
     for label, msg in samples().items():
         for op, size, ours, ref, ref_name in cases(msg):
-            r_ours, r_ref = rate(ours, s), rate(ref, s)
+            r_ours, r_ref = rates(ours, ref, s)
             print(
                 f"{label:<18}{size:>6}  {op:<7}{r_ours:>11,.0f}{r_ref:>11,.0f}"
                 f"{r_ref / r_ours:>7.2f}  {ref_name}"

@@ -243,7 +243,7 @@ def _ints(low: int, high: int, opt: bool = False) -> str:
 #: only of values the checker accepts unchanged. ``protocol.messages`` inlines
 #: it in the compiled ``__init__`` and calls the checker only when it is false
 #: (to normalise the value or to raise with the reason), which saves a call per
-#: field on the hot path. ``_KW`` is the set of known words.
+#: field on the hot path. ``_KW`` is the set of known words, ``_STR`` ``{str}``.
 FAST: dict[Checker, str] = {
     check_word: "type({v}) is str and {v} in _KW",
     _opt_word: "{v} is None or (type({v}) is str and {v} in _KW)",
@@ -259,4 +259,8 @@ FAST: dict[Checker, str] = {
     check_bool: "type({v}) is bool",
     _opt_number: "{v} is None or ((type({v}) is int or type({v}) is float) and 0 <= {v} <= 1e9)",
     check_state: "type({v}) is str and {v} in " + repr(TABLE_STATES),
+    check_payload: "type({v}) is dict and (not {v} or set(map(type, {v})) == _STR)",
+    _opt_payload: "{v} is None or (type({v}) is dict and (not {v} or set(map(type, {v})) == _STR))",
+    check_event: "type({v}) is dict and type({v}.get('kind')) is str"
+    " and set(map(type, {v})) == _STR",
 }

@@ -155,6 +155,10 @@ M = typing.TypeVar("M", bound=type[Message])
 _FACTORY = object()
 
 
+def _peer_id(value: Any) -> int | None:
+    return value if type(value) is int and 0 <= value <= (1 << 31) - 1 else None
+
+
 def _field_error(exc: LocalProtocolError, where: str) -> LocalProtocolError:
     return LocalProtocolError(f"{where}: {exc}", exc.code)
 
@@ -165,17 +169,22 @@ def _compile(cls: type[Message], hints: dict[str, Any]) -> None:
     Why generated code: these run for every message on the wire, and one
     straight-line function per class is several times faster than a loop over
     the fields (the benchmark in bench/protocol.py holds us to plain msgpack).
-    The generated ``__init__`` has the dataclass's signature and defaults."""
+    The generated ``__init__`` has the dataclass's signature and defaults;
+    ``_from_map`` (decoding) makes the instance itself and sets each checked
+    field, without going through the constructor's argument handling, and
+    returns an ``InvalidMessage`` instead of raising."""
     env: dict[str, Any] = {
         "_KW": KNOWN_WORDS,
         "_LPE": LocalProtocolError,
         "_err": _field_error,
-        "_set": object.__setattr__,
+        "_STR": {str},
         "_FACTORY": _FACTORY,
         "_Invalid": InvalidMessage,
         "_cls": cls,
+        "_new": object.__new__,
+        "_pid": _peer_id,
     }
-    params, kw_params, body, to_map, from_map, call_args = [], [], [], [], [], []
+    params, kw_params, body, to_map, from_map, checks = [], [], [], [], [], []
     for i, f in enumerate(fields(cls)):
         name = f.name
         env[f"_c{i}"] = hints[name].__metadata__[0]
@@ -198,22 +207,36 @@ def _compile(cls: type[Message], hints: dict[str, Any]) -> None:
         body.append(
             f"{indent}except _LPE as exc: raise _err(exc, '{cls.__name__}.{name}') from None"
         )
-        body.append(f"    _set(self, '{name}', {name})")
+        env[f"_s{i}"] = cls.__dict__[name].__set__  # the slot's setter: no name lookup
+        body.append(f"    _s{i}(self, {name})")
         base = typing.get_args(hints[name])[0]
         is_tuple = typing.get_origin(base) is tuple or base is tuple
         to_map.append(f"    v = self.{name}")
         to_map.append(f"    if v is not None: out['{name}'] = {'list(v)' if is_tuple else 'v'}")
+        # _from_map: read every field first (a missing one is reported before
+        # any bad one, as the constructor would), then check and set each.
         from_map.append(f"    v{i} = get('{name}')")
         if f.default is MISSING and f.default_factory is MISSING:
             from_map.append(
                 f"    if v{i} is None: return _Invalid('{cls.type}', 'bad_message',"
-                f" \"{cls.type}: missing field '{name}'\", _rid)"
+                f" \"{cls.type}: missing field '{name}'\", _pid(get('id')))"
             )
-            call_args.append(f"v{i}" if not f.kw_only else f"{name}=v{i}")
+            ind = "    "
         else:
-            dflt = f"_d{i}" if f.default is not MISSING else "_FACTORY"
-            value = f"{dflt} if v{i} is None else v{i}"
-            call_args.append(value if not f.kw_only else f"{name}={value}")
+            # Defaults are valid by construction (tested), so they skip the check.
+            dflt = f"_d{i}" if f.default is not MISSING else f"_f{i}()"
+            checks.append(f"    if v{i} is None: v{i} = {dflt}")
+            checks.append("    else:")
+            ind = "        "
+        if fast is not None:
+            checks.append(f"{ind}if not ({fast.format(v=f'v{i}')}):")
+            ind += "    "
+        checks.append(f"{ind}try: v{i} = _c{i}(v{i})")
+        checks.append(
+            f"{ind}except _LPE as exc: return _Invalid({cls.type!r}, exc.code,"
+            f" '{cls.__name__}.{name}: ' + str(exc), _pid(get('id')))"
+        )
+        checks.append(f"    _s{i}(self, v{i})")
     signature = ", ".join(["self", *params, *(["*", *kw_params] if kw_params else [])])
     source = "\n".join(
         [
@@ -223,13 +246,12 @@ def _compile(cls: type[Message], hints: dict[str, Any]) -> None:
             f"    out = {{'type': {cls.type!r}}}",
             *to_map,
             "    return out",
-            "def _from_map(data, _rid):",
+            "def _from_map(data):",
             "    get = data.get",
             *from_map,
-            "    try:",
-            f"        return _cls({', '.join(call_args)})",
-            "    except _LPE as exc:",
-            f"        return _Invalid({cls.type!r}, exc.code, str(exc), _rid)",
+            "    self = _new(_cls)",
+            *checks,
+            "    return self",
         ]
     )
     exec(compile(source, f"<protocol message {cls.__name__}>", "exec"), env)
@@ -809,23 +831,20 @@ def clean_text(text: str) -> str:
     return CONTROL.sub(" ", text)
 
 
-def _peer_id(value: Any) -> int | None:
-    return value if type(value) is int and 0 <= value <= (1 << 31) - 1 else None
-
-
 def from_map(data: Any) -> Received:
     """The message a wire map stands for. Never raises: see ``UnknownMessage``
     and ``InvalidMessage``."""
     if type(data) is not dict:
         return InvalidMessage("", "bad_message", "a message must be a map")
     type_name = data.get("type")
-    request_id = _peer_id(data.get("id"))
     if type(type_name) is not str:
-        return InvalidMessage("", "bad_message", "a message needs a string 'type'", request_id)
+        return InvalidMessage(
+            "", "bad_message", "a message needs a string 'type'", _peer_id(data.get("id"))
+        )
     cls = TYPES.get(type_name)
     if cls is None:
-        return UnknownMessage(type_name[:100], request_id)
-    return cls._from_map(data, request_id)
+        return UnknownMessage(type_name[:100], _peer_id(data.get("id")))
+    return cls._from_map(data)
 
 
 def client_types() -> list[str]:

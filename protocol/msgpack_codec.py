@@ -114,16 +114,22 @@ class MsgpackDecoder(Splitter):
 
     def __init__(self, limits: Limits = DEFAULT_LIMITS) -> None:
         super().__init__(limits)
-        self._unpack_options = {
-            "raw": False,
-            "use_list": True,
-            "strict_map_key": True,
-            "max_str_len": limits.max_str,
-            "max_bin_len": limits.max_bin,
-            "max_array_len": limits.max_array,
-            "max_map_len": limits.max_map,
-            "max_ext_len": 0,
-        }
+        # One streaming unpacker for the connection, fed one whole frame at a
+        # time: its options are parsed once, not on every frame as
+        # ``unpackb(body, **options)`` would (that alone cost more than the
+        # unpacking of a small message).
+        self._unpacker = msgpack.Unpacker(
+            raw=False,
+            use_list=True,
+            strict_map_key=True,
+            max_buffer_size=max(limits.max_frame, 1024),
+            max_str_len=limits.max_str,
+            max_bin_len=limits.max_bin,
+            max_array_len=limits.max_array,
+            max_map_len=limits.max_map,
+            max_ext_len=0,
+        )
+        self._fed = 0  # bytes given to the unpacker: where the next frame starts
 
     def receive_data(self, data: bytes) -> None:
         """Add bytes from the peer; ``b""`` means the stream ended."""
@@ -136,12 +142,17 @@ class MsgpackDecoder(Splitter):
         if self._eof:
             raise LocalProtocolError("data received after the end of the stream")
         buf = self._buffer
-        buf += data
+        if buf:
+            buf += data
+            data = buf  # frames are cut from the buffer, which then drops them
+        elif type(data) is not bytes:
+            data = bytes(data)  # a caller's bytearray or memoryview may be reused
         max_frame = self.limits.max_frame
+        chunks = self._chunks
         start = 0
-        end = len(buf)
+        end = len(data)
         while end - start >= 4:
-            (size,) = HEADER.unpack_from(buf, start)
+            (size,) = HEADER.unpack_from(data, start)
             if size > max_frame:
                 raise self._fail(
                     f"a frame of {size} bytes is over the limit of {max_frame}", "too_large"
@@ -150,10 +161,13 @@ class MsgpackDecoder(Splitter):
                 raise self._fail("an empty frame")
             if end - start - 4 < size:
                 break
-            self._chunks.append(bytes(buf[start + 4 : start + 4 + size]))
+            chunks.append(data[start + 4 : start + 4 + size])
             start += 4 + size
-        if start:
-            del buf[:start]
+        if data is buf:
+            if start:
+                del buf[:start]
+        elif start < end:
+            buf += memoryview(data)[start:]
 
     def next_message(self) -> Received | None:
         """The next message, or ``None`` until more data arrives."""
@@ -161,16 +175,23 @@ class MsgpackDecoder(Splitter):
         if not self._chunks:
             return None
         body = self._chunks.popleft()
+        unpacker = self._unpacker
         try:
-            data = msgpack.unpackb(body, **self._unpack_options)
-        except ValueError as exc:  # msgpack's errors (limits, format, extra data) are ValueErrors
+            unpacker.feed(body)
+            data = unpacker.unpack()
+        except ValueError as exc:  # msgpack's errors (limits, format) are ValueErrors
             text = str(exc)
             code = "too_large" if "exceeds max" in text else "bad_frame"
             raise self._fail(
                 f"bad msgpack in a frame: {text or type(exc).__name__}", code
             ) from None
+        except msgpack.OutOfData:
+            raise self._fail("bad msgpack in a frame: the frame ends inside its map") from None
         except Exception as exc:  # anything else msgpack might raise on hostile input
             raise self._fail(f"bad msgpack in a frame: {type(exc).__name__}") from None
+        self._fed += len(body)
+        if unpacker.tell() != self._fed:
+            raise self._fail("bad msgpack in a frame: extra data after the map")
         if type(data) is not dict:
             raise self._fail("a frame must hold one map")
         # Depth <= the number of container headers, and every byte that could be

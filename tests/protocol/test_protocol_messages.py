@@ -62,3 +62,25 @@ def test_lists_become_tuples_and_actions_are_normalised():
     msg = m.Turn("t1", 1, 0, legal=["play QH"])
     assert msg.legal == ("play QH",)
     assert m.Act("t1", "PLAY 10h last").action == "play TH last"
+
+
+@pytest.mark.parametrize("cls", list(m.TYPES.values()), ids=list(m.TYPES))
+def test_every_default_passes_its_own_check(cls):
+    """Decoding fills a missing optional field with its default unchecked, so
+    every default must be a value its checker accepts unchanged."""
+    for name, check in cls._checks:
+        f = next(f for f in dataclasses.fields(cls) if f.name == name)
+        if f.default is not dataclasses.MISSING:
+            assert check(f.default) == f.default, (cls.__name__, name)
+        elif f.default_factory is not dataclasses.MISSING:
+            value = f.default_factory()
+            assert check(value) == value, (cls.__name__, name)
+
+
+def test_decoding_reports_the_first_missing_field_before_a_bad_one():
+    got = m.from_map({"type": "event", "table": "two words", "id": 4})
+    assert isinstance(got, m.InvalidMessage)
+    assert (got.code, got.id) == ("bad_message", 4)
+    assert "missing field 'seq'" in got.text
+    got = m.from_map({"type": "event", "table": "two words", "seq": 1, "event": {"kind": "x"}})
+    assert isinstance(got, m.InvalidMessage) and got.text.startswith("TableEvent.table: ")
