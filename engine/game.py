@@ -62,6 +62,9 @@ class Game(ABC):
         self.seed = seed
         self.options: dict[str, Any] = dict(options)
         self._given_options = dict(given_options or {})
+        #: The options whose values differ from the ruleset's defaults (set by
+        #: ``engine.new_game``, which knows the ruleset's schema); the view shows them.
+        self.house_rules: dict[str, Any] = {}
         self._dealer_arg = dealer
         self._deck_arg = None if deck is None else [str(c) for c in deck]
         self.rng = random.Random(seed)
@@ -149,7 +152,11 @@ class Game(ABC):
         return events
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """Exactly what ``seat`` may see, as primitives; ``None`` is a spectator."""
+        """Exactly what ``seat`` may see, as primitives; ``None`` is a spectator.
+
+        ``options`` holds the table's ``house_rules`` (the options that differ
+        from the ruleset's defaults): house rules are public, and a strategy
+        that sees only the view needs them to know the rules it plays."""
         if seat is not None and not 0 <= seat < self.seats:
             raise ValueError(f"there is no seat {seat!r}")
         return {
@@ -160,6 +167,7 @@ class Game(ABC):
             "to_act": self.to_act,
             "over": self.over,
             "scores": list(self.scores),
+            "options": dict(self.house_rules),
             **self._view(seat),
         }
 

@@ -100,7 +100,11 @@ def new_game(
     if dealer is not None and not 0 <= dealer < seats:
         raise OptionError("dealer", f"there is no seat {dealer}")
     resolved = rs.schema.resolve(options)
-    return rs.game_class(name, seats, seed, resolved, options, dealer, deck)
+    game = rs.game_class(name, seats, seed, resolved, options, dealer, deck)
+    if options:
+        defaults = rs.schema.resolve({})
+        game.house_rules = {k: v for k, v in resolved.items() if v != defaults.get(k)}
+    return game
 
 
 def replay(record: Mapping[str, Any]) -> Game:

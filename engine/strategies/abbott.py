@@ -267,12 +267,14 @@ class AbbottAdapter:
 def game_from_view(view: dict[str, Any]) -> Game:
     """An abbott game in exactly the state the view shows (the current hand)."""
     n = view["seats"]
-    options = {
-        "stall_limit": view["stall_limit"],
-        "target": view["target"],
-        "alliance_from_round": view.get("alliance_from_round", 1),
-        "end_when_decided": view.get("end_when_decided", True),
-    }
+    options = view.get("options")  # the table's house rules
+    if options is None:  # a view from before views carried them
+        options = {
+            "stall_limit": view["stall_limit"],
+            "target": view["target"],
+            "alliance_from_round": view.get("alliance_from_round", 1),
+            "end_when_decided": view.get("end_when_decided", True),
+        }
     g: Any = engine.new_game(
         view["ruleset"], seats=n, seed=0, options=options, dealer=view["dealer"]
     )

@@ -1,8 +1,9 @@
 """Shedding strategies (every preset): ``heuristic`` (the default) and ``search``.
 
-The rules of a preset are public, so both strategies compile the preset's
-power table (which cards are wild, pick up, skip, ...) from its name; what a
-seat may not know is the other hands and the order of the stock.
+The rules of a table are public, so both strategies compile its power table
+(which cards are wild, pick up, skip, ...) from the preset's name and the
+table's options in the view; what a seat may not know is the other hands and
+the order of the stock.
 
 The heuristic is what a decent Switch player does: answer a pick-up by
 stacking or cancelling when it can; otherwise shed as many cards as it can,
@@ -22,6 +23,7 @@ a share by cards left.
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from collections import Counter
@@ -42,9 +44,18 @@ SUITS = "CDHS"
 
 
 @cache
-def preset_table(preset: str) -> PowerTable:
-    """The power table of a preset's default options (the rules everyone knows)."""
-    return power_table(engine.ruleset(preset).schema.resolve({}))
+def preset_table(preset: str, options: str = "{}") -> PowerTable:
+    """The power table of a preset with ``options`` (JSON: the table's house
+    rules; the default is none), compiled once per set of rules."""
+    return power_table(engine.ruleset(preset).schema.resolve(json.loads(options)))
+
+
+def view_table(view: dict[str, Any]) -> PowerTable:
+    """The power table of the rules the view's table plays."""
+    options = view.get("options")
+    if not options:
+        return preset_table(view["ruleset"])
+    return preset_table(view["ruleset"], json.dumps(options, sort_keys=True))
 
 
 def _codes(texts: Sequence[str] | None) -> list[int]:
@@ -115,7 +126,7 @@ class SheddingHeuristic:
             return legal[0]
         if any(isinstance(a, Last) for a in legal) and view["viewer"] == view["to_act"]:
             return next(a for a in legal if isinstance(a, Last))
-        pt = preset_table(view["ruleset"])
+        pt = view_table(view)
         hand = _codes(view["hand"])
         noms = [a for a in legal if isinstance(a, Nominate)]
         if noms:
@@ -240,8 +251,9 @@ class SheddingAdapter:
 def game_from_view(view: dict[str, Any]) -> tuple[Game, list[int]]:
     """A game in the view's public state, and the unseen cards (hands are filled per world)."""
     n = view["seats"]
+    options = {**(view.get("options") or {}), "target": view["target"]}
     g: Any = engine.new_game(
-        view["ruleset"], seats=n, seed=0, options={"target": view["target"]}, dealer=view["dealer"]
+        view["ruleset"], seats=n, seed=0, options=options, dealer=view["dealer"]
     )
     me = view["viewer"]
     mine = _codes(view["hand"])
@@ -332,7 +344,7 @@ class SheddingSearch:
         memory = (proto, sorted(pool.elements()), known_pile)
         if self.method == "ismcts":
             return self.mcts.search(view, legal, memory, rng)[0]
-        pt = preset_table(view["ruleset"])
+        pt = view_table(view)
         hand = _codes(view["hand"])
         rated = [(rate_play(view, a, hand, pt) if isinstance(a, Play) else -5.0, a) for a in plays]
         rated.sort(key=lambda wa: -wa[0])

@@ -147,8 +147,10 @@ def test_decisions_ignore_hidden_cards(ruleset: str, seats: int, name: str) -> N
 
 
 # -------------------------------------------- worlds are consistent with views
-def views_walk(ruleset: str, seats: int, seed: int, steps: int) -> Game:
-    game = engine.new_game(ruleset, seats=seats, seed=seed)
+def views_walk(
+    ruleset: str, seats: int, seed: int, steps: int, options: dict[str, Any] | None = None
+) -> Game:
+    game = engine.new_game(ruleset, seats=seats, seed=seed, options=options or {})
     rng = random.Random(seed)
     h = get_strategy("heuristic", game.family)
     for _ in range(steps):
@@ -193,24 +195,47 @@ def test_shedding_worlds_agree_with_the_view(preset: str) -> None:
     rng = random.Random(6)
     for seed in range(soak(4, 60)):
         game = views_walk(preset, 4, seed, 2 + 3 * seed)
+        if not game.over:
+            assert_world_agrees(game, rng)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"jokers": 2, "play_drawn": True, "draw_when_able": False},
+        {"hand_size": 5, "decks": 2, "pickup": "2:2 JB:5", "stack": "2>2"},
+    ],
+)
+def test_shedding_worlds_follow_the_tables_house_rules(options: dict[str, Any]) -> None:
+    """The view carries the table's options, so a world has its jokers, its
+    packs and its powers: the same legal actions as the real game."""
+    rng = random.Random(8)
+    for seed in range(soak(6, 60)):
+        game = views_walk("switch", 4, seed, 1 + 3 * seed, options)
         if game.over:
             continue
-        seat = game.to_act
-        view = game.view(seat)
-        search = shed.SheddingSearch(**TINY)
-        proto, full = shed.game_from_view(view)
-        pool = full.copy()
-        pool.subtract(shed._codes(view["hand"]))
-        pool.subtract(shed._codes([view["top"]]) if view["top"] else [])
-        world = shed.SheddingAdapter().world(
-            view, (proto, sorted(pool.elements()), search.memory.pile_for(view)), rng
-        )
-        wv = world.view(seat)
-        for key in ("hand", "hand_sizes", "top", "pile_size", "stock", "pending", "nominated"):
-            assert wv[key] == view[key], key
-        assert {str(a) for a in world.legal_actions(seat)} == {
-            str(a) for a in game.legal_actions(seat)
-        }
+        assert game.view(game.to_act)["options"] == options  # none of them is a default
+        assert_world_agrees(game, rng)
+
+
+def assert_world_agrees(game: Game, rng: random.Random) -> None:
+    """A world the shedding search samples shows its seat what the real game does."""
+    seat = game.to_act
+    view = game.view(seat)
+    search = shed.SheddingSearch(**TINY)
+    proto, full = shed.game_from_view(view)
+    pool = full.copy()
+    pool.subtract(shed._codes(view["hand"]))
+    pool.subtract(shed._codes([view["top"]]) if view["top"] else [])
+    world = shed.SheddingAdapter().world(
+        view, (proto, sorted(pool.elements()), search.memory.pile_for(view)), rng
+    )
+    wv = world.view(seat)
+    for key in ("hand", "hand_sizes", "top", "pile_size", "stock", "pending", "nominated"):
+        assert wv[key] == view[key], key
+    assert {str(a) for a in world.legal_actions(seat)} == {
+        str(a) for a in game.legal_actions(seat)
+    }
 
 
 # ------------------------------------------------------------------ strength
