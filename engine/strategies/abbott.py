@@ -324,13 +324,14 @@ class AbbottSearch:
         seconds: float | None = None,
         plies: int = 4,
         width: int = 0,
-        ally: int = 0,
+        ally: int = 1,
+        rival: float = 0.0,
     ) -> None:
         self.mcts = ISMCTS(AbbottAdapter(), iterations=iterations, depth=depth, seconds=seconds)
         self.solve_at = solve_at
         self.node_limit = node_limit
         self.heuristic = AbbottHeuristic()
-        self.multi = AbbottLookahead(plies=plies, width=width, ally=ally)
+        self.multi = AbbottLookahead(plies=plies, width=width, ally=ally, rival=rival)
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
         moves = [a for a in legal if isinstance(a, Move)]
@@ -369,22 +370,48 @@ class AbbottLookahead:
     position is then worth to the searcher.
     """
 
-    def __init__(self, plies: int = 4, width: int = 0, ally: int = 0) -> None:
+    def __init__(self, plies: int = 4, width: int = 0, ally: int = 1, rival: float = 0.0) -> None:
         self.plies = plies
         self.width = width
         self.ally = ally
+        self.rival = rival
         self.heuristic = AbbottHeuristic()
+
+    def value(self, pos: Position, me: int) -> float:
+        """What ``pos`` is worth to ``me``: my expected points, less ``rival``
+        times the mean of the others' (the game is a race on totals)."""
+        if not self.rival:
+            return pos.worth(me)
+        chances = pos.chances()
+        n = pos.seats
+        pts = [0.0] * n
+        for w, p in enumerate(chances):
+            for s, x in enumerate(hand_points(n, w, pos.alliance)):
+                pts[s] += p * x
+        return pts[me] - self.rival * (sum(pts) - pts[me]) / (n - 1)
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
         moves = [a for a in legal if isinstance(a, Move)]
         me = view["viewer"]
         pos = Position.from_view(view)
         allies = {a.partner: a for a in legal if isinstance(a, Ally)}
-        if allies:
+        if allies and not self.ally:
             partner = _ally_choice(view, pos, me)
             if partner in allies:
                 return allies[partner]
         scored = self.rank(pos, moves, me)
+        if allies and self.ally:
+            alone = max(v for v, _ in scored)
+            names = [str(n).lower() for n in view["seat_names"]]
+            best_ally, best_v = None, alone + 0.1 * self.ally
+            for name, action in allies.items():
+                p = names.index(name)
+                trial = Position(pos.size, pos.cells, pos.pieces, pos.masks, pos.mover, (me, p))
+                v = max(x for x, _ in self.rank(trial, moves, me))
+                if v > best_v:
+                    best_ally, best_v = action, v
+            if best_ally is not None:
+                return best_ally
         best = max(v for v, _ in scored)
         votes = [a for a in legal if isinstance(a, Vote)]
         others_voted = len(view.get("votes", [])) == view["seats"] - 1
@@ -401,7 +428,7 @@ class AbbottLookahead:
             line = after
             for _ in range(self.plies):
                 line = line.best_reply()
-            out.append((line.worth(me) + 0.001 * after.worth(me), m))
+            out.append((self.value(line, me) + 0.001 * self.value(after, me), m))
         return out
 
 
