@@ -33,12 +33,14 @@ gets ``not_master``. Rulings where the sources are silent:
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import trio
 
 import engine
+from engine.events import Event
 from engine.strategies import Strategy, default_strategy, get_strategy, strategies
 from server.clock import AwayTracker, TurnClock
 from server.ledger import ChipError, Ledger, winning_seats
@@ -82,7 +84,10 @@ class MasterState:
     clock: TurnClock = field(default_factory=lambda: TurnClock(0))
     away: AwayTracker = field(default_factory=AwayTracker)
     bots: dict[int, str] = field(default_factory=dict)  #: seat -> strategy name (reserved)
-    strategies: dict[str, Strategy] = field(default_factory=dict)
+    #: seat -> (its bot's name, "" for the default; the strategy playing it). One
+    #: instance a seat, made when the game starts so that it sees every event its
+    #: seat is shown (a strategy may remember what was played).
+    strategies: dict[int, tuple[str, Strategy]] = field(default_factory=dict)
     ledger: Ledger | None = None
     counter: Any = None  #: the server's ``ops.ActionCounter`` (actions/s in stats)
     timeouts: int = 0  #: automatic moves made for players who ran out of time
@@ -126,13 +131,25 @@ def strategy_for(table: Table, seat: int) -> Strategy:
     """The strategy that plays ``seat`` when it has no player: the one the master seated
     there, else the family's default (also used for timeouts and away seats)."""
     gm = table.gm
-    name = gm.bots.get(seat)
-    key = name or ""
-    if key not in gm.strategies:
-        gm.strategies[key] = (
-            get_strategy(name, table.family) if name else default_strategy(table.family)
-        )
-    return gm.strategies[key]
+    key = gm.bots.get(seat) or ""
+    held = gm.strategies.get(seat)
+    if held is None or held[0] != key:  # first use, or the master seated another bot
+        held = gm.strategies[seat] = (key, _new_strategy(table, key))
+    return held[1]
+
+
+def _new_strategy(table: Table, name: str) -> Strategy:
+    return get_strategy(name, table.family) if name else default_strategy(table.family)
+
+
+def observe(table: Table, events: Sequence[Event]) -> None:
+    """Show each seat's strategy the events as its seat sees them (``observe``),
+    so a server bot remembers what a player at the table would."""
+    for seat, (_key, strategy) in table.gm.strategies.items():
+        show = getattr(strategy, "observe", None)
+        if show is not None:
+            for event in events:
+                show(event.present(seat))
 
 
 def bot_name(table: Table, seat: int) -> str:
@@ -175,6 +192,10 @@ def on_start(table: Table) -> None:
     gm = table.gm
     gm.clock = TurnClock(float(table.game.options.get("turn_seconds", 0) or 0))
     gm.away.clear()
+    # Fresh strategies for the new game, one a seat, before its first events.
+    gm.strategies = {}
+    for seat in range(table.game.seats):
+        strategy_for(table, seat)
     gm.clock.follow(table.game.to_act, trio.current_time())
 
 

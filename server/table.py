@@ -354,6 +354,7 @@ class Table:
             self.seq += 1
             numbered.append((self.seq, ev))
         self.ring.extend(numbered)
+        gamemaster.observe(self, events)
         return numbered
 
     def _send_events(self, numbered: list[tuple[int, Event]]) -> None:

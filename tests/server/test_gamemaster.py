@@ -344,3 +344,34 @@ async def test_game_master_messages_over_the_wire(nursery: trio.Nursery) -> None
     assert isinstance(await ann.request(m.EndGame(table=table)), m.Ok)
     assert (await ann.request(m.GetChips())).balance == 1000
     server.shutdown()
+
+
+async def test_server_bots_remember_what_their_seat_was_shown(nursery: trio.Nursery) -> None:
+    """Each bot seat has its own strategy, made when the game starts and shown
+    every event its seat sees: kilodney's heuristic knows the cards played
+    this hand exactly (from the opening deal on), as a player would."""
+    store = MemoryStore()
+    await store.commit(TableCreated(1, "kilodney", 4, {"turn_seconds": 0}, "ann", {}))
+    table = Table(1, "kilodney", 4, {"turn_seconds": 0}, config=CONFIG, store=store, creator="ann")
+    await nursery.start(table.run)
+    s = Setup(table, [Member("ann")], store)
+    ann = s.members[0]
+    s.req += 1
+    await s.send(Join(ann, s.req, 0))
+    await s.start(ann)
+    game = table.game
+    assert game is not None and table.state == PLAYING
+    seen_plays = 0
+    for _ in range(40):
+        if game.over:
+            break
+        if game.to_act == 0:  # ann plays her first legal card; the bots answer
+            s.req += 1
+            await s.send(Act(ann, s.req, ann.token(), str(game.legal_actions(0)[0])))
+        for seat in (1, 2, 3):
+            strategy = table.gm.strategies[seat][1]
+            played = strategy.memory.played_for(game.view(seat))  # type: ignore[attr-defined]
+            assert played == game.pile, seat
+            seen_plays = max(seen_plays, len(played))
+    assert seen_plays >= 4  # the test saw a hand under way, not only empty piles
+    assert len({id(table.gm.strategies[seat][1]) for seat in range(4)}) == 4
