@@ -396,11 +396,20 @@ class Table:
         await self._accepted(seat, events, c)
 
     async def _bot_move(self, seat: int) -> None:
+        """A server bot's move. A ``slow`` strategy (a search: most of a second a
+        move) thinks in a worker thread, so that the event loop goes on serving
+        every other table meanwhile; this table waits for it (its commands
+        queue), so the game cannot change under the strategy. A fast one
+        (milliseconds) chooses at once, which costs less than a thread."""
         assert self.game is not None
         strategy = gamemaster.strategy_for(self, seat)
         legal = self.game.legal_actions(seat)
+        view = self.game.view(seat)
         try:
-            action = strategy.choose(self.game.view(seat), legal, self._rng)
+            if getattr(strategy, "slow", False):
+                action = await trio.to_thread.run_sync(strategy.choose, view, legal, self._rng)
+            else:
+                action = strategy.choose(view, legal, self._rng)
             events = self.game.apply(seat, action)
         except Exception:
             log.exception("table %s: the bot's choice failed; playing the first legal", self.id)

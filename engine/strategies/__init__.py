@@ -29,6 +29,10 @@ class Strategy(Protocol):
     on, so a strategy can remember what was played. Runners without events (a
     timeout move) never call it, so every strategy must also play from the view
     alone.
+
+    A strategy that takes long to choose (a search) says so with a class
+    attribute ``slow = True``; the server then runs it in a worker thread so
+    that its event loop keeps serving the other tables.
     """
 
     name: str

@@ -305,6 +305,7 @@ class SheddingSearch:
     """
 
     name = "search"
+    slow = True  # most of a second a move: the server runs it in a thread
 
     def __init__(
         self,

@@ -8,6 +8,7 @@ protocol's game-master messages reach the table.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -15,6 +16,8 @@ import trio
 import trio.testing
 
 import engine
+import engine.strategies
+from engine.strategies import register_strategy
 from protocol import messages as m
 from server.commands import Act, Join, Start, Watch
 from server.config import ServerConfig
@@ -375,3 +378,52 @@ async def test_server_bots_remember_what_their_seat_was_shown(nursery: trio.Nurs
             seen_plays = max(seen_plays, len(played))
     assert seen_plays >= 4  # the test saw a hand under way, not only empty piles
     assert len({id(table.gm.strategies[seat][1]) for seat in range(4)}) == 4
+
+
+class Sleepy:
+    """A strategy that thinks for 0.2 s (blocking, as a search does) and says it is slow."""
+
+    name = "sleepy"
+    slow = True
+
+    def choose(self, view: dict[str, Any], legal: Any, rng: Any) -> Any:
+        time.sleep(0.2)
+        return legal[0]
+
+
+async def test_a_slow_bot_thinks_without_stopping_the_server(nursery: trio.Nursery) -> None:
+    """While a slow server bot thinks (in a worker thread), the event loop runs:
+    another task ticking every 10 ms keeps ticking."""
+    register_strategy("sleepy", engine.ruleset(RULESET).family, Sleepy)
+    try:
+        s = await open_table(nursery, ["ann", "bob"], {"turn_seconds": 0})
+        ann = s.members[0]
+        assert isinstance(await s.master(ann, "seat_bot", seat=2, strategy="sleepy"), m.Ok)
+        assert isinstance(await s.master(ann, "seat_bot", seat=3, strategy="sleepy"), m.Ok)
+        await s.start(ann)
+        game = s.table.game
+        assert game is not None
+        while game.to_act in (2, 3):  # bots first: let them move
+            await trio.sleep(0.05)
+        while game.to_act != 2:  # the people play until a bot's turn
+            player = s.members[game.to_act]
+            s.req += 1
+            await s.send(
+                Act(
+                    player,
+                    s.req,
+                    player.token(),
+                    str(game.legal_actions(player_seat := game.to_act)[0]),
+                )
+            )
+            assert player_seat in (0, 1)
+        before = game.actions_taken
+        ticks = 0
+        started = time.monotonic()
+        while game.actions_taken == before:  # the bot at seat 2 thinks for 0.2 s
+            await trio.sleep(0.01)
+            ticks += 1
+        assert time.monotonic() - started >= 0.15
+        assert ticks >= 8  # would be about 1 if the bot blocked the event loop
+    finally:
+        engine.strategies._FACTORIES.pop(("sleepy", engine.ruleset(RULESET).family), None)
