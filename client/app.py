@@ -54,7 +54,7 @@ from prompt_toolkit.layout.mouse_handlers import MouseHandlers
 from prompt_toolkit.layout.screen import Screen, WritePosition
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
-from prompt_toolkit.widgets import Frame, TextArea
+from prompt_toolkit.widgets import TextArea
 
 from client.boards import BoardContext, render_board
 from client.commands import ACTIONS_HELP, COMMANDS, TABLE_COMMANDS
@@ -129,15 +129,71 @@ def clock_text(seconds: float | None) -> str:
     return f"{s // 60}:{s % 60:02d}"
 
 
-def overlay(text: Callable[[], StyleAndTextTuples], title: str, shown: Callable[[], bool]) -> Float:
+def overlay(
+    text: Callable[[], StyleAndTextTuples],
+    title: str,
+    shown: Callable[[], bool],
+    ascii_only: Callable[[], bool] = lambda: False,
+) -> Float:
     """A framed text window floating over the screen while ``shown()`` is true (the help
     and the new-table picker are both one)."""
     return Float(
         content=ConditionalContainer(
-            Frame(Window(FormattedTextControl(text), wrap_lines=True), title=title),
+            framed(Window(FormattedTextControl(text), wrap_lines=True), title, ascii_only),
             filter=Condition(shown),
         ),
     )
+
+
+#: Frame pieces: (Unicode, ASCII) for the top-left, top-right, bottom-left and
+#: bottom-right corners and the horizontal and vertical lines.
+_BORDER = {"tl": ("┌", "+"), "tr": ("┐", "+"), "bl": ("└", "+"), "br": ("┘", "+")}
+_BORDER |= {"h": ("─", "-"), "v": ("│", "|")}
+
+
+def framed(body: Window, title: str, ascii_only: Callable[[], bool]) -> HSplit:
+    """``body`` in a titled border drawn in box-drawing characters, or in ASCII
+    while ``ascii_only()`` (toggled at run time by the ``ascii`` command).
+
+    Why not prompt_toolkit's ``Frame``: its border characters are fixed, and a
+    terminal without the box-drawing glyphs (the reason for ASCII mode) shows
+    them as junk."""
+
+    def piece(name: str) -> Callable[[], str]:
+        fancy, plain = _BORDER[name]
+        return lambda: plain if ascii_only() else fancy
+
+    def corner(name: str) -> Window:
+        return Window(width=1, height=1, char=piece(name), style="class:frame.border")
+
+    line = piece("h")
+    top = VSplit(
+        [
+            corner("tl"),
+            Window(width=1, height=1, char=line, style="class:frame.border"),
+            Window(
+                FormattedTextControl([("class:frame.label", f" {title} ")]),
+                height=1,
+                dont_extend_width=True,
+            ),
+            Window(height=1, char=line, style="class:frame.border"),
+            corner("tr"),
+        ],
+        height=1,
+    )
+    side = piece("v")
+    middle = VSplit(
+        [
+            Window(width=1, char=side, style="class:frame.border"),
+            body,
+            Window(width=1, char=side, style="class:frame.border"),
+        ]
+    )
+    bottom = VSplit(
+        [corner("bl"), Window(height=1, char=line, style="class:frame.border"), corner("br")],
+        height=1,
+    )
+    return HSplit([top, middle, bottom])
 
 
 class SizedTextControl(FormattedTextControl):
@@ -544,6 +600,10 @@ class ClientApp:
         lines += ["Escape or F1 closes this help."]
         return lines
 
+    def _glyph(self, fancy: str, plain: str) -> Callable[[], str]:
+        """A character read when drawn, so the ``ascii`` command changes it at once."""
+        return lambda: plain if self.ascii_only else fancy
+
     def _help(self) -> StyleAndTextTuples:
         # The frame takes two columns; wrap at words so no line is cut off at 80x24.
         width = max(20, self.application.output.get_size().columns - 2)
@@ -590,7 +650,7 @@ class ClientApp:
         panel = ConditionalContainer(
             VSplit(
                 [
-                    Window(width=1, char="│" if not self.ascii_only else "|", style="class:dim"),
+                    Window(width=1, char=self._glyph("│", "|"), style="class:dim"),
                     Window(FormattedTextControl(self._panel), width=PANEL_WIDTH),
                 ]
             ),
@@ -603,7 +663,7 @@ class ClientApp:
         talk = ConditionalContainer(
             VSplit(
                 [
-                    Window(width=1, char="│" if not self.ascii_only else "|", style="class:dim"),
+                    Window(width=1, char=self._glyph("│", "|"), style="class:dim"),
                     Window(
                         FormattedTextControl(self._talk, get_cursor_position=self._talk_cursor),
                         wrap_lines=True,
@@ -618,7 +678,7 @@ class ClientApp:
             [
                 Window(FormattedTextControl(self._title), height=1, style="class:title"),
                 VSplit([board, panel]),
-                Window(height=1, char="─" if not self.ascii_only else "-", style="class:dim"),
+                Window(height=1, char=self._glyph("─", "-"), style="class:dim"),
                 log,
                 Window(FormattedTextControl(lambda: self.reply), height=1),
                 self.input_field,
@@ -629,8 +689,10 @@ class ClientApp:
             content=body,
             floats=[
                 Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8)),
-                overlay(self._help, "Help", lambda: self.show_help),
-                overlay(self._picker, "New table", lambda: self.picker_open),
+                overlay(self._help, "Help", lambda: self.show_help, lambda: self.ascii_only),
+                overlay(
+                    self._picker, "New table", lambda: self.picker_open, lambda: self.ascii_only
+                ),
             ],
         )
 

@@ -73,6 +73,11 @@ def test_table_talk_resize_help_and_quit() -> None:
         await d.until(lambda: "closes this help" not in d.screen(), what="help to close")
         d.line("help join")
         await d.until_screen("join TABLE [SEAT]")
+        # `ascii` switches the whole screen, frames and rules included, at once.
+        assert not d.screen().isascii()
+        d.line("ascii")
+        await d.until(lambda: d.screen().isascii(), what="an all-ASCII screen")
+        d.line("ascii")
         # A typo gets a suggestion.
         d.line("drwa")
         await d.until_screen("did you mean 'draw'?")

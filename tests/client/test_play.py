@@ -64,6 +64,10 @@ def test_ascii_mode_draws_plain_ascii(game: str) -> None:
         await d.until(lambda: d.table is not None and d.table.view, what="the board")
         screen = d.screen()
         assert screen.isascii(), screen
+        d.keys(F1)  # the help's frame is ASCII too
+        screen = await d.until_screen("Escape or F1 closes this help")
+        assert screen.isascii() and "+-" in screen and "| " in screen, screen
+        d.keys(F1)
         d.keys(CTRL_D)
 
     assert asyncio.run(run_client(script, game=game, name="ann", ascii_only=True)) == 0
