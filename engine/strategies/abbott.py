@@ -319,6 +319,7 @@ class AbbottSearch:
     """IS-MCTS from the view; the exact solver in a 2-player endgame."""
 
     name = "search"
+    slow = True  # up to a second a move: the server runs it in a thread
 
     def __init__(
         self,
