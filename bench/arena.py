@@ -1,13 +1,15 @@
 """Arena tables for every family: search vs heuristic vs random.
 
-Run: ``python bench/arena.py [--games 2000] [--iterations 40] [--only abbott:2,switch:4]``.
+Run: ``python bench/arena.py [--games 2000] [--jobs 2] [--only abbott:2,switch:4] [--search SPEC]``.
 
-Each table is ``switchboard arena RULESET search:iterations=N heuristic random`` at the
-usual table size (the command is printed above it), so any one can be re-run on its own. The
+Each table is ``switchboard arena RULESET SEARCH heuristic random`` at the usual table
+size (the command is printed above it), so any one can be re-run on its own. The
 reference beside each strategy is the even share (1/seats): a strategy no better than
 chance wins that often. Every seat rotates over the same deals (see ``client/arena.py``).
-The search budget here is smaller than its default (which stays under a second a move)
-so that thousands of games finish; the tables say which budget they used.
+
+``SEARCH`` is each family's arena budget below (``--search`` replaces it everywhere):
+smaller than the strategy's default (which stays under a second a move) so that
+thousands of games finish on two cores; the tables say which budget they used.
 """
 
 from __future__ import annotations
@@ -21,24 +23,30 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from client.arena import run_arena
 
-CONFIGS = ["abbott:2", "abbott:4", "kilodney:4"] + [
-    f"{p}:4" for p in ("switch", "blackjack", "irish", "j28", "taketwo", "gamebot")
-]
+SHEDDING_SEARCH = "search:iterations=60,depth=25"
+#: RULESET:SEATS -> the search entrant its table uses.
+CONFIGS = {
+    "abbott:2": "search:iterations=60",
+    "abbott:4": "search",
+    "kilodney:4": "search",
+} | {
+    f"{p}:4": SHEDDING_SEARCH for p in ("switch", "blackjack", "irish", "j28", "taketwo", "gamebot")
+}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=2000)
-    ap.add_argument("--iterations", type=int, default=40, help="the search's budget here")
+    ap.add_argument("--search", help="the search entrant of every table: search:iterations=40")
     ap.add_argument("--only", help="comma-separated RULESET:SEATS (default: all)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
     args = ap.parse_args()
-    configs = args.only.split(",") if args.only else CONFIGS
-    search = f"search:iterations={args.iterations}"
+    configs = args.only.split(",") if args.only else list(CONFIGS)
     for item in configs:
         ruleset, _, seats = item.partition(":")
         n = int(seats or 4)
+        search = args.search or CONFIGS.get(f"{ruleset}:{n}", "search")
         print(
             f"$ switchboard arena {ruleset} {search} heuristic random"
             f" --seats {n} --games {args.games} --seed {args.seed} --jobs {args.jobs}",
