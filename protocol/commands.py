@@ -230,8 +230,12 @@ def _create(args: list[str], rest: str, table: str | None) -> Message:
 
 
 def _join(args: list[str], rest: str, table: str | None) -> Message:
-    usage = "join TABLE [SEAT]"
-    if not 1 <= len(args) <= 2:
+    usage = "join [TABLE [SEAT]]"
+    if not args:  # the current table (the one just created, say), any free seat
+        if table is None:
+            raise CommandError(f"join which table? no current table; usage: {usage}")
+        return Join(table=table)
+    if len(args) > 2:
         raise _usage(usage)
     seat = _int(args[1], "SEAT", usage) if len(args) == 2 else None
     return Join(table=args[0], seat=seat)
@@ -380,7 +384,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("tables", "tables", "list the tables", "lobby", _no_args(ListTables, "tables")),
     Command("create", "create RULESET SEATS [option=value ...]",
             "open a table (you are its game master)", "lobby", _create),
-    Command("join", "join TABLE [SEAT]", "take a seat (any free one if no SEAT)", "lobby", _join,
+    Command("join", "join [TABLE [SEAT]]",
+            "take a seat (any free one if no SEAT; no TABLE: the current one)", "lobby", _join,
             ("sit",)),
     Command("watch", "watch TABLE [SEQ]", "watch a table (SEQ: the last event seen)", "lobby",
             _watch,

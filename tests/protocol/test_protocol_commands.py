@@ -129,8 +129,8 @@ def test_every_action_form_bare_and_with_act(typed, notation):
         ("craete abbott 4", "unknown command 'craete'; did you mean 'create'?"),
         ("plya QH", "unknown command 'plya'; did you mean 'play'?"),
         ("xyzzy", "unknown command 'xyzzy'; type 'help' for the commands"),
-        ("join", "usage: join TABLE [SEAT]"),
-        ("join t1 north", "SEAT must be a whole number, not 'north'; usage: join TABLE [SEAT]"),
+        ("join t1 2 3", "usage: join [TABLE [SEAT]]"),
+        ("join t1 north", "SEAT must be a whole number, not 'north'; usage: join [TABLE [SEAT]]"),
         ("create abbott", "usage: create RULESET SEATS [option=value ...]"),
         ("create abbott 4 fast", "expected option=value, not 'fast'"),
         ("say", "say what? usage: say TEXT"),
@@ -157,6 +157,14 @@ def test_table_commands_need_a_table():
     assert parse_command("at t3 play QH") == m.Act(table="t3", action="play QH")
 
 
+def test_join_alone_takes_a_seat_at_the_current_table():
+    """After ``create`` (which makes the new table current), ``join`` alone sits there."""
+    assert parse_command("join", table="t9") == m.Join(table="t9")
+    assert parse_command("join t1", table="t9") == m.Join(table="t1")
+    with pytest.raises(CommandError, match="join which table"):
+        parse_command("join")
+
+
 def test_action_errors_have_the_action_code():
     with pytest.raises(CommandError) as info:
         parse_command("move z9", table=T)
@@ -169,7 +177,7 @@ def test_help_lists_every_command_and_explains_one():
         assert command.usage in text
     assert "play CARD" in text
     assert help_lines("join") == [
-        "join TABLE [SEAT]: take a seat (any free one if no SEAT)",
+        "join [TABLE [SEAT]]: take a seat (any free one if no SEAT; no TABLE: the current one)",
         "also: sit",
     ]
     assert help_lines("play")[0].startswith("actions")
