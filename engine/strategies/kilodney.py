@@ -14,10 +14,17 @@ deuces), keeps a joker for when it is the only way to stay in, and prefers to
 keep a card of every suit so that it can follow later.
 
 The search samples the unseen cards into the other hands (sizes as the view
-shows them) and plays each of the heuristic's best few cards out in the same
-sampled worlds (determinized Monte Carlo, ``search.py``), every seat played
-by a quick knock-out-seeking rollout, scoring each seat's points this hand
-against the others'. IS-MCTS proper lost to the heuristic at arena budgets
+shows them; a knocked-out seat is dealt no card that would have answered the
+card he could not follow, and no joker) and plays each of the heuristic's
+best few cards out in the same sampled worlds (determinized Monte Carlo with
+common random numbers), every seat played by a quick knock-out-seeking
+rollout that reads the world's cards. The playouts run on integer cards
+(``Race``), not on ``Kilodney`` games: five times cheaper, so the same CPU
+buys more worlds. A playout is valued by the game, not the hand: a won game
+is 1, otherwise a softmax of the scores whose temperature shrinks as the
+leader nears the target (``race_value``). The heuristic's choice stands
+unless another candidate's paired advantage is ``confidence`` standard
+errors above zero. IS-MCTS proper lost to the heuristic at arena budgets
 here: most of a kilodney decision is the chance of a knock-out, which common
 worlds across candidates measure with far less noise than a tree does.
 """
@@ -182,7 +189,9 @@ class KilodneyHeuristic:
 
 # ------------------------------------------------------------------ search
 class KilodneyAdapter:
-    """Worlds: the unseen cards dealt at random into the other hands."""
+    """Worlds as ``Kilodney`` games, for the shared ``search.py`` searches and
+    the tests that check a world against the view; ``KilodneySearch`` itself
+    plays its worlds out on ``Race`` (below), which is much cheaper."""
 
     def world(self, view: dict[str, Any], memory: Any, rng: random.Random) -> Game:
         proto, pool = memory
@@ -505,8 +514,8 @@ class KilodneySearch:
         candidates: int = 6,
         seconds: float | None = None,
         confidence: float = 3.0,
-        margin: float = 99.0,
-        temper: float = 2.0,
+        margin: float = 3.0,
+        temper: float = 1.0,
     ) -> None:
         if iterations < 1:
             raise ValueError("iterations must be at least 1")
