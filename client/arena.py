@@ -17,6 +17,13 @@ Why this design:
   model rates every seat's place in each game, so a second place in a
   four-seat game tells more than "did not win". A strategy holding two seats
   gets both seats' updates (the sum of the mean shifts, the smaller sigma).
+- **A paired test between strategies.** The table's intervals treat every
+  seat as an independent trial, but the seats of one deal are not: they share
+  the cards, and only one of them wins. So "A beats B" is judged on the
+  difference of their win rates deal by deal (each deal's rotations pooled,
+  as duplicate bridge scores a board), with a 95% interval from the spread of
+  those per-deal differences: the luck of the deal cancels inside each one,
+  and the dependence between seats is inside it too.
 - **Time per move** is the wall time of ``choose`` only, so the engine's own
   cost does not blur a strategy's.
 - **Games in parallel, results in order.** Games are independent, so ``jobs``
@@ -307,6 +314,58 @@ def places_for(scores: Sequence[int], finished: Any = None) -> list[int]:
     return places
 
 
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """How much ``first``'s win rate exceeds ``second``'s, paired by deal."""
+
+    first: str
+    second: str
+    deals: int
+    mean: float
+    low: float
+    high: float
+
+    @property
+    def significant(self) -> bool:
+        """Whether the 95% interval is above zero: ``first`` is the better."""
+        return self.low > 0
+
+    def line(self) -> str:
+        return (
+            f"{self.first} - {self.second}: {self.mean * 100:+.1f} points"
+            f" [{self.low * 100:+.1f}, {self.high * 100:+.1f}] (95%, paired by deal,"
+            f" {self.deals} deals)"
+        )
+
+
+def paired_difference(
+    first: str, second: str, deals: Mapping[int, Mapping[str, list[float]]], z: float = 1.959964
+) -> Difference:
+    """``first``'s win rate minus ``second``'s over the deals both played: the
+    mean of the per-deal differences, and its normal 95% interval.
+
+    >>> deals = {d: {"a": [1.0, 1], "b": [0.0, 1]} for d in range(3)}
+    >>> deals[3] = {"a": [0.0, 1], "b": [1.0, 1]}
+    >>> r = paired_difference("a", "b", deals)
+    >>> r.deals, round(r.mean, 2), round(r.low, 2), round(r.high, 2)
+    (4, 0.5, -1.03, 2.03)
+    """
+    diffs = [
+        d[first][0] / d[first][1] - d[second][0] / d[second][1]
+        for d in deals.values()
+        if d.get(first, (0, 0))[1] and d.get(second, (0, 0))[1]
+    ]
+    n = len(diffs)
+    if n < 2:
+        return Difference(first, second, n, diffs[0] if diffs else 0.0, -1.0, 1.0)
+    mean = sum(diffs) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in diffs) / (n - 1))
+    df = n - 1  # Student's t for few deals (Cornish-Fisher), z for many
+    t = z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df * df)
+    half = t * sd / math.sqrt(n)
+    return Difference(first, second, n, mean, mean - half, mean + half)
+
+
 @dataclass(slots=True)
 class ArenaResult:
     """The standings of one arena run, with enough to print its table."""
@@ -317,6 +376,12 @@ class ArenaResult:
     standings: dict[str, Standing]
     unfinished: int
     seconds: float
+    #: deal -> strategy -> [wins, seats]: what the paired comparisons are made of
+    deals: dict[int, dict[str, list[float]]] = field(default_factory=dict)
+
+    def difference(self, first: str, second: str) -> Difference:
+        """``first``'s win rate minus ``second``'s, paired by deal, with its 95% interval."""
+        return paired_difference(first, second, self.deals)
 
     def table(self) -> str:
         """The printed table: win rate with its 95% interval, rating, time a move."""
@@ -338,6 +403,9 @@ class ArenaResult:
                 f"{s.ordinal:>8.1f}{s.mu:>7.1f}{s.time_quantile(0.5) * 1000:>11.2f}"
                 f"{s.time_quantile(0.99) * 1000:>9.2f}"
             )
+        if self.deals:
+            for a, b in combinations(rows, 2):  # every pair, the better rated first
+                lines.append(self.difference(a.label, b.label).line())
         return "\n".join(lines)
 
 
@@ -351,18 +419,26 @@ class Book:
         self.ratings = {label: self.model.rating(name=label) for label in labels}
         self.standings = {label: Standing(label) for label in labels}
         self.unfinished = 0
+        self.deals: dict[int, dict[str, list[float]]] = {}
 
-    def add(self, labels: Sequence[str], places: Sequence[int] | None) -> None:
+    def add(
+        self, labels: Sequence[str], places: Sequence[int] | None, deal: int | None = None
+    ) -> None:
         """One game: ``labels[s]`` sat in seat ``s``; ``places`` (0 = won), or
-        ``None`` for a game that did not finish (its seats count, as no win)."""
+        ``None`` for a game that did not finish (its seats count, as no win).
+        ``deal`` (the games of one deal share it) feeds the paired comparisons."""
+        tally = self.deals.setdefault(deal, {}) if deal is not None else {}
         for label in labels:
             self.standings[label].seats += 1
+            tally.setdefault(label, [0.0, 0])[1] += 1
         if places is None:
             self.unfinished += 1
             return
         for s, label in enumerate(labels):
             if places[s] == 0:
-                self.standings[label].wins += 1 / list(places).count(0)
+                share = 1 / list(places).count(0)
+                self.standings[label].wins += share
+                tally[label][0] += share
         teams = self.model.rate([[self.ratings[x]] for x in labels], ranks=list(places))
         shift: dict[str, float] = defaultdict(float)
         sigma: dict[str, float] = {}
@@ -377,7 +453,9 @@ class Book:
     def result(self, ruleset: str, seats: int, games: int, seconds: float) -> ArenaResult:
         for label, r in self.ratings.items():
             self.standings[label].mu, self.standings[label].sigma = r.mu, r.sigma
-        return ArenaResult(ruleset, seats, games, self.standings, self.unfinished, seconds)
+        return ArenaResult(
+            ruleset, seats, games, self.standings, self.unfinished, seconds, self.deals
+        )
 
 
 def run_arena(
@@ -414,7 +492,7 @@ def run_arena(
     for i, result in enumerate(_play_all(tasks, jobs)):
         for label, ts in result.move_times.items():
             standings[label].times.extend(ts)
-        book.add(result.lineup, result.places if result.finished else None)
+        book.add(result.lineup, result.places if result.finished else None, deal=result.seed)
         if progress is not None:
             progress(i, result)
     return book.result(ruleset, n, games, time.perf_counter() - start)

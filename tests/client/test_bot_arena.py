@@ -131,6 +131,16 @@ def test_greedy_beats_random_with_confidence(drawtoy: str) -> None:
     assert "greedy" in result.table() and "95% CI" in result.table()
 
 
+def test_the_paired_difference_says_which_is_better(drawtoy: str) -> None:
+    result = run_arena(drawtoy, ["greedy", "random"], games=60, seats=2, seed=3)
+    diff = result.difference("greedy", "random")
+    assert diff.deals == 30 and diff.significant
+    g, r = result.standings["greedy"], result.standings["random"]
+    assert diff.mean == pytest.approx(g.win_rate - r.win_rate)  # equal seats in every deal
+    assert not result.difference("random", "greedy").significant
+    assert diff.line() in result.table()
+
+
 def test_arena_is_deterministic(drawtoy: str) -> None:
     a = run_arena(drawtoy, ["greedy", "random"], games=30, seats=3, seed=5)
     b = run_arena(drawtoy, ["greedy", "random"], games=30, seats=3, seed=5)
