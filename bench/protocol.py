@@ -7,7 +7,10 @@ and a shedding seat's view), it measures messages/s of:
 - msgpack codec: ``encode(msg)`` (message -> map -> frame) and the decoder
   (frame -> map -> validated message), each beside ``msgpack.packb`` /
   ``msgpack.unpackb`` of the same map, measured in the same run, and their
-  ratio (the overhead of our model: framing, limits, depth scan, validation);
+  ratio (our whole path: framing, limits, the depth scan, validation);
+- ``model<``: the message model alone on the decoding side, ``unpackb`` then
+  ``from_map`` (the map checked and made a message), beside ``unpackb``: what
+  validation adds, without the framing and the depth scan;
 - text codec: ``format_lines`` and ``parse_line``, beside ``json.dumps`` /
   ``json.loads`` of the same map (what the text tail costs at least).
 """
@@ -27,6 +30,7 @@ import msgpack
 
 import engine
 from protocol import messages as m
+from protocol.messages import from_map
 from protocol.msgpack_codec import MsgpackDecoder, encode
 from protocol.text_codec import format_lines, parse_line
 
@@ -115,6 +119,13 @@ def cases(msg: m.Message) -> list[tuple[str, int, Callable[[], object], Callable
     return [
         ("encode", len(frame), lambda: encode(msg), lambda: msgpack.packb(data), "msgpack.packb"),
         ("decode", len(frame), decode_frame, lambda: msgpack.unpackb(body), "msgpack.unpackb"),
+        (
+            "model<",
+            len(frame),
+            lambda: from_map(msgpack.unpackb(body)),
+            lambda: msgpack.unpackb(body),
+            "msgpack.unpackb",
+        ),
         ("text>", len(line) + 1, lambda: format_lines(msg), lambda: json.dumps(data), "json.dumps"),
         ("text<", len(line) + 1, lambda: parse_line(line), lambda: json.loads(text), "json.loads"),
     ]
