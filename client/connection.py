@@ -23,6 +23,8 @@ What it does for you:
   sequence number seen (spectated tables are watched again). The server sends
   what was missed; an event already seen is dropped, so ``events()`` yields
   every table event exactly once, in order, across any number of drops.
+  Requests made meanwhile wait until every seat is resumed (the server would
+  refuse an ``act`` from a connection that holds no seat yet).
 
 It speaks the msgpack codec (``protocol.msgpack_codec``); every message class
 is ``protocol.messages``.
@@ -110,7 +112,7 @@ class Connection:
     # ------------------------------------------------------------- public
     @property
     def connected(self) -> bool:
-        return self._connected.is_set() and not self._closed
+        return self._connected.is_set() and not self._closed and self._failure is None
 
     async def wait_connected(self) -> None:
         """Wait until the connection is up (at once if it is)."""
@@ -161,14 +163,22 @@ class Connection:
                 await stream.aclose()
         self._fail_pending()
         self._events_send.close()
+        self._connected.set()  # a request waiting for a connection now sees the close
 
     # ------------------------------------------------------------- internals
     async def _wait_connected(self) -> None:
-        if self._closed:
-            raise ConnectionLost("the connection is closed")
-        if self._failure is not None:
-            raise ConnectionLost(str(self._failure))
-        await self._connected.wait()
+        """Until a connection is up and its tables resumed (``ConnectionLost`` if it
+        never will be). A drop before the resume finished keeps the same unset event,
+        so a waiter is woken by the connection that finally is ready."""
+        while True:
+            if self._closed:
+                raise ConnectionLost("the connection is closed")
+            if self._failure is not None:
+                raise ConnectionLost(str(self._failure))
+            ready = self._connected
+            if ready.is_set():
+                return
+            await ready.wait()
 
     async def _send(self, msg: m.Message) -> None:
         stream = self._stream
@@ -239,18 +249,33 @@ class Connection:
             raise
         return stream, decoder
 
-    async def _resume_tables(self) -> None:
-        """After a reconnect: take back every seat, watch every watched table again."""
-        for t in list(self.state.tables.values()):
-            try:
-                if t.token is not None:
-                    await self._request_now(
-                        m.Resume(table=t.table, token=t.token, last_seq=t.seq), check=True
-                    )
-                elif t.seat is None and t.synced:
-                    await self._request_now(m.Spectate(table=t.table, last_seq=t.seq), check=True)
-            except ServerError as exc:
-                self.state.note(t.table, f"could not resume table {t.table}: {exc}", "error")
+    async def _resume_tables(self, stream: trio.abc.Stream, ready: trio.Event) -> None:
+        """After a reconnect: take back every seat, watch every watched table again;
+        then (and only then) let requests through, by setting ``ready``.
+
+        Why requests wait: the server holds a new connection's seat token only once
+        its ``resume`` is answered, so an ``act`` sent before that is refused
+        (``no_seat``) while the resumed turn repeats the sequence number the bot
+        already answered: nobody would act again and the game would wait forever.
+        A drop during the resume ends this task quietly; the next connection
+        resumes afresh (and ``ready`` of this one is never set)."""
+        try:
+            for t in list(self.state.tables.values()):
+                try:
+                    if t.token is not None:
+                        await self._request_now(
+                            m.Resume(table=t.table, token=t.token, last_seq=t.seq), check=True
+                        )
+                    elif t.seat is None and t.synced:
+                        await self._request_now(
+                            m.Spectate(table=t.table, last_seq=t.seq), check=True
+                        )
+                except ServerError as exc:
+                    self.state.note(t.table, f"could not resume table {t.table}: {exc}", "error")
+        except ConnectionLost:
+            return
+        if self._stream is stream:
+            ready.set()
 
     def _dispatch(self, msg: Any) -> None:
         """Fold a received message into the state; queue it for ``events()`` if it changed
@@ -347,16 +372,18 @@ class Connection:
             while not self._closed:
                 self._stream = stream
                 self.connects += 1
-                self._connected.set()
                 if not started:
+                    self._connected.set()
                     task_status.started()
                     started = True
                 else:
-                    nursery.start_soon(self._resume_tables)
+                    # Requests wait (``_wait_connected``) until every seat is resumed.
+                    nursery.start_soon(self._resume_tables, stream, self._connected)
                     self._queue_note(f"reconnected to {self.host}:{self.port}")
                 await self._read(stream, decoder)
                 # The connection dropped (or we closed it).
-                self._connected = trio.Event()
+                if self._connected.is_set():
+                    self._connected = trio.Event()
                 self._stream = None
                 self._fail_pending()
                 with trio.move_on_after(0.5):
@@ -376,6 +403,7 @@ class Connection:
             if not self._closed:
                 self._failure = ConnectionLost("the server closed the connection")
                 self._events_send.close()
+            self._connected.set()  # wake any waiter: it sees the failure (or the close)
             nursery.cancel_scope.cancel()
 
     def _queue_note(self, text: str) -> None:

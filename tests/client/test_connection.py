@@ -12,6 +12,7 @@ from support import soak
 from client.connection import ConnectionLost, ServerError, connect
 from protocol import messages as m
 from server.app import Server
+from server.commands import Resume
 from server.config import ServerConfig
 
 
@@ -100,5 +101,78 @@ async def test_reconnect_loses_and_repeats_no_event(tmp_path, monkeypatch) -> No
                 assert theirs.seq == t.seq
                 for key in ("hand_sizes", "top", "scores", "in_hand"):
                     assert theirs.view[key] == t.view[key], key
+        server.shutdown()
+        nursery.cancel_scope.cancel()
+
+
+async def test_requests_wait_until_the_seat_is_resumed(tmp_path, monkeypatch) -> None:
+    """After a reconnect, a request waits until every seat is resumed; a drop while the
+    resume is in flight is survived. Before, an ``act`` sent on the new connection
+    ahead of the ``resume`` reply was refused (``no_seat``) while the resumed turn
+    repeated the sequence number the bot had answered, and the bot waited forever
+    (the rare hang of test_bot_resumes_after_drops). The table holds the first
+    ``resume`` until the test releases it, so the race is taken every time."""
+    monkeypatch.setenv("SWITCHBOARD_CONFIG_DIR", str(tmp_path))
+    async with trio.open_nursery() as nursery:
+        server = Server(server_config())
+        port = await nursery.start(server.serve)
+        proxy = Proxy(port)
+        proxy_port = await nursery.start(proxy.serve)
+        async with connect("127.0.0.1", proxy_port, name="ann", max_backoff=0.05) as conn:
+            created = await conn.request(
+                m.CreateTable(ruleset="switch", seats=2, options={"turn_seconds": 0})
+            )
+            table = created.table
+            await conn.join(table, 0)
+            await conn.request(m.StartGame(table=table))
+            t = conn.state.tables[table]
+            with trio.fail_after(10):
+                while not (t.my_turn and t.stale == 0):
+                    await conn.events().receive()
+            action = t.legal[0]
+            seq_before = t.seq
+
+            served = server.lobby.get(table)
+            handle = served._handle
+            held, release = trio.Event(), trio.Event()
+
+            async def hold_first_resume(command: object) -> None:
+                if isinstance(command, Resume) and not held.is_set():
+                    held.set()
+                    await release.wait()
+                await handle(command)
+
+            monkeypatch.setattr(served, "_handle", hold_first_resume)
+            outcome: list[object] = []
+
+            async def act() -> None:
+                while True:
+                    try:
+                        outcome.append(await conn.act(table, action))
+                        return
+                    except ConnectionLost:
+                        continue  # sent on the cut socket: try again on the next one
+                    except ServerError as exc:
+                        outcome.append(exc)
+                        return
+
+            proxy.drop()
+            nursery.start_soon(act)
+            with trio.fail_after(10):
+                await held.wait()  # the new connection's resume waits at the table
+            await trio.sleep(0.2)
+            assert outcome == [], outcome  # the act waits for the resume
+            proxy.drop()  # cut again while the resume is in flight
+            with trio.fail_after(10):
+                while conn.connects < 3:
+                    await trio.sleep(0.01)
+            await trio.sleep(0.2)
+            assert outcome == [], outcome
+            release.set()
+            with trio.fail_after(10):
+                while not outcome:
+                    await trio.sleep(0.01)
+            assert isinstance(outcome[0], m.Ok), outcome
+            assert served.seq > seq_before  # the act was carried out, once resumed
         server.shutdown()
         nursery.cancel_scope.cancel()
