@@ -173,7 +173,18 @@ class SheddingMemory:
 
 
 class SheddingAdapter:
-    """Worlds: unseen cards dealt into the other hands, the stock and the pile."""
+    """Worlds: unseen cards dealt into the other hands, the stock and the pile.
+
+    ``smart`` picks the rollout policy: the heuristic's own terms (threat on
+    the next hand, cards left that follow the play, points dumped) in cheap
+    integer form, so the simulated opponents play like the ones at the table;
+    otherwise the plain shed-the-most rollout.
+    """
+
+    def __init__(self, smart: bool = False) -> None:
+        self.smart = smart
+        if smart:
+            self.rollout = self._smart_rollout  # type: ignore[method-assign]
 
     def world(self, view: dict[str, Any], memory: Any, rng: random.Random) -> Game:
         proto, pool, known_pile = memory
@@ -213,6 +224,58 @@ class SheddingAdapter:
                         w -= 1.5
                     elif pt.pickup[c] or pt.skip[c]:
                         w += 0.3
+                if w > best_w:
+                    best, best_w = a, w
+        if best is not None:
+            return best
+        for a in legal:
+            if isinstance(a, Draw | Pass):
+                return a
+        return legal[0]
+
+    def _smart_rollout(
+        self, game: Game, seat: int, legal: Sequence[Action], rng: random.Random
+    ) -> Action:
+        """The heuristic's terms (``rate_play``) without its Counter and view."""
+        g: Any = game
+        pt = g.pt
+        hand = g.hands[seat]
+        n = g.seats
+        nxt = (seat + g.direction) % n
+        while nxt in g.finished and nxt != seat:
+            nxt = (nxt + g.direction) % n
+        threat = 1.0 / max(1, len(g.hands[nxt]))
+        size = len(hand)
+        best: Action | None = None
+        best_w = -99.0
+        for a in legal:
+            if isinstance(a, Last):
+                return a
+            if isinstance(a, Nominate):
+                want = best_suit(hand, pt)
+                return next((x for x in legal if isinstance(x, Nominate) and x.suit == want), a)
+            if isinstance(a, Play):
+                cards = codes_of(a)
+                k = len(cards)
+                if k >= size:
+                    return a  # out
+                w = k + rng.random() * 0.1
+                for c in cards:
+                    if c == JK or pt.wild[c] or pt.nominate[c]:
+                        w -= 2.0 if size - k > 2 else 0.2
+                    if pt.pickup[c]:
+                        w += 0.5 + 3 * threat
+                    if pt.skip[c] or pt.miss[c]:
+                        w += 0.3 + 2 * threat
+                    w += pt.points[c] / 60
+                last = cards[-1]
+                if last != JK:
+                    su, ra = SUIT[last], RANK[last]
+                    follow = 0
+                    for c in hand:
+                        if c != JK and c not in cards and (SUIT[c] == su or RANK[c] == ra):
+                            follow += 1
+                    w += 0.25 * follow
                 if w > best_w:
                     best, best_w = a, w
         if best is not None:
@@ -315,10 +378,13 @@ class SheddingSearch:
         method: str = "mc",
         seconds: float | None = None,
         confidence: float = 3.0,
+        gap: float = 0.0,
+        smart: int = 0,
     ) -> None:
         if method not in ("mc", "ismcts"):
             raise ValueError("method is mc or ismcts")
-        adapter = SheddingAdapter()
+        adapter = SheddingAdapter(smart=bool(smart))
+        self.gap = gap
         self.method = method
         self.mc = DeterminizedMC(
             adapter, iterations=iterations, depth=depth, seconds=seconds, confidence=confidence
@@ -349,6 +415,8 @@ class SheddingSearch:
         hand = _codes(view["hand"])
         rated = [(rate_play(view, a, hand, pt) if isinstance(a, Play) else -5.0, a) for a in plays]
         rated.sort(key=lambda wa: -wa[0])
+        if self.gap > 0 and rated[0][0] - rated[1][0] >= self.gap:
+            return rated[0][1]  # the heuristic leads by far: not worth the search
         ranked = [a for _, a in rated[: self.candidates]]
         return self.mc.search(view, ranked, memory, rng)[0]
 
