@@ -164,7 +164,7 @@ async def test_text_mode_is_usable_from_nc(running):
     words = [line.split()[0] for line in lines]
     assert words[:2] == ["welcome", "named"], lines
     assert "help" in words and "ok" in words and "tables" in words and words[-1] == "goodbye"
-    assert any("join TABLE" in line for line in lines)
+    assert any("join [TABLE [SEAT]]" in line for line in lines)
 
 
 async def test_a_gap_beyond_the_ring_gets_a_snapshot(nursery):
