@@ -16,9 +16,12 @@ a card just drawn when it can.
 The search samples the unseen cards into the other hands, the stock and the
 pile under its top (sizes from the view; the cards seen played this hand,
 from ``observe``, are kept out of the hands) and plays the heuristic's best
-few actions out in the same worlds (``search.py``) with a quick rollout; the
-reward is the finishing order (first out 1, last 0), or, at the depth limit,
-a share by cards left.
+few actions out in the same worlds (``search.py``) with a rollout that rates
+plays by the heuristic's own terms (so the simulated players play like the
+real ones); the reward is the finishing order (first out 1, last 0), or, at
+the depth limit, a share by cards left. When the heuristic's best play leads
+the next by a clear margin the search is skipped: the budget goes to the close
+calls, where it changes the move.
 """
 
 from __future__ import annotations
@@ -374,7 +377,11 @@ class SheddingSearch:
     ``confidence=2`` and ``gap=1`` (play the heuristic's move without a search
     when its rating leads the next candidate's by a point: about half the
     decisions that offer a choice, so the budget goes to the close ones) at
-    200 iterations led by +8.5 [+4.1, +12.9] at 0.7 s CPU a game.
+    200 iterations led by +8.5 [+4.1, +12.9] at 0.7 s CPU a game. The
+    three-way table (``switchboard arena switch search:iterations=200
+    heuristic random --seats 4 --games 300 --seed 1``): search 35.8% [32.1,
+    39.7], heuristic 28.0% [23.2, 33.3], 0.77 s CPU a game, 0.12 ms median and
+    150 ms p99 a move.
     """
 
     name = "search"
