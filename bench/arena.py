@@ -28,7 +28,7 @@ SHEDDING_SEARCH = "search:iterations=60,depth=25"
 CONFIGS = {
     "abbott:2": "search:iterations=60",
     "abbott:4": "search",
-    "kilodney:4": "search",
+    "kilodney:4": "search:iterations=280,confidence=2",
 } | {
     f"{p}:4": SHEDDING_SEARCH for p in ("switch", "blackjack", "irish", "j28", "taketwo", "gamebot")
 }

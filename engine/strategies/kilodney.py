@@ -506,6 +506,7 @@ class KilodneySearch:
     relative gain)."""
 
     name = "search"
+    slow = True  # tens of milliseconds a move: the server runs it in a thread
 
     def __init__(
         self,
