@@ -377,7 +377,8 @@ class SheddingSearch:
     ``confidence=2`` and ``gap=1`` (play the heuristic's move without a search
     when its rating leads the next candidate's by a point: about half the
     decisions that offer a choice, so the budget goes to the close ones) at
-    200 iterations led by +8.5 [+4.1, +12.9] at 0.7 s CPU a game. The
+    200 iterations led by +8.5 [+4.1, +12.9] at 0.7 s CPU a game (60: +5.2
+    [+1.1, +9.4] at 0.22 s; 300: +10.0 [+5.4, +14.6] at 1.0 s). The
     three-way table (``switchboard arena switch search:iterations=200
     heuristic random --seats 4 --games 300 --seed 1``): search 35.8% [32.1,
     39.7], heuristic 28.0% [23.2, 33.3], 0.77 s CPU a game, 0.12 ms median and
