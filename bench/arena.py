@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from client.arena import run_arena
 
-SHEDDING_SEARCH = "search:iterations=60,depth=25"
+SHEDDING_SEARCH = "search:iterations=200"
 #: RULESET:SEATS -> the search entrant its table uses.
 CONFIGS = {
     "abbott:2": "search:iterations=60",
