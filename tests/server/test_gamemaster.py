@@ -381,13 +381,13 @@ async def test_server_bots_remember_what_their_seat_was_shown(nursery: trio.Nurs
 
 
 class Sleepy:
-    """A strategy that thinks for 0.2 s (blocking, as a search does) and says it is slow."""
+    """A strategy that thinks for 0.3 s (blocking, as a search does) and says it is slow."""
 
     name = "sleepy"
     slow = True
 
     def choose(self, view: dict[str, Any], legal: Any, rng: Any) -> Any:
-        time.sleep(0.2)
+        time.sleep(0.3)
         return legal[0]
 
 
@@ -420,10 +420,10 @@ async def test_a_slow_bot_thinks_without_stopping_the_server(nursery: trio.Nurse
         before = game.actions_taken
         ticks = 0
         started = time.monotonic()
-        while game.actions_taken == before:  # the bot at seat 2 thinks for 0.2 s
+        while game.actions_taken == before:  # the bot at seat 2 thinks for 0.3 s
             await trio.sleep(0.01)
             ticks += 1
-        assert time.monotonic() - started >= 0.15
-        assert ticks >= 8  # would be about 1 if the bot blocked the event loop
+        assert time.monotonic() - started >= 0.1  # the bot really was thinking meanwhile
+        assert ticks >= 5  # about 1 if the bot blocked the loop; ~30 when idle, fewer under load
     finally:
         engine.strategies._FACTORIES.pop(("sleepy", engine.ruleset(RULESET).family), None)
