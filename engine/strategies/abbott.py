@@ -175,13 +175,25 @@ class AbbottHeuristic:
             if partner in allies:
                 return allies[partner]
         scored = rank_moves(pos, moves, me)
-        best = max(v for v, _ in scored)
-        votes = [a for a in legal if isinstance(a, Vote)]
-        others_voted = len(view.get("votes", [])) == view["seats"] - 1
-        if votes and others_voted and _stands(view, me) >= best:
-            return votes[0]
-        top = [m for v, m in scored if v >= best - 1e-9]
-        return top[rng.randrange(len(top))]
+        return vote_or_best(view, me, legal, scored, rng)
+
+
+def vote_or_best(
+    view: dict[str, Any],
+    me: int,
+    legal: Sequence[Action],
+    scored: Sequence[tuple[float, Move]],
+    rng: random.Random,
+) -> Action:
+    """Vote to end when everyone else has and the hand as it stands pays ``me`` at
+    least the best move's worth; else one of the best-scored moves at random."""
+    best = max(v for v, _ in scored)
+    votes = [a for a in legal if isinstance(a, Vote)]
+    others_voted = len(view.get("votes", [])) == view["seats"] - 1
+    if votes and others_voted and _stands(view, me) >= best:
+        return votes[0]
+    top = [m for v, m in scored if v >= best - 1e-9]
+    return top[rng.randrange(len(top))]
 
 
 def rank_moves(pos: Position, moves: Sequence[Move], me: int) -> list[tuple[float, Move]]:
@@ -414,13 +426,7 @@ class AbbottLookahead:
                     best_ally, best_v = action, v
             if best_ally is not None:
                 return best_ally
-        best = max(v for v, _ in scored)
-        votes = [a for a in legal if isinstance(a, Vote)]
-        others_voted = len(view.get("votes", [])) == view["seats"] - 1
-        if votes and others_voted and _stands(view, me) >= best:
-            return votes[0]
-        top = [m for v, m in scored if v >= best - 1e-9]
-        return top[rng.randrange(len(top))]
+        return vote_or_best(view, me, legal, scored, rng)
 
     def rank(self, pos: Position, moves: Sequence[Move], me: int) -> list[tuple[float, Move]]:
         """Each move's worth to ``me`` after ``plies`` greedy replies."""

@@ -175,6 +175,14 @@ class SheddingMemory:
         return known
 
 
+def _draw_or_first(legal: Sequence[Action]) -> Action:
+    """A rollout's move when no play rated: draw (or pass), else the first legal."""
+    for a in legal:
+        if isinstance(a, Draw | Pass):
+            return a
+    return legal[0]
+
+
 class SheddingAdapter:
     """Worlds: unseen cards dealt into the other hands, the stock and the pile.
 
@@ -229,12 +237,7 @@ class SheddingAdapter:
                         w += 0.3
                 if w > best_w:
                     best, best_w = a, w
-        if best is not None:
-            return best
-        for a in legal:
-            if isinstance(a, Draw | Pass):
-                return a
-        return legal[0]
+        return best if best is not None else _draw_or_first(legal)
 
     def _smart_rollout(
         self, game: Game, seat: int, legal: Sequence[Action], rng: random.Random
@@ -281,12 +284,7 @@ class SheddingAdapter:
                     w += 0.25 * follow
                 if w > best_w:
                     best, best_w = a, w
-        if best is not None:
-            return best
-        for a in legal:
-            if isinstance(a, Draw | Pass):
-                return a
-        return legal[0]
+        return best if best is not None else _draw_or_first(legal)
 
     def ended(self, game: Game, root: dict[str, Any]) -> bool:
         g: Any = game
