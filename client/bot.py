@@ -20,9 +20,12 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
+
+import trio
 
 from client.arena import Entrant
 from client.connection import ConnectionLost, ServerError, connect
@@ -31,6 +34,14 @@ from engine.strategies import Strategy
 from protocol import messages as m
 
 log = logging.getLogger(__name__)
+
+#: Refusals that say nothing about the move, only about the moment: the same act is sent
+#: again after a pause. Every other refusal (an illegal or stale act) waits for the next
+#: turn or snapshot, which the server sends whenever the position changes.
+RETRY_CODES = frozenset({"rate_limited", "internal"})
+#: Pauses before each resend of a refused act; they outlast the server's flood penalty
+#: (2 s by default) while sending far fewer requests than its drop threshold.
+RETRY_PAUSES = (0.25, 0.5, 1.0, 2.0, 4.0)
 
 
 @dataclass
@@ -96,6 +107,32 @@ class _Table:
         self.done = False
 
 
+async def patiently(
+    request: Callable[[], Awaitable[Any]],
+    still_wanted: Callable[[], bool] = lambda: True,
+    report: BotReport | None = None,
+) -> bool:
+    """Send ``request()``; while the server refuses it for the moment only
+    (``RETRY_CODES``), pause and send it again, as long as ``still_wanted()``.
+
+    True once it is accepted, False if it stopped being wanted; any other
+    refusal, or the last one, raises ``ServerError``."""
+    for pause in RETRY_PAUSES:
+        try:
+            await request()
+            return True
+        except ServerError as exc:
+            if exc.code not in RETRY_CODES:
+                raise
+            if report is not None:
+                report.errors.append(f"{exc} (sent again in {pause} s)")
+        await trio.sleep(pause)
+        if not still_wanted():
+            return False
+    await request()
+    return True
+
+
 def won(view: dict[str, Any], seat: int) -> bool:
     """Whether ``seat`` won the finished game shown by ``view``: the highest score
     alone, or (when scores tie) first in the finishing order."""
@@ -132,7 +169,7 @@ async def run_bot(
             tables[table] = _Table(table, master=False)
         for t in tables.values():
             if t.master and config.start:
-                await conn.request(m.StartGame(table=t.name))
+                await patiently(partial(conn.request, m.StartGame(table=t.name)))
                 t.games_started = 1
 
         async def step(t: _Table) -> None:
@@ -160,7 +197,7 @@ async def run_bot(
                 t.done = t.games_done >= config.games
                 if t.master and config.start and not t.done:
                     t.games_started += 1
-                    await conn.request(m.StartGame(table=t.name))
+                    await patiently(partial(conn.request, m.StartGame(table=t.name)))
                 return
             if not (t.playing and ts.my_turn and ts.stale == 0 and t.acted_seq != ts.seq):
                 return
@@ -170,14 +207,22 @@ async def run_bot(
             action = t.strategy.choose(dict(ts.view, to_act=ts.to_act), legal, t.rng)
             report.move_seconds.append(time.perf_counter() - start)
             t.acted_seq = ts.seq
+            await send_act(t, str(action))
+
+        async def send_act(t: _Table, action: str) -> None:
+            def still_my_turn() -> bool:
+                ts = conn.state.tables.get(t.name)
+                return ts is not None and ts.my_turn and ts.seq == t.acted_seq
+
             try:
-                await conn.act(t.name, str(action))
-                if on_move is not None:
-                    on_move(t.name, str(action))
-            except ServerError as exc:  # stale state: the next snapshot or turn decides
+                sent = await patiently(partial(conn.act, t.name, action), still_my_turn, report)
+            except ServerError as exc:  # stale or illegal: the next snapshot or turn decides
                 report.errors.append(f"{t.name}: {action}: {exc}")
             except ConnectionLost:
                 t.acted_seq = None  # resumed: act again on the resumed state
+            else:
+                if sent and on_move is not None:
+                    on_move(t.name, action)
 
         for t in tables.values():
             await step(t)

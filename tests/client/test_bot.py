@@ -139,3 +139,27 @@ async def test_the_command_says_what_is_wrong() -> None:
     )
     assert done.returncode == 1
     assert b"cannot reach 127.0.0.1:1" in done.stderr
+
+
+async def test_bot_sends_a_rate_limited_act_again_and_finishes(nursery: trio.Nursery) -> None:
+    """A refusal about the moment (``rate_limited``) is followed by no other message:
+    the server waits for the seat to act. The bot must send the act again, not wait."""
+    strict = ServerConfig(
+        host="127.0.0.1",
+        port=0,
+        scrypt_n=2,
+        trusted_addresses=(),
+        commands_per_second=20.0,
+        commands_burst=4,
+        flood_penalty_seconds=0.3,
+        flood_drop_after=1000,
+    )
+    server = Server(strict, MemoryStore())
+    port = await nursery.start(server.serve)
+    with trio.fail_after(30):
+        report = await run_bot(
+            BotConfig(port=port, name="hasty", create="switch", seats=2, options=NO_CLOCK)
+        )
+    assert len(report.games) == 1
+    assert any("rate_limited" in e for e in report.errors)  # the limit was really met
+    server.shutdown()
