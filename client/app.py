@@ -57,7 +57,7 @@ from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import TextArea
 
 from client.boards import BoardContext, render_board
-from client.commands import ACTIONS_HELP, COMMANDS, TABLE_COMMANDS
+from client.commands import ACTIONS_HELP, COMMANDS, MASTER_COMMANDS, TABLE_COMMANDS
 from client.completion import CommandCompleter
 from client.describe import describe_event
 from client.state import ClientState, LogLine, TableState, display_name
@@ -107,8 +107,9 @@ STYLE = Style.from_dict(
 def command_help(word: str) -> str:
     """One line of help for a command or an action verb (``help join``)."""
     word = word.lower()
-    if word in COMMANDS or word in TABLE_COMMANDS:
-        return f"{word}: {COMMANDS.get(word) or TABLE_COMMANDS[word]}"
+    mine = COMMANDS.get(word) or TABLE_COMMANDS.get(word) or MASTER_COMMANDS.get(word)
+    if mine:
+        return f"{word}: {mine}"
     from protocol.commands import COMMANDS as WIRE_COMMANDS
 
     for cmd in WIRE_COMMANDS:
@@ -593,6 +594,9 @@ class ClientApp:
                 lines.append("  legal now: " + " | ".join(t.legal)[:70])
             lines.append("Table commands:")
             lines += [f"  {c:<8} {h}" for c, h in TABLE_COMMANDS.items()]
+            if t.master == self.state.name:  # one wrapped line: the help fits 24 rows
+                usage = [h.split(":")[0] if ":" in h else c for c, h in MASTER_COMMANDS.items()]
+                lines.append("Game master: " + ", ".join(usage) + " (help WORD for one)")
             lines += ["  (`lobby` shows the lobby and its commands)"]
         else:
             lines.append("In the lobby:")

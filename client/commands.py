@@ -33,6 +33,19 @@ TABLE_COMMANDS: dict[str, str] = {
     "record": "record [TABLE]: fetch the game's record",
 }
 
+#: What the table's game master may do (``not_master`` for anyone else); the
+#: server seats bots, sets options and keeps the clock, so each is one request.
+MASTER_COMMANDS: dict[str, str] = {
+    "bot": "bot SEAT [STRATEGY]: seat a server bot (random, heuristic, search)",
+    "unseat": "unseat SEAT: empty a seat",
+    "set": "set option=value ...: change the table's options before a game",
+    "prize": "prize CHIPS: put up a prize from your chips",
+    "pause": "pause the game and its clock (`resume` carries on)",
+    "resume": "resume a paused game",
+    "master": "master NAME: hand the game master role on",
+    "end": "end the game now",
+}
+
 #: Never sent to the server.
 LOCAL = {"help", "quit", "exit", "lobby", "table", "ascii", "filter"}
 

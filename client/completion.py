@@ -24,8 +24,9 @@ from collections.abc import Callable, Iterable, Iterator
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
-from client.commands import COMMANDS, TABLE_COMMANDS
+from client.commands import COMMANDS, MASTER_COMMANDS, TABLE_COMMANDS
 from client.state import ClientState
+from engine.strategies import strategies
 
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 
@@ -51,7 +52,9 @@ def candidates(before: str, state: ClientState, table: str | None) -> list[tuple
         verbs = [a.split()[0] for a in legal if a.split()]
         out += [(v, "legal now") for v in verbs]
         names = list(TABLE_COMMANDS) + list(COMMANDS) if t else list(COMMANDS)
-        out += [(c, COMMANDS.get(c) or TABLE_COMMANDS.get(c, "")) for c in names]
+        if t and t.master is not None and t.master == state.name:
+            names += list(MASTER_COMMANDS)
+        out += [(c, _summary(c)) for c in names]
     else:
         verb = words[0].lower()
         done = [w.upper() if verb == "play" else w.lower() for w in words[1:]]
@@ -67,6 +70,11 @@ def candidates(before: str, state: ClientState, table: str | None) -> list[tuple
             elif not any(a.startswith("play ") for a in legal):
                 # Not our turn: let a person type ahead from the hand.
                 out += [(c, "in hand") for c in t.view.get("hand") or []]
+        elif verb == "bot" and len(words) == 2 and t:
+            # Before the deal the view is empty: the lobby's row names the family.
+            row = next((x for x in state.lobby if str(x.get("table")) == table), {})
+            family = t.family or row.get("family")
+            out += [(name, "strategy") for name in strategies(str(family))] if family else []
         elif verb == "suit" and len(words) == 1:
             out += [(s, "") for s in SUITS]
         elif verb in ("join", "watch", "record", "replay") and len(words) == 1:
@@ -83,9 +91,13 @@ def candidates(before: str, state: ClientState, table: str | None) -> list[tuple
             for opt in (rs or {}).get("options", []):
                 out.append((f"{opt['name']}=", f"default {opt.get('default')}"))
         elif verb == "help" and len(words) == 1:
-            out += [(c, "") for c in [*COMMANDS, *TABLE_COMMANDS]]
+            out += [(c, "") for c in [*COMMANDS, *TABLE_COMMANDS, *MASTER_COMMANDS]]
     low = prefix.lower()
     return _dedupe((c, m) for c, m in out if c.lower().startswith(low))
+
+
+def _summary(command: str) -> str:
+    return COMMANDS.get(command) or TABLE_COMMANDS.get(command) or MASTER_COMMANDS.get(command, "")
 
 
 class CommandCompleter(Completer):
