@@ -478,7 +478,8 @@ class ClientApp:
         scores = (t.view or {}).get("scores") or []
         count = max(len(t.players), len(scores), int((t.view or {}).get("seats") or 0))
         for seat in range(count):
-            name = self._name(t, seat) if seat < len(t.players) and t.players[seat] else "(empty)"
+            names = t.names
+            name = self._name(t, seat) if seat < len(names) and names[seat] else "(empty)"
             if seat == t.seat:
                 name += "*"
             turn = t.to_act == seat and t.state == "playing"

@@ -67,6 +67,9 @@ class TableState:
     view: dict[str, Any] | None = None
     legal: tuple[str, ...] = ()
     players: tuple[str | None, ...] = ()
+    #: who sat where during the last game; a finished game's board keeps naming the
+    #: server bots that played it, though they leave their seats when it ends.
+    played_by: tuple[str | None, ...] = ()
     master: str | None = None
     to_act: int | None = None
     #: ``time.monotonic()`` at which the seat to act runs out of time, or ``None``.
@@ -87,6 +90,8 @@ class TableState:
         compass = (self.view or {}).get("seat_names") or []
         out: list[str | None] = []
         for seat, player in enumerate(self.players):
+            if player is None and self.state == "over" and seat < len(self.played_by):
+                player = self.played_by[seat]
             if player is not None and player.startswith("bot:"):
                 out.append(f"{compass[seat]} (bot)" if seat < len(compass) else f"bot {seat}")
             else:
@@ -138,6 +143,8 @@ class ClientState:
             if msg.seat is not None:
                 t.seat = msg.seat
             t.legal, t.players, t.master = tuple(msg.legal), tuple(msg.players), msg.master
+            if msg.state in ("playing", "paused"):
+                t.played_by = t.players
             t.to_act = (msg.view or {}).get("to_act")
             t._set_clock(msg.clock)
             t.stale = 0

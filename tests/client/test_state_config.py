@@ -41,3 +41,15 @@ def test_a_secret_is_made_once_per_name_and_server_and_kept_private(tmp_path) ->
     mode = stat.S_IMODE((tmp_path / "secrets.json").stat().st_mode)
     assert mode == 0o600
     assert len(a) >= 24 and " " not in a
+
+
+def test_a_finished_games_board_still_names_the_bots_that_left_it() -> None:
+    st = ClientState()
+    view = {"to_act": 0, "scores": [3, 9]}
+    st.handle(m.Snapshot("t1", 5, "playing", view, seat=0, players=("ann", "bot:search")))
+    st.handle(m.Snapshot("t1", 9, "over", view, seat=0, players=("ann", None)))
+    t = st.tables["t1"]
+    assert t.players == ("ann", None)  # the seat is free to join...
+    assert t.names == ["ann", "bot 1"]  # ...but the finished game was played by the bot
+    st.handle(m.Snapshot("t1", 10, "waiting", {}, seat=0, players=("ann", None)))
+    assert t.names == ["ann", None]
