@@ -184,16 +184,27 @@ def check_legal(value: Any) -> tuple[str, ...]:
     if type(value) not in (list, tuple) or len(value) > 10_000:
         raise LocalProtocolError(f"{_short(value)} is not a list of actions")
     if value:
-        joined = "".join(value) if set(map(type, value)) == _STR_ONLY else ""
-        # isprintable: one C pass that refuses every control and line separator.
-        if not joined.isprintable() or not all(value):
-            raise LocalProtocolError(f"{_short(value)} is not a list of actions' notation")
-        if "|" in joined:
+        # One join and a few C scans check the whole list. isprintable refuses every
+        # control and line separator (the ASCII space is the only whitespace left);
+        # the "|" between items is counted, so an item holding one shows; an empty
+        # item leaves "||" or a "|" at an end.
+        try:
+            bars = "|".join(value)
+        except TypeError:
+            raise _not_notation(value) from None
+        if not bars.isprintable():
+            raise _not_notation(value)
+        if bars.count("|") != len(value) - 1:
             raise LocalProtocolError(f"{_short(value)}: an action's notation has no '|'")
-        bars = "|".join(value)  # printable: the only whitespace left is the ASCII space
+        if not bars or "||" in bars or bars[0] == "|" or bars[-1] == "|":
+            raise _not_notation(value)
         if bars[0] == " " or bars[-1] == " " or " |" in bars or "| " in bars:
             raise LocalProtocolError(f"{_short(value)}: a notation has no space at either end")
     return tuple(value)
+
+
+def _not_notation(value: Any) -> LocalProtocolError:
+    return LocalProtocolError(f"{_short(value)} is not a list of actions' notation")
 
 
 def _short(value: Any) -> str:

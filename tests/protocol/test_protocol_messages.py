@@ -5,12 +5,14 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
+from hypothesis import strategies as st
 from protocol_strategies import messages
 
 import protocol
 from protocol import messages as m
 from protocol.errors import LocalProtocolError
+from protocol.fields import check_legal
 
 
 @pytest.mark.parametrize(
@@ -84,3 +86,38 @@ def test_decoding_reports_the_first_missing_field_before_a_bad_one():
     assert "missing field 'seq'" in got.text
     got = m.from_map({"type": "event", "table": "two words", "seq": 1, "event": {"kind": "x"}})
     assert isinstance(got, m.InvalidMessage) and got.text.startswith("TableEvent.table: ")
+
+
+def _legal_by_the_rule(items: list) -> bool:
+    """The rule for a list of legal actions, item by item, as the spec states it."""
+    return all(
+        type(a) is str
+        and a != ""
+        and a.isprintable()
+        and "|" not in a
+        and a[0] != " "
+        and a[-1] != " "
+        for a in items
+    )
+
+
+_NOTATION_CHARS = st.sampled_from(["a", "Q", "|", " ", "\n", "\x85", "\u2028", "é"])
+
+
+@given(
+    st.lists(
+        st.one_of(st.text(_NOTATION_CHARS, max_size=6), st.integers(), st.none(), st.binary()),
+        max_size=5,
+    )
+)
+@example(["play QH", "a|b"]).via("an item holding the separator")
+@example(["", "draw"]).via("an empty item")
+@example(["draw", "play 7H "]).via("a space at an item's end")
+def test_legal_lists_are_checked_by_the_rule_item_by_item(items: list) -> None:
+    """check_legal checks the list in a few whole-list scans; it must agree with the rule."""
+    try:
+        got = check_legal(items)
+    except LocalProtocolError:
+        assert not _legal_by_the_rule(items)
+    else:
+        assert _legal_by_the_rule(items) and got == tuple(items)
