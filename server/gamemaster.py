@@ -14,13 +14,15 @@ actor stays one readable loop:
   strategy, which sees only that seat's view; two in a row mark it away;
 - ``player_acted`` / ``after_action`` / ``on_start``: keep the clock and the
   away state up to date;
+- ``restore`` / ``on_run``: bring a table rebuilt after a restart back as the
+  master left it (see "Restarts" below);
 - ``settle(table)`` pays a finished game's prize; ``abandoned(table)`` returns it.
 
 Only the game master (or an operator) may use these commands; anyone else
 gets ``not_master``. Rulings where the sources are silent:
 
 - Paused, nobody acts (players get ``bad_state``), bots wait, the clock keeps
-  its time left, talk goes on. A restart of the server resumes play.
+  its time left, talk goes on. A paused game stays paused across a restart.
 - ``seat_bot`` reserves an empty seat for a server bot of the given strategy
   (players can no longer join it); ``unseat`` empties a seat: a player loses
   it (his token stops working) and a running game gives it to a bot.
@@ -28,6 +30,17 @@ gets ``not_master``. Rulings where the sources are silent:
 - ``hand_over`` needs a name that is at the table (seated or watching).
 - ``end_game`` abandons a running game: it is scored as it stands, nobody
   wins, and the prize goes back to whoever put it up.
+
+Restarts. Everything the master set up is a store write made durable before
+it is acknowledged (``BotReserved``, ``PauseSet``, ``AwaySet``, beside
+``SeatSet`` and ``MasterSet``), so a restarted server brings each table back as
+the master left it: the bots he chose, the pause, the away seats. The clock
+cannot be kept (the server was down for an unknown time): after a restart the
+turn to act starts with full time, paused or not (a paused game keeps that
+full time until it is resumed). The count of timeouts *towards* away (one so
+far) is not kept: only the away flag itself. Each bot's strategy is made
+before the replay and is shown every replayed event its seat was shown, so
+a bot that remembers the cards played remembers them after a restart too.
 """
 
 from __future__ import annotations
@@ -142,6 +155,14 @@ def _new_strategy(table: Table, name: str) -> Strategy:
     return get_strategy(name, table.family) if name else default_strategy(table.family)
 
 
+def new_strategies(table: Table) -> None:
+    """One fresh strategy a seat, made before the game's first events (a new game's,
+    or a restored game's replay) so that each sees every event its seat is shown."""
+    table.gm.strategies = {}
+    for seat in range(len(table.seats)):
+        strategy_for(table, seat)
+
+
 def observe(table: Table, events: Sequence[Event]) -> None:
     """Show each seat's strategy the events as its seat sees them (``observe``),
     so a server bot remembers what a player at the table would."""
@@ -187,22 +208,49 @@ def summary_extra(table: Table) -> dict[str, Any]:
 
 # -------------------------------------------------------------- the clock
 def on_start(table: Table) -> None:
-    """A game has started (or was rebuilt after a restart): a fresh clock, nobody away."""
+    """A new game has started: fresh strategies (before its first events), nobody
+    away, a fresh clock."""
+    assert table.game is not None
+    table.gm.away.clear()
+    new_strategies(table)
+    _start_clock(table)
+
+
+def _start_clock(table: Table) -> None:
+    """A countdown with full time for the seat to act now."""
     assert table.game is not None
     gm = table.gm
     gm.clock = TurnClock(float(table.game.options.get("turn_seconds", 0) or 0))
-    gm.away.clear()
-    # Fresh strategies for the new game, one a seat, before its first events.
-    gm.strategies = {}
-    for seat in range(table.game.seats):
-        strategy_for(table, seat)
     gm.clock.follow(table.game.to_act, trio.current_time())
 
 
-def player_acted(table: Table, seat: int) -> None:
-    """A seat's player sent an action himself (accepted or not): he is back."""
+def _away_write(table: Table, seat: int, away: bool) -> Any:
+    from server.store import AwaySet
+
+    return AwaySet(table.id, table.game_no, seat, away)
+
+
+def back_writes(table: Table, seat: int) -> list[Any]:
+    """The store write that says ``seat`` is no longer away, if it is (else none).
+
+    For the table's own seat changes (a join, a leave): commit them with the seat's
+    change, then call ``back``."""
+    return [_away_write(table, seat, False)] if is_away(table, seat) else []
+
+
+def back(table: Table, seat: int) -> None:
+    """``seat`` is no longer away (its store write is committed: ``back_writes``)."""
     if table.gm.away.acted(seat):
         log_event(log, "table.back", table=table.id, seat=seat)
+
+
+async def player_acted(table: Table, seat: int) -> None:
+    """A seat's player sent an action himself (accepted or not): he is back."""
+    writes = back_writes(table, seat)
+    if writes:
+        with trio.CancelScope(shield=True):
+            await table._store.commit(*writes)
+    back(table, seat)
 
 
 def after_action(table: Table, seat: int) -> None:
@@ -237,6 +285,8 @@ async def on_deadline(table: Table) -> None:
     name = table.seats[seat].name
     log_event(log, "table.timeout", table=table.id, seat=seat, name=name, away=now_away)
     if now_away:
+        with trio.CancelScope(shield=True):  # away survives a restart
+            await table._store.commit(_away_write(table, seat, True))
         _notice_all(table, f"{name} is away: seat {seat} plays automatically until they act")
     await table._bot_move(seat)
 
@@ -278,10 +328,41 @@ async def abandoned(table: Table) -> None:
         _notice_all(table, f"the prize of {amount} chips went back to the game master")
 
 
+def restore(table: Table, paused: bool, away: set[int]) -> None:
+    """What ``Table.restore`` calls after the replay (the bots were set before it,
+    by ``reserve``): an unfinished game's pause and away seats."""
+    if running(table):
+        if paused:
+            table.state = PAUSED
+        table.gm.away.away = set(away)
+
+
+def reserve(table: Table, bots: dict[int, str]) -> None:
+    """A restored table's bot reservations: before the replay, so that each seat's
+    strategy (``new_strategies``) is the one the master chose. A strategy this
+    version no longer has (after an upgrade) keeps the seat reserved for the default
+    one: the table comes back rather than failing to restore."""
+    known = strategies(table.family)
+    table.gm.bots = {}
+    for seat, name in bots.items():
+        if name not in known:
+            log.warning("table %s seat %s: no strategy %r now; the default plays it",
+                        table.id, seat, name)  # fmt: skip
+            name = default_strategy(table.family).name
+        table.gm.bots[seat] = name
+
+
 async def on_run(table: Table) -> None:
-    """The table's task started (new, or rebuilt after a restart)."""
-    if table.game is not None and table.state == "playing":
-        on_start(table)
+    """The table's task started (new, or rebuilt after a restart).
+
+    A rebuilt game's turn starts with full time (nobody knows how long the
+    server was down); a paused one keeps that full time until it is resumed."""
+    if running(table):
+        if not table.gm.strategies:  # restored without a replay (cannot happen today)
+            new_strategies(table)
+        _start_clock(table)
+        if table.state == PAUSED:
+            table.gm.clock.pause(trio.current_time())
     await settle(table)
 
 
@@ -313,6 +394,7 @@ async def _pause(table: Table, c: MasterCommand) -> None:
     if table.state != "playing":
         _error(table, c, "bad_state", f"the table is {table.state}: nothing to pause")
         return
+    await _commit_pause(table, True)
     table.state = PAUSED
     table.gm.clock.pause(trio.current_time())
     _ok(table, c, "paused")
@@ -324,12 +406,27 @@ async def _resume(table: Table, c: MasterCommand) -> None:
     if table.state != PAUSED:
         _error(table, c, "bad_state", f"the table is {table.state}, not paused")
         return
+    await _commit_pause(table, False)
     table.state = "playing"
     table.gm.clock.resume(trio.current_time())
     table._changed_at = trio.current_time()
     _ok(table, c, "resumed")
     _notice_all(table, f"{c.member.name} resumed the game")
     table._send_snapshots()
+
+
+async def _commit_pause(table: Table, paused: bool) -> None:
+    from server.store import PauseSet
+
+    with trio.CancelScope(shield=True):
+        await table._store.commit(PauseSet(table.id, table.game_no, paused))
+
+
+async def _commit_bot(table: Table, seat: int, strategy: str | None) -> None:
+    from server.store import BotReserved
+
+    with trio.CancelScope(shield=True):
+        await table._store.commit(BotReserved(table.id, seat, strategy))
 
 
 def _seat_arg(table: Table, c: MasterCommand) -> int | None:
@@ -355,6 +452,7 @@ async def _seat_bot(table: Table, c: MasterCommand) -> None:
             return
     else:
         name = default_strategy(table.family).name
+    await _commit_bot(table, seat, name)
     table.gm.bots[seat] = name
     _ok(table, c, f"seat {seat}: bot {name}")
     table._send_snapshots()
@@ -367,23 +465,26 @@ async def _unseat(table: Table, c: MasterCommand) -> None:
     seat = _seat_arg(table, c)
     if seat is None:
         return
-    if table.gm.bots.pop(seat, None) is not None and table.seats[seat].name is None:
-        _ok(table, c, f"seat {seat} is free")
-        table._send_snapshots()
-        return
     holder = table.seats[seat]
+    if seat in table.gm.bots:  # a reserved seat never holds a player (join refuses it)
+        await _commit_bot(table, seat, None)
+        del table.gm.bots[seat]
+        if holder.name is None:
+            _ok(table, c, f"seat {seat} is free")
+            table._send_snapshots()
+            return
     if holder.name is None:
         _error(table, c, "no_seat", f"seat {seat} is already empty")
         return
     with trio.CancelScope(shield=True):
-        await table._store.commit(SeatSet(table.id, seat, None, None))
+        await table._store.commit(SeatSet(table.id, seat, None, None), *back_writes(table, seat))
     from server import wire
 
     if holder.member is not None:
         holder.member.deliver(wire.notice(f"the game master unseated you from table {table.id}"))
         table.spectators.add(holder.member)  # he may keep watching
     table.seats[seat] = Seat()
-    table.gm.away.acted(seat)
+    back(table, seat)
     table._changed_at = trio.current_time()
     _ok(table, c, f"{holder.name} unseated from seat {seat}")
     table._send_snapshots()

@@ -13,7 +13,15 @@ cut; ``FULL`` survives that too at the price of an fsync per group.
 
 The rows are the records: ``games`` holds seed, dealer and deck, ``actions``
 holds one row per accepted action in order, so a game's record (the export
-and the replay input) is one query away.
+and the replay input) is one query away. What the game master set up sits
+beside them: ``bots`` (seat reservations), ``games.paused`` and ``away``.
+
+Schema changes are additive and applied at ``load()`` by ``migrate``: new tables
+are ``CREATE TABLE IF NOT EXISTS``, new columns are added only when
+``PRAGMA table_info`` lacks them, so a data directory made by any earlier
+version opens, and opening it twice changes nothing. (No ``user_version``: the
+ledger keeps its tables in the same file, and checking the columns themselves
+cannot disagree with what is there.)
 """
 
 from __future__ import annotations
@@ -29,11 +37,14 @@ import trio
 
 from server.store import (
     ActionTaken,
+    AwaySet,
+    BotReserved,
     GameEnded,
     GameStarted,
     MasterSet,
     NameClaimed,
     OptionsSet,
+    PauseSet,
     SeatSet,
     StoredGame,
     StoredState,
@@ -61,6 +72,7 @@ CREATE TABLE IF NOT EXISTS seats (
 CREATE TABLE IF NOT EXISTS games (
     table_id INTEGER NOT NULL, game INTEGER NOT NULL, seed INTEGER NOT NULL,
     dealer INTEGER, deck TEXT, seq INTEGER NOT NULL, scores TEXT, started REAL NOT NULL, ended REAL,
+    paused INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (table_id, game));
 CREATE TABLE IF NOT EXISTS actions (
     table_id INTEGER NOT NULL, game INTEGER NOT NULL, idx INTEGER NOT NULL,
@@ -69,7 +81,32 @@ CREATE TABLE IF NOT EXISTS actions (
 CREATE TABLE IF NOT EXISTS talk (
     id INTEGER PRIMARY KEY, table_id INTEGER NOT NULL, name TEXT NOT NULL,
     text TEXT NOT NULL, at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS bots (
+    table_id INTEGER NOT NULL, seat INTEGER NOT NULL, strategy TEXT NOT NULL,
+    PRIMARY KEY (table_id, seat)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS away (
+    table_id INTEGER NOT NULL, game INTEGER NOT NULL, seat INTEGER NOT NULL,
+    PRIMARY KEY (table_id, game, seat)) WITHOUT ROWID;
 """
+
+#: Columns added after a table was first released: (table, column, its definition).
+#: ``migrate`` adds each one an existing database lacks.
+ADDED_COLUMNS = (("games", "paused", "INTEGER NOT NULL DEFAULT 0"),)
+
+
+def migrate(conn: sqlite3.Connection) -> list[str]:
+    """Bring a database of any earlier version up to ``SCHEMA``; the columns it added.
+
+    Idempotent: run at every ``load()``; on a current database it does nothing."""
+    conn.executescript(SCHEMA)  # new tables (IF NOT EXISTS)
+    added = []
+    for table, column, definition in ADDED_COLUMNS:
+        have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+        if column not in have:
+            conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
+            added.append(f"{table}.{column}")
+    return added
+
 
 _STOP = object()
 
@@ -107,7 +144,7 @@ class SQLiteStore:
         Must be called from inside the trio run (the writer wakes trio tasks)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         conn = self._connect()
-        conn.executescript(SCHEMA)
+        migrate(conn)
         state = StoredState()
         for name, display, salt, digest in conn.execute(
             "SELECT name, display, salt, digest FROM names"
@@ -136,13 +173,16 @@ class SQLiteStore:
             ):
                 t.seat_names[seat] = name
                 t.token_hashes[seat] = None if token_hash is None else bytes(token_hash)
+            t.bots = dict(
+                conn.execute("SELECT seat, strategy FROM bots WHERE table_id = ?", (tid,))
+            )
             g = conn.execute(
-                "SELECT game, seed, dealer, deck, seq, ended FROM games WHERE table_id = ?"
-                " ORDER BY game DESC LIMIT 1",
+                "SELECT game, seed, dealer, deck, seq, ended, paused FROM games"
+                " WHERE table_id = ? ORDER BY game DESC LIMIT 1",
                 (tid,),
             ).fetchone()
             if g is not None:
-                number, seed, dealer, deck, seq, ended = g
+                number, seed, dealer, deck, seq, ended, paused = g
                 actions = [
                     [seat, notation]
                     for seat, notation in conn.execute(
@@ -159,6 +199,14 @@ class SQLiteStore:
                     seq,
                     actions,
                     over=ended is not None,
+                    paused=bool(paused),
+                    away={
+                        seat
+                        for (seat,) in conn.execute(
+                            "SELECT seat FROM away WHERE table_id = ? AND game = ?",
+                            (tid, number),
+                        )
+                    },
                 )
             state.tables[tid] = t
         self._token = trio.lowlevel.current_trio_token()
@@ -307,5 +355,29 @@ def _execute(conn: sqlite3.Connection, w: Write) -> None:
             "INSERT INTO names (name, display, salt, digest, created) VALUES (?, ?, ?, ?, ?)",
             (w.name, w.display, w.salt, w.digest, now()),
         )
+    elif isinstance(w, BotReserved):
+        if w.strategy is None:
+            conn.execute("DELETE FROM bots WHERE table_id = ? AND seat = ?", (w.table, w.seat))
+        else:
+            conn.execute(
+                "INSERT OR REPLACE INTO bots (table_id, seat, strategy) VALUES (?, ?, ?)",
+                (w.table, w.seat, w.strategy),
+            )
+    elif isinstance(w, PauseSet):
+        conn.execute(
+            "UPDATE games SET paused = ? WHERE table_id = ? AND game = ?",
+            (int(w.paused), w.table, w.game),
+        )
+    elif isinstance(w, AwaySet):
+        if w.away:
+            conn.execute(
+                "INSERT OR IGNORE INTO away (table_id, game, seat) VALUES (?, ?, ?)",
+                (w.table, w.game, w.seat),
+            )
+        else:
+            conn.execute(
+                "DELETE FROM away WHERE table_id = ? AND game = ? AND seat = ?",
+                (w.table, w.game, w.seat),
+            )
     else:  # pragma: no cover - the union is closed
         raise TypeError(f"not a store write: {w!r}")

@@ -19,6 +19,17 @@ tables or the lobby.
 >>> t = state.tables[1]
 >>> t.seat_names, t.game.actions, t.game.seed
 (['ann', None, None, None], [[1, 'move c4']], 99)
+
+What the game master set up is kept too, so a restarted server brings the table
+back as he left it: bot reservations (``BotReserved``, the table's, across games),
+a pause and the away seats (``PauseSet``, ``AwaySet``, the current game's: a new
+game starts unpaused with nobody away).
+
+>>> apply_write(state, BotReserved(1, 2, "search"))
+>>> apply_write(state, PauseSet(1, 1, True))
+>>> apply_write(state, AwaySet(1, 1, 3, True))
+>>> t.bots, t.game.paused, t.game.away
+({2: 'search'}, True, {3})
 """
 
 from __future__ import annotations
@@ -117,6 +128,36 @@ class TableClosed:
     table: int
 
 
+@dataclass(frozen=True, slots=True)
+class BotReserved:
+    """The game master reserved ``seat`` for a server bot of ``strategy`` (None: freed it).
+
+    A reservation belongs to the table, not to one game: it holds until unseated."""
+
+    table: int
+    seat: int
+    strategy: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PauseSet:
+    """The game master paused (or resumed) game ``game`` of the table."""
+
+    table: int
+    game: int
+    paused: bool
+
+
+@dataclass(frozen=True, slots=True)
+class AwaySet:
+    """``seat`` was marked away (two timeouts in a row) in game ``game``, or came back."""
+
+    table: int
+    game: int
+    seat: int
+    away: bool
+
+
 Write = (
     NameClaimed
     | TableCreated
@@ -128,6 +169,9 @@ Write = (
     | GameEnded
     | TalkSaid
     | TableClosed
+    | BotReserved
+    | PauseSet
+    | AwaySet
 )
 
 
@@ -141,6 +185,8 @@ class StoredGame:
     seq: int = 0  #: the sequence number of the game's start
     actions: list[list[Any]] = field(default_factory=list)
     over: bool = False
+    paused: bool = False  #: the game master paused it (meaningless once over)
+    away: set[int] = field(default_factory=set)  #: seats played automatically until they act
 
 
 @dataclass(slots=True)
@@ -156,6 +202,7 @@ class StoredTable:
     token_hashes: list[bytes | None] = field(default_factory=list)
     game: StoredGame | None = None  #: the current (or last) game
     closed: bool = False
+    bots: dict[int, str] = field(default_factory=dict)  #: seat -> strategy the master reserved
 
 
 @dataclass(slots=True)
@@ -209,6 +256,23 @@ def apply_write(state: StoredState, w: Write) -> None:
         g.over = True
     elif isinstance(w, TableClosed):
         state.tables.pop(w.table, None)
+    elif isinstance(w, BotReserved):
+        bots = state.tables[w.table].bots
+        if w.strategy is None:
+            bots.pop(w.seat, None)
+        else:
+            bots[w.seat] = w.strategy
+    elif isinstance(w, PauseSet):
+        g = state.tables[w.table].game
+        assert g is not None and g.number == w.game, w
+        g.paused = w.paused
+    elif isinstance(w, AwaySet):
+        g = state.tables[w.table].game
+        assert g is not None and g.number == w.game, w
+        if w.away:
+            g.away.add(w.seat)
+        else:
+            g.away.discard(w.seat)
     elif isinstance(w, TalkSaid):
         pass  # talk is kept for the record, not reloaded
     else:  # pragma: no cover - the union is closed

@@ -131,7 +131,12 @@ class Table:
     @classmethod
     def restore(cls, stored: StoredTable, *, config: ServerConfig, store: Store) -> Table:
         """Rebuild a table from the store: seats, master, and the game replayed action by action
-        (which also refills the event ring with the very events, and numbers, first sent)."""
+        (which also refills the event ring with the very events, and numbers, first sent).
+
+        What the game master set up comes back too: the bots he reserved (set before
+        the replay, so each seat's strategy is made first and is shown every replayed
+        event its seat was shown, as in the live game), then the pause and the away
+        seats of an unfinished game. ``run`` then gives the turn its clock."""
         t = cls(
             stored.id,
             stored.ruleset,
@@ -145,6 +150,7 @@ class Table:
         t.master = stored.master
         for seat, name, th in zip(t.seats, stored.seat_names, stored.token_hashes, strict=True):
             seat.name, seat.token_hash = name, th
+        gamemaster.reserve(t, stored.bots)
         g = stored.game
         if g is not None:
             t.game_no = g.number
@@ -153,10 +159,13 @@ class Table:
                 stored.ruleset, stored.seats, g.seed, stored.options, dealer=g.dealer, deck=g.deck
             )
             t._start_rng(g.seed)
+            if not g.over:  # the bots that will play on watch the replay
+                gamemaster.new_strategies(t)
             t._record_events(t.game.opening_events)  # numbered as when the game started
             for seat, notation in g.actions:
                 t._record_events(t.game.apply(seat, notation))
             t.state = OVER if t.game.over else PLAYING
+            gamemaster.restore(t, g.paused, g.away)
         return t
 
     # ------------------------------------------------------------ queries
@@ -381,7 +390,7 @@ class Table:
         if seat is None:
             c.member.deliver(wire.error(c.req, "bad_token", NO_TOKEN, self.id))
             return
-        gamemaster.player_acted(self, seat)  # back from away, even if the action is refused
+        await gamemaster.player_acted(self, seat)  # back from away, even if refused
         if self.state != PLAYING or self.game is None:
             c.member.deliver(wire.error(c.req, "bad_state", f"the table is {self.state}", self.id))
             return
@@ -480,8 +489,11 @@ class Table:
             return
         token = new_token()
         th = token_hash(token)
-        with trio.CancelScope(shield=True):
-            await self._store.commit(SeatSet(self.id, seat, name, th))
+        with trio.CancelScope(shield=True):  # whoever sits down is not away
+            await self._store.commit(
+                SeatSet(self.id, seat, name, th), *gamemaster.back_writes(self, seat)
+            )
+        gamemaster.back(self, seat)
         old = self.seats[seat].member
         if old is not None and old is not c.member:
             old.deliver(wire.notice(f"your seat at table {self.id} was taken up elsewhere"))
@@ -519,8 +531,11 @@ class Table:
     async def _leave(self, c: Leave) -> None:
         seat = self._seat_of(c.member)
         if seat is not None:
-            with trio.CancelScope(shield=True):
-                await self._store.commit(SeatSet(self.id, seat, None, None))
+            with trio.CancelScope(shield=True):  # an empty seat is a bot's, not away
+                await self._store.commit(
+                    SeatSet(self.id, seat, None, None), *gamemaster.back_writes(self, seat)
+                )
+            gamemaster.back(self, seat)
             self.seats[seat] = Seat()
             self._changed_at = trio.current_time()
         elif c.member in self.spectators:
