@@ -4,6 +4,8 @@ through dropped sockets without losing or repeating a table event."""
 from __future__ import annotations
 
 import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 
 import trio
 from proxy import Proxy
@@ -18,6 +20,30 @@ from server.config import ServerConfig
 
 def server_config(**kw: object) -> ServerConfig:
     return ServerConfig(host="127.0.0.1", port=0, scrypt_n=2**4, bot_delay_seconds=0.0, **kw)
+
+
+@dataclass
+class Proxied:
+    """A server and the proxy in front of it, which a test can cut (``proxy.drop()``)."""
+
+    nursery: trio.Nursery
+    server: Server
+    port: int  #: the server's own port
+    proxy: Proxy
+    proxy_port: int  #: where clients connect to go through the proxy
+
+
+@contextlib.asynccontextmanager
+async def proxied_server() -> AsyncIterator[Proxied]:
+    """A server on a free port behind a proxy; both stop when the block ends."""
+    async with trio.open_nursery() as nursery:
+        server = Server(server_config())
+        port = await nursery.start(server.serve)
+        proxy = Proxy(port)
+        proxy_port = await nursery.start(proxy.serve)
+        yield Proxied(nursery, server, port, proxy, proxy_port)
+        server.shutdown()
+        nursery.cancel_scope.cancel()
 
 
 async def test_requests_and_state(tmp_path, monkeypatch) -> None:
@@ -52,57 +78,53 @@ async def test_reconnect_loses_and_repeats_no_event(tmp_path, monkeypatch) -> No
     state ends where the server's is."""
     monkeypatch.setenv("SWITCHBOARD_CONFIG_DIR", str(tmp_path))
     drops = soak(4, 20)
-    async with trio.open_nursery() as nursery:
-        server = Server(server_config())
-        port = await nursery.start(server.serve)
-        proxy = Proxy(port)
-        proxy_port = await nursery.start(proxy.serve)
-        async with connect("127.0.0.1", proxy_port, name="ann", max_backoff=0.05) as conn:
-            created = await conn.request(m.CreateTable(ruleset="kilodney", seats=4))
-            table = created.table
-            await conn.join(table)
-            await conn.request(m.StartGame(table=table))
-            seen: list[int] = []
-            cut = 0
-            with trio.fail_after(30):
-                async for msg in conn.events():
-                    if isinstance(msg, m.TableEvent) and msg.table == table:
-                        seen.append(msg.seq)
-                        if len(seen) % 7 == 3 and cut < drops and conn.connected and proxy.drop():
-                            cut += 1
-                    t = conn.state.tables[table]
-                    if t.view and t.view.get("over"):
-                        break
-                    if cut >= drops and len(seen) > 40:
-                        break
-                    if t.my_turn and conn.connected:
-                        # Cut mid-request, or the turn moved on: the state will tell.
-                        with contextlib.suppress(ConnectionLost, ServerError):
-                            await conn.act(table, t.legal[0])
-            assert cut == drops
-            with trio.fail_after(5):  # the last cut is mended too
-                while conn.connects < drops + 1:
+    async with (
+        proxied_server() as p,
+        connect("127.0.0.1", p.proxy_port, name="ann", max_backoff=0.05) as conn,
+    ):
+        created = await conn.request(m.CreateTable(ruleset="kilodney", seats=4))
+        table = created.table
+        await conn.join(table)
+        await conn.request(m.StartGame(table=table))
+        seen: list[int] = []
+        cut = 0
+        with trio.fail_after(30):
+            async for msg in conn.events():
+                if isinstance(msg, m.TableEvent) and msg.table == table:
+                    seen.append(msg.seq)
+                    if len(seen) % 7 == 3 and cut < drops and conn.connected and p.proxy.drop():
+                        cut += 1
+                t = conn.state.tables[table]
+                if t.view and t.view.get("over"):
+                    break
+                if cut >= drops and len(seen) > 40:
+                    break
+                if t.my_turn and conn.connected:
+                    # Cut mid-request, or the turn moved on: the state will tell.
+                    with contextlib.suppress(ConnectionLost, ServerError):
+                        await conn.act(table, t.legal[0])
+        assert cut == drops
+        with trio.fail_after(5):  # the last cut is mended too
+            while conn.connects < drops + 1:
+                await trio.sleep(0.01)
+        assert conn.connects == drops + 1
+        assert seen == list(range(seen[0], seen[0] + len(seen))), seen
+        t = conn.state.tables[table]
+        logged = [e.seq for e in t.log if e.kind == "event"]
+        assert logged[: len(seen)] == seen
+        assert logged == list(range(logged[0], logged[0] + len(logged)))
+        # The server agrees on where the table is: a spectator's snapshot shows the
+        # same sequence number and the same public state.
+        await trio.sleep(0.1)
+        async with connect("127.0.0.1", p.port, name="bob") as watcher:
+            await watcher.request(m.Spectate(table=table))
+            with trio.fail_after(5):
+                while table not in watcher.state.tables or not watcher.state.tables[table].view:
                     await trio.sleep(0.01)
-            assert conn.connects == drops + 1
-            assert seen == list(range(seen[0], seen[0] + len(seen))), seen
-            t = conn.state.tables[table]
-            logged = [e.seq for e in t.log if e.kind == "event"]
-            assert logged[: len(seen)] == seen
-            assert logged == list(range(logged[0], logged[0] + len(logged)))
-            # The server agrees on where the table is: a spectator's snapshot shows the
-            # same sequence number and the same public state.
-            await trio.sleep(0.1)
-            async with connect("127.0.0.1", port, name="bob") as watcher:
-                await watcher.request(m.Spectate(table=table))
-                with trio.fail_after(5):
-                    while table not in watcher.state.tables or not watcher.state.tables[table].view:
-                        await trio.sleep(0.01)
-                theirs = watcher.state.tables[table]
-                assert theirs.seq == t.seq
-                for key in ("hand_sizes", "top", "scores", "in_hand"):
-                    assert theirs.view[key] == t.view[key], key
-        server.shutdown()
-        nursery.cancel_scope.cancel()
+            theirs = watcher.state.tables[table]
+            assert theirs.seq == t.seq
+            for key in ("hand_sizes", "top", "scores", "in_hand"):
+                assert theirs.view[key] == t.view[key], key
 
 
 async def test_requests_wait_until_the_seat_is_resumed(tmp_path, monkeypatch) -> None:
@@ -113,66 +135,62 @@ async def test_requests_wait_until_the_seat_is_resumed(tmp_path, monkeypatch) ->
     (the rare hang of test_bot_resumes_after_drops). The table holds the first
     ``resume`` until the test releases it, so the race is taken every time."""
     monkeypatch.setenv("SWITCHBOARD_CONFIG_DIR", str(tmp_path))
-    async with trio.open_nursery() as nursery:
-        server = Server(server_config())
-        port = await nursery.start(server.serve)
-        proxy = Proxy(port)
-        proxy_port = await nursery.start(proxy.serve)
-        async with connect("127.0.0.1", proxy_port, name="ann", max_backoff=0.05) as conn:
-            created = await conn.request(
-                m.CreateTable(ruleset="switch", seats=2, options={"turn_seconds": 0})
-            )
-            table = created.table
-            await conn.join(table, 0)
-            await conn.request(m.StartGame(table=table))
-            t = conn.state.tables[table]
-            with trio.fail_after(10):
-                while not (t.my_turn and t.stale == 0):
-                    await conn.events().receive()
-            action = t.legal[0]
-            seq_before = t.seq
+    async with (
+        proxied_server() as p,
+        connect("127.0.0.1", p.proxy_port, name="ann", max_backoff=0.05) as conn,
+    ):
+        created = await conn.request(
+            m.CreateTable(ruleset="switch", seats=2, options={"turn_seconds": 0})
+        )
+        table = created.table
+        await conn.join(table, 0)
+        await conn.request(m.StartGame(table=table))
+        t = conn.state.tables[table]
+        with trio.fail_after(10):
+            while not (t.my_turn and t.stale == 0):
+                await conn.events().receive()
+        action = t.legal[0]
+        seq_before = t.seq
 
-            served = server.lobby.get(table)
-            handle = served._handle
-            held, release = trio.Event(), trio.Event()
+        served = p.server.lobby.get(table)
+        handle = served._handle
+        held, release = trio.Event(), trio.Event()
 
-            async def hold_first_resume(command: object) -> None:
-                if isinstance(command, Resume) and not held.is_set():
-                    held.set()
-                    await release.wait()
-                await handle(command)
+        async def hold_first_resume(command: object) -> None:
+            if isinstance(command, Resume) and not held.is_set():
+                held.set()
+                await release.wait()
+            await handle(command)
 
-            monkeypatch.setattr(served, "_handle", hold_first_resume)
-            outcome: list[object] = []
+        monkeypatch.setattr(served, "_handle", hold_first_resume)
+        outcome: list[object] = []
 
-            async def act() -> None:
-                while True:
-                    try:
-                        outcome.append(await conn.act(table, action))
-                        return
-                    except ConnectionLost:
-                        continue  # sent on the cut socket: try again on the next one
-                    except ServerError as exc:
-                        outcome.append(exc)
-                        return
+        async def act() -> None:
+            while True:
+                try:
+                    outcome.append(await conn.act(table, action))
+                    return
+                except ConnectionLost:
+                    continue  # sent on the cut socket: try again on the next one
+                except ServerError as exc:
+                    outcome.append(exc)
+                    return
 
-            proxy.drop()
-            nursery.start_soon(act)
-            with trio.fail_after(10):
-                await held.wait()  # the new connection's resume waits at the table
-            await trio.sleep(0.2)
-            assert outcome == [], outcome  # the act waits for the resume
-            proxy.drop()  # cut again while the resume is in flight
-            with trio.fail_after(10):
-                while conn.connects < 3:
-                    await trio.sleep(0.01)
-            await trio.sleep(0.2)
-            assert outcome == [], outcome
-            release.set()
-            with trio.fail_after(10):
-                while not outcome:
-                    await trio.sleep(0.01)
-            assert isinstance(outcome[0], m.Ok), outcome
-            assert served.seq > seq_before  # the act was carried out, once resumed
-        server.shutdown()
-        nursery.cancel_scope.cancel()
+        p.proxy.drop()
+        p.nursery.start_soon(act)
+        with trio.fail_after(10):
+            await held.wait()  # the new connection's resume waits at the table
+        await trio.sleep(0.2)
+        assert outcome == [], outcome  # the act waits for the resume
+        p.proxy.drop()  # cut again while the resume is in flight
+        with trio.fail_after(10):
+            while conn.connects < 3:
+                await trio.sleep(0.01)
+        await trio.sleep(0.2)
+        assert outcome == [], outcome
+        release.set()
+        with trio.fail_after(10):
+            while not outcome:
+                await trio.sleep(0.01)
+        assert isinstance(outcome[0], m.Ok), outcome
+        assert served.seq > seq_before  # the act was carried out, once resumed
