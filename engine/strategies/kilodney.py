@@ -401,6 +401,16 @@ class Race:
                 return True
             after = nxt
 
+    def any_card(self, rng: random.Random) -> int:
+        """A legal card at random: how a playout plays a seat it models as careless."""
+        hand = self.hands[self.turn]
+        if self.running:
+            top = self.top
+            suit, rank = top >> 4, top & 15
+            legal = [c for c in hand if c == JK or c >> 4 == suit or c & 15 == rank]
+            return legal[rng.randrange(len(legal))]
+        return hand[rng.randrange(len(hand))]
+
     def rollout_card(self, rng: random.Random) -> int:
         """The heuristic's idea with the world's cards in view: knock the next
         player out when he cannot follow, else score; keep the jokers."""
@@ -492,6 +502,27 @@ def sample_hands(
     return hands
 
 
+PRUNE_AFTER = 12  # worlds before a challenger may be dropped: enough for a standard error
+
+
+def paired_z(first: Sequence[float], second: Sequence[float]) -> float:
+    """How many standard errors ``first`` leads ``second`` by, paired world by
+    world over the worlds ``first`` was played in (``second`` may have more).
+
+    >>> paired_z([1.0, 0.5, 1.0], [0.0, 0.5, 0.0, 1.0]) > 1
+    True
+    >>> paired_z([0.5, 0.5], [0.5, 0.5])
+    0.0
+    """
+    n = len(first)
+    diffs = [a - b for a, b in zip(first, second, strict=False)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    if var == 0:
+        return 0.0 if mean == 0 else math.copysign(math.inf, mean)
+    return mean / math.sqrt(var / n)
+
+
 class KilodneySearch:
     """Determinized Monte Carlo over sampled deals of the unseen cards, on the
     fast integer playouts above: each of the heuristic's best few plays is
@@ -517,6 +548,8 @@ class KilodneySearch:
         confidence: float = 3.0,
         margin: float = 3.0,
         temper: float = 1.0,
+        noise: float = 0.0,
+        prune: float = 0.0,
     ) -> None:
         if iterations < 1:
             raise ValueError("iterations must be at least 1")
@@ -527,6 +560,8 @@ class KilodneySearch:
         self.confidence = confidence
         self.margin = margin
         self.temper = temper
+        self.noise = noise
+        self.prune = prune
         self.memory = KilodneyMemory()
 
     def observe(self, event: dict[str, Any]) -> None:
@@ -568,30 +603,43 @@ class KilodneySearch:
         depth = self.depth or 2 * sum(view["in_hand"]) + 1
         root = base.scores
         k = len(ranked)
-        worlds = max(2, self.iterations // k)
         values: list[list[float]] = [[] for _ in ranked]
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         temper = self.temper
-        for _ in range(worlds):
+        noise = self.noise
+        live = list(range(k))  # the anchor (0) and the challengers still in the running
+        used = worlds = 0
+        while worlds < 2 or (len(live) > 1 and used + len(live) <= self.iterations):
             hands = sample_hands(view, pool, dead, rng)
             hands[me] = mine
             base.hands = hands
             seed = rng.getrandbits(64)
-            for i, card in enumerate(cards):
+            for i in live:
                 race = base.copy()
                 roll = random.Random(seed)
-                done = race.play(card)
+                done = race.play(cards[i])
                 steps = 1
                 while done is None and steps < depth:
-                    done = race.play(race.rollout_card(roll))
+                    if noise and race.turn != me and roll.random() < noise:
+                        done = race.play(race.any_card(roll))
+                    else:
+                        done = race.play(race.rollout_card(roll))
                     steps += 1
                 values[i].append(race_value(race, root, me, temper))
+            used += len(live)
+            worlds += 1
+            if self.prune and worlds >= PRUNE_AFTER and worlds % 4 == 0:
+                # A challenger already clearly worse than the anchor cannot replace
+                # it: its playouts go to the close ones instead.
+                live = [0] + [i for i in live[1:] if paired_z(values[i], values[0]) > -self.prune]
             if deadline is not None and time.perf_counter() > deadline:
                 break
-        n = len(values[0])
         best, best_mean = 0, 0.0
         for i in range(1, k):
-            diffs = [a - b for a, b in zip(values[i], values[0], strict=True)]
+            n = len(values[i])
+            if n < 2:
+                continue
+            diffs = [a - b for a, b in zip(values[i], values[0], strict=False)]
             mean = sum(diffs) / n
             if mean <= best_mean:
                 continue

@@ -92,3 +92,71 @@ def test_search_respects_its_budget_knobs() -> None:
         a = heuristic.choose(view, legal, random.Random(1))
         assert quick.choose(view, legal, random.Random(1)) == a
         game.apply(seat, a)
+
+
+def _walk(seed: int, chooser: Any, moves: int) -> list[tuple[dict[str, Any], list[Any]]]:
+    """Play ``moves`` of a 4-seat game with ``chooser`` in every seat (each with
+    its own memory of the events) and return what each mover was shown."""
+    game = engine.new_game("kilodney", seats=4, seed=seed)
+    players = [chooser() for _ in range(4)]
+    for event in game.opening_events:
+        for s, p in enumerate(players):
+            p.observe(event.present(s))
+    shown = []
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if game.over:
+            break
+        seat = game.to_act
+        view, legal = game.view(seat), game.legal_actions(seat)
+        action = players[seat].choose(view, legal, rng)
+        assert action in legal
+        shown.append((view, legal))
+        for event in game.apply(seat, action):
+            for s, p in enumerate(players):
+                p.observe(event.present(s))
+    return shown
+
+
+def test_careless_playouts_and_pruning_play_only_legal_cards() -> None:
+    """``noise`` plays the other seats at random in the playouts and ``prune``
+    drops clearly worse challengers; neither may ever produce an illegal card."""
+    for seed in range(soak(3, 30)):
+        _walk(
+            seed,
+            lambda: get_strategy("search", "kilodney", iterations=60, noise=0.5, prune=1, margin=9),
+            soak(120, 2000),
+        )
+
+
+def test_pruning_spends_at_most_the_budget_and_less_on_clear_decisions(monkeypatch: Any) -> None:
+    """Without pruning a search plays exactly its budget out (in whole worlds);
+    with it, never more, and less when challengers fall clearly behind."""
+    calls: list[int] = []
+    real = kil.race_value
+
+    def counting(*args: Any) -> float:
+        calls[-1] += 1
+        return real(*args)
+
+    monkeypatch.setattr(kil, "race_value", counting)
+    spent = {0.0: 0, 1.0: 0}
+    searched = 0
+    for view, legal in _walk(5, kil.KilodneyHeuristic, 200):
+        if len(legal) < 3:
+            continue
+        rated = sorted(kil.rate_plays(view, legal, None), key=lambda wp: -wp[0])
+        for prune in spent:
+            search = kil.KilodneySearch(iterations=240, prune=prune)
+            ranked = [p for _, p in rated][: search.candidates]
+            calls.append(0)
+            search._search(view, ranked, None, random.Random(1))
+            k = len(ranked)
+            if prune == 0.0:
+                assert calls[-1] == k * max(2, 240 // k)
+            else:
+                assert calls[-1] <= max(2 * k, 240)
+            spent[prune] += calls[-1]
+        searched += 1
+    assert searched > 20
+    assert spent[1.0] < 0.8 * spent[0.0]
