@@ -40,7 +40,8 @@ turn to act starts with full time, paused or not (a paused game keeps that
 full time until it is resumed). The count of timeouts *towards* away (one so
 far) is not kept: only the away flag itself. Each bot's strategy is made
 before the replay and is shown every replayed event its seat was shown, so
-a bot that remembers the cards played remembers them after a restart too.
+a bot that remembers the cards played remembers them after a restart too;
+likewise a bot the master seats mid-game is shown the game so far.
 """
 
 from __future__ import annotations
@@ -147,8 +148,30 @@ def strategy_for(table: Table, seat: int) -> Strategy:
     key = gm.bots.get(seat) or ""
     held = gm.strategies.get(seat)
     if held is None or held[0] != key:  # first use, or the master seated another bot
-        held = gm.strategies[seat] = (key, _new_strategy(table, key))
+        strategy = _new_strategy(table, key)
+        if held is not None and running(table):
+            _brief(table, seat, strategy)  # a bot seated mid-game has seen nothing
+        held = gm.strategies[seat] = (key, strategy)
     return held[1]
+
+
+def _brief(table: Table, seat: int, strategy: Strategy) -> None:
+    """Show a strategy seated mid-game every event of the game so far as ``seat`` was
+    shown it, so it remembers what a player sitting there would. The table keeps only
+    the last events, so the game is replayed from its record (milliseconds)."""
+    show = getattr(strategy, "observe", None)
+    if show is None or table.game is None:
+        return
+    rec = table.game.record()
+    game = engine.new_game(
+        rec["ruleset"], rec["seats"], rec["seed"], rec["options"],
+        dealer=rec["dealer"], deck=rec["deck"],
+    )  # fmt: skip
+    for event in game.opening_events:
+        show(event.present(seat))
+    for actor, notation in rec["actions"]:
+        for event in game.apply(actor, notation):
+            show(event.present(seat))
 
 
 def _new_strategy(table: Table, name: str) -> Strategy:

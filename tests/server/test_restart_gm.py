@@ -289,6 +289,34 @@ async def test_restored_bots_remember_the_hand(kind: str, tmp_path: Path) -> Non
     await store.aclose()
 
 
+async def test_a_bot_seated_mid_hand_is_shown_the_hand(nursery: trio.Nursery) -> None:
+    """Not a restart, the same gap live: the master seats a bot in mid-hand (the
+    default one was playing the seat); the new strategy knows the cards played."""
+    store = MemoryStore()
+    options = {"turn_seconds": 0}
+    await store.commit(TableCreated(1, "kilodney", 4, options, "ann", {}))
+    table = Table(1, "kilodney", 4, options, config=CONFIG, store=store, creator="ann")
+    await nursery.start(table.run)
+    ann = Member("ann")
+    await table.submit(Join(ann, 1, 0))
+    await table.submit(Start(ann, 2))
+    await until(lambda: table.game is not None)
+    game = table.game
+    assert game is not None
+    await play_ann(table, ann, 10, lambda: len(game.pile) >= 4)
+    assert len(game.pile) >= 4 and not game.over
+    before = {seat: id(s) for seat, (_k, s) in table.gm.strategies.items()}
+    await table.submit(MasterCommand(ann, 3, "seat_bot", {"seat": 2, "strategy": "heuristic"}))
+    await table.submit(MasterCommand(ann, 4, "seat_bot", {"seat": 3, "strategy": "search"}))
+    await until(lambda: len(ann.replies(4)) == 1)
+    assert isinstance(ann.last_reply(3), m.Ok) and isinstance(ann.last_reply(4), m.Ok)
+    assert table.gm.strategies[3][1].name == "search"
+    assert id(table.gm.strategies[2][1]) != before[2] != id(table.gm.strategies[3][1])
+    assert bots_remember(table) == len(game.pile)
+    count = game.actions_taken
+    await play_ann(table, ann, 100, lambda: game.actions_taken >= count + 8)
+
+
 # ---------------------------------------------------------------- the store
 async def test_sqlite_loads_what_the_new_writes_mean(tmp_path: Path) -> None:
     for seed in range(3):
