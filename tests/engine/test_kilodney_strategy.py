@@ -160,3 +160,56 @@ def test_pruning_spends_at_most_the_budget_and_less_on_clear_decisions(monkeypat
         searched += 1
     assert searched > 20
     assert spent[1.0] < 0.8 * spent[0.0]
+
+
+def test_memory_proves_a_loose_joker_only_by_a_card_that_would_have_followed() -> None:
+    """A joker stopped with on 7H is loose once the same player later plays a
+    heart or a seven (he held it all along); a club proves nothing."""
+    memory = kil.KilodneyMemory()
+
+    def play(seat: int, card: str) -> None:
+        memory.observe({"kind": "play", "seat": seat, "card": card})
+
+    memory.observe({"kind": "deal", "hand_number": 1})
+    play(0, "7H")
+    play(1, "JK")
+    play(2, "3C")  # a lead after the joker
+    play(3, "4C")
+    play(1, "5C")  # follows the clubs, not the 7H: nothing proved
+    assert memory.loose[1] == 0
+    play(2, "5D")
+    play(1, "9D")  # nor this
+    assert memory.loose[1] == 0
+    memory.observe({"kind": "knockout", "seat": 2, "card": "9D"})
+    play(1, "KH")  # a heart: he could have followed the 7H instead of the joker
+    assert memory.loose[1] == 1 and memory.plays[1] == 4
+    play(1, "QH")  # one joker proves one loose play, not more
+    assert memory.loose[1] == 1
+    assert memory.careless(1) > memory.careless(0) > memory.careless(2)
+
+
+def test_the_careless_model_plays_only_careless_seats_at_random(monkeypatch: Any) -> None:
+    """With ``model=1`` the playouts play a seat at random only if his loose
+    jokers make him look careless; the others keep the knock-out rollout."""
+    turns: list[int] = []
+    real = kil.Race.any_card
+
+    def spy(self: kil.Race, rng: random.Random) -> int:
+        turns.append(self.turn)
+        return real(self, rng)
+
+    monkeypatch.setattr(kil.Race, "any_card", spy)
+    searched = 0
+    for view, legal in _walk(4, kil.KilodneyHeuristic, 40):
+        if len(legal) < 2:
+            continue
+        careless = (view["viewer"] + 2) % 4
+        search = kil.KilodneySearch(iterations=60, margin=99, model=1)
+        for s in range(4):
+            search.memory.plays[s] = 400  # hundreds of careful plays: surely careful
+        search.memory.plays[careless], search.memory.loose[careless] = 80, 8
+        turns.clear()
+        search.choose(view, legal, random.Random(3))
+        assert set(turns) <= {careless}
+        searched += bool(turns)
+    assert searched > 5
