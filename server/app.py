@@ -5,9 +5,10 @@ returns the port actually bound (tests bind port 0), and everything the
 server runs is a child of one nursery, so nothing outlives it.
 
 Shutdown (``Server.shutdown``, which ``switchboard serve`` calls on SIGINT or
-SIGTERM) happens in order: stop accepting; tell every client (``goodbye
-shutdown``) and give their queues ``close_grace_seconds`` to flush; stop the
-tables (an action being committed finishes its commit: that wait is shielded);
+SIGTERM) happens in order: stop accepting; freeze every game where it is (no
+bot or clock moves, no act is taken: the players resume it there); tell every
+client (``goodbye shutdown``) and give their queues ``close_grace_seconds`` to
+flush; stop the tables (an action being committed finishes its commit: that wait is shielded);
 then close the store, which drains its queue in a last group commit.
 
 >>> import trio
@@ -105,6 +106,7 @@ class Server:
                     await self._stop.wait()
                     log.info("shutting down: %d connections", len(self.connections))
                     accept_scope.cancel()
+                    lobby.freeze()  # no bot or clock moves while the players are told
                     for conn in list(self.connections):
                         conn.close_nowait("shutdown", "the server is shutting down")
                     # leave the block: the nursery waits for each connection to flush its

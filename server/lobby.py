@@ -88,6 +88,11 @@ class Lobby:
         finally:
             self.tables.pop(table.id, None)
 
+    def freeze(self) -> None:
+        """The server is shutting down: every game stops where it is (``Table.freeze``)."""
+        for table in list(self.tables.values()):
+            table.freeze()
+
     # ------------------------------------------------------------ queries
     def get(self, word: str | int) -> Table | None:
         """The table called ``word`` (its number, as on the wire), or None."""

@@ -23,6 +23,7 @@ further behind gets a snapshot.
 from __future__ import annotations
 
 import logging
+import math
 import random
 import secrets
 from collections import deque
@@ -126,6 +127,9 @@ class Table:
         #: Called (without waiting) when a game starts: the lobby opens a new house table.
         self.on_start: Callable[[Table], None] | None = None
         self.gm = gamemaster.MasterState()  #: clock, away seats, bots, prize (issue 8)
+        #: The server is shutting down: no bot or clock moves and no act is taken, so the
+        #: game stays where it was when the players were told (they resume it there).
+        self.frozen = False
 
     # -------------------------------------------------------- restoring
     @classmethod
@@ -229,13 +233,20 @@ class Table:
             while self.state != CLOSED:
                 command = await receive_before(self._inbox, self._deadline())
                 if command is TIMED_OUT:
-                    await self._on_deadline()
+                    if not self.frozen:
+                        await self._on_deadline()
                 else:
                     await self._handle(command)
             self._send.close()
 
+    def freeze(self) -> None:
+        """Stop the game where it is, for a shutdown (see ``frozen``)."""
+        self.frozen = True  # a deadline already being waited for finds it so
+
     def _deadline(self) -> float:
         """When the table must do something unasked: a bot's move. The turn clock hooks here."""
+        if self.frozen:
+            return math.inf
         if self._bot_seat() is not None:
             return self._changed_at + self._config.bot_delay_seconds
         return gamemaster.deadline(self)  # the turn clock of a player to act
@@ -262,6 +273,10 @@ class Table:
         if await gamemaster.intercept(self, command):  # the game master's commands
             return
         match command:
+            case Act() if self.frozen:
+                command.member.deliver(
+                    wire.error(command.req, "shutdown", "the server is shutting down", self.id)
+                )
             case Act():
                 await self._act(command)
             case Join():
@@ -417,6 +432,8 @@ class Table:
         try:
             if getattr(strategy, "slow", False):
                 action = await trio.to_thread.run_sync(strategy.choose, view, legal, self._rng)
+                if self.frozen:
+                    return  # the server began to shut down while it thought
             else:
                 action = strategy.choose(view, legal, self._rng)
             events = self.game.apply(seat, action)

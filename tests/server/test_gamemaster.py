@@ -427,3 +427,26 @@ async def test_a_slow_bot_thinks_without_stopping_the_server(nursery: trio.Nurse
         assert ticks >= 5  # about 1 if the bot blocked the loop; ~30 when idle, fewer under load
     finally:
         engine.strategies._FACTORIES.pop(("sleepy", engine.ruleset(RULESET).family), None)
+
+
+async def test_a_frozen_table_moves_no_more(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock
+) -> None:
+    """A shutdown freezes every game where the players were told it was: bots and the
+    clock stop, and an act is refused with ``shutdown`` (before, a table of bots could
+    play on to the end during the shutdown's grace period)."""
+    s = await open_table(nursery, ["ann"], {"turn_seconds": 5})
+    ann = s.members[0]
+    await s.start(ann)  # three bots and ann, whose clock runs
+    table, game = s.table, s.table.game
+    assert game is not None
+    while game.to_act != 0:  # the bots play up to ann's turn
+        await trio.sleep(0.1)
+    taken = game.actions_taken
+    table.freeze()
+    await trio.sleep(60)  # long past ann's clock: no automatic move is made for her
+    assert game.actions_taken == taken and table.gm.timeouts == 0
+    s.req += 1
+    await s.send(Act(ann, s.req, ann.token(), str(game.legal_actions(0)[0])))
+    assert ann.last_reply(s.req).code == "shutdown"
+    assert game.actions_taken == taken
