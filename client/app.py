@@ -431,7 +431,8 @@ class ClientApp:
         if t.state == "over" or t.view.get("over"):
             board = [*board, ("", "\n"), ("class:turn", "Game over.")]
             if t.master and t.master == self.state.name:
-                board.append(("", " `start` deals a new game; `leave` returns to the lobby."))
+                # Two short lines: the board does not wrap, and at 80 columns it is 55 wide.
+                board.append(("", " `start` deals a new game;\n`leave` returns to the lobby."))
             else:
                 board.append(("", " `leave` returns to the lobby."))
         return board
