@@ -138,6 +138,18 @@ class KilodneyMemory:
             self.hand_number, self.played, self.knocks = view["hand_number"], [], {}
         return self.played
 
+    def voids_for(self, view: dict[str, Any]) -> dict[int, list[int]]:
+        """Each other seat and the cards (as search codes) he stopped with a joker
+        this hand and has not since shown he could follow: a careful player
+        holds no card of their suits or faces."""
+        out = {}
+        for s, tops in self.jokered.items():
+            if s != view["viewer"] and view["hand_sizes"][s]:
+                codes = [_code(t) for t in tops if t is not None]
+                if codes:
+                    out[s] = codes
+        return out
+
     def dead_for(self, view: dict[str, Any]) -> dict[int, int]:
         """Each knocked-out seat and the card (as a search code) he could not follow."""
         return {s: _code(c) for s, c in self.knocks.items() if s in view["knocked_out"]}
@@ -522,28 +534,44 @@ def race_value(race: Race, root_scores: Sequence[int], me: int, temper: float) -
 
 
 def sample_hands(
-    view: dict[str, Any], pool: list[int], dead: dict[int, int], rng: random.Random
+    view: dict[str, Any],
+    pool: list[int],
+    dead: dict[int, int],
+    rng: random.Random,
+    voids: dict[int, list[int]] | None = None,
 ) -> list[list[int]]:
     """The other hands dealt from the unseen ``pool``, consistent with what is known.
 
     A knocked-out seat held no joker and no card that follows the card he
-    could not answer (``dead``: seat -> that card): his hand is dealt first,
-    from the cards he could have held, and the live hands share the rest. The
-    dead hands never play again, but what they hold is what the live ones do not.
+    could not answer (``dead``: seat -> that card). A seat that stopped with a
+    joker where a careful player follows if he can held no card of that card's
+    suit or face (``voids``: seat -> those cards), though he may hold jokers.
+    Those hands are dealt first, from the cards they could have held, and the
+    others share the rest. The dead hands never play again, but what they hold
+    is what the live ones do not.
     """
     me = view["viewer"]
     sizes = view["hand_sizes"]
     cards = pool.copy()
     rng.shuffle(cards)
     hands: list[list[int]] = [[] for _ in sizes]
-    hands[me] = []
-    for s, knock in dead.items():
+    rules: dict[int, tuple[list[int], bool]] = {s: ([knock], True) for s, knock in dead.items()}
+    for s, tops in (voids or {}).items():
+        if tops:
+            old, no_joker = rules.get(s, ([], False))
+            rules[s] = (old + tops, no_joker)
+    for s, (tops, no_joker) in rules.items():
         size = sizes[s]
         if s == me or not size:
             continue
-        ok = [i for i, c in enumerate(cards) if not _follows(c, knock)]
+        marks = {t >> 4 for t in tops}, {t & 15 for t in tops}
+        ok = [
+            i
+            for i, c in enumerate(cards)
+            if (not no_joker if c == JK else c >> 4 not in marks[0] and c & 15 not in marks[1])
+        ]
         if len(ok) < size:
-            continue  # the memory is wrong somewhere: deal him at random below
+            continue  # the memory (or the model) is wrong somewhere: deal him at random below
         take = set(ok[:size])
         hands[s] = [cards[i] for i in ok[:size]]
         cards = [c for i, c in enumerate(cards) if i not in take]
@@ -604,6 +632,7 @@ class KilodneySearch:
         noise: float = 0.0,
         prune: float = 0.0,
         model: int = 0,
+        infer: int = 0,
     ) -> None:
         if iterations < 1:
             raise ValueError("iterations must be at least 1")
@@ -617,6 +646,7 @@ class KilodneySearch:
         self.noise = noise
         self.prune = prune
         self.model = model
+        self.infer = infer
         self.memory = KilodneyMemory()
 
     def observe(self, event: dict[str, Any]) -> None:
@@ -643,6 +673,8 @@ class KilodneySearch:
         me = view["viewer"]
         pool = [_code(c) for c in unseen_cards(view, played)]
         dead = self.memory.dead_for(view) if played is not None else {}
+        voids = self.memory.voids_for(view) if self.infer and played is not None else {}
+        careless_of = {t: self.memory.careless(t) for t in voids}
         base = Race(
             [],
             list(view["in_hand"]),
@@ -671,7 +703,13 @@ class KilodneySearch:
         live = list(range(k))  # the anchor (0) and the challengers still in the running
         used = worlds = 0
         while worlds < 2 or (len(live) > 1 and used + len(live) <= self.iterations):
-            hands = sample_hands(view, pool, dead, rng)
+            if voids:
+                # Each world draws whether each such seat is careful (his jokers
+                # then say what he lacks) or careless (they say nothing).
+                trusted = {t: v for t, v in voids.items() if rng.random() >= careless_of[t]}
+                hands = sample_hands(view, pool, dead, rng, trusted)
+            else:
+                hands = sample_hands(view, pool, dead, rng)
             hands[me] = mine
             base.hands = hands
             seed = rng.getrandbits(64)

@@ -213,3 +213,34 @@ def test_the_careless_model_plays_only_careless_seats_at_random(monkeypatch: Any
         assert set(turns) <= {careless}
         searched += bool(turns)
     assert searched > 5
+
+
+def test_a_seat_that_stopped_with_a_joker_is_dealt_nothing_that_followed() -> None:
+    """``voids``: a careful seat that stopped 7C with a joker held no club and no
+    seven (jokers allowed); without the rule the same pool deals him some."""
+    view = {"viewer": 0, "hand_sizes": [3, 4, 3, 4], "knocked_out": []}
+    texts = ["2C", "3C", "7H", "7D", "9H", "TH", "JH", "QS", "KS", "AS", "JK"]
+    pool = [kil._code(Card.parse(t)) for t in texts]
+    seven = kil._code(Card.parse("7C"))
+    unconstrained = 0
+    for seed in range(60):
+        hands = kil.sample_hands(view, pool, {}, random.Random(seed), {3: [seven]})
+        assert len(hands[3]) == 4
+        assert not any(c != kil.JK and kil._follows(c, seven) for c in hands[3])
+        assert sorted(hands[1] + hands[2] + hands[3]) == sorted(pool)
+        free = kil.sample_hands(view, pool, {}, random.Random(seed))
+        unconstrained += any(c != kil.JK and kil._follows(c, seven) for c in free[3])
+    assert unconstrained > 30
+
+
+def test_memory_keeps_the_jokered_cards_a_seat_has_not_disproved() -> None:
+    memory = kil.KilodneyMemory()
+    memory.observe({"kind": "deal", "hand_number": 2})
+    for seat, card in [(0, "7H"), (1, "JK"), (2, "3C"), (3, "3D"), (0, "JK"), (1, "5S")]:
+        memory.observe({"kind": "play", "seat": seat, "card": card})
+    view = {"viewer": 2, "hand_sizes": [5, 5, 5, 5], "hand_number": 2}
+    code = kil._code
+    assert memory.voids_for(view) == {1: [code(Card.parse("7H"))], 0: [code(Card.parse("3D"))]}
+    memory.observe({"kind": "play", "seat": 1, "card": "7S"})  # a seven: he could follow
+    assert memory.voids_for(view) == {0: [code(Card.parse("3D"))]}
+    assert memory.loose[1] == 1
