@@ -8,7 +8,8 @@ the order of the stock.
 The heuristic is what a decent Switch player does: answer a pick-up by
 stacking or cancelling when it can; otherwise shed as many cards as it can,
 keep its wild cards for when nothing else will do (or for going out), hit the
-next player with pick-ups and skips when he is close to going out, leave a top
+next player with pick-ups and skips when he is close to going out, trade hands
+with a swap card only for a smaller hand, leave a top
 card it can follow itself, dump the cards that would cost the most if someone
 else went out, name the suit it holds most, announce its last card, and play
 a card just drawn when it can.
@@ -77,6 +78,16 @@ def next_seat(view: dict[str, Any], seat: int) -> int:
     return seat
 
 
+def swap_partner(view: dict[str, Any], seat: int) -> int:
+    """Whom a swap card trades hands with: the next seat to the left (in seat
+    order, whatever the direction of play) still in the hand."""
+    n = view["seats"]
+    other = (seat + 1) % n
+    while other in view["finished"] and other != seat:
+        other = (other + 1) % n
+    return other
+
+
 def best_suit(hand: Sequence[int], pt: PowerTable) -> str:
     """The suit held most, not counting wild cards (ties: the higher total)."""
     counts = Counter(SUIT[c] for c in hand if c != JK and not pt.wild[c])
@@ -107,6 +118,10 @@ def rate_play(view: dict[str, Any], play: Play, hand: list[int], pt: PowerTable)
         if pt.skip[c] or pt.miss[c]:
             worth += 0.3 + 2 * threat
         worth += pt.points[c] / 60  # dump what would cost most
+    if pt.swap[last]:
+        # The hand left is traded for the next seat's (in seat order, as the rules
+        # swap): worth what shedding the difference would be, good or bad.
+        worth += len(left) - view["hand_sizes"][swap_partner(view, view["viewer"])]
     if pt.cover[last] and not any(SUIT[c] == SUIT[last] or RANK[c] == RANK[last] for c in left):
         worth -= 1.5  # must cover it and cannot
     if last != JK:

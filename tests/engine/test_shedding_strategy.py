@@ -97,3 +97,37 @@ def test_a_close_call_is_searched() -> None:
         seat = game.to_act
         with pytest.raises(Searched):
             s.choose(game.view(seat), game.legal_actions(seat), random.Random(1))
+
+
+def _swap_view(mine: int, theirs: int) -> dict[str, Any]:
+    """A gamebot view at seat 0 of 3, the next seat to the left holding ``theirs`` cards."""
+    return {
+        "ruleset": "gamebot",
+        "seats": 3,
+        "viewer": 0,
+        "to_act": 0,
+        "direction": -1,  # the swap goes left in seat order whatever the direction
+        "finished": [],
+        "hand_sizes": [mine, theirs, 5],
+    }
+
+
+@pytest.mark.parametrize(("mine", "theirs", "swaps"), [(2, 6, False), (6, 2, True)])
+def test_the_heuristic_swaps_hands_only_for_a_smaller_one(
+    mine: int, theirs: int, swaps: bool
+) -> None:
+    """gamebot's black queen trades the hand left for the next seat's: with a card
+    to spare the heuristic plays it only when the hand it gets is the smaller."""
+    hand_texts = ["QS", "9S", "4S", "5D", "6D", "7D"][:mine]
+    view = _swap_view(mine, theirs)
+    pt = shed.view_table(view)
+    assert pt.swap[code(Card.parse("QS"))] and not pt.swap[code(Card.parse("9S"))]
+    hand = [code(Card.parse(t)) for t in hand_texts]
+    queen, nine = Play((Card.parse("QS"),)), Play((Card.parse("9S"),))
+    prefers_queen = shed.rate_play(view, queen, hand, pt) > shed.rate_play(view, nine, hand, pt)
+    assert prefers_queen == swaps
+
+
+def test_the_swap_partner_skips_seats_already_out() -> None:
+    view = _swap_view(3, 4) | {"seats": 4, "finished": [1, 2], "hand_sizes": [3, 0, 0, 4]}
+    assert shed.swap_partner(view, 0) == 3 and shed.swap_partner(view, 3) == 0
