@@ -32,7 +32,7 @@ SHEDDING_SEARCH = "search:iterations=200"
 CONFIGS = {
     "abbott:2": "search:iterations=60",
     "abbott:4": "search",
-    "kilodney:4": "search:iterations=280,confidence=2",
+    "kilodney:4": "search:iterations=500,confidence=2,prune=1,infer=1",
 } | {
     f"{p}:4": SHEDDING_SEARCH for p in ("switch", "blackjack", "irish", "j28", "taketwo", "gamebot")
 }
