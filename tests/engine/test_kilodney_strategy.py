@@ -119,12 +119,15 @@ def _walk(seed: int, chooser: Any, moves: int) -> list[tuple[dict[str, Any], lis
 
 
 def test_careless_playouts_and_pruning_play_only_legal_cards() -> None:
-    """``noise`` plays the other seats at random in the playouts and ``prune``
-    drops clearly worse challengers; neither may ever produce an illegal card."""
+    """``noise`` and ``model`` play other seats at random in the playouts,
+    ``infer`` deals jokered seats no following card and ``prune`` drops clearly
+    worse challengers; none may ever produce an illegal card."""
     for seed in range(soak(3, 30)):
         _walk(
             seed,
-            lambda: get_strategy("search", "kilodney", iterations=60, noise=0.5, prune=1, margin=9),
+            lambda: get_strategy(
+                "search", "kilodney", iterations=60, noise=0.5, prune=1, margin=9, infer=1, model=1
+            ),
             soak(120, 2000),
         )
 
