@@ -21,7 +21,6 @@ import trio
 from e2e_client import TEST_CONFIG, Client
 from serverproc import start_server
 from test_gamemaster import CONFIG, Member
-from test_server_store import history
 
 import engine
 from engine.strategies import default_strategy
@@ -318,38 +317,6 @@ async def test_a_bot_seated_mid_hand_is_shown_the_hand(nursery: trio.Nursery) ->
 
 
 # ---------------------------------------------------------------- the store
-async def test_sqlite_loads_what_the_new_writes_mean(tmp_path: Path) -> None:
-    for seed in range(3):
-        rng = random.Random(seed)
-        writes = history(rng)
-        memory = MemoryStore()
-        memory.submit_nowait(*writes)
-        extra: list[Any] = []
-        for tid, t in memory.state.tables.items():
-            for seat in range(t.seats):
-                if rng.random() < 0.5:
-                    extra.append(BotReserved(tid, seat, rng.choice(["search", "random"])))
-            extra.append(BotReserved(tid, 0, None))
-            if t.game is not None:
-                extra.append(PauseSet(tid, t.game.number, True))
-                extra.append(PauseSet(tid, t.game.number, rng.random() < 0.5))
-                for seat in range(t.seats):
-                    extra.append(AwaySet(tid, t.game.number, seat, rng.random() < 0.6))
-                extra.append(AwaySet(tid, t.game.number, 1, False))
-        memory.submit_nowait(*extra)
-        store = SQLiteStore(tmp_path / f"s{seed}.sqlite3")
-        store.load()
-        for w in [*writes, *extra]:
-            await store.commit(w)
-        await store.aclose()
-        again = SQLiteStore(tmp_path / f"s{seed}.sqlite3")
-        loaded = again.load()
-        await again.aclose()
-        assert loaded.tables == memory.state.tables
-        assert any(t.bots for t in loaded.tables.values())
-        assert any(t.game and t.game.paused and t.game.away for t in loaded.tables.values())
-
-
 #: The schema of the tables a store held before the game master's setup was kept
 #: (as released; frozen here, whatever ``sqlite_store.SCHEMA`` becomes).
 OLD_SCHEMA = """

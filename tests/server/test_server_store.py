@@ -11,11 +11,14 @@ import trio
 from server.sqlite_store import SQLiteStore
 from server.store import (
     ActionTaken,
+    AwaySet,
+    BotReserved,
     GameEnded,
     GameStarted,
     MasterSet,
     MemoryStore,
     NameClaimed,
+    PauseSet,
     SeatSet,
     TableClosed,
     TableCreated,
@@ -42,11 +45,23 @@ def history(rng: random.Random) -> list:
         out.append(SeatSet(t, 0, None, None))
         out.append(MasterSet(t, "p1"))
         out.append(TalkSaid(t, "p1", "hello there", 1.0))
+        for seat in range(4):  # the game master's setup (kept across restarts)
+            if rng.random() < 0.5:
+                out.append(BotReserved(t, seat, rng.choice(["search", "random"])))
+        out.append(BotReserved(t, 0, None))
+        last = sum(isinstance(w, GameStarted) and w.table == t for w in out)
+        if last:
+            out.append(PauseSet(t, last, True))
+            out.append(PauseSet(t, last, rng.random() < 0.5))
+            for seat in range(4):
+                out.append(AwaySet(t, last, seat, rng.random() < 0.6))
+            out.append(AwaySet(t, last, 1, False))
     out.append(TableClosed(3))
     return out
 
 
 async def test_sqlite_loads_what_the_writes_mean(tmp_path):
+    setups: list[tuple[bool, bool]] = []  # (bots reserved, a paused game with away seats)
     for seed in range(3):
         writes = history(random.Random(seed))
         memory = MemoryStore()
@@ -62,6 +77,11 @@ async def test_sqlite_loads_what_the_writes_mean(tmp_path):
         assert loaded.names == memory.state.names
         assert loaded.tables == memory.state.tables
         assert 3 not in loaded.tables and loaded.next_table == 6
+        setups += [
+            (bool(t.bots), bool(t.game and t.game.paused and t.game.away))
+            for t in loaded.tables.values()
+        ]
+    assert any(bots for bots, _ in setups) and any(kept for _, kept in setups)  # not vacuous
 
 
 async def test_concurrent_commits_share_transactions(tmp_path):
