@@ -6,12 +6,13 @@ registers one name per preset, each with its own defaults.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import Card
 from engine.errors import OptionError
+from engine.events import Event
 from engine.game import Game, Seed
 from engine.options import OptionSchema
 
@@ -107,8 +108,10 @@ def new_game(
     return game
 
 
-def replay(record: Mapping[str, Any]) -> Game:
-    """Rebuild a game from ``record()``: the identical state."""
+def replay(record: Mapping[str, Any], observe: Callable[[list[Event]], None] | None = None) -> Game:
+    """Rebuild a game from ``record()``: the identical state. ``observe``, if
+    given, is shown the opening events and then each action's events, in order
+    (a bot joining mid-game learns the game so far from them)."""
     game = new_game(
         record["ruleset"],
         record["seats"],
@@ -117,6 +120,10 @@ def replay(record: Mapping[str, Any]) -> Game:
         dealer=record.get("dealer"),
         deck=record.get("deck"),
     )
+    if observe is not None:
+        observe(game.opening_events)
     for seat, notation in record.get("actions", []):
-        game.apply(seat, notation)
+        events = game.apply(seat, notation)
+        if observe is not None:
+            observe(events)
     return game

@@ -135,6 +135,18 @@ def test_record_replays_to_the_identical_state(toy: str) -> None:
             game.apply(0, "draw")
 
 
+def test_replay_shows_the_events_the_game_made(toy: str) -> None:
+    """``replay(record, observe)`` hands over the very events, in order, that the
+    game made: the opening ones, then each action's."""
+    game = engine.new_game(toy, seats=3, seed=4, options={"rounds": 3})
+    made = [e.present(1) for e in game.opening_events]
+    for _ in range(5):
+        made += [e.present(1) for e in game.apply(game.to_act, "draw")]
+    shown: list = []
+    engine.replay(game.record(), lambda events: shown.extend(e.present(1) for e in events))
+    assert shown == made and len(made) > len(game.opening_events)
+
+
 def test_same_seed_same_game_other_seed_other_game(toy: str) -> None:
     a, b, c = (engine.new_game(toy, seats=2, seed=s) for s in (1, 1, 2))
     for g in (a, b, c):
