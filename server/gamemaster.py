@@ -267,7 +267,7 @@ async def player_acted(table: Table, seat: int) -> None:
     """A seat's player sent an action himself (accepted or not): he is back."""
     writes = back_writes(table, seat)
     if writes:
-        await _commit(table, *writes)
+        await table.commit(*writes)
     back(table, seat)
 
 
@@ -303,7 +303,7 @@ async def on_deadline(table: Table) -> None:
     name = table.seats[seat].name
     log_event(log, "table.timeout", table=table.id, seat=seat, name=name, away=now_away)
     if now_away:
-        await _commit(table, _away_write(table, seat, True))  # away survives a restart
+        await table.commit(_away_write(table, seat, True))  # away survives a restart
         _notice_all(table, f"{name} is away: seat {seat} plays automatically until they act")
     await table._bot_move(seat)
 
@@ -432,23 +432,16 @@ async def _resume(table: Table, c: MasterCommand) -> None:
     table._send_snapshots()
 
 
-async def _commit(table: Table, *writes: Any) -> None:
-    """Make ``writes`` durable before what they record is acknowledged; shielded, so
-    a cancellation (a shutdown) cannot leave a change done but not stored."""
-    with trio.CancelScope(shield=True):
-        await table._store.commit(*writes)
-
-
 async def _commit_pause(table: Table, paused: bool) -> None:
     from server.store import PauseSet
 
-    await _commit(table, PauseSet(table.id, table.game_no, paused))
+    await table.commit(PauseSet(table.id, table.game_no, paused))
 
 
 async def _commit_bot(table: Table, seat: int, strategy: str | None) -> None:
     from server.store import BotReserved
 
-    await _commit(table, BotReserved(table.id, seat, strategy))
+    await table.commit(BotReserved(table.id, seat, strategy))
 
 
 def _seat_arg(table: Table, c: MasterCommand) -> int | None:
@@ -498,7 +491,7 @@ async def _unseat(table: Table, c: MasterCommand) -> None:
     if holder.name is None:
         _error(table, c, "no_seat", f"seat {seat} is already empty")
         return
-    await _commit(table, SeatSet(table.id, seat, None, None), *back_writes(table, seat))
+    await table.commit(SeatSet(table.id, seat, None, None), *back_writes(table, seat))
     from server import wire
 
     if holder.member is not None:
@@ -534,7 +527,7 @@ async def _set_options(table: Table, c: MasterCommand) -> None:
     except engine.OptionError as exc:
         _error(table, c, "bad_options", str(exc))
         return
-    await _commit(table, OptionsSet(table.id, options, settings))
+    await table.commit(OptionsSet(table.id, options, settings))
     table.options, table.settings = options, settings
     _ok(table, c, "options set")
     table._send_snapshots()
@@ -576,7 +569,7 @@ async def _hand_over(table: Table, c: MasterCommand) -> None:
     if match is None:
         _error(table, c, "bad_name", f"{target!r} is not at this table")
         return
-    await _commit(table, MasterSet(table.id, match))
+    await table.commit(MasterSet(table.id, match))
     table.master = match
     _ok(table, c, f"{match} is the game master")
     _notice_all(table, f"{match} is now the game master")

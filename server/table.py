@@ -243,6 +243,12 @@ class Table:
         """Stop the game where it is, for a shutdown (see ``frozen``)."""
         self.frozen = True  # a deadline already being waited for finds it so
 
+    async def commit(self, *writes: Any) -> None:
+        """Make ``writes`` durable before what they record is acknowledged; shielded,
+        so a cancellation (a shutdown) cannot leave a change done but not stored."""
+        with trio.CancelScope(shield=True):
+            await self._store.commit(*writes)
+
     def _deadline(self) -> float:
         """When the table must do something unasked: a bot's move. The turn clock hooks here."""
         if self.frozen:
@@ -453,8 +459,7 @@ class Table:
         ]
         if self.game.over:
             writes.append(GameEnded(self.id, self.game_no, list(self.game.scores)))
-        with trio.CancelScope(shield=True):  # an applied action is always made durable
-            await self._store.commit(*writes)
+        await self.commit(*writes)  # an applied action is always made durable
         self._actions += 1
         gamemaster.after_action(self, seat)  # the countdown follows the turn
         numbered = self._record_events(events)
@@ -506,10 +511,8 @@ class Table:
             return
         token = new_token()
         th = token_hash(token)
-        with trio.CancelScope(shield=True):  # whoever sits down is not away
-            await self._store.commit(
-                SeatSet(self.id, seat, name, th), *gamemaster.back_writes(self, seat)
-            )
+        # whoever sits down is not away
+        await self.commit(SeatSet(self.id, seat, name, th), *gamemaster.back_writes(self, seat))
         gamemaster.back(self, seat)
         old = self.seats[seat].member
         if old is not None and old is not c.member:
@@ -548,10 +551,9 @@ class Table:
     async def _leave(self, c: Leave) -> None:
         seat = self._seat_of(c.member)
         if seat is not None:
-            with trio.CancelScope(shield=True):  # an empty seat is a bot's, not away
-                await self._store.commit(
-                    SeatSet(self.id, seat, None, None), *gamemaster.back_writes(self, seat)
-                )
+            # an empty seat is a bot's, not away
+            freed = SeatSet(self.id, seat, None, None)
+            await self.commit(freed, *gamemaster.back_writes(self, seat))
             gamemaster.back(self, seat)
             self.seats[seat] = Seat()
             self._changed_at = trio.current_time()
@@ -618,8 +620,7 @@ class Table:
         seed = secrets.randbits(62) if seed is None else seed
         game = engine.new_game(self.ruleset, len(self.seats), seed, self.options)
         number, base = self.game_no + 1, self.seq + 1
-        with trio.CancelScope(shield=True):
-            await self._store.commit(GameStarted(self.id, number, seed, None, None, base))
+        await self.commit(GameStarted(self.id, number, seed, None, None, base))
         self.game, self.game_no, self.seq, self.game_base = game, number, base, base
         self.state = PLAYING
         self.ring.clear()
@@ -636,8 +637,7 @@ class Table:
 
     async def _abandon(self) -> None:
         if self.state == PLAYING and self.game is not None:
-            with trio.CancelScope(shield=True):
-                await self._store.commit(GameEnded(self.id, self.game_no, list(self.game.scores)))
+            await self.commit(GameEnded(self.id, self.game_no, list(self.game.scores)))
             self.state = OVER
             await gamemaster.abandoned(self)  # the prize goes back
 
