@@ -1,8 +1,9 @@
 """Encode and decode rates of the wire protocol, beside plain msgpack of the same maps.
 
-Run: ``python bench/protocol.py [--seconds S]``. For a typical table event and
-a full snapshot (a real abbott view: the 6x6 grid, collections, best hands;
-and a shedding seat's view), it measures messages/s of:
+Run: ``python bench/protocol.py [--seconds S]``. For a typical table event, a
+``turn`` as the server sends it after each event batch (with the seat's fresh
+view) and a full snapshot (a real abbott view: the 6x6 grid, collections, best
+hands; and a shedding seat's view), it measures messages/s of:
 
 - msgpack codec: ``encode(msg)`` (message -> map -> frame) and the decoder
   (frame -> map -> validated message), each beside ``msgpack.packb`` /
@@ -77,7 +78,6 @@ def samples() -> dict[str, m.Message]:
     """The messages measured: a typical event and full snapshots from real games."""
     out: dict[str, m.Message] = {
         "event": m.TableEvent("17", 1234, {"kind": "play", "seat": 2, "cards": ["QH"]}),
-        "turn": m.Turn("17", 1234, 2, 2, ("play QH", "play QS", "draw"), clock=60),
     }
     for name, seats in (("abbott", 4), ("switch", 4)):
         if name not in engine.rulesets():
@@ -88,13 +88,16 @@ def samples() -> dict[str, m.Message]:
                 break
             game.apply(game.to_act, game.legal_actions(game.to_act)[0])
         seat = game.to_act
+        legal = tuple(str(a) for a in game.legal_actions(seat))
+        # A turn as the server sends it after every event batch: the fresh view too.
+        out[f"turn/{name}"] = m.Turn("17", 1234, seat, seat, legal, clock=60, view=game.view(seat))
         out[f"snapshot/{name}"] = m.Snapshot(
             table="17",
             seq=1234,
             state="playing",
             view=game.view(seat),
             seat=seat,
-            legal=tuple(str(a) for a in game.legal_actions(seat)),
+            legal=legal,
             players=("ann", "bob", "bot:default", "cy")[:seats],
             master="ann",
             clock=42.5,
