@@ -60,7 +60,7 @@ from client.boards import BoardContext, render_board
 from client.commands import ACTIONS_HELP, COMMANDS, MASTER_COMMANDS, TABLE_COMMANDS
 from client.completion import CommandCompleter
 from client.describe import describe_event
-from client.state import ClientState, LogLine, TableState, display_name
+from client.state import MAX_LOG, ClientState, LogLine, TableState, display_name
 
 PANEL_WIDTH = 24
 TALK_APART = 100  #: columns from which talk has its own pane
@@ -248,6 +248,12 @@ class ClientApp:
         self.picker_index = 0
         self.lobby_log: deque[LogLine] = deque(maxlen=200)
         self.redraws = 0
+        self.boards_drawn = 0  # board drawings actually made (the rest come from the cache)
+        self.lines_described = 0  # log lines actually described (likewise)
+        # One redraw asks for the board several times (its height, its line count, its
+        # content) and for the log's lines twice; both are drawn once per change instead.
+        self._board_cache: tuple[object, tuple[Any, ...], StyleAndTextTuples] | None = None
+        self._line_cache: dict[int, tuple[LogLine, tuple[Any, ...], StyleAndTextTuples]] = {}
         self.last_change: float | None = None
         self.on_redraw: Callable[[float], None] | None = None
         self.input_field = TextArea(
@@ -410,6 +416,19 @@ class ClientApp:
         t = self.table
         if t is None:
             return self._lobby_text(width)
+        # Everything the drawing reads; the view is compared by identity (a new view is a
+        # new dict), which the cache's reference to it keeps meaningful.
+        key = (t.table, t.seq, t.state, t.master, tuple(t.names), t.legal, t.my_turn)
+        key += (width, self.ascii_only, self.state.name)
+        cached = self._board_cache
+        if cached is not None and cached[0] is t.view and cached[1] == key:
+            return cached[2]
+        board = self._draw_board(t, width)
+        self._board_cache = (t.view, key, board)
+        self.boards_drawn += 1
+        return board
+
+    def _draw_board(self, t: TableState, width: int) -> StyleAndTextTuples:
         ctx = BoardContext(
             names=t.names,
             ascii_only=self.ascii_only,
@@ -528,21 +547,33 @@ class ClientApp:
             picked.append(entry)
             if len(picked) >= room:
                 break
+        key = (tuple(names), self.ascii_only)
+        cache = self._line_cache
+        if len(cache) > 4 * MAX_LOG:  # lines long scrolled away, or of tables left
+            cache.clear()
         for entry in reversed(picked):
-            if entry.kind == "event":
-                lines.append(describe_event(entry.data, names, self.ascii_only))
-            elif entry.kind == "talk":
-                lines.append(
-                    [
-                        ("class:talk.name", f"{entry.data.get('name')}: "),
-                        ("", str(entry.data.get("text", ""))),
-                    ]
-                )
-            elif entry.kind == "error":
-                lines.append([("class:error", str(entry.data.get("text", "")))])
-            else:
-                lines.append([("class:dim", str(entry.data.get("text", "")))])
+            cached = cache.get(id(entry))
+            if cached is not None and cached[0] is entry and cached[1] == key:
+                lines.append(cached[2])
+                continue
+            line = self._describe(entry, names)
+            cache[id(entry)] = (entry, key, line)
+            self.lines_described += 1
+            lines.append(line)
         return lines
+
+    def _describe(self, entry: LogLine, names: list[str | None]) -> StyleAndTextTuples:
+        """One log line as the log shows it."""
+        if entry.kind == "event":
+            return describe_event(entry.data, names, self.ascii_only)
+        if entry.kind == "talk":
+            return [
+                ("class:talk.name", f"{entry.data.get('name')}: "),
+                ("", str(entry.data.get("text", ""))),
+            ]
+        if entry.kind == "error":
+            return [("class:error", str(entry.data.get("text", "")))]
+        return [("class:dim", str(entry.data.get("text", "")))]
 
     def _joined(self, part: str) -> StyleAndTextTuples:
         out: StyleAndTextTuples = []
