@@ -12,8 +12,8 @@
   ``negotiate(hello)`` -> ``Welcome`` or a ``bad_version`` ``Error``.
 - ``protocol.sniff``: which codec a connection speaks, from its first byte.
 - ``protocol.errors``: ``LocalProtocolError`` (our misuse) and
-  ``RemoteProtocolError`` (the peer's bad input; ``.code``, ``.fatal``,
-  ``.to_error()``), and the stable error ``CODES``.
+  ``RemoteProtocolError`` (the peer's bad input; ``.code``, ``.fatal``; the
+  reply is ``messages.Error.answering(err)``), and the stable error ``CODES``.
 
 docs/protocol.md is the full specification.
 """

@@ -16,16 +16,12 @@ exception for bad input: that is the invariant the fuzz tests check.
 >>> err = RemoteProtocolError("frame of 4294967295 bytes is over the limit", "too_large")
 >>> err.code, err.fatal
 ('too_large', True)
->>> err.to_error().code
-'too_large'
+
+The ``error`` message that answers one is ``protocol.messages.Error.answering(err)``:
+this module knows no message, so that every other module of the package may import it.
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from protocol.messages import Error
 
 #: Every error code a server may send, with what it means. Codes are stable
 #: words: clients switch on them; the text beside them is for people.
@@ -80,12 +76,6 @@ class ProtocolError(Exception):
     def __init__(self, message: str, code: str = "bad_message") -> None:
         super().__init__(message)
         self.code = code
-
-    def to_error(self, id: int | None = None, table: str | None = None) -> Error:
-        """The ``error`` message that answers this, for the reply."""
-        from protocol.messages import Error, clean_text
-
-        return Error(code=self.code, text=clean_text(str(self))[:1000], id=id, table=table)
 
 
 class LocalProtocolError(ProtocolError):

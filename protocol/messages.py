@@ -44,7 +44,7 @@ from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar
 
-from protocol.errors import LocalProtocolError
+from protocol.errors import LocalProtocolError, ProtocolError
 from protocol.fields import (
     CONTROL,
     FAST,
@@ -366,6 +366,18 @@ class Error(Message):
     table: OptWord = None
     supported: Versions = ()
     id: Id = field(default=None, kw_only=True)
+
+    @classmethod
+    def answering(
+        cls, exc: ProtocolError, id: int | None = None, table: str | None = None
+    ) -> Error:
+        """The ``error`` reply to a protocol error: its code, and its words made safe.
+
+        >>> from protocol.errors import RemoteProtocolError
+        >>> Error.answering(RemoteProtocolError("frame over the limit", "too_large")).code
+        'too_large'
+        """
+        return cls(code=exc.code, text=clean_text(str(exc))[:1000], id=id, table=table)
 
 
 # ------------------------------------------------------------------ the lobby

@@ -38,7 +38,7 @@ frame (at most ``max_frame + 4`` bytes) plus the complete frames of the last
 time.
 
 A frame that breaks any of these rules raises ``RemoteProtocolError`` (fatal:
-send its ``to_error()`` and close). After that the decoder is dead: every
+send ``Error.answering(err)`` and close). After that the decoder is dead: every
 later call raises again, so a broken stream is never parsed further. A
 well-framed map of an unknown type or with a bad field is not fatal: it comes
 out as an ``UnknownMessage`` or ``InvalidMessage`` whose ``error()`` is the

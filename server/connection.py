@@ -318,7 +318,7 @@ class Connection:
                 while (message := codec.next_message()) is not None:
                     await self._dispatch(message)
             except RemoteProtocolError as exc:
-                self.deliver(exc.to_error())
+                self.deliver(m.Error.answering(exc))
                 return
             except _Closing:
                 return
