@@ -19,6 +19,7 @@ import trio
 from client.app import ClientApp
 from client.config import config_dir, secret_for
 from client.connection import Connection, ConnectionLost, ServerError
+from client.records import RecordError, fetch_record
 from protocol import messages as m
 from protocol.commands import CommandError, parse_command
 from protocol.errors import ProtocolError
@@ -115,7 +116,14 @@ class Session:
         elif isinstance(msg, m.StartGame):
             self.ui.say("the game has started", "class:ok")
         elif isinstance(reply, m.Record):
-            self.ui.say(f"record saved to {self.save_record(reply)}", "class:ok")
+            record = {**dict(reply.record), "full": reply.full}
+            if reply.next is not None or reply.start:  # a long game: fetch every page
+                try:
+                    record = await fetch_record(self._quiet, reply.table)
+                except RecordError as exc:
+                    self.ui.say(f"record: {exc}", "class:error")
+                    return
+            self.ui.say(f"record saved to {self.save_record(reply.table, record)}", "class:ok")
         elif isinstance(reply, m.Chips):
             self.ui.say(f"{reply.name} has {reply.balance} chips", "class:ok")
         elif isinstance(reply, m.Named):
@@ -127,12 +135,11 @@ class Session:
         elif isinstance(reply, m.Ok) and not isinstance(msg, (m.Act, m.Say)):
             self.ui.say("ok", "class:ok")
 
-    def save_record(self, reply: m.Record) -> Path:
-        """Keep an exported record as JSON (``switchboard replay FILE`` steps through it)."""
+    def save_record(self, table: str, record: dict[str, Any]) -> Path:
+        """Keep a fetched record (every page joined, with ``full``) as JSON
+        (``switchboard replay FILE`` steps through it)."""
         directory = self.records_dir or (config_dir() / "records")
         directory.mkdir(parents=True, exist_ok=True)
-        path = directory / f"{reply.table}.json"
-        path.write_text(
-            json.dumps({"full": reply.full, **dict(reply.record)}, indent=1), encoding="utf-8"
-        )
+        path = directory / f"{table}.json"
+        path.write_text(json.dumps(record, indent=1), encoding="utf-8")
         return path

@@ -42,9 +42,9 @@ class Game(ABC):
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
     schema: ClassVar[OptionSchema]
-    #: Whether some cards are hidden from some seats. A record holds the seed, and the
-    #: seed deals every hand, so the server gives a full record (seed, deck) only to
-    #: operators when this is true; players and spectators get the public event log.
+    #: Whether some cards are hidden from some seats. Either way a record holds the
+    #: seed, and the seed deals every later hand (abbott's next grid too), so a record
+    #: with the seed is published only once the game is over.
     hidden_information: ClassVar[bool] = True
 
     def __init__(
@@ -196,6 +196,6 @@ class Game(ABC):
 
     def __repr__(self) -> str:
         return (
-            f"<{type(self).__name__} {self.ruleset} seats={self.seats} seed={self.seed!r}"
-            f" actions={len(self._log)} to_act={self.to_act}>"
+            f"<{type(self).__name__} {self.ruleset} seats={self.seats}"
+            f" actions={len(self._log)} to_act={self.to_act}>"  # no seed: a log line may show it
         )

@@ -313,9 +313,11 @@ def _chips(args: list[str], rest: str, table: str | None) -> Message:
 
 
 def _record(args: list[str], rest: str, table: str | None) -> Message:
-    if len(args) > 1:
-        raise _usage("record [TABLE]")
-    return GetRecord(table=args[0] if args else _need_table(table, "record"))
+    usage = "record [TABLE [START]]"
+    if len(args) > 2:
+        raise _usage(usage)
+    start = _int(args[1], "START", usage) if len(args) == 2 else 0
+    return GetRecord(table=args[0] if args else _need_table(table, "record"), start=start)
 
 
 def _help(args: list[str], rest: str, table: str | None) -> Message:
@@ -398,7 +400,13 @@ COMMANDS: tuple[Command, ...] = (
             ("talk",)),
     Command("act", "act ACTION", "take an action (or type it bare: play QH, move c4, draw)",
             "table", _act),
-    Command("record", "record [TABLE]", "get a table's game record", "table", _record),
+    Command(
+        "record",
+        "record [TABLE [START]]",
+        "get a page of a table's game record, from entry START",
+        "table",
+        _record,
+    ),
     Command("chips", "chips [NAME]", "a chip balance and its recent entries", "lobby", _chips),
     Command("start", "start", "deal (game master; empty seats get bots)", "master",
             _table_only(lambda t: StartGame(table=t), "start")),
@@ -547,7 +555,7 @@ _LOBBY_FORMS: dict[type[Message], Callable[[Any], str]] = {
     ),
     Resume: lambda m: f"resume {m.table} {m.token} {m.last_seq}",
     GetChips: lambda m: _join_words("chips", m.name or ""),
-    GetRecord: lambda m: f"record {m.table}",
+    GetRecord: lambda m: f"record {m.table}" + (f" {m.start}" if m.start else ""),
     Help: lambda m: _join_words("help", m.topic or ""),
 }
 

@@ -709,20 +709,31 @@ class Chips(Message):
 @message("get_record", CLIENT)
 @dataclass(frozen=True, slots=True)
 class GetRecord(Message):
+    """One page of a table's game record, from entry ``start`` (an action of a full
+    record, an event of a public log)."""
+
     table: Word
+    start: Count = 0
     id: Id = field(default=None, kw_only=True)
 
 
 @message("record", SERVER)
 @dataclass(frozen=True, slots=True)
 class Record(Message):
-    """A game's record. ``full``: ``game.record()`` (seed, options, actions), which
-    ``engine.replay`` rebuilds; otherwise the public event log
-    (``{"ruleset", "seats", "options", "events": [...]}``)."""
+    """One page of a game's record. ``full``: ``game.record()`` (seed, options,
+    actions), which ``engine.replay`` rebuilds once every page's ``actions`` are
+    joined; otherwise the public event log (``{"ruleset", "seats", "options",
+    "events": [...]}``). The page holds the entries from ``start``; ``next`` is where
+    the next page starts (null: this is the last), ``total`` how many entries there
+    are, ``game`` the table's game number (pages of one record share it)."""
 
     table: Word
     record: Payload
     full: Bool = True
+    start: Count = 0
+    next: OptCount = None
+    total: Count = 0
+    game: Count = 0
     id: Id = field(default=None, kw_only=True)
 
 

@@ -87,8 +87,11 @@ class Start:
 
 @dataclass(frozen=True, slots=True)
 class Export:
+    """A page of the game's record, from entry ``start`` (``server.records``)."""
+
     member: Member
     req: int | None
+    start: int = 0
 
 
 @dataclass(frozen=True, slots=True)

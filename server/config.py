@@ -56,6 +56,11 @@ class ServerConfig:
     table_inbox: int = 64  #: commands queued to one table
     open_tables: tuple[str, ...] = ()  #: rulesets that always have one waiting table
 
+    # ---------------------------------------------------------- records
+    record_page: int = 250  #: actions or events in one record reply at most (then pages)
+    record_per_second: float = 5.0  #: record pages one connection may ask for, sustained...
+    record_burst: int = 20  #: ...after a burst of this many (a token bucket)
+
     # ------------------------------------------------------------ store
     sqlite_synchronous: str = "NORMAL"  #: NORMAL survives a crashed process; FULL a power cut
     commit_batch: int = 1024  #: most writes one group commit carries

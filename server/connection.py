@@ -158,6 +158,7 @@ class Connection:
         self._goodbye: m.Message | None = None
         self._writing = False
         self._talk = TokenBucket(self.config.talk_per_second, self.config.talk_burst)
+        self._records: TokenBucket | None = None  #: made at the first get_record
         self.sent = 0
         self.received = 0
         self.ops = None if services.ops is None else ConnectionOps(self, services.ops)
@@ -488,5 +489,12 @@ class Connection:
             await table.submit(cmd.Start(self, msg.id))
 
     async def _get_record(self, msg: m.GetRecord) -> None:
-        if (table := self._table(msg)) is not None:
-            await table.submit(cmd.Export(self, msg.id))
+        if (table := self._table(msg)) is None:
+            return
+        if self._records is None:
+            self._records = TokenBucket(self.config.record_per_second, self.config.record_burst)
+        if not self._records.take(trio.current_time()):
+            text = "you are asking for records too fast"
+            self.deliver(wire.error(msg.id, "rate_limited", text, table.id))
+            return
+        await table.submit(cmd.Export(self, msg.id, msg.start))

@@ -36,7 +36,7 @@ import trio
 import engine
 from engine.events import Event
 from engine.game import Game
-from server import gamemaster, wire
+from server import gamemaster, records, wire
 from server.accounts import new_token, token_hash
 from server.clock import TIMED_OUT, receive_before
 from server.commands import (
@@ -118,6 +118,10 @@ class Table:
         self.game_base = 0  #: the seq of the current game's start
         self.state = WAITING
         self.ring: deque[tuple[int, Event]] = deque(maxlen=config.event_ring)
+        #: Every event of the current game, in order: its public log (``server.records``)
+        #: is presented from here a page at a time, never rebuilt by a replay.
+        self.game_events: list[Event] = []
+        self._final: dict[str, Any] | None = None  #: the finished game's record, made once
         self._config = config
         self._store = store
         self._send, self._inbox = trio.open_memory_channel[Command](config.table_inbox)
@@ -384,6 +388,7 @@ class Table:
             self.seq += 1
             numbered.append((self.seq, ev))
         self.ring.extend(numbered)
+        self.game_events.extend(events)
         gamemaster.observe(self, events)
         return numbered
 
@@ -624,6 +629,7 @@ class Table:
         self.game, self.game_no, self.seq, self.game_base = game, number, base, base
         self.state = PLAYING
         self.ring.clear()
+        self.game_events, self._final = [], None
         self._start_rng(seed)
         gamemaster.on_start(self)  # a fresh countdown, nobody away
         # The first deal's events are numbered after the start's snapshot and end with
@@ -642,29 +648,28 @@ class Table:
             await gamemaster.abandoned(self)  # the prize goes back
 
     def _export(self, c: Export) -> None:
-        """The current (or last) game's record: in full where nothing is hidden or for an
-        operator; otherwise the public event log (the seed would reveal every hand)."""
-        if self.game is None:
+        """A page of the current (or last) game's record (``server.records``): a running
+        game's public log to its members, a finished game's full record to anyone."""
+        game = self.game
+        if game is None:
             c.member.deliver(wire.error(c.req, "no_record", "no game has started here", self.id))
             return
-        rec = self.game.record()
-        if c.member.operator or not self.game.hidden_information:
-            c.member.deliver(wire.record(c.req, self.id, rec, True))
-            return
-        replayed = engine.new_game(
-            rec["ruleset"], rec["seats"], rec["seed"], rec["options"],
-            dealer=rec["dealer"], deck=rec["deck"],
-        )  # fmt: skip
-        events = [e.present(None) for e in replayed.opening_events]
-        for seat, notation in rec["actions"]:
-            events.extend(e.present(None) for e in replayed.apply(seat, notation))
-        public = {
-            "ruleset": rec["ruleset"],
-            "seats": rec["seats"],
-            "options": rec["options"],
-            "events": events,
-        }
-        c.member.deliver(wire.record(c.req, self.id, public, False))
+        size = self._config.record_page
+        if gamemaster.running(self):
+            if not (c.member.operator or self.is_member(c.member)):
+                text = "a running game's record is for the table's members (join or watch it)"
+                c.member.deliver(wire.error(c.req, "not_member", text, self.id))
+                return
+            page = records.public_page(game, self.options, self.game_events, c.start, size)
+        else:
+            if self._final is None:
+                self._final = game.record()
+            page = records.full_page(self._final, c.start, size)
+        c.member.deliver(wire.record(c.req, self.id, page, self.game_no))
+
+    def is_member(self, member: Member) -> bool:
+        """Whether ``member`` is at this table: in a seat or watching."""
+        return member in self.spectators or self._seat_of(member) is not None
 
     async def _close(self, reason: str) -> None:
         with trio.CancelScope(shield=True):

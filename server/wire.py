@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from protocol import messages as m
+from server.records import Page
 
 Message = m.Message
 
@@ -91,8 +92,17 @@ def talk(table: int, name: str, text: str) -> Message:
     return m.Talk(table=table_word(table), name=name, text=text)
 
 
-def record(req: int | None, table: int, rec: dict[str, Any], full: bool) -> Message:
-    return m.Record(table=table_word(table), record=rec, full=full, id=req)
+def record(req: int | None, table: int, page: Page, game: int) -> Message:
+    return m.Record(
+        table=table_word(table),
+        record=page.record,
+        full=page.full,
+        start=page.start,
+        next=page.next,
+        total=page.total,
+        game=game,
+        id=req,
+    )
 
 
 def notice(text: str, shutdown_in: int | None = None) -> Message:

@@ -2,8 +2,8 @@
 
 FILE is a record saved as JSON (the client's `record` command saves one; a
 server's export is the same shape). From a server, the table's record is
-fetched: the full record where nothing is hidden (abbott) or for operators,
-otherwise the public event log a spectator saw. Right/Left (or n/p) step
+fetched page by page: the full record of a finished game, or the public event
+log of one still running (for the table's members). Right/Left (or n/p) step
 forward and back, Home/End jump, q quits. --print writes every step (or
 --step N) as text instead, for scripts and for reading in a pager.
 """
@@ -27,15 +27,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 async def fetch_record(host: str, port: int, table: str, name: str | None) -> dict[str, Any]:
-    """The table's record from the server (full, or the public event log)."""
+    """The table's record from the server, every page of it (full, or the public event
+    log of a game still running)."""
+    from client import records
     from client.connection import connect
-    from protocol import messages as m
 
+    refused: records.RecordError | None = None
     async with connect(host, port, name=name, reconnect=False) as conn:
-        reply = await conn.request(m.GetRecord(table=table))
-        record = dict(reply.record)
-        record.setdefault("full", reply.full)
-        return record
+        try:
+            return await records.fetch_record(lambda msg: conn.request(msg, check=False), table)
+        except records.RecordError as exc:  # raised below, not wrapped by the connection's tasks
+            refused = exc
+    assert refused is not None
+    raise refused
 
 
 def run(args: argparse.Namespace) -> int:

@@ -7,12 +7,14 @@ import asyncio
 import json
 import random
 
+import pytest
 import trio
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 import engine
 from client.connection import connect
+from client.records import RecordError
 from client.replay import Replay, ReplayApp
 from protocol import messages as m
 from switchboard.cli import main as cli_main
@@ -95,7 +97,8 @@ async def test_a_record_fetched_from_the_server_replays_the_game(tmp_path, monke
     from server.config import ServerConfig
 
     async with trio.open_nursery() as nursery:
-        server = Server(ServerConfig(host="127.0.0.1", port=0, scrypt_n=2**4))
+        config = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2**4, record_page=5)
+        server = Server(config)
         port = await nursery.start(server.serve)
         async with connect("127.0.0.1", port, name="ann") as conn:
             made = await conn.request(m.CreateTable(ruleset="abbott", seats=4))
@@ -111,8 +114,19 @@ async def test_a_record_fetched_from_the_server_replays_the_game(tmp_path, monke
                         moves += 1
                 while t.stale or t.resyncing:
                     await trio.sleep(0.01)
+            with pytest.raises(RecordError) as refused:  # bob is not at the running game
+                await fetch_record("127.0.0.1", port, made.table, "bob")
+            assert refused.value.code == "not_member"
+            with trio.fail_after(30):
+                while not t.view.get("over"):
+                    await trio.sleep(0.01)
+                    if t.my_turn and not t.stale and t.legal:
+                        await conn.act(made.table, t.legal[0])
+                while t.stale or t.resyncing:
+                    await trio.sleep(0.01)
             record = await fetch_record("127.0.0.1", port, made.table, "bob")
-            assert record["full"]  # abbott hides nothing: the whole record
+            assert record["full"]  # the game is over: the whole record, in pages of 5
+            assert len(record["actions"]) > 5
             replay = Replay(record)
             ours = {k: v for k, v in t.view.items() if k not in ("viewer",)}
             theirs = {k: v for k, v in replay.view(replay.steps - 1).items() if k != "viewer"}

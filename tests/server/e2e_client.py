@@ -142,6 +142,22 @@ class Client:
                     return self.inbox[index]
                 index += 1
 
+    async def record(self, table: str) -> m.Received:
+        """A table's whole record: every page, joined into one ``record`` (or the first
+        refusal)."""
+        page = await self.request(m.GetRecord(table=table))
+        if not isinstance(page, m.Record):
+            return page
+        key = "actions" if page.full else "events"
+        entries = list(page.record[key])
+        while page.next is not None:
+            page = await self.request(m.GetRecord(table=table, start=page.next))
+            if not isinstance(page, m.Record):
+                return page
+            entries.extend(page.record[key])
+        return m.Record(table=table, record={**page.record, key: entries}, full=page.full,
+                        total=len(entries), game=page.game)  # fmt: skip
+
     async def aclose(self) -> None:
         with trio.move_on_after(1):
             await self.stream.aclose()

@@ -1,8 +1,9 @@
-"""Record export: the full record where nothing is hidden (abbott), the public event
-log where the seed would reveal the hands."""
+"""Record export: no record before the first game; a finished game's full record, which
+replays it (the running game's public log: ``test_record_pages``, ``test_seed_secrecy``)."""
 
 from __future__ import annotations
 
+import pytest
 import trio
 from e2e_client import Client
 
@@ -22,23 +23,10 @@ async def play_one(running, ruleset: str) -> tuple[Client, str]:
     return c, ok.table
 
 
-async def test_abbott_exports_the_full_record_to_players(running):
-    c, table = await play_one(running, "abbott")
-    rec = await c.request(m.GetRecord(table=table))
+@pytest.mark.parametrize("ruleset", ["abbott", "kilodney"])
+async def test_a_finished_game_exports_the_full_record_to_players(running, ruleset):
+    c, table = await play_one(running, ruleset)
+    rec = await c.record(table)
     assert isinstance(rec, m.Record) and rec.full
     replayed = engine.replay(rec.record)
     assert replayed.over and replayed.view(None) == running.server.lobby.get(table).game.view(None)
-
-
-async def test_hidden_games_export_only_the_public_log_to_players(running):
-    c, table = await play_one(running, "kilodney")
-    rec = await c.request(m.GetRecord(table=table))
-    assert isinstance(rec, m.Record) and not rec.full
-    assert "seed" not in rec.record and "actions" not in rec.record
-    seen = [x.event for x in c.inbox if isinstance(x, m.TableEvent) and x.table == table]
-    game = running.server.lobby.get(table).game
-    again = engine.new_game(game.ruleset, game.seats, game.seed, game.record()["options"])
-    public = [e.present(None) for e in again.opening_events]
-    for seat, notation in game.record()["actions"]:
-        public.extend(e.present(None) for e in again.apply(seat, notation))
-    assert rec.record["events"] == public and len(public) == len(seen)
