@@ -31,6 +31,7 @@ from engine.cards import Card, parse_cards
 from engine.errors import IllegalActionError
 from engine.events import Event
 from engine.options import OptionSchema
+from engine.vocabulary import Vocabulary
 
 Seed = int | str
 
@@ -39,6 +40,8 @@ class Game(ABC):
     """A game of one ruleset at one table: a sequence of hands to a target."""
 
     family: ClassVar[str]
+    #: The family's declared view keys and event kinds (``engine.vocabulary``).
+    vocabulary: ClassVar[Vocabulary]
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
     schema: ClassVar[OptionSchema]

@@ -43,6 +43,7 @@ from .board import (
     square_name,
 )
 from .scoring import game_winner, hand_points, hand_winner, sides
+from .vocabulary import VOCABULARY
 
 _VOTE_END = Vote("end")
 _CONCEDE = Concede()
@@ -87,6 +88,7 @@ class Abbott(Game):
     """One game of Abbott's Switch: hands until someone alone leads at the target."""
 
     family = "abbott"
+    vocabulary = VOCABULARY
     min_seats = 2
     max_seats = 4
     schema = SCHEMA

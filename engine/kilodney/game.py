@@ -1,4 +1,4 @@
-"""Kilodney's Switch (``seeds/004_…``): follow suit or face, or be knocked out.
+"""Crad Kilodney's Switch: follow suit or face, or be knocked out.
 
 The whole 54-card deck (plus up to two extra jokers) is dealt. Each player must
 follow the suit ("in suit") or the face ("switching") of the card just played,
@@ -32,8 +32,8 @@ from engine.cards import JOKER_RANK, SUITS, Card, format_cards, make_deck, shuff
 from engine.errors import OptionError
 from engine.events import Event
 from engine.game import Game
+from engine.kilodney.vocabulary import VOCABULARY
 from engine.options import Option, OptionSchema
-from engine.registry import register
 
 STANDARD_JOKERS = 2
 STANDARD_DECK = 52 + STANDARD_JOKERS
@@ -138,6 +138,7 @@ class Kilodney(Game):
     """One game of Kilodney's Switch: hands dealt in turn until someone reaches the target."""
 
     family = "kilodney"
+    vocabulary = VOCABULARY
     min_seats = 4
     max_seats = 9
     schema = SCHEMA
@@ -437,11 +438,3 @@ def deck_for_hands(hands: Sequence[Sequence[str]], dealer: int) -> list[str]:
         raise ValueError("deck_for_hands needs hands of equal length")
     (size,) = sizes
     return [hands[(dealer + 1 + i) % n][i // n] for i in range(size * n)]
-
-
-register(
-    "kilodney",
-    Kilodney,
-    "Crad Kilodney's Switch: the whole deck dealt; follow suit or face or be knocked out;"
-    " first to 50",
-)
