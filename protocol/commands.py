@@ -107,16 +107,21 @@ class Command:
     aliases: tuple[str, ...] = ()
 
 
+#: What ``_int`` accepts: ASCII digits and nothing else (``re.ASCII``: no other scripts).
+_DIGITS = re.compile(r"[0-9]+", re.ASCII)
+
+
 def _usage(usage: str) -> CommandError:
     return CommandError(f"usage: {usage}")
 
 
 def _int(text: str, what: str, usage: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise CommandError(f"{what} must be a whole number, not {text!r}; usage: {usage}") from None
-    return value
+    """A count typed in ASCII digits only. Python's ``int`` would also take ``1_000``,
+    ``+7``, spaces and the digits of every script (Arabic-Indic, full-width ...); a
+    client written in another language would not, so the text mode does not either."""
+    if not _DIGITS.fullmatch(text):
+        raise CommandError(f"{what} must be a whole number, not {text!r}; usage: {usage}")
+    return int(text)
 
 
 def _need_table(table: str | None, usage: str) -> str:

@@ -150,6 +150,18 @@ def test_errors_say_what_was_expected(line, message):
     assert message in str(info.value)
 
 
+@pytest.mark.parametrize(
+    "amount", ["1_000", "\u0661\u0660\u0660", "\uff11\uff10\uff10", "+7", "-7", "7.0", "0x10"]
+)
+def test_counts_are_ascii_digits_only(amount):
+    """``int()`` takes underscores, a sign and every script's digits; the text mode does not."""
+    with pytest.raises(CommandError, match="CHIPS must be a whole number"):
+        parse_command(f"prize {amount}", table=T)
+    with pytest.raises(CommandError, match="must be a whole number"):
+        parse_command(f"join {T} {amount}")
+    assert parse_command("prize 0100", table=T) == m.SetPrize(table=T, chips=100)
+
+
 def test_table_commands_need_a_table():
     for line in ("play QH", "say hi", "leave", "start", "bot 1", "record"):
         with pytest.raises(CommandError, match="no current table"):
