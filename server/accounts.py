@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import trio
 
+from server.ledger import Ledger
 from server.limits import NameError_, clean_name, fold_name
 from server.store import NameClaimed, Store, StoredState
 
@@ -39,8 +40,18 @@ class ClaimResult:
 class Accounts:
     """The claimed names, in memory (loaded at start) and in the store."""
 
-    def __init__(self, store: Store, state: StoredState, *, scrypt_n: int, max_chars: int):
+    def __init__(
+        self,
+        store: Store,
+        state: StoredState,
+        *,
+        scrypt_n: int,
+        max_chars: int,
+        ledger: Ledger | None = None,
+    ):
         self._store = store
+        #: gives a new name its starting chips in the transaction that claims it
+        self._ledger = ledger
         self._names = dict(state.names)  # folded -> (display, salt, digest)
         self._scrypt_n = scrypt_n
         self._max_chars = max_chars
@@ -90,7 +101,12 @@ class Accounts:
                 return ClaimResult(True, display)
             salt = secrets.token_bytes(16)
             digest = await self._hash(secret, salt)
-            await self._store.commit(NameClaimed(key, name, salt, digest))
+            claimed = NameClaimed(key, name, salt, digest)
+            if self._ledger is None:
+                await self._store.commit(claimed)
+            else:  # the name and its chips in one transaction: no crash can part them
+                ledger = self._ledger
+                await ledger.commit(lambda: ledger.welcome(name), claimed)
             self._names[key] = (name, salt, digest)
             return ClaimResult(True, name, new=True)
         finally:

@@ -34,6 +34,7 @@ from protocol.limits import Limits
 from server.accounts import Accounts
 from server.config import ServerConfig
 from server.connection import Connection, Services
+from server.ledger import Ledger
 from server.limits import peer_address
 from server.lobby import Lobby
 from server.ops import Ops
@@ -58,12 +59,9 @@ def open_store(config: ServerConfig) -> Store:
 class Server:
     """One server. ``await nursery.start(server.serve)`` gives the port; ``shutdown()`` ends it."""
 
-    def __init__(
-        self, config: ServerConfig, store: Store | None = None, ledger_store: Any = None
-    ) -> None:
+    def __init__(self, config: ServerConfig, store: Store | None = None) -> None:
         self.config = config
         self.store = store if store is not None else open_store(config)
-        self._ledger_store = ledger_store  #: None: beside the store (issue 8: chips)
         self.connections: set[Connection] = set()
         self.services: Services | None = None
         self.port: int | None = None
@@ -76,13 +74,19 @@ class Server:
     async def serve(self, *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
         config = self.config
         state = self.store.load()
+        # the ledger's moves are store writes: one writer, one transaction with their cause
+        ledger = Ledger(self.store, state.ledger, start_balance=config.start_chips)
         accounts = Accounts(
-            self.store, state, scrypt_n=config.scrypt_n, max_chars=config.name_max_chars
+            self.store,
+            state,
+            scrypt_n=config.scrypt_n,
+            max_chars=config.name_max_chars,
+            ledger=ledger,
         )
         lobby = Lobby(config, self.store, state)
         self.lobby = lobby
         limits = Limits(max_frame=config.max_frame_bytes)
-        ops = self.ops = Ops.open(config, self._ledger_store)
+        ops = self.ops = Ops.open(config, ledger)
         ops.store, ops.connections, ops.shutdown = self.store, self.connections, self.shutdown
         lobby.on_table = ops.attach
         self.services = Services(config, accounts, lobby, limits, self.connections, ops)

@@ -16,7 +16,9 @@ actor stays one readable loop:
   away state up to date;
 - ``restore`` / ``on_run``: bring a table rebuilt after a restart back as the
   master left it (see "Restarts" below);
-- ``settle(table)`` pays a finished game's prize; ``abandoned(table)`` returns it.
+- ``commit_end(table, writes, outcome)`` stores a game's end (or a table's close)
+  with its prize paid or returned, in one transaction; ``settle_owed`` settles at
+  start whatever an older version's crash left owed.
 
 Only the game master (or an operator) may use these commands; anyone else
 gets ``not_master``. Rulings where the sources are silent:
@@ -59,6 +61,7 @@ from engine.strategies import Strategy, default_strategy, get_strategy, strategi
 from server.clock import AwayTracker, TurnClock
 from server.ledger import ChipError, Ledger, winning_seats
 from server.logfmt import log_event
+from server.store import ABANDONED, FINISHED, ChipsMoved
 
 if TYPE_CHECKING:
     from server.commands import Member
@@ -318,31 +321,62 @@ def winners(table: Table) -> list[str | None]:
     return [None if reserved(table, s) else table.seats[s].name for s in seats]
 
 
-async def settle(table: Table) -> None:
-    """Pay the prize of a finished game (idempotent: a paid prize is no longer held)."""
+async def commit_end(table: Table, writes: list[Any], outcome: str | None) -> ChipsMoved | None:
+    """Commit ``writes`` (a game's end, a table's close) with what they do to the prize,
+    as one transaction: a finished game's prize paid to its winners, an abandoned
+    game's returned (``outcome`` ABANDONED), or, when the table closes (None), whatever
+    is held returned. The move made, if any (for ``announce``)."""
     ledger = table.gm.ledger
-    if ledger is None or table.game is None or not table.game.over:
-        return
-    if ledger.prize(table.id) is None:
-        return
-    shares = await ledger.pay_prize(table.id, winners(table))
-    log_event(log, "table.prize_paid", table=table.id, shares=shares)
-    if shares:
-        _notice_all(
-            table,
-            "prize paid: " + ", ".join(f"{who} {chips}" for who, chips in shares.items()),
-        )
+    if ledger is None:
+        await table.commit(*writes)
+        return None
+    game = table.game_no
+    if outcome == FINISHED:
+        who = winners(table)
+        return await ledger.commit(lambda: ledger.payout(table.id, game, who), *writes,
+                                   commit=table.commit)  # fmt: skip
+    number = game if outcome == ABANDONED else None
+    return await ledger.commit(lambda: ledger.refund(table.id, number), *writes,
+                               commit=table.commit)  # fmt: skip
 
 
-async def abandoned(table: Table) -> None:
-    """The game (or the table) was abandoned: its prize goes back to whoever put it up."""
+def announce(table: Table, txn: ChipsMoved | None) -> None:
+    """Tell the table (and the log) where a prize went, once it is durable."""
+    if txn is None:
+        return
+    gains = {a: d for a, d in txn.postings if not a.startswith("@") and d > 0}
+    if txn.reason == "prize won":
+        log_event(log, "table.prize_paid", table=table.id, game=txn.game, shares=gains)
+        text = ", ".join(f"{who} {chips}" for who, chips in gains.items())
+        _notice_all(table, f"prize paid: {text}")
+    else:
+        amount = sum(gains.values())
+        log_event(log, "table.prize_returned", table=table.id, game=txn.game, chips=amount)
+        _notice_all(table, f"the prize of {amount} chips went back to the game master")
+
+
+async def settle_owed(table: Table) -> None:
+    """At start: settle a prize a crash left held for a game that had ended.
+
+    Only a prize held for the table's last game is settled, and as that game's stored
+    end says (finished: paid; abandoned: returned); a prize for a game not yet
+    started waits for it. (Since a game's end and its payout are one transaction this
+    finds nothing on data this version wrote.) A prize kept by an older version
+    names no game: it is for the running game, or, if none runs, for the next one, so
+    a restart never pays a finished game with a prize set after it ended."""
     ledger = table.gm.ledger
     if ledger is None:
         return
-    amount = await ledger.return_prize(table.id)
-    if amount:
-        log_event(log, "table.prize_returned", table=table.id, chips=amount)
-        _notice_all(table, f"the prize of {amount} chips went back to the game master")
+    prize = ledger.prize(table.id)
+    if prize is None:
+        return
+    if prize.game is None:
+        ledger.place(table.id, table.game_no if running(table) else table.game_no + 1)
+        prize = ledger.prize(table.id)
+        assert prize is not None
+    if table.game is None or table.state != "over" or prize.game != table.game_no:
+        return
+    announce(table, await commit_end(table, [], table.outcome))
 
 
 def restore(table: Table, paused: bool, away: set[int]) -> None:
@@ -380,7 +414,7 @@ async def on_run(table: Table) -> None:
         _start_clock(table)
         if table.state == PAUSED:
             table.gm.clock.pause(trio.current_time())
-    await settle(table)
+    await settle_owed(table)
 
 
 # --------------------------------------------------------------- commands
@@ -545,12 +579,16 @@ async def _set_prize(table: Table, c: MasterCommand) -> None:
     if funder is None:
         _error(table, c, "need_name", "claim a name first")
         return
-    await ledger.open_account(funder)
+    await ledger.commit(lambda: ledger.welcome(funder), commit=table.commit)  # an old name
+    game = table.game_no + 1  # for the next game: none runs now
+    chips = c.args.get("chips", 0)
     try:
-        prize = await ledger.set_prize(table.id, funder, c.args.get("chips", 0))
+        await ledger.commit(lambda: ledger.prize_change(table.id, game, funder, chips),
+                            commit=table.commit)  # fmt: skip
     except ChipError as exc:
         _error(table, c, "no_chips", str(exc))
         return
+    prize = ledger.prize(table.id)
     amount = 0 if prize is None else prize.amount
     _ok(table, c, f"prize {amount}; your balance {ledger.balance(funder)}")
     _notice_all(table, f"{funder} put up a prize of {amount} chips" if amount else "no prize")
@@ -580,10 +618,13 @@ async def _end_game(table: Table, c: MasterCommand) -> None:
     if not running(table):
         _error(table, c, "bad_state", f"the table is {table.state}: no game to end")
         return
-    table.state = "playing"  # so the table's own abandon sees a running game
-    await table._abandon()
+    before, table.state = table.state, "playing"  # so the table's abandon sees a running game
+    try:
+        await table._abandon()  # stored as abandoned, its prize returned, in one transaction
+    finally:
+        if table.state == "playing":  # the store refused it: as it was
+            table.state = before
     table.gm.clock.stop()
-    await abandoned(table)
     _ok(table, c, "game ended")
     _notice_all(table, f"{c.member.name} ended the game")
     table._send_snapshots()

@@ -30,31 +30,59 @@ Rulings (the sources are silent):
 - Each transaction carries its reason (``welcome``, ``prize``, ``prize won``,
   ``prize returned`` ...) and, where there is one, its table.
 
-Persistence: a ``LedgerStore`` makes each transaction durable (one SQL
-transaction: its entries, the new balances and the table's prize) before the
-ledger's memory changes, under one lock, so memory never runs ahead of disk.
-``SQLiteLedgerStore`` keeps its own tables in the server's SQLite file through
-its own connection (chip moves are rare: a few per game, so a thread hop per
-transaction costs nothing, and the table-action writer stays untouched);
-``MemoryLedgerStore`` serves tests and servers started without ``--data``.
+A prize belongs to a game: it is held for the table's running game, or, set
+while none runs, for the next one; a payout or a return names the game it
+settles, and a game's prize is settled once, by the transaction that stores the
+game's end (``commit`` below). So a restart can neither pay a game twice nor pay
+a game with the prize meant for the next.
+
+Persistence: a transaction is a store write (``server.store.ChipsMoved``) that
+goes through the server's one store writer, in the same SQL transaction as the
+writes that cause it (a game's end, a new name), under the ledger's lock, and
+the ledger's memory changes only after it is durable, so memory never runs
+ahead of disk and no crash can separate a game's end from its payout.
 """
 
 from __future__ import annotations
 
-import sqlite3
-import threading
 import time
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Protocol
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 
 import trio
+
+from server.store import (
+    ChipError,
+    ChipsMoved,
+    Entry,
+    LedgerState,
+    Prize,
+    Store,
+    Write,
+)
+
+__all__ = [
+    "MINT",
+    "START_BALANCE",
+    "ChipError",
+    "Entry",
+    "Ledger",
+    "Prize",
+    "Transaction",
+    "held_account",
+    "split_prize",
+    "winning_seats",
+]
 
 #: The account new names' chips come from (its balance is minus all chips issued).
 MINT = "@mint"
 #: A new name's balance.
 START_BALANCE = 1000
+
+#: One ledger transaction (the store write that records it).
+Transaction = ChipsMoved
+#: How the ledger's writes are committed: the store's ``commit`` or a table's (which
+#: freezes the table when the store fails).
+Commit = Callable[..., Awaitable[None]]
 
 
 def held_account(table: int) -> str:
@@ -62,245 +90,25 @@ def held_account(table: int) -> str:
     return f"@table:{table}"
 
 
-class ChipError(ValueError):
-    """A chip move that cannot be made (not enough chips, no prize ...), with the reason."""
-
-
-@dataclass(frozen=True, slots=True)
-class Prize:
-    """A prize held aside for one table."""
-
-    table: int
-    funder: str  #: the name it came from and goes back to
-    amount: int
-
-
-@dataclass(frozen=True, slots=True)
-class Transaction:
-    """One change: postings that sum to zero, a reason, and the table's prize afterwards."""
-
-    id: int
-    at: float
-    reason: str
-    table: int | None
-    postings: tuple[tuple[str, int], ...]
-    #: when ``table`` is set: its prize after this transaction (None: no prize)
-    prize_after: Prize | None = None
-
-    def __post_init__(self) -> None:
-        if sum(d for _, d in self.postings) != 0:
-            raise ChipError(f"transaction {self.reason!r} does not balance: {self.postings}")
-        if any(d == 0 for _, d in self.postings):
-            raise ChipError("a posting of zero chips")
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One line of an account's statement."""
-
-    txn: int
-    at: float
-    reason: str
-    table: int | None
-    delta: int
-    balance: int  #: the account's balance after this entry
-
-
-@dataclass(slots=True)
-class LedgerState:
-    """What a ledger store loads: balances, prizes held, the next transaction id."""
-
-    balances: dict[str, int] = field(default_factory=dict)
-    prizes: dict[int, Prize] = field(default_factory=dict)
-    next_txn: int = 1
-
-
-class LedgerStore(Protocol):
-    """Durability for the ledger."""
-
-    def load(self) -> LedgerState:
-        """Read everything (blocking: call once, at start)."""
-        ...
-
-    async def commit(self, txn: Transaction, balances_after: dict[str, int]) -> None:
-        """Make ``txn`` durable with the new balances of the accounts it touches."""
-        ...
-
-    async def statement(self, account: str, limit: int) -> list[Entry]:
-        """The newest ``limit`` entries of ``account``, newest first."""
-        ...
-
-    async def aclose(self) -> None: ...
-
-
-class MemoryLedgerStore:
-    """Keeps transactions in memory; survives a "restart" of a server in the same process."""
-
-    def __init__(self) -> None:
-        self.state = LedgerState()
-        self.entries: dict[str, list[Entry]] = {}
-
-    def load(self) -> LedgerState:
-        return LedgerState(dict(self.state.balances), dict(self.state.prizes), self.state.next_txn)
-
-    async def commit(self, txn: Transaction, balances_after: dict[str, int]) -> None:
-        await trio.lowlevel.checkpoint()
-        _apply_to_state(self.state, txn, balances_after)
-        for account, delta in txn.postings:
-            self.entries.setdefault(account, []).append(
-                Entry(txn.id, txn.at, txn.reason, txn.table, delta, balances_after[account])
-            )
-
-    async def statement(self, account: str, limit: int) -> list[Entry]:
-        await trio.lowlevel.checkpoint()
-        return list(reversed(self.entries.get(account, [])[-limit:]))
-
-    async def aclose(self) -> None:
-        await trio.lowlevel.checkpoint()
-
-
-def _apply_to_state(state: LedgerState, txn: Transaction, balances_after: dict[str, int]) -> None:
-    state.balances.update(balances_after)
-    if txn.table is not None:
-        if txn.prize_after is None:
-            state.prizes.pop(txn.table, None)
-        else:
-            state.prizes[txn.table] = txn.prize_after
-    state.next_txn = max(state.next_txn, txn.id + 1)
-
-
-LEDGER_SCHEMA = """
-CREATE TABLE IF NOT EXISTS chip_accounts (
-    account TEXT PRIMARY KEY, balance INTEGER NOT NULL) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS chip_txns (
-    id INTEGER PRIMARY KEY, at REAL NOT NULL, reason TEXT NOT NULL, table_id INTEGER);
-CREATE TABLE IF NOT EXISTS chip_entries (
-    txn INTEGER NOT NULL, account TEXT NOT NULL, delta INTEGER NOT NULL,
-    balance INTEGER NOT NULL, PRIMARY KEY (account, txn)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS chip_prizes (
-    table_id INTEGER PRIMARY KEY, funder TEXT NOT NULL, amount INTEGER NOT NULL);
-"""
-
-
-class SQLiteLedgerStore:
-    """The ledger's tables in the server's SQLite file, through a connection of its own."""
-
-    def __init__(self, path: Path | str, synchronous: str = "NORMAL") -> None:
-        self.path = Path(path)
-        self._synchronous = synchronous.upper()
-        self._conn: sqlite3.Connection | None = None
-        self._lock = threading.Lock()  # the connection is used from worker threads
-
-    def _connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        conn.execute("PRAGMA busy_timeout=10000")  # the table writer may hold the lock briefly
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute(f"PRAGMA synchronous={self._synchronous}")
-        return conn
-
-    def load(self) -> LedgerState:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        conn = self._conn = self._connect()
-        conn.executescript(LEDGER_SCHEMA)
-        state = LedgerState()
-        state.balances = dict(conn.execute("SELECT account, balance FROM chip_accounts"))
-        for table, funder, amount in conn.execute(
-            "SELECT table_id, funder, amount FROM chip_prizes"
-        ):
-            state.prizes[table] = Prize(table, funder, amount)
-        (top,) = conn.execute("SELECT COALESCE(MAX(id), 0) FROM chip_txns").fetchone()
-        state.next_txn = top + 1
-        return state
-
-    def _write(self, txn: Transaction, balances_after: dict[str, int]) -> None:
-        assert self._conn is not None, "load() first"
-        with self._lock:
-            conn = self._conn
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                conn.execute(
-                    "INSERT INTO chip_txns (id, at, reason, table_id) VALUES (?, ?, ?, ?)",
-                    (txn.id, txn.at, txn.reason, txn.table),
-                )
-                conn.executemany(
-                    "INSERT INTO chip_entries (txn, account, delta, balance) VALUES (?, ?, ?, ?)",
-                    [(txn.id, a, d, balances_after[a]) for a, d in txn.postings],
-                )
-                conn.executemany(
-                    "INSERT OR REPLACE INTO chip_accounts (account, balance) VALUES (?, ?)",
-                    list(balances_after.items()),
-                )
-                if txn.table is not None:
-                    if txn.prize_after is None:
-                        conn.execute("DELETE FROM chip_prizes WHERE table_id = ?", (txn.table,))
-                    else:
-                        p = txn.prize_after
-                        conn.execute(
-                            "INSERT OR REPLACE INTO chip_prizes (table_id, funder, amount)"
-                            " VALUES (?, ?, ?)",
-                            (p.table, p.funder, p.amount),
-                        )
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-
-    async def commit(self, txn: Transaction, balances_after: dict[str, int]) -> None:
-        await trio.to_thread.run_sync(self._write, txn, balances_after)
-
-    def _statement(self, account: str, limit: int) -> list[Entry]:
-        assert self._conn is not None, "load() first"
-        with self._lock:
-            rows = self._conn.execute(
-                "SELECT e.txn, t.at, t.reason, t.table_id, e.delta, e.balance"
-                " FROM chip_entries e JOIN chip_txns t ON t.id = e.txn"
-                " WHERE e.account = ? ORDER BY e.txn DESC LIMIT ?",
-                (account, limit),
-            ).fetchall()
-        return [Entry(*row) for row in rows]
-
-    async def statement(self, account: str, limit: int) -> list[Entry]:
-        return await trio.to_thread.run_sync(self._statement, account, limit)
-
-    def audit(self) -> list[str]:
-        """Problems found by recomputing every balance from the entries (empty: all good)."""
-        assert self._conn is not None, "load() first"
-        problems = []
-        with self._lock:
-            for account, balance, summed in self._conn.execute(
-                "SELECT a.account, a.balance, COALESCE(SUM(e.delta), 0) FROM chip_accounts a"
-                " LEFT JOIN chip_entries e ON e.account = a.account GROUP BY a.account"
-            ):
-                if balance != summed:
-                    problems.append(f"{account}: balance {balance} but entries sum to {summed}")
-            (total,) = self._conn.execute(
-                "SELECT COALESCE(SUM(balance), 0) FROM chip_accounts"
-            ).fetchone()
-        if total != 0:
-            problems.append(f"accounts sum to {total}, not 0")
-        return problems
-
-    async def aclose(self) -> None:
-        if self._conn is not None:
-            conn, self._conn = self._conn, None
-            with self._lock:
-                conn.close()
-        await trio.lowlevel.checkpoint()
-
-
 class Ledger:
     """Balances and held prizes, changed only by balanced transactions.
 
-    Every method that moves chips is ``async`` (it waits for the store) and
-    serialised by one lock, so two moves never read the same stale balance.
+    A move is *planned* from the balances in memory (``welcome``, ``prize_change``,
+    ``payout``, ``refund``: each returns the ``ChipsMoved`` write, or None when
+    nothing would move), committed with whatever other writes belong with it, and
+    only then *applied* to memory. ``commit`` does the three under one lock, so two
+    moves never plan from the same stale balance and a failed commit changes nothing.
     """
 
-    def __init__(self, store: LedgerStore, start_balance: int = START_BALANCE) -> None:
+    def __init__(
+        self, store: Store, state: LedgerState | None = None, start_balance: int = START_BALANCE
+    ) -> None:
         self.store = store
         self.start_balance = start_balance
-        state = store.load()
-        self._balances = state.balances
-        self._prizes = state.prizes
+        if state is None:  # a store that loads cheaply and repeatedly (``MemoryStore``)
+            state = store.load().ledger
+        self._balances = dict(state.balances)
+        self._prizes = dict(state.prizes)
         self._next = state.next_txn
         self._lock = trio.Lock()
         self.transactions = 0  #: made since start (for stats)
@@ -309,6 +117,9 @@ class Ledger:
     def balance(self, name: str) -> int:
         """A name's balance (0 for a name the ledger has never seen)."""
         return self._balances.get(name, 0)
+
+    def has_account(self, name: str) -> bool:
+        return name in self._balances
 
     def prize(self, table: int) -> Prize | None:
         """The prize held for ``table``, if any."""
@@ -341,102 +152,155 @@ class Ledger:
         """The newest ``limit`` entries of a name's account, newest first (the chips command)."""
         return await self.store.statement(name, limit)
 
-    # -------------------------------------------------------------- moving
-    async def _post(
+    # -------------------------------------------------------------- planning
+    def _plan(
         self,
         reason: str,
         postings: Iterable[tuple[str, int]],
         table: int | None = None,
+        game: int | None = None,
         prize_after: Prize | None = None,
-    ) -> Transaction:
+    ) -> ChipsMoved | None:
+        """The transaction for ``postings`` from the balances now (None: nothing moves)."""
         merged: dict[str, int] = {}
         for account, delta in postings:
             merged[account] = merged.get(account, 0) + delta
-        txn = Transaction(
-            self._next,
-            time.time(),
-            reason,
-            table,
-            tuple((a, d) for a, d in merged.items() if d != 0),
-            prize_after,
-        )
-        after = {a: self._balances.get(a, 0) + d for a, d in txn.postings}
-        if any(b < 0 for a, b in after.items() if a != MINT):
+        moves = tuple((a, d) for a, d in merged.items() if d != 0)
+        if not moves:
+            return None  # e.g. the same prize set again: no empty transaction
+        after = tuple((a, self._balances.get(a, 0) + d) for a, d in moves)
+        if any(b < 0 for a, b in after if a != MINT):
             raise ChipError("not enough chips")
-        await self.store.commit(txn, after)
-        self._next += 1
-        self._balances.update(after)
-        if table is not None:
-            if prize_after is None:
-                self._prizes.pop(table, None)
-            else:
-                self._prizes[table] = prize_after
-        self.transactions += 1
+        return ChipsMoved(self._next, time.time(), reason, table, game, moves, after, prize_after)
+
+    def welcome(self, name: str) -> ChipsMoved | None:
+        """A new name's starting chips (None if it has an account already)."""
+        if name in self._balances:
+            return None
+        if name.startswith("@"):
+            raise ChipError("account names starting with @ are the ledger's own")
+        return self._plan("welcome", [(MINT, -self.start_balance), (name, self.start_balance)])
+
+    def prize_change(self, table: int, game: int, funder: str, amount: int) -> ChipsMoved | None:
+        """Hold ``amount`` of ``funder``'s chips for game ``game`` of ``table`` (0: withdraw).
+
+        Any prize already held goes back to whoever put it up, in the same
+        transaction, so changing a prize never needs two steps that a crash could
+        split. The same prize again moves nothing: None."""
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+            raise ChipError("a prize is a whole number of chips, 0 or more")
+        old = self._prizes.get(table)
+        if funder not in self._balances:
+            raise ChipError(f"{funder} has no chips")
+        available = self._balances[funder] + (old.amount if old and old.funder == funder else 0)
+        if amount > available:
+            raise ChipError(f"a prize of {amount} is more than the {available} chips you have")
+        postings: list[tuple[str, int]] = []
+        if old is not None:
+            postings += [(held_account(table), -old.amount), (old.funder, old.amount)]
+        if amount:
+            postings += [(funder, -amount), (held_account(table), amount)]
+        prize = Prize(table, funder, amount, game) if amount else None
+        if prize == old:
+            return None
+        reason = "prize" if amount else "prize withdrawn"
+        txn = self._plan(reason, postings, table, game, prize)
+        if txn is None:  # only the game it is for changed (an old prize, now placed)
+            self._prizes[table] = prize  # type: ignore[assignment]
         return txn
+
+    def payout(self, table: int, game: int, winners: Sequence[str | None]) -> ChipsMoved | None:
+        """Pay game ``game``'s prize to ``winners`` (a name per winning seat, None for a
+        bot): equal shares, the remainder one chip each to the first winners in seat
+        order, a bot's share back to the funder. None if no prize is held for that game."""
+        prize = self._prizes.get(table)
+        if prize is None or prize.game != game:
+            return None
+        shares = split_prize(prize.amount, list(winners), prize.funder)
+        postings = [(held_account(table), -prize.amount), *shares.items()]
+        return self._plan("prize won", postings, table, game, None)
+
+    def refund(
+        self, table: int, game: int | None = None, reason: str = "prize returned"
+    ) -> ChipsMoved | None:
+        """Give the prize held for ``table`` back to whoever put it up: the prize of game
+        ``game`` only, or (None) whatever is held, for any game (a table closing)."""
+        prize = self._prizes.get(table)
+        if prize is None or (game is not None and prize.game != game):
+            return None
+        postings = [(held_account(table), -prize.amount), (prize.funder, prize.amount)]
+        return self._plan(reason, postings, table, prize.game, None)
+
+    def place(self, table: int, game: int) -> None:
+        """Say which game an old prize (kept with no game) is for: memory only; the
+        next transaction of the table writes it."""
+        prize = self._prizes.get(table)
+        if prize is not None and prize.game is None:
+            self._prizes[table] = Prize(prize.table, prize.funder, prize.amount, game)
+
+    def _apply(self, txn: ChipsMoved) -> None:
+        self._next = max(self._next, txn.id + 1)
+        self._balances.update(txn.balances)
+        if txn.table is not None:
+            if txn.prize_after is None:
+                self._prizes.pop(txn.table, None)
+            else:
+                self._prizes[txn.table] = txn.prize_after
+        self.transactions += 1
+
+    # -------------------------------------------------------------- moving
+    async def commit(
+        self,
+        plan: Callable[[], ChipsMoved | None],
+        *writes: Write,
+        commit: Commit | None = None,
+    ) -> ChipsMoved | None:
+        """Plan a move, commit it with ``writes`` as one transaction, then apply it.
+
+        ``plan`` runs under the lock (``ChipError`` from it commits nothing); ``commit``
+        is the store's unless given (a table gives its own). Shielded: a cancellation
+        cannot leave a move durable but not applied. The move, or None if none was made."""
+        async with self._lock:
+            txn = plan()
+            if txn is not None or writes:
+                with trio.CancelScope(shield=True):
+                    await (commit or self.store.commit)(*writes, *([txn] if txn else []))
+            if txn is not None:
+                self._apply(txn)
+            return txn
 
     async def open_account(self, name: str) -> bool:
         """Give a name its starting chips the first time it is seen; True if it was new."""
-        async with self._lock:
-            if name in self._balances:
-                return False
-            if name.startswith("@"):
-                raise ChipError("account names starting with @ are the ledger's own")
-            await self._post("welcome", [(MINT, -self.start_balance), (name, self.start_balance)])
-            return True
+        return await self.commit(lambda: self.welcome(name)) is not None
 
-    async def set_prize(self, table: int, funder: str, amount: int) -> Prize | None:
-        """Hold ``amount`` of ``funder``'s chips as table ``table``'s prize (0: withdraw it).
+    async def set_prize(
+        self, table: int, funder: str, amount: int, game: int | None = None
+    ) -> Prize | None:
+        """``prize_change`` committed; the prize now held (None: none). ``game`` defaults
+        to the game the prize held now is for, else the table's first."""
+        if game is None:
+            held = self._prizes.get(table)
+            game = held.game if held is not None and held.game is not None else 1
+        await self.commit(lambda: self.prize_change(table, game, funder, amount))
+        return self._prizes.get(table)
 
-        Any prize already held goes back to whoever put it up, in the same
-        transaction, so changing a prize never needs two steps that a crash could split.
-        """
-        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
-            raise ChipError("a prize is a whole number of chips, 0 or more")
-        async with self._lock:
-            old = self._prizes.get(table)
-            if funder not in self._balances:
-                raise ChipError(f"{funder} has no chips")
-            available = self._balances[funder] + (old.amount if old and old.funder == funder else 0)
-            if amount > available:
-                raise ChipError(f"a prize of {amount} is more than the {available} chips you have")
-            postings: list[tuple[str, int]] = []
-            if old is not None:
-                postings += [(held_account(table), -old.amount), (old.funder, old.amount)]
-            if amount:
-                postings += [(funder, -amount), (held_account(table), amount)]
-            if not postings:
-                return None
-            prize = Prize(table, funder, amount) if amount else None
-            reason = "prize" if amount else "prize withdrawn"
-            await self._post(reason, postings, table, prize)
-            return prize
+    async def pay_prize(
+        self, table: int, winners: Sequence[str | None], game: int | None = None
+    ) -> dict[str, int]:
+        """``payout`` committed (``game`` None: the game the prize is held for); who got what."""
+        held = self._prizes.get(table)
+        if held is None:
+            return {}
+        number = held.game if game is None else game
+        txn = await self.commit(lambda: self.payout(table, number, winners))  # type: ignore[arg-type]
+        return _gains(txn)
 
-    async def pay_prize(self, table: int, winners: Sequence[str | None]) -> dict[str, int]:
-        """Pay table ``table``'s prize to ``winners`` (a name per winning seat, None for a bot).
-
-        Returns who got what. The split: equal shares, the remainder one chip
-        each to the first winners in seat order; a bot's share goes back to the
-        funder. No prize held: nothing happens and ``{}`` comes back.
-        """
-        async with self._lock:
-            prize = self._prizes.get(table)
-            if prize is None:
-                return {}
-            shares = split_prize(prize.amount, list(winners), prize.funder)
-            postings = [(held_account(table), -prize.amount), *shares.items()]
-            await self._post("prize won", postings, table, None)
-            return shares
-
-    async def return_prize(self, table: int, reason: str = "prize returned") -> int:
-        """Give an abandoned game's prize back to whoever put it up; the amount returned."""
-        async with self._lock:
-            prize = self._prizes.get(table)
-            if prize is None:
-                return 0
-            await self._post(
-                reason, [(held_account(table), -prize.amount), (prize.funder, prize.amount)], table
-            )
-            return prize.amount
+    async def return_prize(
+        self, table: int, reason: str = "prize returned", game: int | None = None
+    ) -> int:
+        """``refund`` committed; the amount returned."""
+        txn = await self.commit(lambda: self.refund(table, game, reason))
+        return 0 if txn is None else sum(d for a, d in txn.postings if not a.startswith("@"))
 
     async def return_orphans(self, open_tables: Iterable[int]) -> int:
         """At start: return every prize held for a table that no longer exists."""
@@ -445,6 +309,13 @@ class Ledger:
         for table in sorted(set(self._prizes) - keep):
             total += await self.return_prize(table, "prize returned: table gone")
         return total
+
+
+def _gains(txn: ChipsMoved | None) -> dict[str, int]:
+    """Who gained what in ``txn`` (the held account and the mint left out)."""
+    if txn is None:
+        return {}
+    return {a: d for a, d in txn.postings if not a.startswith("@") and d > 0}
 
 
 def split_prize(amount: int, winners: list[str | None], funder: str) -> dict[str, int]:

@@ -33,7 +33,7 @@ from protocol import messages as m
 from server import gamemaster, wire
 from server.admin import ADMIN_TYPES, Admin, BanList, DropConnection, Operator, read_secret
 from server.config import ServerConfig
-from server.ledger import Ledger, LedgerStore, MemoryLedgerStore, SQLiteLedgerStore
+from server.ledger import Ledger
 from server.limits import AddressCounter, FloodGuard, Verdict, fold_name
 from server.logfmt import log_event
 
@@ -78,19 +78,13 @@ class Ops:
         self.admin = Admin(self, secret, bans=self.bans, auth_attempts=self.config.auth_attempts)
 
     @classmethod
-    def open(cls, config: ServerConfig, ledger_store: LedgerStore | None = None) -> Ops:
-        """Ops for ``config``: the ledger beside the table store (SQLite in ``data_dir``,
-        or memory when there is none), bans in ``data_dir/bans.txt``."""
+    def open(cls, config: ServerConfig, ledger: Ledger) -> Ops:
+        """Ops for ``config``: the ledger (kept by the server's store), bans in
+        ``data_dir/bans.txt``."""
         data = None if config.data_dir is None else Path(config.data_dir)
-        if ledger_store is None:
-            ledger_store = (
-                MemoryLedgerStore()
-                if data is None
-                else SQLiteLedgerStore(data / DB_NAME, synchronous=config.sqlite_synchronous)
-            )
         return cls(
             config,
-            Ledger(ledger_store, start_balance=config.start_chips),
+            ledger,
             BanList(None if data is None else data / BANS_NAME),
             AddressCounter(config.connections_per_address),
         )
@@ -103,7 +97,8 @@ class Ops:
             log_event(log, "chips.orphans_returned", chips=returned)
 
     async def aclose(self) -> None:
-        await self.ledger.store.aclose()
+        """Nothing to close: the ledger's writes go through the server's store."""
+        await trio.lowlevel.checkpoint()
 
     def attach(self, table: Any) -> None:
         """Give a table what it needs from the server (called as its task starts)."""

@@ -19,19 +19,25 @@ beside them: ``bots`` (seat reservations), ``games.paused`` and ``away``.
 Schema changes are additive and applied at ``load()`` by ``migrate``: new tables
 are ``CREATE TABLE IF NOT EXISTS``, new columns are added only when
 ``PRAGMA table_info`` lacks them, so a data directory made by any earlier
-version opens, and opening it twice changes nothing. (No ``user_version``: the
-ledger keeps its tables in the same file, and checking the columns themselves
-cannot disagree with what is there.)
+version opens, and opening it twice changes nothing. (No ``user_version``:
+checking the columns themselves cannot disagree with what is there.)
+
+The chip ledger's tables live here too (``chip_*``), and its transactions are
+writes like any other (``ChipsMoved``), so a game's end and its payout, or a new
+name and its starting chips, commit in one SQL transaction: one writer per file.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import queue
 import sqlite3
 import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import trio
 
@@ -39,12 +45,15 @@ from server.store import (
     ActionTaken,
     AwaySet,
     BotReserved,
+    ChipsMoved,
+    Entry,
     GameEnded,
     GameStarted,
     MasterSet,
     NameClaimed,
     OptionsSet,
     PauseSet,
+    Prize,
     SeatSet,
     StoredGame,
     StoredState,
@@ -57,6 +66,8 @@ from server.store import (
     Write,
     now,
 )
+
+log = logging.getLogger("switchboard.store")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS names (
@@ -87,11 +98,28 @@ CREATE TABLE IF NOT EXISTS bots (
 CREATE TABLE IF NOT EXISTS away (
     table_id INTEGER NOT NULL, game INTEGER NOT NULL, seat INTEGER NOT NULL,
     PRIMARY KEY (table_id, game, seat)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS chip_accounts (
+    account TEXT PRIMARY KEY, balance INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS chip_txns (
+    id INTEGER PRIMARY KEY, at REAL NOT NULL, reason TEXT NOT NULL, table_id INTEGER,
+    game INTEGER);
+CREATE TABLE IF NOT EXISTS chip_entries (
+    txn INTEGER NOT NULL, account TEXT NOT NULL, delta INTEGER NOT NULL,
+    balance INTEGER NOT NULL, PRIMARY KEY (account, txn)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS chip_prizes (
+    table_id INTEGER PRIMARY KEY, funder TEXT NOT NULL, amount INTEGER NOT NULL, game INTEGER);
 """
 
 #: Columns added after a table was first released: (table, column, its definition).
 #: ``migrate`` adds each one an existing database lacks.
-ADDED_COLUMNS = (("games", "paused", "INTEGER NOT NULL DEFAULT 0"),)
+#: ``games.outcome``: finished or abandoned (NULL in rows ended before it was kept: the
+#: replay tells). ``chip_txns.game`` and ``chip_prizes.game``: the game a prize is for.
+ADDED_COLUMNS = (
+    ("games", "paused", "INTEGER NOT NULL DEFAULT 0"),
+    ("games", "outcome", "TEXT"),
+    ("chip_txns", "game", "INTEGER"),
+    ("chip_prizes", "game", "INTEGER"),
+)
 
 
 def migrate(conn: sqlite3.Connection) -> list[str]:
@@ -111,8 +139,37 @@ def migrate(conn: sqlite3.Connection) -> list[str]:
 _STOP = object()
 
 
+class _Request:
+    """Writes waiting for the writer; ``error`` is set if they could not be kept."""
+
+    __slots__ = ("done", "error", "writes")
+
+    def __init__(self, writes: tuple[Write, ...], done: trio.Event | None) -> None:
+        self.writes = writes
+        self.done = done
+        self.error: BaseException | None = None
+
+
+class _Call:
+    """A function to run on the writer's connection between transactions (reads, tests)."""
+
+    __slots__ = ("done", "error", "fn", "result")
+
+    def __init__(self, fn: Callable[[sqlite3.Connection], Any], done: trio.Event) -> None:
+        self.fn = fn
+        self.done = done
+        self.result: Any = None
+        self.error: BaseException | None = None
+
+
 class SQLiteStore:
-    """``Store`` on one SQLite file. ``load()`` opens it; ``aclose()`` drains and closes."""
+    """``Store`` on one SQLite file. ``load()`` opens it; ``aclose()`` drains and closes.
+
+    A write that fails (disk full, I/O error, a locked or read-only file) fails only
+    the requests in it: their ``commit`` raises ``StoreError`` and the writer goes on
+    with the next. A failed group is retried request by request, so one bad request
+    never fails the others that shared its group. The log says so once when writes
+    start failing and once when they succeed again (``healthy`` tells which)."""
 
     def __init__(self, path: Path | str, synchronous: str = "NORMAL", batch: int = 1024) -> None:
         if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
@@ -123,12 +180,13 @@ class SQLiteStore:
         self._queue: queue.SimpleQueue[object] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._token: trio.lowlevel.TrioToken | None = None
-        self._failure: BaseException | None = None
         self._closed = trio.Event()
         self._writes = 0
         self._commits = 0
         self._largest = 0
         self._queued = 0
+        self.healthy = True  #: the last write succeeded
+        self.failed_writes = 0  #: requests refused since start
 
     # ------------------------------------------------------------ loading
     def _connect(self) -> sqlite3.Connection:
@@ -139,76 +197,12 @@ class SQLiteStore:
         return conn
 
     def load(self) -> StoredState:
-        """Create the schema if needed, read names and open tables, start the writer.
-
-        Must be called from inside the trio run (the writer wakes trio tasks)."""
+        """Create the schema if needed, read names, open tables and the ledger, start the
+        writer. Must be called from inside the trio run (the writer wakes trio tasks)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         conn = self._connect()
         migrate(conn)
-        state = StoredState()
-        for name, display, salt, digest in conn.execute(
-            "SELECT name, display, salt, digest FROM names"
-        ):
-            state.names[name] = (display, bytes(salt), bytes(digest))
-        (top,) = conn.execute("SELECT COALESCE(MAX(id), 0) FROM tables").fetchone()
-        state.next_table = top + 1
-        for row in conn.execute(
-            "SELECT id, ruleset, seats, options, creator, master, settings FROM tables"
-            " WHERE closed = 0 ORDER BY id"
-        ).fetchall():
-            tid, ruleset, seats, options, creator, master, settings = row
-            t = StoredTable(
-                tid,
-                ruleset,
-                seats,
-                json.loads(options),
-                creator,
-                json.loads(settings),
-                master=master,
-                seat_names=[None] * seats,
-                token_hashes=[None] * seats,
-            )
-            for seat, name, token_hash in conn.execute(
-                "SELECT seat, name, token_hash FROM seats WHERE table_id = ?", (tid,)
-            ):
-                t.seat_names[seat] = name
-                t.token_hashes[seat] = None if token_hash is None else bytes(token_hash)
-            t.bots = dict(
-                conn.execute("SELECT seat, strategy FROM bots WHERE table_id = ?", (tid,))
-            )
-            g = conn.execute(
-                "SELECT game, seed, dealer, deck, seq, ended, paused FROM games"
-                " WHERE table_id = ? ORDER BY game DESC LIMIT 1",
-                (tid,),
-            ).fetchone()
-            if g is not None:
-                number, seed, dealer, deck, seq, ended, paused = g
-                actions = [
-                    [seat, notation]
-                    for seat, notation in conn.execute(
-                        "SELECT seat, notation FROM actions WHERE table_id = ? AND game = ?"
-                        " ORDER BY idx",
-                        (tid, number),
-                    )
-                ]
-                t.game = StoredGame(
-                    number,
-                    seed,
-                    dealer,
-                    None if deck is None else json.loads(deck),
-                    seq,
-                    actions,
-                    over=ended is not None,
-                    paused=bool(paused),
-                    away={
-                        seat
-                        for (seat,) in conn.execute(
-                            "SELECT seat FROM away WHERE table_id = ? AND game = ?",
-                            (tid, number),
-                        )
-                    },
-                )
-            state.tables[tid] = t
+        state = read_state(conn)
         self._token = trio.lowlevel.current_trio_token()
         self._thread = threading.Thread(
             target=self._writer, args=(conn,), name="switchboard-store", daemon=True
@@ -218,19 +212,41 @@ class SQLiteStore:
 
     # ------------------------------------------------------------ writing
     async def commit(self, *writes: Write) -> None:
-        if self._failure is not None:
-            raise StoreError(f"the store failed: {self._failure!r}")
         done = trio.Event()
+        request = _Request(writes, done)
         self._queued += len(writes)
-        self._queue.put((writes, done))
+        self._queue.put(request)
         await done.wait()
-        if self._failure is not None:
-            raise StoreError(f"the store failed: {self._failure!r}")
+        if request.error is not None:
+            raise StoreError(f"the store could not keep a write: {request.error}")
 
     def submit_nowait(self, *writes: Write) -> None:
-        if self._failure is None:
-            self._queued += len(writes)
-            self._queue.put((writes, None))
+        self._queued += len(writes)
+        self._queue.put(_Request(writes, None))
+
+    async def run_in_writer(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+        """``fn(connection)`` on the writer's thread and connection, between two
+        transactions; its result. For reads that must see every commit before them
+        (a statement) and for tests (a ``PRAGMA`` that makes writes fail)."""
+        done = trio.Event()
+        call = _Call(fn, done)
+        self._queue.put(call)
+        await done.wait()
+        if call.error is not None:
+            raise StoreError(f"the store could not read: {call.error}")
+        return call.result
+
+    async def statement(self, account: str, limit: int) -> list[Entry]:
+        def read(conn: sqlite3.Connection) -> list[Entry]:
+            rows = conn.execute(
+                "SELECT e.txn, t.at, t.reason, t.table_id, e.delta, e.balance"
+                " FROM chip_entries e JOIN chip_txns t ON t.id = e.txn"
+                " WHERE e.account = ? ORDER BY e.txn DESC LIMIT ?",
+                (account, limit),
+            ).fetchall()
+            return [Entry(*row) for row in rows]
+
+        return await self.run_in_writer(read)
 
     async def aclose(self) -> None:
         if self._thread is None:
@@ -247,38 +263,73 @@ class SQLiteStore:
         stopping = False
         try:
             while not stopping:
-                batch: list[tuple[tuple[Write, ...], trio.Event | None]] = []
+                batch: list[_Request] = []
                 count = 0
                 item = self._queue.get()
                 while True:
                     if item is _STOP:
                         stopping = True
+                    elif isinstance(item, _Call):
+                        if batch:  # the writes queued before it first
+                            self._write_batch(conn, batch, count)
+                            batch, count = [], 0
+                        self._call(conn, item)
                     else:
-                        batch.append(item)  # type: ignore[arg-type]
-                        count += len(item[0])  # type: ignore[index]
-                    if count >= self._batch:
+                        assert isinstance(item, _Request)
+                        batch.append(item)
+                        count += len(item.writes)
+                    if count >= self._batch or stopping:
                         break
                     try:
                         item = self._queue.get_nowait()
                     except queue.Empty:
                         break
                 if batch:
-                    try:
-                        conn.execute("BEGIN IMMEDIATE")
-                        for writes, _ in batch:
-                            for w in writes:
-                                _execute(conn, w)
-                        conn.execute("COMMIT")
-                    except BaseException as exc:
-                        self._failure = exc
-                        stopping = True
-                    self._writes += count
-                    self._commits += 1
-                    self._largest = max(self._largest, count)
-                    self._wake([done for _, done in batch if done is not None], count)
+                    self._write_batch(conn, batch, count)
         finally:
             conn.close()
             self._wake([self._closed], 0)
+
+    def _write_batch(self, conn: sqlite3.Connection, batch: list[_Request], count: int) -> None:
+        """One transaction for the whole group; if it fails, one for each request."""
+        error = _transaction(conn, [w for r in batch for w in r.writes])
+        if error is not None and len(batch) > 1:
+            for request in batch:
+                request.error = _transaction(conn, request.writes)
+        else:
+            for request in batch:
+                request.error = error
+        failed = [r for r in batch if r.error is not None]
+        self._health(failed)
+        self._writes += count
+        self._commits += 1
+        self._largest = max(self._largest, count)
+        self._wake([r.done for r in batch if r.done is not None], count)
+
+    def _health(self, failed: list[_Request]) -> None:
+        """Log the change between writes failing and writes succeeding, once each way."""
+        if failed:
+            self.failed_writes += len(failed)
+            if self.healthy:
+                self.healthy = False
+                log.error(
+                    "store writes are failing (%s): the requests that need them are refused"
+                    " and their tables wait; writes are retried as requests come",
+                    failed[0].error,
+                )
+        elif not self.healthy:
+            self.healthy = True
+            log.warning(
+                "store writes succeed again (%d requests were refused meanwhile)",
+                self.failed_writes,
+            )
+
+    def _call(self, conn: sqlite3.Connection, call: _Call) -> None:
+        try:
+            call.result = call.fn(conn)
+        except Exception as exc:
+            call.error = exc
+        self._wake([call.done], 0)
 
     def _wake(self, events: list[trio.Event], count: int) -> None:
         def wake_all() -> None:
@@ -288,6 +339,98 @@ class SQLiteStore:
 
         with contextlib.suppress(trio.RunFinishedError):  # the server is gone: nobody waits
             trio.from_thread.run_sync(wake_all, trio_token=self._token)
+
+
+def _transaction(
+    conn: sqlite3.Connection, writes: list[Write] | tuple[Write, ...]
+) -> Exception | None:
+    """Run ``writes`` as one transaction; the error that rolled it back, if any."""
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        for w in writes:
+            _execute(conn, w)
+        conn.execute("COMMIT")
+    except Exception as exc:
+        if conn.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+        return exc
+    return None
+
+
+def read_state(conn: sqlite3.Connection) -> StoredState:
+    """Everything the server keeps, read from an open (migrated) database."""
+    state = StoredState()
+    for name, display, salt, digest in conn.execute(
+        "SELECT name, display, salt, digest FROM names"
+    ):
+        state.names[name] = (display, bytes(salt), bytes(digest))
+    (top,) = conn.execute("SELECT COALESCE(MAX(id), 0) FROM tables").fetchone()
+    state.next_table = top + 1
+    for row in conn.execute(
+        "SELECT id, ruleset, seats, options, creator, master, settings FROM tables"
+        " WHERE closed = 0 ORDER BY id"
+    ).fetchall():
+        tid, ruleset, seats, options, creator, master, settings = row
+        t = StoredTable(
+            tid,
+            ruleset,
+            seats,
+            json.loads(options),
+            creator,
+            json.loads(settings),
+            master=master,
+            seat_names=[None] * seats,
+            token_hashes=[None] * seats,
+        )
+        for seat, name, token_hash in conn.execute(
+            "SELECT seat, name, token_hash FROM seats WHERE table_id = ?", (tid,)
+        ):
+            t.seat_names[seat] = name
+            t.token_hashes[seat] = None if token_hash is None else bytes(token_hash)
+        t.bots = dict(conn.execute("SELECT seat, strategy FROM bots WHERE table_id = ?", (tid,)))
+        g = conn.execute(
+            "SELECT game, seed, dealer, deck, seq, ended, paused, outcome FROM games"
+            " WHERE table_id = ? ORDER BY game DESC LIMIT 1",
+            (tid,),
+        ).fetchone()
+        if g is not None:
+            number, seed, dealer, deck, seq, ended, paused, outcome = g
+            actions = [
+                [seat, notation]
+                for seat, notation in conn.execute(
+                    "SELECT seat, notation FROM actions WHERE table_id = ? AND game = ?"
+                    " ORDER BY idx",
+                    (tid, number),
+                )
+            ]
+            t.game = StoredGame(
+                number,
+                seed,
+                dealer,
+                None if deck is None else json.loads(deck),
+                seq,
+                actions,
+                over=ended is not None,
+                outcome=outcome,
+                paused=bool(paused),
+                away={
+                    seat
+                    for (seat,) in conn.execute(
+                        "SELECT seat FROM away WHERE table_id = ? AND game = ?", (tid, number)
+                    )
+                },
+            )
+        state.tables[tid] = t
+    ledger = state.ledger
+    ledger.balances = dict(conn.execute("SELECT account, balance FROM chip_accounts"))
+    for table, funder, amount, game in conn.execute(
+        "SELECT table_id, funder, amount, game FROM chip_prizes"
+    ):
+        ledger.prizes[table] = Prize(table, funder, amount, game)
+    (top,) = conn.execute("SELECT COALESCE(MAX(id), 0) FROM chip_txns").fetchone()
+    ledger.next_txn = top + 1
+    return state
 
 
 def _execute(conn: sqlite3.Connection, w: Write) -> None:
@@ -323,9 +466,11 @@ def _execute(conn: sqlite3.Connection, w: Write) -> None:
         )
     elif isinstance(w, GameEnded):
         conn.execute(
-            "UPDATE games SET ended = ?, scores = ? WHERE table_id = ? AND game = ?",
-            (now(), json.dumps(w.scores), w.table, w.game),
+            "UPDATE games SET ended = ?, scores = ?, outcome = ? WHERE table_id = ? AND game = ?",
+            (now(), json.dumps(w.scores), w.outcome, w.table, w.game),
         )
+    elif isinstance(w, ChipsMoved):
+        _execute_chips(conn, w)
     elif isinstance(w, TableCreated):
         conn.execute(
             "INSERT INTO tables (id, ruleset, seats, options, creator, master, settings, created)"
@@ -381,3 +526,29 @@ def _execute(conn: sqlite3.Connection, w: Write) -> None:
             )
     else:  # pragma: no cover - the union is closed
         raise TypeError(f"not a store write: {w!r}")
+
+
+def _execute_chips(conn: sqlite3.Connection, txn: ChipsMoved) -> None:
+    """A ledger transaction: its row, its entries, the new balances, the table's prize."""
+    conn.execute(
+        "INSERT INTO chip_txns (id, at, reason, table_id, game) VALUES (?, ?, ?, ?, ?)",
+        (txn.id, txn.at, txn.reason, txn.table, txn.game),
+    )
+    after = dict(txn.balances)
+    conn.executemany(
+        "INSERT INTO chip_entries (txn, account, delta, balance) VALUES (?, ?, ?, ?)",
+        [(txn.id, a, d, after[a]) for a, d in txn.postings],
+    )
+    conn.executemany(
+        "INSERT OR REPLACE INTO chip_accounts (account, balance) VALUES (?, ?)", txn.balances
+    )
+    if txn.table is not None:
+        if txn.prize_after is None:
+            conn.execute("DELETE FROM chip_prizes WHERE table_id = ?", (txn.table,))
+        else:
+            p = txn.prize_after
+            conn.execute(
+                "INSERT OR REPLACE INTO chip_prizes (table_id, funder, amount, game)"
+                " VALUES (?, ?, ?, ?)",
+                (p.table, p.funder, p.amount, p.game),
+            )

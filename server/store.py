@@ -108,11 +108,18 @@ class ActionTaken:
     notation: str
 
 
+#: How a game ended (``GameEnded.outcome``): by its rules (its prize is paid to the
+#: winners) or abandoned (the master ended it, everyone left, an operator closed the
+#: table: its prize goes back to whoever put it up).
+FINISHED, ABANDONED = "finished", "abandoned"
+
+
 @dataclass(frozen=True, slots=True)
 class GameEnded:
     table: int
     game: int
     scores: list[int]
+    outcome: str = FINISHED
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +165,71 @@ class AwaySet:
     away: bool
 
 
+# ------------------------------------------------------------------ chips
+class ChipError(ValueError):
+    """A chip move that cannot be made (not enough chips, no prize ...), with the reason."""
+
+
+@dataclass(frozen=True, slots=True)
+class Prize:
+    """A prize held aside for one game of one table."""
+
+    table: int
+    funder: str  #: the name it came from and goes back to
+    amount: int
+    #: the game it is for: the running one, or the next one while none runs.
+    #: None only for a prize kept by a version that did not record it (see ``on_run``).
+    game: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChipsMoved:
+    """One ledger transaction, as a store write: postings that sum to zero, a reason, the
+    table and game it concerns, each posted account's balance after it, and (when
+    ``table`` is set) that table's prize after it (None: no prize).
+
+    It is a write like any other, so it shares a transaction with the table's writes
+    that cause it: a game's end and its payout, a new name and its chips."""
+
+    id: int
+    at: float
+    reason: str
+    table: int | None
+    game: int | None
+    postings: tuple[tuple[str, int], ...]
+    balances: tuple[tuple[str, int], ...]  #: each posted account's balance afterwards
+    prize_after: Prize | None = None
+
+    def __post_init__(self) -> None:
+        if not self.postings:
+            raise ChipError(f"transaction {self.reason!r} moves no chips")
+        if sum(d for _, d in self.postings) != 0:
+            raise ChipError(f"transaction {self.reason!r} does not balance: {self.postings}")
+        if any(d == 0 for _, d in self.postings):
+            raise ChipError("a posting of zero chips")
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One line of an account's statement."""
+
+    txn: int
+    at: float
+    reason: str
+    table: int | None
+    delta: int
+    balance: int  #: the account's balance after this entry
+
+
+@dataclass(slots=True)
+class LedgerState:
+    """What the ledger loads: balances, prizes held, the next transaction id."""
+
+    balances: dict[str, int] = field(default_factory=dict)
+    prizes: dict[int, Prize] = field(default_factory=dict)
+    next_txn: int = 1
+
+
 Write = (
     NameClaimed
     | TableCreated
@@ -172,6 +244,7 @@ Write = (
     | BotReserved
     | PauseSet
     | AwaySet
+    | ChipsMoved
 )
 
 
@@ -184,7 +257,8 @@ class StoredGame:
     deck: list[str] | None
     seq: int = 0  #: the sequence number of the game's start
     actions: list[list[Any]] = field(default_factory=list)
-    over: bool = False
+    over: bool = False  #: a ``GameEnded`` is stored (finished or abandoned)
+    outcome: str | None = None  #: ``FINISHED`` or ``ABANDONED`` once over
     paused: bool = False  #: the game master paused it (meaningless once over)
     away: set[int] = field(default_factory=set)  #: seats played automatically until they act
 
@@ -207,11 +281,12 @@ class StoredTable:
 
 @dataclass(slots=True)
 class StoredState:
-    """Everything ``load()`` returns: names and the open tables."""
+    """Everything ``load()`` returns: names, the open tables and the chip ledger."""
 
     names: dict[str, tuple[str, bytes, bytes]] = field(default_factory=dict)
     tables: dict[int, StoredTable] = field(default_factory=dict)
     next_table: int = 1
+    ledger: LedgerState = field(default_factory=LedgerState)
 
 
 def apply_write(state: StoredState, w: Write) -> None:
@@ -253,7 +328,7 @@ def apply_write(state: StoredState, w: Write) -> None:
     elif isinstance(w, GameEnded):
         g = state.tables[w.table].game
         assert g is not None and g.number == w.game
-        g.over = True
+        g.over, g.outcome = True, w.outcome
     elif isinstance(w, TableClosed):
         state.tables.pop(w.table, None)
     elif isinstance(w, BotReserved):
@@ -273,6 +348,15 @@ def apply_write(state: StoredState, w: Write) -> None:
             g.away.add(w.seat)
         else:
             g.away.discard(w.seat)
+    elif isinstance(w, ChipsMoved):
+        ledger = state.ledger
+        ledger.balances.update(w.balances)
+        if w.table is not None:
+            if w.prize_after is None:
+                ledger.prizes.pop(w.table, None)
+            else:
+                ledger.prizes[w.table] = w.prize_after
+        ledger.next_txn = max(ledger.next_txn, w.id + 1)
     elif isinstance(w, TalkSaid):
         pass  # talk is kept for the record, not reloaded
     else:  # pragma: no cover - the union is closed
@@ -302,6 +386,10 @@ class Store(Protocol):
         """Queue ``writes`` to be made durable soon, without waiting (talk)."""
         ...
 
+    async def statement(self, account: str, limit: int) -> list[Entry]:
+        """The newest ``limit`` ledger entries of ``account``, newest first."""
+        ...
+
     async def aclose(self) -> None:
         """Finish every queued write and close."""
         ...
@@ -318,6 +406,7 @@ class MemoryStore:
     def __init__(self) -> None:
         self.state = StoredState()
         self.talk: list[TalkSaid] = []
+        self.entries: dict[str, list[Entry]] = {}  #: account -> its statement, oldest first
         self._writes = 0
         self._commits = 0
 
@@ -333,8 +422,18 @@ class MemoryStore:
             apply_write(self.state, w)
             if isinstance(w, TalkSaid):
                 self.talk.append(w)
+            elif isinstance(w, ChipsMoved):
+                after = dict(w.balances)
+                for account, delta in w.postings:
+                    self.entries.setdefault(account, []).append(
+                        Entry(w.id, w.at, w.reason, w.table, delta, after[account])
+                    )
         self._writes += len(writes)
         self._commits += 1
+
+    async def statement(self, account: str, limit: int) -> list[Entry]:
+        await trio.lowlevel.checkpoint()
+        return list(reversed(self.entries.get(account, [])[-limit:]))
 
     async def aclose(self) -> None:
         await trio.lowlevel.checkpoint()

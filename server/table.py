@@ -55,6 +55,8 @@ from server.commands import (
 )
 from server.config import ServerConfig
 from server.store import (
+    ABANDONED,
+    FINISHED,
     ActionTaken,
     GameEnded,
     GameStarted,
@@ -117,6 +119,8 @@ class Table:
         self.seq = 0  #: the table's event sequence number, across games
         self.game_base = 0  #: the seq of the current game's start
         self.state = WAITING
+        #: how the current (last) game ended: ``FINISHED``, ``ABANDONED``, or None (it runs)
+        self.outcome: str | None = None
         self.ring: deque[tuple[int, Event]] = deque(maxlen=config.event_ring)
         #: Every event of the current game, in order: its public log (``server.records``)
         #: is presented from here a page at a time, never rebuilt by a replay.
@@ -144,7 +148,10 @@ class Table:
         What the game master set up comes back too: the bots he reserved (set before
         the replay, so each seat's strategy is made first and is shown every replayed
         event its seat was shown, as in the live game), then the pause and the away
-        seats of an unfinished game. ``run`` then gives the turn its clock."""
+        seats of an unfinished game. ``run`` then gives the turn its clock.
+
+        A stored end is respected, whatever the replay says: a game the master ended,
+        or abandoned when everyone left, is over (abandoned) after a restart too."""
         t = cls(
             stored.id,
             stored.ruleset,
@@ -172,7 +179,12 @@ class Table:
             t._record_events(t.game.opening_events)  # numbered as when the game started
             for seat, notation in g.actions:
                 t._record_events(t.game.apply(seat, notation))
-            t.state = OVER if t.game.over else PLAYING
+            if g.over or t.game.over:
+                t.state = OVER
+                # rows ended before the outcome was kept: the replay tells which it was
+                t.outcome = g.outcome or (FINISHED if t.game.over else ABANDONED)
+            else:
+                t.state = PLAYING
             gamemaster.restore(t, g.paused, g.away)
         return t
 
@@ -462,9 +474,12 @@ class Table:
         writes: list[Any] = [
             ActionTaken(self.id, self.game_no, self.game.actions_taken - 1, seat, notation)
         ]
-        if self.game.over:
-            writes.append(GameEnded(self.id, self.game_no, list(self.game.scores)))
-        await self.commit(*writes)  # an applied action is always made durable
+        paid = None
+        if self.game.over:  # the end and its payout: one transaction
+            writes.append(GameEnded(self.id, self.game_no, list(self.game.scores), FINISHED))
+            paid = await gamemaster.commit_end(self, writes, FINISHED)
+        else:
+            await self.commit(*writes)  # an applied action is always made durable
         self._actions += 1
         gamemaster.after_action(self, seat)  # the countdown follows the turn
         numbered = self._record_events(events)
@@ -472,8 +487,8 @@ class Table:
             c.member.deliver(wire.ok(c.req, self.id))
         self._send_events(numbered)
         if self.game.over:
-            self.state = OVER
-            await gamemaster.settle(self)  # pay the prize before anyone hears it is over
+            self.state, self.outcome = OVER, FINISHED
+            gamemaster.announce(self, paid)
             self._send_snapshots()
         self._changed_at = trio.current_time()
 
@@ -627,7 +642,7 @@ class Table:
         number, base = self.game_no + 1, self.seq + 1
         await self.commit(GameStarted(self.id, number, seed, None, None, base))
         self.game, self.game_no, self.seq, self.game_base = game, number, base, base
-        self.state = PLAYING
+        self.state, self.outcome = PLAYING, None
         self.ring.clear()
         self.game_events, self._final = [], None
         self._start_rng(seed)
@@ -642,10 +657,12 @@ class Table:
             self.on_start(self)
 
     async def _abandon(self) -> None:
+        """End a running game as abandoned; its prize goes back in the same transaction."""
         if self.state == PLAYING and self.game is not None:
-            await self.commit(GameEnded(self.id, self.game_no, list(self.game.scores)))
-            self.state = OVER
-            await gamemaster.abandoned(self)  # the prize goes back
+            ended = GameEnded(self.id, self.game_no, list(self.game.scores), ABANDONED)
+            returned = await gamemaster.commit_end(self, [ended], ABANDONED)
+            self.state, self.outcome = OVER, ABANDONED
+            gamemaster.announce(self, returned)
 
     def _export(self, c: Export) -> None:
         """A page of the current (or last) game's record (``server.records``): a running
@@ -672,10 +689,15 @@ class Table:
         return member in self.spectators or self._seat_of(member) is not None
 
     async def _close(self, reason: str) -> None:
-        with trio.CancelScope(shield=True):
-            await self._store.commit(TableClosed(self.id))
-            await gamemaster.abandoned(self)  # an unfinished game's prize goes back
+        """Close the table: an unfinished game ends abandoned, and whatever prize is held
+        (for it, or for the next game) goes back, in the closing transaction."""
+        writes: list[Any] = []
+        if self.game is not None and self.state not in (OVER, WAITING):
+            writes.append(GameEnded(self.id, self.game_no, list(self.game.scores), ABANDONED))
+        writes.append(TableClosed(self.id))
+        returned = await gamemaster.commit_end(self, writes, None)
         self.state = CLOSED
+        gamemaster.announce(self, returned)
         msg = wire.notice(f"table {self.id} closed: {reason}")
         for m in self.members():
             m.deliver(msg)

@@ -18,10 +18,11 @@ import engine
 from protocol import messages as m
 from server import gamemaster
 from server.app import Server
+from server.chip_audit import audit_file
 from server.commands import Close, Join, Start
 from server.config import ServerConfig
 from server.gamemaster import MasterCommand
-from server.ledger import Ledger, MemoryLedgerStore, SQLiteLedgerStore, split_prize
+from server.ledger import Ledger, split_prize
 from server.store import MemoryStore, TableCreated
 from server.table import CLOSED, OVER, Table
 
@@ -63,8 +64,8 @@ async def test_chips_are_conserved_over_random_games(
 ) -> None:
     assert FAST, "no fast ruleset registered"
     rng = random.Random(seed)
-    store, ledger_store = MemoryStore(), MemoryLedgerStore()
-    ledger = Ledger(ledger_store)
+    store = MemoryStore()  # the table store keeps the ledger too: one writer
+    ledger = Ledger(store)
     for n in NAMES:
         await ledger.open_account(n)
     fates: dict[str, int] = {}
@@ -109,7 +110,7 @@ async def test_chips_are_conserved_over_random_games(
             nursery.cancel_scope.cancel()
         if fate == "restart":
             # ... and comes back: the ledger reloaded, the table replayed from the store
-            ledger = Ledger(ledger_store)
+            ledger = Ledger(store)
             check(ledger, NAMES)
             async with trio.open_nursery() as nursery:
                 table = Table.restore(store.state.tables[tid], config=CONFIG, store=store)
@@ -146,7 +147,7 @@ async def test_prize_survives_a_server_restart_over_sqlite(
     server.shutdown()
     await trio.testing.wait_all_tasks_blocked()
     with trio.fail_after(10):
-        while server.ops.ledger.store._conn is not None:  # type: ignore[attr-defined]
+        while server.store._thread is not None:  # type: ignore[attr-defined]
             await trio.sleep(0.01)
 
     server = Server(config)
@@ -168,18 +169,15 @@ async def test_prize_survives_a_server_restart_over_sqlite(
     assert ledger.prize(int(table)) is None
     server.shutdown()
     await trio.testing.wait_all_tasks_blocked()
-    audit = SQLiteLedgerStore(tmp_path / "switchboard.sqlite3")
-    audit.load()
-    assert audit.audit() == []
-    await audit.aclose()
+    assert audit_file(tmp_path / "switchboard.sqlite3").problems == []
 
 
 async def test_a_game_that_ended_just_before_a_crash_is_paid_at_start(
     autojump_clock: trio.testing.MockClock,
 ) -> None:
     """The last action and GameEnded were committed, the payout was not: a restart pays it."""
-    store, ledger_store = MemoryStore(), MemoryLedgerStore()
-    ledger = Ledger(ledger_store)
+    store = MemoryStore()  # the table store keeps the ledger too: one writer
+    ledger = Ledger(store)
     await ledger.open_account("ann")
     await store.commit(TableCreated(1, FAST[0], 2, {"turn_seconds": 1}, "ann", {}))
     async with trio.open_nursery() as nursery:
@@ -196,7 +194,7 @@ async def test_a_game_that_ended_just_before_a_crash_is_paid_at_start(
         await wait_until(lambda: table.state == OVER)
         nursery.cancel_scope.cancel()
     assert store.state.tables[1].game.over  # type: ignore[union-attr]
-    ledger = Ledger(ledger_store)  # the server starts again
+    ledger = Ledger(store)  # the server starts again
     assert ledger.prize(1) is not None and ledger.balance("ann") == 700
     async with trio.open_nursery() as nursery:
         table = Table.restore(store.state.tables[1], config=CONFIG, store=store)

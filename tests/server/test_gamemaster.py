@@ -22,7 +22,7 @@ from protocol import messages as m
 from server.commands import Act, Join, Start, Watch
 from server.config import ServerConfig
 from server.gamemaster import PAUSED, MasterCommand
-from server.ledger import Ledger, MemoryLedgerStore
+from server.ledger import Ledger
 from server.store import MemoryStore, TableCreated
 from server.table import OVER, PLAYING, Table
 
@@ -112,7 +112,7 @@ ALL_VERBS = [
 
 @pytest.mark.parametrize(("verb", "args"), ALL_VERBS, ids=[v for v, _ in ALL_VERBS])
 async def test_only_the_game_master_may(nursery: trio.Nursery, verb: str, args: dict) -> None:
-    s = await open_table(nursery, ["ann", "bob"], ledger=Ledger(MemoryLedgerStore()))
+    s = await open_table(nursery, ["ann", "bob"], ledger=Ledger(MemoryStore()))
     bob = s.members[1]
     before = (s.table.state, s.table.master, dict(s.table.options), list(s.table.players()))
     reply = await s.master(bob, verb, **args)
@@ -294,7 +294,7 @@ async def test_hand_the_master_role_on(nursery: trio.Nursery) -> None:
 
 
 async def test_end_game_abandons_and_returns_the_prize(nursery: trio.Nursery) -> None:
-    ledger = Ledger(MemoryLedgerStore())
+    ledger = Ledger(MemoryStore())
     s = await open_table(nursery, ["ann", "bob"], {"turn_seconds": 0}, ledger=ledger)
     ann = s.members[0]
     await ledger.open_account("ann")
@@ -311,7 +311,7 @@ async def test_end_game_abandons_and_returns_the_prize(nursery: trio.Nursery) ->
 
 
 async def test_a_prize_beyond_the_balance_is_refused(nursery: trio.Nursery) -> None:
-    ledger = Ledger(MemoryLedgerStore())
+    ledger = Ledger(MemoryStore())
     s = await open_table(nursery, ["ann", "bob"], ledger=ledger)
     reply = await s.master(s.members[0], "set_prize", chips=5000)
     assert reply.code == "no_chips" and ledger.balance("ann") == 1000
