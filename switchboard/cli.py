@@ -20,6 +20,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "bot": ("switchboard.bot", "connect a strategy to a server"),
     "arena": ("switchboard.arena", "play strategies against each other and rate them"),
     "replay": ("switchboard.replay", "step through a finished game"),
+    "audit": ("switchboard.audit", "check a data directory's chips (read-only)"),
 }
 
 

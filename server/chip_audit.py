@@ -1,0 +1,208 @@
+"""The chip audit: what the ledger promises, checked straight from the SQLite file.
+
+The ledger keeps its promises by construction (balanced transactions, one writer,
+a game's end and its payout in one transaction); this module checks them from the
+rows alone, without the server's memory, so an operator (``switchboard audit``)
+and the crash soak can each ask the file itself. It reads inside one read
+transaction, so it can run beside a live server and sees one consistent moment.
+
+What it checks (each failure is one line of ``Audit.problems``):
+
+- every transaction balances and moves chips; every account's balance is the sum
+  of its entries; all accounts sum to zero;
+- names' balances plus the prizes held equal the chips ever issued by the mint;
+- each table's held account holds exactly its prize;
+- every claimed name has an account;
+- each game's prize is settled at most once, after its game ended, as its end
+  says (a finished game's prize paid to winners, an abandoned game's returned),
+  and a prize still held is for a game that has not ended.
+
+Prizes kept by a version that did not record their game (``game`` NULL) are
+counted, not judged: nothing in the file says which game they were for.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+#: Transactions that settle a prize (the held account goes to zero for its game).
+PAID = "prize won"
+RETURNED = "prize returned"
+
+
+@dataclass(slots=True)
+class Audit:
+    """What an audit found: ``problems`` (empty: every promise kept) and its figures."""
+
+    problems: list[str] = field(default_factory=list)
+    figures: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def open_readonly(path: Path | str) -> sqlite3.Connection:
+    """The database at ``path``, read-only (it must exist: an audit creates nothing)."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no database at {path}")
+    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None)
+
+
+def audit_file(path: Path | str) -> Audit:
+    """``audit`` of the database at ``path``."""
+    conn = open_readonly(path)
+    try:
+        return audit(conn)
+    finally:
+        conn.close()
+
+
+def audit(conn: sqlite3.Connection) -> Audit:
+    """Check every promise of the ledger against the rows of ``conn`` (one read transaction)."""
+    conn.execute("BEGIN")
+    try:
+        return _audit(conn)
+    finally:
+        conn.execute("COMMIT")
+
+
+def _audit(conn: sqlite3.Connection) -> Audit:
+    out = Audit()
+    problems = out.problems
+    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if "chip_accounts" not in tables:
+        out.figures = {"accounts": 0, "transactions": 0}
+        return out
+    balances: dict[str, int] = dict(conn.execute("SELECT account, balance FROM chip_accounts"))
+    # transactions balance and move chips
+    moved: dict[int, tuple[int, int]] = {
+        txn: (total, n)
+        for txn, total, n in conn.execute(
+            "SELECT txn, SUM(delta), COUNT(*) FROM chip_entries GROUP BY txn"
+        )
+    }
+    txns = conn.execute("SELECT id, reason, table_id, game FROM chip_txns ORDER BY id").fetchall()
+    for txn, reason, _table, _game in txns:
+        total, n = moved.get(txn, (0, 0))
+        if n == 0:
+            problems.append(f"transaction {txn} ({reason}) moves no chips")
+        elif total != 0:
+            problems.append(f"transaction {txn} ({reason}) does not balance: {total:+d}")
+    # balances are their entries
+    for account, summed in conn.execute(
+        "SELECT account, SUM(delta) FROM chip_entries GROUP BY account"
+    ):
+        if balances.get(account, 0) != summed:
+            problems.append(
+                f"{account}: balance {balances.get(account, 0)} but its entries sum to {summed}"
+            )
+    total = sum(balances.values())
+    if total != 0:
+        problems.append(f"accounts sum to {total}, not 0")
+    players = sum(b for a, b in balances.items() if not a.startswith("@"))
+    prizes = {
+        table: (funder, amount, game)
+        for table, funder, amount, game in conn.execute(
+            "SELECT table_id, funder, amount, game FROM chip_prizes"
+        )
+    }
+    held = sum(amount for _, amount, _ in prizes.values())
+    issued = -balances.get("@mint", 0)
+    if players + held != issued:
+        problems.append(f"balances {players} + held prizes {held} != chips issued {issued}")
+    for account, balance in balances.items():
+        if account.startswith("@table:"):
+            table = int(account.split(":", 1)[1])
+            want = prizes.get(table, (None, 0, None))[1]
+            if balance != want:
+                problems.append(f"table {table}'s held account has {balance}, its prize is {want}")
+        elif balance < 0 and account != "@mint":
+            problems.append(f"{account} has a negative balance {balance}")
+    # every name has an account
+    names = [display for (display,) in conn.execute("SELECT display FROM names")]
+    missing = [n for n in names if n not in balances]
+    if missing:
+        shown = ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else "")
+        problems.append(f"{len(missing)} names have no account: {shown}")
+    _audit_prizes(conn, txns, prizes, out)
+    out.figures.update(
+        names=len(names),
+        accounts=len(balances),
+        transactions=len(txns),
+        chips_issued=issued,
+        prizes_held=len(prizes),
+        chips_held=held,
+    )
+    return out
+
+
+def _audit_prizes(
+    conn: sqlite3.Connection,
+    txns: list[tuple[int, str, int | None, int | None]],
+    prizes: dict[int, tuple[str, int, int | None]],
+    out: Audit,
+) -> None:
+    """Each game's prize settled at most once, after its end, as its end says."""
+    ends: dict[tuple[int, int], str | None] = {}
+    for table, game, ended, outcome in conn.execute(
+        "SELECT table_id, game, ended, outcome FROM games"
+    ):
+        if ended is not None:
+            ends[(table, game)] = outcome or "ended"
+    closed = {t for (t,) in conn.execute("SELECT id FROM tables WHERE closed = 1")}
+    settled: Counter[tuple[int, int]] = Counter()
+    legacy = 0
+    for txn, reason, table, game in txns:
+        if not (reason == PAID or reason.startswith(RETURNED)) or table is None:
+            continue
+        if game is None:
+            legacy += 1
+            continue
+        key = (table, game)
+        settled[key] += 1
+        if settled[key] == 2:
+            out.problems.append(f"table {table} game {game}: its prize was settled twice")
+        end = ends.get(key)
+        if reason == PAID:
+            if end is None:
+                out.problems.append(
+                    f"table {table} game {game}: prize paid (transaction {txn})"
+                    " but the game has not ended"
+                )
+            elif end == "abandoned":
+                out.problems.append(
+                    f"table {table} game {game}: prize paid (transaction {txn})"
+                    " but the game was abandoned"
+                )
+        elif end == "finished":
+            out.problems.append(
+                f"table {table} game {game}: prize returned (transaction {txn})"
+                " but the game finished: its winners were owed it"
+            )
+        elif end is None and table not in closed and reason == RETURNED:
+            out.problems.append(
+                f"table {table} game {game}: prize returned (transaction {txn})"
+                " but the game has not ended"
+            )
+    for table, (_funder, amount, game) in prizes.items():
+        if game is None:
+            legacy += 1
+        elif (table, game) in ends:
+            out.problems.append(
+                f"table {table} game {game}: a prize of {amount} is still held"
+                f" though the game ended ({ends[(table, game)]})"
+            )
+        elif table in closed:
+            out.problems.append(f"table {table} is closed but still holds a prize of {amount}")
+    out.figures.update(prizes_settled=sum(settled.values()), legacy_prizes=legacy)
+
+
+def summary(result: Audit) -> dict[str, Any]:
+    """The audit as a plain mapping (``switchboard audit --json``)."""
+    return {"ok": result.ok, "problems": result.problems, **result.figures}
