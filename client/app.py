@@ -57,10 +57,12 @@ from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import TextArea
 
 from client.boards import BoardContext, render_board
+from client.boards.legal import legal_text
 from client.commands import ACTIONS_HELP, COMMANDS, MASTER_COMMANDS, TABLE_COMMANDS
 from client.completion import CommandCompleter
 from client.describe import describe_event
 from client.state import MAX_LOG, ClientState, LogLine, TableState, display_name
+from client.words import plural
 
 PANEL_WIDTH = 24
 TALK_APART = 100  #: columns from which talk has its own pane
@@ -609,7 +611,7 @@ class ClientApp:
         t = self.table
         if t is not None and t.my_turn:
             dot = "-" if self.ascii_only else "·"
-            out.append(("class:bar", f" {dot} {len(t.legal)} legal action(s)"))
+            out.append(("class:bar", f" {dot} {plural(len(t.legal), 'legal move')}"))
         width = get_app().output.get_size().columns
         used = sum(len(x[1]) for x in out)
         out.append(("class:bar", " " * max(0, width - used)))
@@ -621,10 +623,12 @@ class ClientApp:
         t = self.table
         if t is not None:
             family = t.family or ""
+            if t.my_turn:  # every one of them, first: the help wraps, it never cuts
+                lines.append("Legal now:")
+                width = max(20, self.application.output.get_size().columns - 4)
+                lines += ["  " + line for line in legal_text(t.legal, width)]
             lines.append(f"At the table ({family or 'waiting'}): type an action")
             lines += ["  " + h for h in ACTIONS_HELP.get(family, ["(actions appear once dealt)"])]
-            if t.my_turn:
-                lines.append("  legal now: " + " | ".join(t.legal)[:70])
             lines.append("Table commands:")
             lines += [f"  {c:<8} {h}" for c, h in TABLE_COMMANDS.items()]
             if t.master == self.state.name:  # one wrapped line: the help fits 24 rows

@@ -19,7 +19,10 @@ import trio
 from client.app import ClientApp
 from client.config import config_dir, secret_for
 from client.connection import Connection, ConnectionLost, ServerError
+from client.moves import blunder_penalty, draw_alias
 from client.records import RecordError, fetch_record
+from client.state import TableState
+from client.words import plural
 from protocol import messages as m
 from protocol.commands import CommandError, parse_command
 from protocol.errors import ProtocolError
@@ -35,10 +38,14 @@ class Session:
         self.ui = ui
         self.records_dir = records_dir
         conn.on_receive = ui.arrived
+        #: a penalised play typed once and not yet confirmed: (table, the line)
+        self.confirming: tuple[str, str] | None = None
+        self._nursery: trio.Nursery | None = None
 
     async def run(self, lines: trio.MemoryReceiveChannel[str]) -> None:
         """Until the lines end (the UI quit) or the connection is gone for good."""
         async with trio.open_nursery() as nursery:
+            self._nursery = nursery
             nursery.start_soon(self._pump)
             nursery.start_soon(self._refresh_lobby)
             await self._quiet(m.ListRulesets())
@@ -51,6 +58,10 @@ class Session:
         async for msg in self.conn.events():
             if isinstance(msg, m.Notice):
                 self.ui.say(msg.text, "class:log.event")
+            elif isinstance(msg, m.Snapshot) and self._nursery is not None:
+                # A deal or a change of seats: the table's options (what a blunder costs)
+                # and players come from the table list, so it is fetched again.
+                self._nursery.start_soon(self._quiet, m.ListTables())
             elif isinstance(msg, m.Goodbye):
                 self.ui.say(f"the server said goodbye: {msg.text or msg.code}", "class:error")
             self.ui.changed()
@@ -71,8 +82,13 @@ class Session:
 
     async def run_line(self, line: str) -> None:
         """Carry out one typed line and show the outcome on the reply line."""
-        words = line.split()
         table = self.ui.current
+        t = self.conn.state.tables.get(table) if table else None
+        if t is not None:
+            line = draw_alias(line, t.view)
+            if not self._confirmed(t, line):
+                return
+        words = line.split()
         try:
             if words[0].lower() == "name" and len(words) == 2:
                 server = f"{self.conn.host}:{self.conn.port}"
@@ -95,6 +111,21 @@ class Session:
             return
         await self._after(msg, reply)
         self.ui.changed()
+
+    def _confirmed(self, t: TableState, line: str) -> bool:
+        """Whether ``line`` may go: any line but a play the table penalises, which goes
+        only when typed twice running (the first time, the player is told the cost)."""
+        asked, self.confirming = self.confirming, None
+        penalty = blunder_penalty(self.conn.state, t, line)
+        if not penalty or asked == (t.table, line.strip().lower()):
+            return True
+        self.confirming = (t.table, line.strip().lower())
+        self.ui.say(
+            f"not legal: {line.strip()} costs you {plural(penalty, 'card')} here;"
+            " type it again to play it anyway",
+            "class:warn",
+        )
+        return False
 
     async def _after(self, msg: m.Message, reply: Any) -> None:
         """What a successful reply means for the screen."""

@@ -4,7 +4,7 @@ Squares are labelled like a chess board from South's side (files ``a``-``f``
 left to right, ranks ``1``-``6`` bottom to top), so ``move c4`` reads straight
 off the screen. Each square is four cells: the piece's letter (or a space),
 the card (two cells, ``·`` when the square is blank) and a gap. Squares the
-viewer may move to now are marked, and under the grid each collection is drawn
+viewer may move to now are marked ``+``, and under the grid each collection is drawn
 with the cards of its best poker hand in bold and the hand named.
 
 >>> from client.boards.common import BoardContext
@@ -30,6 +30,7 @@ from typing import Any
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from client.boards.common import BoardContext, lines_to_text, seat_style, you
+from client.boards.legal import legal_lines
 from client.cards import card_fragments, cards_fragments, rank_key
 
 FILES = "abcdef"
@@ -73,8 +74,10 @@ def render(view: dict[str, Any], ctx: BoardContext) -> StyleAndTextTuples:
             if square in pieces:
                 seat = pieces[square]
                 line.append((PIECE_STYLES[seat % 4] + target, seat_letter(view, seat)))
+            elif target:  # a mark that shows in any terminal, colours or not
+                line.append(("class:square" + target, "+"))
             else:
-                line.append(("class:square" + target, " "))
+                line.append(("class:square", " "))
             if card:
                 line.extend(card_fragments(card, ctx.ascii_only, target.strip()))
             else:
@@ -89,6 +92,8 @@ def render(view: dict[str, Any], ctx: BoardContext) -> StyleAndTextTuples:
         drawn.append(row + _side(side, i))
     drawn.append(header + _side(side, size + 1))
     drawn.extend(collection_lines(view, ctx))
+    if ctx.legal and view.get("to_act") == view.get("viewer") and not view.get("over"):
+        drawn.extend(legal_lines(ctx.legal, ctx.width))
     return lines_to_text(drawn, ctx.width, ctx.ascii_only)
 
 

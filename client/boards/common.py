@@ -8,6 +8,7 @@ resize or on an event is only calling it again.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -110,3 +111,9 @@ def columns(
             line.extend(entries[i + half])
         out.append(line)
     return out
+
+
+def wrap_words(text: str, width: int, indent: int = 2) -> list[str]:
+    """Plain text wrapped at words to ``width``, later lines indented: a board line that
+    says something a person must read is never cut off."""
+    return textwrap.wrap(text, max(20, width), subsequent_indent=" " * indent) or [""]

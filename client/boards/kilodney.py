@@ -29,8 +29,10 @@ from typing import Any
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from client.boards.common import BoardContext, columns, lines_to_text, seat_style, you
+from client.boards.legal import legal_lines
 from client.boards.shedding import hand_lines
 from client.cards import card_fragments, suit_style, suit_text
+from client.words import article
 
 
 def render(view: dict[str, Any], ctx: BoardContext) -> StyleAndTextTuples:
@@ -54,7 +56,7 @@ def render(view: dict[str, Any], ctx: BoardContext) -> StyleAndTextTuples:
             [
                 ("", "Follow: "),
                 (suit_style(suit), suit_text(suit, a)),
-                ("", f" or a {rank}, or play a joker"),
+                ("", f" or {article(rank)}, or play a joker"),
             ]
         )
     elif not view.get("over"):
@@ -62,6 +64,8 @@ def render(view: dict[str, Any], ctx: BoardContext) -> StyleAndTextTuples:
     many = len(view.get("hand_sizes") or []) > 5
     lines.extend(columns(seat_entries(view, ctx, compact=many), ctx.width, 5, ctx.ascii_only))
     lines.extend(hand_lines(view, ctx))
+    if ctx.legal and view.get("to_act") == view.get("viewer"):
+        lines.extend(legal_lines(ctx.legal, ctx.width))
     return lines_to_text(lines, ctx.width, ctx.ascii_only)
 
 

@@ -16,7 +16,10 @@ Pending: pick up 2
 Direction: clockwise
 Hands: > ann (you) 3 , bob 1 last card
 Your hand (3):  2C  8H QH
-You may: play 2C | draw
+You must answer the pick-up of 2: play one of these,
+  or draw (you take 2)
+You may play: 2C
+   or: draw
 """
 
 from __future__ import annotations
@@ -25,24 +28,31 @@ from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from client.boards.common import BoardContext, lines_to_text, seat_style, wrap_cards, you
+from client.boards.common import (
+    BoardContext,
+    lines_to_text,
+    seat_style,
+    wrap_cards,
+    wrap_words,
+    you,
+)
+from client.boards.legal import legal_lines, must_text
 from client.cards import card_fragments, fragments_width, sort_cards, suit_style, suit_text
-
-PENDING_WORDS = {
-    "pickup": "pick up {count}",
-    "skip": "skip ({count})",
-    "miss": "miss {count} turn(s)",
-    "cover": "the queen must be covered",
-}
+from client.words import plural
 
 
 def pending_text(pending: dict[str, Any]) -> str:
     """``{"kind": "pickup", "count": 4}`` as ``pick up 4``; unknown kinds as they come."""
     kind = str(pending.get("kind", ""))
     count = pending.get("count", "")
-    template = PENDING_WORDS.get(kind)
-    if template:
-        return template.format(count=count)
+    if kind == "pickup":
+        return f"pick up {count}"
+    if kind == "skip":
+        return "skip" if count in (1, "") else f"skip ({count})"
+    if kind == "miss":
+        return f"miss {plural(count, 'turn')}"
+    if kind == "cover":
+        return "the card must be covered"
     return f"{kind} {count}".strip()
 
 
@@ -105,10 +115,13 @@ def render(view: dict[str, Any], ctx: BoardContext) -> StyleAndTextTuples:
     if finished:
         lines.append([("", "Out: " + ", ".join(ctx.name(s) for s in finished))])
     lines.extend(hand_lines(view, ctx))
-    if view.get("awaiting") and view.get("to_act") == view.get("viewer"):
-        lines.append([("class:turn", f"You must: {view['awaiting']}")])
-    elif ctx.legal and view.get("to_act") == view.get("viewer"):
-        lines.append([("class:turn", "You may: " + " | ".join(ctx.legal))])
+    if view.get("to_act") == view.get("viewer") and (ctx.legal or view.get("awaiting")):
+        must = must_text(view, ctx.legal)
+        if must is None and view.get("awaiting"):
+            must = f"You must: {view['awaiting']}"
+        if must:
+            lines.extend([("class:turn", part)] for part in wrap_words(must, ctx.width))
+        lines.extend(legal_lines(ctx.legal, ctx.width))
     return lines_to_text(lines, ctx.width, ctx.ascii_only)
 
 

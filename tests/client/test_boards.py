@@ -121,7 +121,7 @@ def test_shedding_pending_nominated_and_direction() -> None:
     assert "Pending: pick up 10" in drawn
     assert "anticlockwise" in drawn
     assert "ann (you) 1 last card" in drawn
-    assert "You must: answer the pick-up" in drawn
+    assert "You must answer the pick-up of 10" in drawn
 
 
 @given(seed=st.integers(0, 10_000), steps=st.integers(0, 120))

@@ -1,0 +1,93 @@
+"""What a typed move means before it goes to the server.
+
+Two things a person types that the engine's notation alone would get wrong:
+
+- ``draw 4`` when the board says a pick-up of 4 is pending: the board's words
+  invite it, so it means ``draw`` (which takes the 4). Any other count is left
+  as typed, so the server explains it.
+- A play that parses but is not legal, at a table whose rules penalise an
+  illegal play (the ``illegal_penalty`` option, read from the table and its
+  ruleset, never from a list of preset names): the engine would take it as a
+  blunder and make the player draw. A person is asked to confirm it first.
+
+>>> draw_alias("draw 4", {"pending": {"kind": "pickup", "count": 4}})
+'draw'
+>>> draw_alias("draw 3", {"pending": {"kind": "pickup", "count": 4}})
+'draw 3'
+>>> same_action("play 7h 7d", "play 7H 7D last")
+True
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from client.boards.legal import draw_count
+from client.state import ClientState, TableState
+from engine.actions import Action, Play
+from engine.errors import InvalidActionError
+
+
+def draw_alias(line: str, view: dict[str, Any] | None) -> str:
+    """``draw N`` as ``draw`` when ``N`` is the pending pick-up's count."""
+    words = line.split()
+    count = draw_count(view)
+    if count is not None and len(words) == 2 and words[0].lower() == "draw":
+        return "draw" if words[1] == str(count) else line
+    return line
+
+
+def _parsed(text: str) -> Action | None:
+    try:
+        return Action.parse(text)
+    except InvalidActionError:
+        return None
+
+
+def _bare(action: Action) -> str:
+    """The action's notation without a ``last`` announcement (it never makes a play
+    legal or not: a play that leaves one card may announce it or not)."""
+    words = str(action).split()
+    return " ".join(w for w in words if w != "last")
+
+
+def same_action(typed: str, listed: str) -> bool:
+    """Whether ``typed`` is the legal action ``listed`` (case and ``last`` aside)."""
+    a, b = _parsed(typed), _parsed(listed)
+    return a is not None and b is not None and _bare(a) == _bare(b)
+
+
+def table_option(state: ClientState, t: TableState, name: str) -> Any:
+    """An option's value at ``t``: the table's own setting, else its ruleset's default
+    (both from the server's table and ruleset lists); ``None`` when neither says."""
+    ruleset = (t.view or {}).get("preset") or (t.view or {}).get("ruleset")
+    for info in state.lobby:
+        if str(info.get("table")) == t.table:
+            options = info.get("options") or {}
+            if name in options:
+                return options[name]
+            ruleset = ruleset or info.get("ruleset")
+    for rs in state.rulesets:
+        if rs.get("name") == ruleset:
+            for option in rs.get("options") or []:
+                if option.get("name") == name:
+                    return option.get("default")
+    return None
+
+
+def blunder_penalty(state: ClientState, t: TableState, line: str) -> int:
+    """Cards the table would make us draw for ``line`` (0: it is legal, or refused
+    outright, or not a play of cards we hold on our turn)."""
+    if not t.my_turn or t.view is None:
+        return 0
+    action = _parsed(line)
+    if not isinstance(action, Play):
+        return 0
+    if any(same_action(line, legal) for legal in t.legal):
+        return 0
+    hand = Counter(str(c) for c in (t.view.get("hand") or []))
+    if Counter(str(c) for c in action.cards) - hand:
+        return 0  # the server refuses a card we do not hold; no penalty
+    penalty = table_option(state, t, "illegal_penalty")
+    return int(penalty) if isinstance(penalty, int) and penalty > 0 else 0
