@@ -619,7 +619,8 @@ class ClientApp:
 
     def help_lines(self) -> list[str]:
         """The help for the screen on display (F1 or ``help``)."""
-        lines = ["Keys: F1 help, Tab complete, Up/Down history, Ctrl-D or `quit` quits", ""]
+        # The way out first: a long list of legal moves may push the end off a small screen.
+        lines = ["Escape or F1 closes this help. Tab completes, Up/Down: history, Ctrl-D quits"]
         t = self.table
         if t is not None:
             family = t.family or ""
@@ -634,11 +635,9 @@ class ClientApp:
             if t.master == self.state.name:  # one wrapped line: the help fits 24 rows
                 usage = [h.split(":")[0] if ":" in h else c for c, h in MASTER_COMMANDS.items()]
                 lines.append("Game master: " + ", ".join(usage) + " (help WORD for one)")
-            lines += ["  (`lobby` shows the lobby and its commands)"]
         else:
             lines.append("In the lobby:")
             lines += [f"  {c:<8} {h}" for c, h in COMMANDS.items()]
-        lines += ["Escape or F1 closes this help."]
         return lines
 
     def _glyph(self, fancy: str, plain: str) -> Callable[[], str]:

@@ -27,7 +27,7 @@ COMMANDS: dict[str, str] = {
 TABLE_COMMANDS: dict[str, str] = {
     "say": "say TEXT: talk to everyone at the table (or start the line with ')",
     "leave": "leave the table (a bot takes your seat in a running game)",
-    "lobby": "back to the lobby (you stay at the table; `table TABLE` returns)",
+    "lobby": "the lobby and its commands (you stay here; `table TABLE` returns)",
     "table": "table TABLE: show a table you are at",
     "start": "start the game (the game master; empty seats get bots)",
     "record": "record [TABLE]: fetch the game's record",

@@ -121,7 +121,8 @@ def render(view: dict[str, Any], ctx: BoardContext) -> StyleAndTextTuples:
             must = f"You must: {view['awaiting']}"
         if must:
             lines.extend([("class:turn", part)] for part in wrap_words(must, ctx.width))
-        lines.extend(legal_lines(ctx.legal, ctx.width))
+        if not must or set(ctx.legal) - {"draw", "pass"}:  # else the must line said it all
+            lines.extend(legal_lines(ctx.legal, ctx.width))
     return lines_to_text(lines, ctx.width, ctx.ascii_only)
 
 

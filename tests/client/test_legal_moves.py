@@ -207,11 +207,21 @@ def test_a_penalised_play_is_confirmed_first() -> None:
                 return False
             return not t.view.get("pending") and not t.view.get("awaiting")
 
-        await d.until(blunder_ready, what="my turn")
+        def wrong_card() -> str | None:
+            t = d.table
+            plays = {c for a in t.legal if a.startswith("play") for c in a.split()[1:]}
+            return next((c for c in t.view["hand"] if c not in plays), None)
+
+        for _ in range(20):  # a plain turn with a card that does not play (the deal is random)
+            await d.until(lambda: d.table.my_turn, what="my turn")
+            if blunder_ready() and wrong_card():
+                break
+            seq = d.table.seq
+            d.line("draw" if "draw" in d.table.legal else d.table.legal[0])
+            await d.until(lambda s=seq: d.table.seq > s, what="the move")
         t = d.table
-        plays = {c for a in t.legal if a.startswith("play") for c in a.split()[1:]}
-        wrong = next((c for c in t.view["hand"] if c not in plays), None)
-        assert wrong is not None, "every card in hand is playable: pick another seed"
+        wrong = wrong_card()
+        assert wrong is not None and blunder_ready()
         size = len(t.view["hand"])
         d.line(f"play {wrong}")
         await d.until_screen("type it again")
