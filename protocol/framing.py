@@ -24,27 +24,29 @@ class Splitter:
         self.limits = limits
         self._buffer = bytearray()
         self._chunks: deque[bytes] = deque()
-        self._error: RemoteProtocolError | None = None
+        #: why the stream broke (message, code), once it has. The words are kept, not the
+        #: exception: a raised exception holds its traceback, whose frames hold the
+        #: connection that owns this splitter, and that cycle would outlive the connection.
+        self._failure: tuple[str, str] | None = None
         self._eof = False
 
     @property
     def failed(self) -> bool:
         """True once the stream broke; the splitter is then never used again."""
-        return self._error is not None
+        return self._failure is not None
 
     def _fail(self, message: str, code: str | None = None) -> RemoteProtocolError:
-        """Break the stream for good: keep the error, drop every byte held."""
-        self._error = RemoteProtocolError(message, self.fail_code if code is None else code)
+        """Break the stream for good: note why, drop every byte held."""
+        self._failure = (message, self.fail_code if code is None else code)
         self._buffer.clear()
         self._chunks.clear()
-        return self._error
+        return RemoteProtocolError(*self._failure)
 
     def _check(self) -> None:
         """Raise again the failure that broke the stream, if it broke."""
-        if self._error is not None:
-            raise RemoteProtocolError(
-                f"the stream already failed: {self._error}", self._error.code
-            ) from self._error
+        if self._failure is not None:
+            message, code = self._failure
+            raise RemoteProtocolError(f"the stream already failed: {message}", code)
 
     @property
     def buffered(self) -> int:

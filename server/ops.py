@@ -23,6 +23,7 @@ request rate and the per-address count; nothing else.
 from __future__ import annotations
 
 import logging
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -195,7 +196,9 @@ class ConnectionOps:
     """One connection's flood guard, operator state and issue-8 handlers."""
 
     def __init__(self, conn: Connection, ops: Ops) -> None:
-        self.conn = conn
+        # A proxy, not the connection itself: the connection owns this object, and a
+        # back reference would make the pair a cycle that only a full gc frees.
+        self.conn = weakref.proxy(conn)
         self.ops = ops
         cfg = ops.config
         self.guard = (

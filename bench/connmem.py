@@ -1,0 +1,195 @@
+"""What connections cost the server in memory, beside a bare trio server doing the same.
+
+    python bench/connmem.py            # 0, 10k, 50k churn cycles; 10,000 idle connections
+    python bench/connmem.py --quick    # 0, 1k, 5k cycles; 1,000 idle (a smoke run)
+
+1. Churn: a client connects, says hello, reads the welcome and closes, over and
+   over (a few at a time). The server's RSS after 0, 10k and 50k cycles, beside
+   a bare trio server that echoes the same hello. Target: memory returns to its
+   level, i.e. RSS after the last step is within ``CHURN_SLACK_MB`` of RSS
+   after the first (a connection that lives on after its close grows it by
+   tens of KB each: 40,000 of them would be over a gigabyte).
+2. Idle: 10,000 connections that said hello and then stay silent, the server's
+   RSS with them open, beside the bare trio server's. Target: < 150 MB.
+
+The server is ``switchboard serve`` in its own process (SQLite in a temporary
+directory; its gc settings are the ones it ships with); the clients run in
+another process. Only 127.0.0.1 is used; the fd limit is raised to its hard
+limit for both servers and the clients.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import trio  # noqa: E402
+
+from bench.load import PORT_LINE, _drain, proc_stats, raise_fd_limit, start_echo  # noqa: E402
+from bench.wireconn import HOST  # noqa: E402
+from protocol import messages as m  # noqa: E402
+from protocol.msgpack_codec import encode  # noqa: E402
+
+#: churn: RSS may end this far above where it stood after the first step
+CHURN_SLACK_MB = 10.0
+#: idle: the goal for 10,000 idle connections (hello said)
+IDLE_TARGET_MB = 150.0
+
+HELLO = encode(m.Hello(id=1))
+
+
+def _churn_main(port: int, cycles: int, parallel: int, out: Any) -> None:
+    """Connect, hello, read the reply, close: ``cycles`` times, ``parallel`` at once."""
+
+    async def one_client(n: int) -> None:
+        for _ in range(n):
+            stream = await trio.open_tcp_stream(HOST, port)
+            await stream.send_all(HELLO)
+            await stream.receive_some(4096)
+            await stream.aclose()
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            share = cycles // parallel
+            for i in range(parallel):
+                nursery.start_soon(one_client, share + (i < cycles % parallel))
+
+    trio.run(main)
+    out.send(cycles)
+
+
+def churn(pid: int, port: int, cycles: int, parallel: int = 8) -> None:
+    parent, child = mp.Pipe()
+    p = mp.Process(target=_churn_main, args=(port, cycles, parallel, child))
+    p.start()
+    parent.recv()
+    p.join()
+    time.sleep(1.0)  # the server closes the last ones
+
+
+def _idle_main(port: int, count: int, ready: Any, done: Any) -> None:
+    raise_fd_limit()
+
+    async def main() -> None:
+        streams = []
+        limiter = trio.CapacityLimiter(200)
+
+        async def one() -> None:
+            async with limiter:
+                stream = await trio.open_tcp_stream(HOST, port)
+                await stream.send_all(HELLO)
+                await stream.receive_some(4096)
+                streams.append(stream)
+
+        async with trio.open_nursery() as nursery:
+            for _ in range(count):
+                nursery.start_soon(one)
+        ready.send(len(streams))
+        await trio.to_thread.run_sync(done.recv)
+        for stream in streams:
+            await stream.aclose()
+
+    trio.run(main)
+
+
+def idle(pid: int, port: int, count: int) -> tuple[float, float, int]:
+    """(RSS before, RSS with ``count`` idle connections open, connections opened)."""
+    rss0, _ = proc_stats(pid)
+    ready_parent, ready_child = mp.Pipe()
+    done_parent, done_child = mp.Pipe()
+    p = mp.Process(target=_idle_main, args=(port, count, ready_child, done_child))
+    p.start()
+    opened = ready_parent.recv()
+    time.sleep(1.0)
+    rss1, _ = proc_stats(pid)
+    done_parent.send(True)
+    p.join()
+    time.sleep(1.0)
+    return rss0, rss1, opened
+
+
+def start_switchboard(tmp: Path) -> tuple[subprocess.Popen[bytes], int]:
+    config = tmp / "bench.toml"
+    config.write_text("[server]\nscrypt_n = 2\nmax_connections = 30000\n")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "switchboard", "serve", "--host", HOST, "--port", "0",
+         "--data", str(tmp), "--config", str(config)],
+        stderr=subprocess.PIPE, cwd=ROOT, preexec_fn=raise_fd_limit,
+    )  # fmt: skip
+    buffer = b""
+    while not (found := PORT_LINE.search(buffer)):
+        chunk = server.stderr.read1(4096)  # type: ignore[union-attr]
+        if not chunk:
+            raise SystemExit("the server did not start:\n" + buffer.decode(errors="replace"))
+        buffer += chunk
+    threading.Thread(target=_drain, args=(server.stderr,), daemon=True).start()
+    return server, int(found.group(1))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="1k/5k cycles, 1,000 idle")
+    parser.add_argument("--skip-churn", action="store_true")
+    parser.add_argument("--skip-idle", action="store_true")
+    args = parser.parse_args()
+    raise_fd_limit()
+    mp.set_start_method("fork")
+    steps = (0, 1_000, 5_000) if args.quick else (0, 10_000, 50_000)
+    idle_count = 1_000 if args.quick else 10_000
+
+    echo_proc, echo_port = start_echo()
+    server, port = start_switchboard(Path(tempfile.mkdtemp(prefix="sb-connmem-")))
+    print(f"{os.cpu_count()} cores; python {sys.version.split()[0]}; trio {trio.__version__};"
+          f" load average {os.getloadavg()[0]:.1f} at the start")  # fmt: skip
+    try:
+        if not args.skip_churn:
+            print("\n1. churn: connect, hello, close; server RSS (MB) after each step")
+            print(f"   {'cycles':>8} {'switchboard':>12} {'bare trio':>10}")
+            ours, bare = [], []
+            done = 0
+            for step in steps:
+                churn(server.pid, port, step - done)
+                churn(echo_proc.pid, echo_port, step - done)
+                done = step
+                ours.append(proc_stats(server.pid)[0])
+                bare.append(proc_stats(echo_proc.pid)[0])
+                print(f"   {step:>8} {ours[-1]:>12.1f} {bare[-1]:>10.1f}")
+            growth = ours[-1] - ours[1]
+            verdict = "met" if growth <= CHURN_SLACK_MB else "NOT met"
+            print(f"   growth from {steps[1]:,} to {steps[-1]:,} cycles: switchboard"
+                  f" {growth:+.1f} MB, bare trio {bare[-1] - bare[1]:+.1f} MB;"
+                  f" target <= {CHURN_SLACK_MB:.0f} MB: {verdict}")  # fmt: skip
+        if not args.skip_idle:
+            print(f"\n2. {idle_count:,} idle connections (hello said): server RSS (MB) with them")
+            s0, s1, n = idle(server.pid, port, idle_count)
+            e0, e1, ne = idle(echo_proc.pid, echo_port, idle_count)
+            per = (s1 - s0) * 1024 / max(n, 1)
+            eper = (e1 - e0) * 1024 / max(ne, 1)
+            print(f"   switchboard {s1:.0f} MB ({per:.1f} KiB each over {s0:.0f} MB);"
+                  f" bare trio {e1:.0f} MB ({eper:.1f} KiB each over {e0:.0f} MB)")  # fmt: skip
+            if idle_count == 10_000:
+                verdict = "met" if s1 < IDLE_TARGET_MB else "NOT met"
+                print(f"   target < {IDLE_TARGET_MB:.0f} MB at 10,000: {verdict}")
+            else:
+                projected = s0 + per * 10_000 / 1024
+                print(f"   at 10,000 that is about {projected:.0f} MB (target"
+                      f" < {IDLE_TARGET_MB:.0f} MB; without --quick: the verdict)")  # fmt: skip
+    finally:
+        server.terminate()
+        server.wait(timeout=15)
+        echo_proc.terminate()
+
+
+if __name__ == "__main__":
+    main()
