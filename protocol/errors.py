@@ -62,7 +62,8 @@ CODES: dict[str, str] = {
     "quit": "the client asked to leave (the goodbye to ``quit``)",
     "kicked": "an operator closed this connection",
     "slow_reader": "the connection was dropped because it did not read",
-    "idle": "the connection sent nothing for the idle limit while at no table",
+    "idle": "the connection sent no message for the idle limit while at no table",
+    "timeout": "a message began but did not arrive whole within the time limit",
     "shutdown": "the server is shutting down",
     "internal": "the server failed; the request may be retried",
 }

@@ -423,6 +423,11 @@ class ServerTextCodec:
     def failed(self) -> bool:
         return self.reader.failed
 
+    @property
+    def buffered(self) -> int:
+        """Bytes held of lines not yet taken (after ``next_message``: of a partial line)."""
+        return self.reader.buffered
+
     def receive_data(self, data: bytes) -> None:
         """Add bytes from the peer (``b""``: end of stream); may raise
         ``RemoteProtocolError`` (a line over the limit: fatal)."""

@@ -38,9 +38,10 @@ class ServerConfig:
     # ------------------------------------------------------ connections
     send_queue: int = 512  #: messages queued to one client before it is dropped
     handshake_seconds: float = 15.0  #: time to say hello before the connection is closed
+    message_seconds: float = 30.0  #: time a message may take to arrive whole, once begun
     close_grace_seconds: float = 2.0  #: time to flush a goodbye before a socket is closed
     max_connections: int = 20_000
-    max_frame_bytes: int = 64 * 1024  #: largest msgpack frame or text line from a client
+    max_frame_bytes: int = 64 * 1024  #: largest msgpack frame from a client (lines: 4 KiB)
 
     # ------------------------------------------------------- names, talk
     name_max_chars: int = 24

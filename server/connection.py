@@ -17,6 +17,15 @@ finds it full and drops that connection (``goodbye slow_reader``) instead of
 stalling the table or holding unbounded memory. The client may reconnect and
 resume its seat with its token.
 
+Its own replies never fill it: when half the queue waits, the reader stops
+reading the socket until the writer has written them (backpressure), so a
+client that pipelines thousands of requests is slowed by TCP, not dropped.
+
+Timers count whole messages, not bytes (``_receive_timed``): hello must be
+whole within ``handshake_seconds`` of connecting, any message within
+``message_seconds`` of its first byte, and ``idle_seconds`` runs from the last
+whole message, so a byte-at-a-time drip holds nothing for long.
+
 Both codecs share the port: the first byte picks one (``protocol.sniff``).
 Which message is allowed when is data, not a tangle of ifs: the protocol's
 ``Session`` state table (hello first; a name before playing) is consulted for
@@ -98,6 +107,11 @@ class Codec:
     def next_message(self) -> m.Received | None:
         return self._decoder.next_message()
 
+    @property
+    def buffered(self) -> int:
+        """Bytes held of messages not yet taken (after ``next_message``: of a partial one)."""
+        return self._decoder.buffered
+
     def encode(self, message: m.Message) -> bytes:
         return msgpack_encode(message)
 
@@ -157,6 +171,9 @@ class Connection:
         self._dropped: str | None = None
         self._goodbye: m.Message | None = None
         self._writing = False
+        self._drained: trio.Event | None = None  #: the reader waits here for the writer
+        self._last_message = 0.0  #: when the last whole message arrived (the idle timer)
+        self._partial_since: float | None = None  #: when an unfinished message began
         self._talk = TokenBucket(self.config.talk_per_second, self.config.talk_burst)
         self._records: TokenBucket | None = None  #: made at the first get_record
         self.sent = 0
@@ -266,6 +283,27 @@ class Connection:
         self.received += len(data)
         return data
 
+    @property
+    def _pause_at(self) -> int:
+        """Replies queued at which the reader stops reading until they are written: half
+        the send queue, so what tables deliver meanwhile still fits."""
+        return max(1, self.config.send_queue // 2)
+
+    async def _drain(self) -> None:
+        """Backpressure: a client that pipelines requests faster than it reads the
+        replies is not read from until they are written (TCP then slows it down); its
+        queue never overflows from its own requests, so it is never dropped for them."""
+        idle = self.config.idle_seconds or float("inf")
+        with trio.move_on_after(idle) as scope:  # a client that never reads is let go
+            if not self._writer_running:
+                await self._flush()
+            while self._writer_running and len(self._out) >= self._pause_at:
+                self._drained = trio.Event()
+                await self._drained.wait()
+        self._drained = None
+        if scope.cancelled_caught:
+            self.drop("slow_reader", f"your replies went unread for {idle:g} s")
+
     async def _flush(self) -> None:
         """The reader writes its own replies (a ping's pong) without a task hop, unless
         the writer is already at work."""
@@ -295,13 +333,19 @@ class Connection:
                     return
                 self._writing = False
                 self.sent += len(data)
+                if self._drained is not None:
+                    self._drained.set()
             if self._out_closed and self._nursery is not None:
                 self._nursery.cancel_scope.cancel()  # the goodbye is written: done
         finally:
             self._writer_running = False
+            if self._drained is not None:
+                self._drained.set()
 
     async def _read_loop(self) -> None:
-        with trio.move_on_after(self.config.handshake_seconds) as hs:
+        self._last_message = trio.current_time()
+        deadline = self._last_message + self.config.handshake_seconds
+        with trio.move_on_at(deadline) as hs:
             first = await self._receive()
         if hs.cancelled_caught or not first:
             return
@@ -312,12 +356,13 @@ class Connection:
         self.codec = codec
         self.codec_name = kind
         data = first
-        deadline = trio.current_time() + self.config.handshake_seconds
         while True:
             try:  # each message is handled before the next is decoded: a bad frame
                 codec.receive_data(data)  # after good ones costs only what follows it
                 while (message := codec.next_message()) is not None:
                     await self._dispatch(message)
+                    if len(self._out) >= self._pause_at:
+                        await self._drain()
             except RemoteProtocolError as exc:
                 self.deliver(m.Error.answering(exc))
                 return
@@ -334,21 +379,50 @@ class Connection:
                     self.deliver(wire.goodbye("need_hello", "say hello first"))
                     return
             else:
-                idle = self.config.idle_seconds or float("inf")
-                while True:  # idle: silent that long and at no table (watchers stay)
-                    with trio.move_on_after(idle) as idle_scope:
-                        data = await self._receive()
-                    if not idle_scope.cancelled_caught:
-                        break
-                    if not self.tables:
-                        self.deliver(wire.goodbye("idle", f"nothing received for {idle:.0f} s"))
-                        return
+                data = await self._receive_timed(codec)
+                if data is None:
+                    return
             if not data:
                 with contextlib.suppress(ProtocolError):
                     codec.receive_data(b"")
                 return
 
+    async def _receive_timed(self, codec: Codec | ServerTextCodec) -> bytes | None:
+        """The next bytes, under the two timers that count whole messages, not bytes
+        (so a client cannot hold a connection by dripping a byte at a time):
+
+        - a message that has begun must arrive whole within ``message_seconds`` of its
+          first byte, wherever the connection is: else ``goodbye timeout``;
+        - a connection at no table (seated or watching) that completes no message for
+          ``idle_seconds`` is closed: ``goodbye idle``.
+
+        None when one of them fired (the goodbye is queued)."""
+        now = trio.current_time()
+        if codec.buffered:  # part of a message is here
+            since = self._partial_since
+            if since is None or since < self._last_message:  # a new one since
+                self._partial_since = since = now
+            partial_deadline = since + (self.config.message_seconds or float("inf"))
+        else:
+            self._partial_since = None
+            partial_deadline = float("inf")
+        idle = self.config.idle_seconds or float("inf")
+        idle_deadline = self._last_message + idle
+        while True:
+            with trio.move_on_at(min(partial_deadline, idle_deadline)):
+                return await self._receive()
+            if trio.current_time() >= partial_deadline:
+                seconds = self.config.message_seconds
+                why = f"a message did not arrive whole within {seconds:g} s"
+                self.deliver(wire.goodbye("timeout", why))
+                return None
+            if not self.tables:
+                self.deliver(wire.goodbye("idle", f"no message for {idle:g} s"))
+                return None
+            idle_deadline = trio.current_time() + idle  # at a table: idling is allowed
+
     async def _dispatch(self, message: m.Received) -> None:
+        self._last_message = trio.current_time()
         if self.ops is not None and not self.ops.admit(message):
             return  # over the request rate: refused (or dropped, if flooding)
         refusal = self.session.receive(message)
