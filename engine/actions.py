@@ -167,7 +167,8 @@ def _parse_suit(text: str, args: list[str]) -> Action:
 
 @dataclass(frozen=True, slots=True)
 class Last(Action):
-    """Shedding: announce that you hold one card."""
+    """Shedding: announce that you hold one card (also typed ``cards`` or ``knock``:
+    where the table plays the cards call, that you mean to go out next go)."""
 
     verb: ClassVar[str] = "last"
     usage: ClassVar[str] = "last"
@@ -212,11 +213,15 @@ _PARSERS.update(
         "pass": _no_args(Pass),
         "suit": _parse_suit,
         "last": _no_args(Last),
+        "cards": _no_args(Last),  # Black Jack's call before going out with several cards
+        "knock": _no_args(Last),  # the same call, knocking on the table
         "concede": _no_args(Concede),
         "vote": _parse_vote,
     }
 )
 VERBS: tuple[str, ...] = tuple(cls.verb for cls in _VERBS)
+#: Other spellings a verb is typed as (``cards`` and ``knock`` are ``last``).
+VERB_ALIASES: tuple[str, ...] = tuple(w for w in _PARSERS if w not in VERBS)
 
 
 def as_action(action: str | Action) -> Action:

@@ -38,7 +38,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.actions import VERBS, expected_verbs
+from engine.actions import VERB_ALIASES, VERBS, expected_verbs
 from protocol.errors import LocalProtocolError, ProtocolError
 from protocol.messages import (
     VERSIONS,
@@ -468,7 +468,7 @@ def parse_command(line: str, table: str | None = None) -> Message:
     if not first:
         raise CommandError("empty command; type 'help' for the commands")
     word = first.lower()
-    if word in VERBS:
+    if word in VERBS or word in VERB_ALIASES:
         try:
             message = _act([], _line_tail(first, rest), table)
         except LocalProtocolError as exc:

@@ -81,6 +81,8 @@ class SheddingGame(Game):
                 f"{self.seats} hands of {self.hand_size} do not fit in {self.decks} pack(s)",
             )
         self.announce = bool(o["last_card"])
+        #: Black Jack's "cards" call: an announcement before going out with several cards.
+        self.cards_call = self.announce and bool(o["cards_call"])
         self.total_scores = [0] * self.seats
         self.hand_scores: list[list[int]] = []
         self.hand_number = 0
@@ -119,9 +121,11 @@ class SheddingGame(Game):
         self.awaiting: str | None = None  # None, "suit" or "drawn"
         self.drawn: list[int] = []
         self.after_suit: int | None = None  # the next seat once the suit is named
+        self.going_on = False  # whether the player goes on once he has named the suit
         self.finished: list[int] = []
         self.announced: set[int] = set()
         self.owing: int | None = None
+        self.caller: int | None = None  # who may still make the cards call (he just played)
         self.misses = [0] * n
         self.idle = 0
         self.turns = 0
@@ -178,6 +182,10 @@ class SheddingGame(Game):
             return None
         combos = self.options["combos"]
         pt = self.pt
+        if pt.pickup_together and pt.pickup[prev] and pt.pickup[nxt]:
+            return direction  # Black Jack's house rule: "J 2 2 2 2"
+        if combos == "chain":
+            return direction if SUIT[nxt] == SUIT[prev] or RANK[nxt] == RANK[prev] else None
         if RANK[nxt] == RANK[prev] and (
             combos in ("sets", "mixed")
             or (pt.together[prev] and pt.together[nxt] and pt.sig[prev] == pt.sig[nxt])
@@ -209,7 +217,11 @@ class SheddingGame(Game):
         if self.pt.suit_run[first] and all(SUIT[c] == SUIT[first] for c in cards[1:]):
             return None
         direction = 0
+        go_on = self.pt.go_on
         for prev, nxt in pairwise(cards):
+            if go_on[prev] and nxt != JK:
+                direction = 0  # the card after it names the suit the player goes on in
+                continue
             d = self._step(prev, nxt, direction)
             if d is None:
                 return f"{TEXT[nxt]} cannot follow {TEXT[prev]} in one play"
@@ -252,12 +264,21 @@ class SheddingGame(Game):
         left = len(self.hands[seat]) - len(cards)
         if left == 0 and self.pt.no_end[cards[-1]]:
             return f"you may not go out on {TEXT[cards[-1]]}"
-        if last and left != 1:
+        if last and (left == 0 or (left != 1 and not self.cards_call)):
             return "'last' is for a play that leaves you one card"
         return None
 
     def _answer_reason(self, cards: tuple[int, ...], pend: dict[str, Any]) -> str | None:
         count = pend["count"]
+        pt = self.pt
+        if (
+            pt.pickup_together
+            and len(cards) > 1
+            and cards[0] in pt.stack_on[self.pile[-1]]
+            and pt.raises[cards[0]]
+            and all(pt.pickup[c] for c in cards[1:])
+        ):
+            return None  # the first stacks; the pick-up cards laid with it add up
         if not self._together_ok(cards):
             return f"{_names(cards)} cannot be laid together on a pick-up"
         if all(self._cancels(c, pend) for c in cards):
@@ -265,9 +286,8 @@ class SheddingGame(Game):
                 return f"there are not {len(cards)} cards to cancel"
             return None
         prev = self.pile[-1]
-        pt = self.pt
         for c in cards:
-            if c not in pt.stack_on[prev] or not pt.pickup[c]:
+            if c not in pt.stack_on[prev] or not pt.raises[c]:
                 return (
                     f"{TEXT[c]} does not answer the pick-up of {count}:"
                     f" stack, cancel, or draw {count}"
@@ -276,17 +296,22 @@ class SheddingGame(Game):
         return None
 
     def _cancels(self, c: int, pend: dict[str, Any]) -> bool:
-        if self.pt.cancels_all[c]:
+        pt = self.pt
+        if pt.cancels_all[c]:
             return True
-        cancels = self.pt.cancels[c]
-        return cancels is not None and any(x in cancels for x in pend["cards"])
+        cancels, every = pt.cancels[c], pt.cancels_every[c]
+        return any(
+            (cancels is not None and x in cancels) or (every is not None and x in every)
+            for x in pend["cards"]
+        )
 
     def _cancellable(self, c: int, pend: dict[str, Any]) -> int:
-        if self.pt.cancels_all[c]:
+        """How many cancelling cards like ``c`` the pick-up has room for."""
+        pt = self.pt
+        if pt.cancels_all[c]:
             return len(pend["cards"])
-        cancels = self.pt.cancels[c]
-        assert cancels is not None
-        return sum(x in cancels for x in pend["cards"])
+        cancels, every = pt.cancels[c] or (), pt.cancels_every[c] or ()
+        return sum(x in cancels for x in pend["cards"]) + any(x in every for x in pend["cards"])
 
     def _chain_reason(self, cards: tuple[int, ...], pend: dict[str, Any]) -> str | None:
         rank = pend["rank"]
@@ -315,6 +340,8 @@ class SheddingGame(Game):
                 return f"you are to {pend['kind']}: pass, or pass it on"
             if pend["kind"] == "pickup":
                 return None
+            if pend["kind"] == "go_on":
+                return "you may go on in the suit you named, or pass to end your go"
         if self._can_draw() and self.options["draw_when_able"]:
             return None
         if can_play is None:
@@ -331,7 +358,7 @@ class SheddingGame(Game):
         if self.awaiting == "drawn":
             return None
         pend = self.pending
-        if pend is not None and pend["kind"] in ("skip", "miss"):
+        if pend is not None and pend["kind"] in ("skip", "miss", "go_on"):
             return None
         return "there is nothing to pass: play or draw"
 
@@ -358,7 +385,12 @@ class SheddingGame(Game):
         if isinstance(action, Last):
             if not self.announce:
                 return "this table does not use last-card announcements"
-            if self.hand_over or seat in self.finished or len(self.hands[seat]) != 1:
+            held = len(self.hands[seat])
+            if self.hand_over or seat in self.finished or held == 0:
+                return "you can only announce last card holding one card"
+            if held > 1 and not (self.cards_call and self.caller == seat):
+                if self.cards_call:
+                    return "call cards with your play, or before the next player acts"
                 return "you can only announce last card holding one card"
             if seat in self.announced:
                 return "you have already announced last card"
@@ -409,6 +441,7 @@ class SheddingGame(Game):
             and not self.game_over
             and self._fast
             and not self.pt.any_multi
+            and not self.cards_call
             and self.pile
             and len(self.hands[seat]) >= 2
         ):
@@ -436,6 +469,7 @@ class SheddingGame(Game):
             and self.pending is None
             and len(hand) >= 2
             and not self.pt.any_multi
+            and not self.cards_call
             and self.pile
         ):
             return self._list_common(hand)
@@ -457,7 +491,7 @@ class SheddingGame(Game):
         pend = self.pending
         pt = self.pt
         plays: list[Action] = []
-        if self.awaiting is None and (pend is None or pend["kind"] == "cover"):
+        if self.awaiting is None and (pend is None or pend["kind"] in ("cover", "go_on")):
             # the common case, inlined: singles that match the pile
             wild, no_end = pt.wild, pt.no_end
             top = self.pile[-1] if self.pile else JK
@@ -476,9 +510,9 @@ class SheddingGame(Game):
                         plays.append(make_play(cards, announce and size - len(cards) == 1))
         elif self.awaiting is None and pend is not None and pend["kind"] == "pickup":
             top = self.pile[-1]
-            stack_on, pickup = pt.stack_on[top], pt.pickup
+            stack_on, raises = pt.stack_on[top], pt.raises
             for c in sorted(set(hand)):
-                answers = (c in stack_on and pickup[c]) or (
+                answers = (c in stack_on and raises[c]) or (
                     pt.any_cancel and self._cancels(c, pend)
                 )
                 if answers and not (size == 1 and pt.no_end[c]):  # as _play_reason says
@@ -491,12 +525,63 @@ class SheddingGame(Game):
             for cards in self._candidate_plays(seat):
                 if self._play_reason(seat, cards, False) is None:
                     plays.append(make_play(cards, announce and size - len(cards) == 1))
+        if self.cards_call and plays:
+            plays = [self._with_call(hand, p) for p in plays]
         out += plays
         if self._draw_reason(seat, bool(plays)) is None:
             out.append(DRAW)
-        if self.awaiting == "drawn" or (pend is not None and pend["kind"] in ("skip", "miss")):
+        if self.awaiting == "drawn" or (
+            pend is not None and pend["kind"] in ("skip", "miss", "go_on")
+        ):
             out.append(PASS)  # as _pass_reason says
         return out
+
+    def _with_call(self, hand: list[int], play: Action) -> Action:
+        """The play with the cards call where the cards it leaves could all go in one
+        play (so automatic moves and bots call when they should)."""
+        assert isinstance(play, Play)
+        if play.last:
+            return play
+        codes = codes_of(play)
+        left = list(hand)
+        for c in codes:
+            left.remove(c)
+        return make_play(codes, True) if self._one_go(left) else play
+
+    def _one_go(self, cards: list[int]) -> bool:
+        """Whether several cards could be laid as one play in some order (not counting
+        the card they would go on); hands above seven are not searched."""
+        if not 2 <= len(cards) <= 7:
+            return False
+        pt = self.pt
+        counts = {c: cards.count(c) for c in cards}
+        for c in counts:
+            if pt.suit_run[c] and all(SUIT[x] == SUIT[c] for x in cards):
+                return True
+
+        def extend(prev: int, direction: int, left: int) -> bool:
+            if left == 0:
+                return True
+            for nxt, k in counts.items():
+                if k == 0:
+                    continue
+                d = 0 if pt.go_on[prev] and nxt != JK else self._step(prev, nxt, direction)
+                if d is None:
+                    continue
+                counts[nxt] -= 1
+                found = extend(nxt, d, left - 1)
+                counts[nxt] += 1
+                if found:
+                    return True
+            return False
+
+        for first in list(counts):
+            counts[first] -= 1
+            found = extend(first, 0, len(cards) - 1)
+            counts[first] += 1
+            if found:
+                return True
+        return False
 
     def _list_common(self, hand: list[int]) -> list[Action]:
         """The common turn, kept tight because bots list actions every turn: single
@@ -530,7 +615,7 @@ class SheddingGame(Game):
         faces = sorted(set(hand))
         counts = {c: hand.count(c) for c in faces}
         pend = self.pending
-        if pend is None or pend["kind"] == "cover":
+        if pend is None or pend["kind"] in ("cover", "go_on"):
             starts = [c for c in faces if self._matches(c)]
         elif pend["kind"] == "pickup":
             starts = [c for c in faces if self._answer_reason((c,), pend) is None]
@@ -576,6 +661,8 @@ class SheddingGame(Game):
     # ------------------------------------------------------------ applying
     def _apply(self, seat: int, action: Action) -> list[Event]:
         self._listed = None
+        if self.caller is not None and self.caller != seat:
+            self.caller = None  # the cards call is made before the next player acts
         events = self._settle_owing(seat) if self.owing is not None else []
         if isinstance(action, Play):
             self.turns += 1
@@ -601,8 +688,12 @@ class SheddingGame(Game):
             self.nominated = suit_index(action.suit)
             self.awaiting = None
             events.append(Event("nominate", {"seat": seat, "suit": action.suit}))
-            assert self.after_suit is not None
-            self.turn = self.after_suit
+            if self.going_on:  # the same player may go on laying the suit he named
+                self.going_on = False
+                self.pending = {"kind": "go_on", "count": 0}
+            else:
+                assert self.after_suit is not None
+                self.turn = self.after_suit
             self.after_suit = None
         else:
             self.turns += 1
@@ -734,7 +825,7 @@ class SheddingGame(Game):
         if pend is not None and pend["kind"] == "miss":
             self.misses[seat] += pend["count"] - 1
             ev = Event("miss", {"seat": seat, "turns": pend["count"]})
-        elif pend is not None:
+        elif pend is not None and pend["kind"] != "go_on":
             ev = Event("skip", {"seat": seat})
         else:
             ev = Event("pass", {"seat": seat})
@@ -747,6 +838,7 @@ class SheddingGame(Game):
     def _play(self, seat: int, cards: tuple[int, ...], announced: bool) -> list[Event]:
         pt = self.pt
         hand = self.hands[seat]
+        called = self.cards_call and seat in self.announced  # before this play
         last = cards[-1]
         single = len(cards) == 1  # most plays: no loops, sums or slices for them
         if single:
@@ -763,6 +855,8 @@ class SheddingGame(Game):
         if self.drawn:
             self.drawn = []
         self.idle = 0
+        if self.cards_call:
+            self.caller = seat
         events = [Event("play", {"seat": seat, "cards": texts})]
         if len(hand) == 1:
             if announced:
@@ -770,6 +864,9 @@ class SheddingGame(Game):
                 events.append(Event("last", {"seat": seat}))
             elif self.announce and seat not in self.announced:
                 self.owing = seat
+        elif announced and hand:  # the cards call: he means to go out next go
+            self.announced.add(seat)
+            events.append(Event("last", {"seat": seat}))
         else:
             self.announced.discard(seat)
         pend = self.pending
@@ -792,11 +889,15 @@ class SheddingGame(Game):
                 else:
                     self.pending = {
                         "kind": "pickup",
-                        "count": pend["count"] + sum(pt.pickup[c] for c in cards),
+                        "count": pend["count"] + sum(pt.raises[c] for c in cards),
                         "cards": pend["cards"] + list(cards),
                     }
             elif pend["kind"] == "miss":
                 n += pend["count"]
+        if not hand and self.cards_call and not called:
+            # Black Jack: "If the player places their last card, but failed to say 'last
+            # card' at the end of their previous turn, then they must pick up two cards"
+            events.append(self._give(seat, self.options["last_penalty"], "no cards call"))
         if not hand:
             events += self._maybe_out(seat)
             if self.hand_over:
@@ -844,6 +945,11 @@ class SheddingGame(Game):
         if pt.nominate[last] and not out:
             self.awaiting = "suit"
             self.after_suit = next_seat
+            # j28: "then the player is allowed to lay a heart and any other appropriate
+            # cards on that go" (only when the card leaves nothing else to do)
+            self.going_on = (
+                pt.go_on[last] and self.pending is None and steps == 1 and next_seat != seat
+            )
         else:
             self.turn = next_seat
         return events
@@ -860,7 +966,8 @@ class SheddingGame(Game):
     def _cancel(
         self, seat: int, cards: tuple[int, ...], pend: dict[str, Any]
     ) -> tuple[bool, list[Event]]:
-        """Each canceller removes one card's pick-up; its player takes what is left."""
+        """Each canceller removes one card's pick-up (or all the cards of a kind it
+        cancels all of, like Black Jack's red jack on twos); its player takes what is left."""
         remaining = list(pend["cards"])
         count = pend["count"]
         pt = self.pt
@@ -868,12 +975,15 @@ class SheddingGame(Game):
             if pt.cancels_all[c]:
                 remaining, count = [], 0
                 continue
-            cancels = pt.cancels[c]
-            for i, r in enumerate(remaining):
-                if cancels is not None and r in cancels:
-                    count -= pt.pickup[r]
-                    del remaining[i]
-                    break
+            cancels, every = pt.cancels[c], pt.cancels_every[c]
+            i = -1
+            if cancels is not None:  # one card of those it cancels one at a time
+                i = next((i for i, r in enumerate(remaining) if r in cancels), -1)
+            if i >= 0:
+                count -= pt.raises[remaining.pop(i)]
+            elif every is not None:  # else every card of those it cancels all of
+                count -= sum(pt.raises[r] for r in remaining if r in every)
+                remaining = [r for r in remaining if r not in every]
         events = [Event("cancel", {"seat": seat, "left": max(count, 0)})]
         if count > 0 and remaining:
             events.append(self._give(seat, count, "pick-up"))
@@ -991,6 +1101,7 @@ class SheddingGame(Game):
                     "skip": "pass the skip on, or pass",
                     "miss": f"play a {rank} or miss {pend['count']} turn(s)",
                     "cover": "cover the card, or draw",
+                    "go_on": "go on in the suit you named, or pass",
                 }[pend["kind"]]
             )
             pending = {"kind": pend["kind"], "count": pend["count"]}

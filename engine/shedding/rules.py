@@ -11,7 +11,8 @@ can override them as plain strings:
 - ``stack``: ``SEL>SEL...`` rules, e.g. ``"2>2 JB, JB>JB"``: on a pending
   pick-up whose top card is a two, a two or a black jack may be stacked.
 - ``cancel``: ``SEL>SEL`` rules, e.g. ``"JR>JB"``: a red jack cancels one black
-  jack's pick-up; ``"A>*"`` cancels the whole pending pick-up.
+  jack's pick-up; ``"JR>2*"``: it cancels every two in the pick-up; ``"A>*"``
+  cancels the whole pending pick-up.
 
 >>> cards_of("JB")
 [Card.parse('JC'), Card.parse('JS')]
@@ -98,7 +99,12 @@ def _check_rules(value: Any, allow_all: bool = False) -> str:
             raise ValueError(f"{part.strip()!r} is not SELECTOR>SELECTOR... (e.g. 2>2 JB)")
         rhs = []
         for w in right.split():
-            rhs.append("*" if allow_all and w == "*" else _canon(w))
+            if allow_all and w == "*":
+                rhs.append("*")
+            elif allow_all and w.endswith("*"):
+                rhs.append(_canon(w[:-1]) + "*")
+            else:
+                rhs.append(_canon(w))
         out.append(f"{_canon(left)}>{' '.join(rhs)}")
     return ", ".join(out)
 
@@ -139,12 +145,24 @@ OPTIONS: list[Option] = [
     Option(
         "combos",
         "single",
-        "multi-card plays: single, sets (one rank), runs (in suit, up or down), mixed",
-        choices=("single", "sets", "runs", "mixed"),
+        "multi-card plays: single, sets (one rank), runs (in suit, up or down), mixed,"
+        " chain (each card matches the one before by suit or rank)",
+        choices=("single", "sets", "runs", "mixed", "chain"),
     ),
     _sel_option("together", "", "power cards that may be laid several at once (JB: both)"),
+    Option(
+        "pickup_together",
+        False,
+        "whether pick-up cards may be laid together in one play, in any mix (J 2 2 2 2)",
+    ),
     Option("last_card", True, "whether a player left with one card must announce it"),
     Option("last_penalty", 2, "cards drawn for a missed last-card announcement", 0, 10),
+    Option(
+        "cards_call",
+        False,
+        "whether a player who will go out with several cards must call it first"
+        " (last, cards or knock); going out without a call draws the last-card penalty",
+    ),
     _sel_option("no_end", "", "cards a hand may not end on (power: every power card)", True),
     Option("end_penalty", 0, "cards drawn for trying to end on such a card (0: refused)", 0, 10),
     Option("illegal_penalty", 0, "cards drawn for an illegal play (0: refused)", 0, 10),
@@ -169,9 +187,21 @@ OPTIONS: list[Option] = [
     _sel_option("reverse", "", "cards that reverse the direction (2 players: play again)"),
     _sel_option("wild", "", "cards that may be played on anything"),
     _sel_option("nominate", "", "cards whose player names the suit to follow"),
+    _sel_option(
+        "go_on",
+        "",
+        "nominating cards after which their player may go on laying the named suit",
+    ),
     _sel_option("cover", "", "cards their player must cover with another play, or draw"),
     _sel_option("suit_run", "", "cards that let their player lay other cards of their suit"),
     _sel_option("swap", "", "cards that swap their player's hand with the player to his left"),
+    Option(
+        "red_jacks_add",
+        0,
+        "0: off; N: red jacks cancel nothing, and laid on a waiting black (or red) jack add N",
+        minimum=0,
+        maximum=10,
+    ),
 ]
 
 SCHEMA = OptionSchema(OPTIONS)
@@ -189,16 +219,19 @@ PRESETS: dict[str, tuple[str, int, dict[str, Any]]] = {
             "nominate": "J",
             "draw_when_able": True,
             "last_penalty": 2,
+            "illegal_penalty": 2,
         },
     ),
     "blackjack": (
-        "Black Jack: black jacks pick up 5, red jacks cancel, 7s shed a suit, Q covered, K reverse",
+        "Black Jack: runs in suit, black jacks pick up 5, red jacks cancel, 7s shed a suit,"
+        " Q covered, K reverse",
         8,
         {
             "big_table_hand_size": 5,
+            "combos": "runs",
             "pickup": "2:2 JB:5",
             "stack": "2>2 JB, JB>JB",
-            "cancel": "JR>JB, A>*",
+            "cancel": "JR>JB 2*, A>*",
             "skip": "8",
             "skip_chain": True,
             "wild": "A",
@@ -231,6 +264,7 @@ PRESETS: dict[str, tuple[str, int, dict[str, Any]]] = {
             "combos": "mixed",
             "wild": "J",
             "nominate": "J",
+            "go_on": "J",
             "pickup": "2:2 AH:5",
             "stack": "2>2",
             "cancel": "AS>AH",
@@ -256,6 +290,7 @@ PRESETS: dict[str, tuple[str, int, dict[str, Any]]] = {
             "end_penalty": 2,
             "finish": "last_one",
             "last_penalty": 2,
+            "illegal_penalty": 2,
         },
     ),
     "gamebot": (
@@ -277,7 +312,7 @@ PRESETS: dict[str, tuple[str, int, dict[str, Any]]] = {
     ),
 }
 
-EFFECTS = ("wild", "nominate", "skip", "miss", "reverse", "cover", "suit_run", "swap")
+EFFECTS = ("wild", "nominate", "go_on", "skip", "miss", "reverse", "cover", "suit_run", "swap")
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,14 +322,17 @@ class Powers:
     pickup: int = 0
     wild: bool = False
     nominate: bool = False
+    go_on: bool = False
     skip: bool = False
     miss: bool = False
     reverse: bool = False
     cover: bool = False
     suit_run: bool = False
     swap: bool = False
-    cancels: frozenset[Card] | None = None  # faces it cancels; JOKER-only set means "all"
+    cancels: frozenset[Card] | None = None  # faces it cancels, one card each
+    cancels_every: frozenset[Card] | None = None  # faces it cancels all of at once
     cancels_all: bool = False
+    adds: int = 0  # what it adds to a waiting pick-up it is laid on (it starts none)
     together: bool = False
     no_end: bool = False
     points: int = 0
@@ -312,7 +350,9 @@ class Powers:
             or self.suit_run
             or self.swap
             or self.cancels
+            or self.cancels_every
             or self.cancels_all
+            or self.adds
         )
 
     def signature(self) -> tuple[Any, ...]:
@@ -321,6 +361,7 @@ class Powers:
             self.pickup,
             self.wild,
             self.nominate,
+            self.go_on,
             self.skip,
             self.miss,
             self.reverse,
@@ -328,7 +369,9 @@ class Powers:
             self.suit_run,
             self.swap,
             self.cancels,
+            self.cancels_every,
             self.cancels_all,
+            self.adds,
         )
 
 
@@ -361,18 +404,27 @@ def compile_powers(options: dict[str, Any]) -> tuple[dict[Card, Powers], dict[Ca
     flags = {name: _faces(options[name]) for name in EFFECTS}
     flags["wild"].add(JOKER)
     flags["nominate"].add(JOKER)
+    flags["go_on"] &= flags["nominate"]  # going on is in the suit the card names
     cancels: dict[Card, set[Card]] = {}
+    cancels_every: dict[Card, set[Card]] = {}
     cancel_all: set[Card] = set()
     for left, right in _rules(options["cancel"]):
         for c in left:
             if "*" in right:
                 cancel_all.add(c)
-            else:
-                cancels.setdefault(c, set()).update(_faces(" ".join(right)))
+            one = " ".join(w for w in right if not w.endswith("*"))
+            every = " ".join(w[:-1] for w in right if w.endswith("*") and w != "*")
+            if one:
+                cancels.setdefault(c, set()).update(_faces(one))
+            if every:
+                cancels_every.setdefault(c, set()).update(_faces(every))
     stack: dict[Card, set[Card]] = {}
     for left, right in _rules(options["stack"]):
         for c in left:
             stack.setdefault(c, set()).update(_faces(" ".join(right)))
+    adds: dict[Card, int] = {}
+    if options["red_jacks_add"]:
+        _red_jacks_add(options["red_jacks_add"], pickup, stack, cancels, cancels_every, adds)
     together = _faces(options["together"])
     no_end_words = options["no_end"].split()
     no_end = _faces(" ".join(w for w in no_end_words if w != "power"))
@@ -380,8 +432,10 @@ def compile_powers(options: dict[str, Any]) -> tuple[dict[Card, Powers], dict[Ca
     for face in ALL_FACES:
         base = Powers(
             pickup=pickup.get(face, 0),
-            cancels=frozenset(cancels[face]) if face in cancels else None,
+            cancels=frozenset(cancels[face]) if cancels.get(face) else None,
+            cancels_every=frozenset(cancels_every[face]) if cancels_every.get(face) else None,
             cancels_all=face in cancel_all,
+            adds=adds.get(face, 0),
             together=face in together,
             **{name: face in flags[name] for name in EFFECTS},
         )
@@ -395,6 +449,35 @@ def compile_powers(options: dict[str, Any]) -> tuple[dict[Card, Powers], dict[Ca
             }
         )
     return powers, stack
+
+
+def _red_jacks_add(
+    n: int,
+    pickup: dict[Card, int],
+    stack: dict[Card, set[Card]],
+    cancels: dict[Card, set[Card]],
+    cancels_every: dict[Card, set[Card]],
+    adds: dict[Card, int],
+) -> None:
+    """Black Jack's house variant: "Red Jacks do not cancel black Jacks, instead they
+    can be combined with black Jacks. One must pick up three additional cards per red
+    Jack." A red jack then cancels nothing and may be laid on a waiting pick-up whose
+    top is a black jack (or a red jack laid so), adding ``n``; on a red jack stacks
+    what stacks on a black jack. Without black jacks that pick up it does nothing."""
+    black = [c for c in cards_of("JB") if pickup.get(c)]
+    if not black:
+        return
+    red = cards_of("JR")
+    for c in red:
+        cancels.pop(c, None)
+        cancels_every.pop(c, None)
+        adds[c] = n
+    on_black: set[Card] = set(red)
+    for b in black:
+        stack.setdefault(b, set()).update(red)
+        on_black |= stack[b]
+    for c in red:
+        stack[c] = set(on_black)
 
 
 def _points(face: Card, p: Powers) -> int:

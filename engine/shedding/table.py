@@ -22,11 +22,14 @@ _KEYS = (
     "reverse",
     "wild",
     "nominate",
+    "go_on",
     "cover",
     "suit_run",
     "swap",
     "together",
     "no_end",
+    "pickup_together",
+    "red_jacks_add",
 )
 
 
@@ -37,6 +40,7 @@ class PowerTable:
     pickup: tuple[int, ...]
     wild: tuple[bool, ...]
     nominate: tuple[bool, ...]
+    go_on: tuple[bool, ...]
     skip: tuple[bool, ...]
     miss: tuple[bool, ...]
     reverse: tuple[bool, ...]
@@ -49,7 +53,11 @@ class PowerTable:
     points: tuple[int, ...]
     sig: tuple[int, ...]  # cards with equal sig do the same thing
     cancels: tuple[frozenset[int] | None, ...]
+    cancels_every: tuple[frozenset[int] | None, ...]
     cancels_all: tuple[bool, ...]
+    #: what laying it on a waiting pick-up adds: its own pick-up, or a red jack's ``adds``
+    raises: tuple[int, ...]
+    pickup_together: bool  # pick-up cards may be laid together in any mix (J 2 2 2 2)
     stack_on: tuple[frozenset[int], ...]  # what may be stacked on a pending pick-up topped by it
     any_multi: bool  # whether any multi-card play can exist at this table
     any_chain: bool  # whether any card may follow another as a set, run or together
@@ -80,10 +88,13 @@ def _compile(options: dict[str, Any]) -> PowerTable:
     wild = tuple(p.wild for p in ps)
     sigs: dict[tuple[Any, ...], int] = {}
     sig = tuple(sigs.setdefault(p.signature(), len(sigs)) for p in ps)
+    together_pickups = bool(options["pickup_together"]) and sum(p.pickup > 0 for p in ps) > 1
+    chains = options["combos"] != "single" or together_pickups or any(p.together for p in ps)
     return PowerTable(
         pickup=tuple(p.pickup for p in ps),
         wild=wild,
         nominate=tuple(p.nominate for p in ps),
+        go_on=tuple(p.go_on for p in ps),
         skip=tuple(p.skip for p in ps),
         miss=tuple(p.miss for p in ps),
         reverse=tuple(p.reverse for p in ps),
@@ -98,11 +109,19 @@ def _compile(options: dict[str, Any]) -> PowerTable:
         cancels=tuple(
             None if p.cancels is None else frozenset(code(c) for c in p.cancels) for p in ps
         ),
+        cancels_every=tuple(
+            None if p.cancels_every is None else frozenset(code(c) for c in p.cancels_every)
+            for p in ps
+        ),
         cancels_all=tuple(p.cancels_all for p in ps),
+        raises=tuple(p.pickup or p.adds for p in ps),
+        pickup_together=together_pickups,
         stack_on=tuple(frozenset(code(x) for x in stack.get(c, ())) for c in CARD),
-        any_multi=options["combos"] != "single" or any(p.together or p.suit_run for p in ps),
-        any_chain=options["combos"] != "single" or any(p.together for p in ps),
-        any_cancel=any(p.cancels is not None or p.cancels_all for p in ps),
+        any_multi=chains or any(p.suit_run for p in ps),
+        any_chain=chains,
+        any_cancel=any(
+            p.cancels is not None or p.cancels_every is not None or p.cancels_all for p in ps
+        ),
         follows=tuple(
             tuple(wild[c] or SUIT[c] == s or RANK[c] == r for c in range(len(CARD)))
             for s in range(4)

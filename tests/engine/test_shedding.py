@@ -49,6 +49,24 @@ def hand(game: Game, seat: int) -> list[str]:
     return list(game.view(seat)["hand"])
 
 
+def explain(game: Game, seat: int, action: str) -> str:
+    """Why ``action`` is not legal (where a preset would take it as a blunder)."""
+    return game.explain(seat, Action.parse(action))
+
+
+def blunder(game: Game, seat: int, action: str, reason: str, penalty: int = 2) -> None:
+    """The wrong play is taken as a blunder: the cards stay in hand, the penalty is
+    drawn, the pile is as it was and the turn does not pass."""
+    assert reason in explain(game, seat, action)
+    held, top, to_act = hand(game, seat), game.view(None)["top"], game.to_act
+    events = game.apply(seat, action)
+    assert [e.kind for e in events][-2:] == ["blunder", "draw"]
+    after = hand(game, seat)
+    assert len(after) == len(held) + penalty and not Counter(held) - Counter(after)
+    assert game.view(None)["top"] == top and game.to_act == to_act
+    assert game.record()["actions"][-1] == [seat, action]
+
+
 def refused(game: Game, seat: int, action: str, reason: str) -> None:
     """The action is refused with ``reason`` and changes nothing."""
     before = [game.view(s) for s in [*range(game.seats), None]]
@@ -119,7 +137,7 @@ def test_switch_twos_stack_to_six() -> None:
     game.apply(1, "play 2S")
     game.apply(2, "play 2C")
     assert game.view(3)["pending"]["count"] == 6
-    refused(game, 3, "play 3D", "does not answer the pick-up of 6")
+    assert "does not answer the pick-up of 6" in explain(game, 3, "play 3D")
     assert [str(a) for a in game.legal_actions(3)] == ["draw"]
     (ev,) = game.apply(3, "draw")
     assert ev.present(3)["cards"] == ["6D", "6H", "6S", "7C", "7D", "7H"]
@@ -129,7 +147,7 @@ def test_switch_twos_stack_to_six() -> None:
 
 def test_switch_no_two_twos_at_once_and_eight_skips() -> None:
     game = deal("switch", ["2H 2D 8H", "3C 4C 5C", "3H 4H 5H"], "9H", "KS KD")
-    refused(game, 0, "play 2H 2D", "cannot follow")
+    assert "cannot follow" in explain(game, 0, "play 2H 2D")
     game.apply(0, "play 8H")
     assert game.to_act == 2  # seat 1 missed the turn
 
@@ -147,7 +165,7 @@ def test_switch_ace_anytime_picks_up_four_and_jack_nominates() -> None:
     game.apply(0, "suit clubs")
     v = game.view(1)
     assert v["nominated"] == "C" and v["top"] == "JD" and game.to_act == 1
-    refused(game, 1, "play KS", "not a club")
+    assert "not a club" in explain(game, 1, "play KS")
 
 
 def test_switch_missed_last_card_draws_two_when_the_next_player_acts() -> None:
@@ -511,7 +529,7 @@ def test_the_empty_stock_is_the_pile_less_its_top_and_short_draws_take_what_exis
 def test_a_hand_nobody_can_play_or_draw_ends_blocked() -> None:
     deck = ["3C", "3D", "5C", "5D", "9H"]  # two cards each, the start card, no stock
     game = engine.new_game("switch", seats=2, seed=0, options={"hand_size": 2}, dealer=1, deck=deck)
-    refused(game, 0, "play 3C", "does not match the 9H")
+    assert "does not match the 9H" in explain(game, 0, "play 3C")
     game.apply(0, "draw")
     events = game.apply(1, "draw")
     end = next(e for e in events if e.kind == "hand_end")

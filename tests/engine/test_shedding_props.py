@@ -162,10 +162,18 @@ def test_random_games_keep_every_invariant(preset: str, seats: int) -> None:
     seats=st.integers(2, 8),
     seed=st.integers(0, 2**32),
     jokers=st.integers(0, 2),
-    combos=st.sampled_from(["single", "sets", "runs", "mixed"]),
+    combos=st.sampled_from(["single", "sets", "runs", "mixed", "chain"]),
     draw=st.sampled_from([1, 2, "until"]),
     play_drawn=st.booleans(),
     finish=st.sampled_from(["first", "last_one"]),
+    house=st.fixed_dictionaries(
+        {
+            "go_on": st.sampled_from(["", "J", "A J"]),
+            "pickup_together": st.booleans(),
+            "red_jacks_add": st.sampled_from([0, 3]),
+            "cards_call": st.booleans(),
+        }
+    ),
 )
 def test_any_table_options_keep_every_invariant(
     preset: str,
@@ -176,6 +184,7 @@ def test_any_table_options_keep_every_invariant(
     draw: Any,
     play_drawn: bool,
     finish: str,
+    house: dict[str, Any],
 ) -> None:
     seats = min(seats, PRESETS[preset][1])
     options = {
@@ -184,6 +193,7 @@ def test_any_table_options_keep_every_invariant(
         "draw": draw,
         "play_drawn": play_drawn,
         "finish": finish,
+        **house,  # the sources' house variants, off in every preset
     }
     play_checked(preset, seats, seed, options)
 
