@@ -25,12 +25,12 @@ True
 from __future__ import annotations
 
 import logging
-from functools import partial
 from typing import Any
 
 import trio
 
 from protocol.limits import Limits
+from server.accept import Acceptor, IntervalLog, fd_limit
 from server.accounts import Accounts
 from server.config import ServerConfig
 from server.connection import Connection, Services
@@ -66,6 +66,10 @@ class Server:
         self.services: Services | None = None
         self.port: int | None = None
         self._stop = trio.Event()
+        self.acceptor: Acceptor | None = None
+        # one line per minute about addresses refused, not one per attempt
+        self._refused_address = "?"
+        self._address_log = IntervalLog(60.0, self._log_refused_addresses)
 
     def shutdown(self) -> None:
         """Begin a graceful shutdown (safe to call more than once, from any task)."""
@@ -127,7 +131,16 @@ class Server:
         self, listeners: list[Any], clients: trio.Nursery, scope: trio.CancelScope
     ) -> None:
         with scope:
-            await trio.serve_listeners(partial(self._handle), listeners, handler_nursery=clients)
+            self.acceptor = Acceptor(self._handle, clients)
+            limit = fd_limit()
+            if limit < self.config.max_connections + 64:
+                log.warning(
+                    "the file descriptor limit (%d) is below max_connections (%d): when the"
+                    " descriptors run out, new connections are refused at once",
+                    limit,
+                    self.config.max_connections,
+                )
+            await self.acceptor.serve(listeners)
 
     async def _handle(self, stream: trio.SocketStream) -> None:
         assert self.services is not None
@@ -141,7 +154,8 @@ class Server:
             peer = "?"
         ops = self.services.ops
         if ops is not None and not ops.admit_address(peer):
-            log.warning("refused a connection from %s: too many from that address", peer)
+            self._refused_address = peer
+            self._address_log.event(trio.current_time())
             with trio.move_on_after(1):
                 await stream.aclose()
             return
@@ -150,6 +164,14 @@ class Server:
         finally:
             if ops is not None:
                 ops.release_address(peer)
+
+    def _log_refused_addresses(self, count: int) -> None:
+        log.warning(
+            "refused %d connection(s) since the last line: too many from one address"
+            " (the last from %s)",
+            count,
+            self._refused_address,
+        )
 
     def statistics(self) -> dict[str, Any]:
         stats = self.store.statistics()
