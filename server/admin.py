@@ -3,9 +3,13 @@
 An operator is a connection that has sent ``admin_auth`` with the server's
 operator secret (``operator_secret`` in the configuration; unset, every
 admin command is refused: there is no default password to forget to change).
-The secret is compared in constant time, and a connection that guesses wrong
-``auth_attempts`` times is dropped, so the secret cannot be brute-forced over
-one connection (and per-address connection limits bound the rest).
+The secret is compared in constant time and never logged. Wrong secrets are
+counted per address and over all addresses together, with back-off (``Backoff``):
+after a wrong secret from an address, its next try is not even checked for
+``auth_backoff_seconds``, a wait that doubles with each further wrong one up to
+``auth_backoff_max_seconds``; past ``auth_overall_allowance`` wrong secrets from
+anywhere, every address waits the same way. Reconnecting resets nothing, and a
+connection that guesses wrong ``auth_attempts`` times is dropped as well.
 
 ``Admin.handle`` turns one admin message into its reply; everything it needs
 from the running server goes through ``ServerControl``, a small interface the
@@ -36,7 +40,7 @@ from typing import Any, Protocol
 import trio
 
 from protocol import messages as m
-from server.limits import fold_name
+from server.limits import Backoff, fold_name
 from server.logfmt import log_event
 
 log = logging.getLogger("switchboard.admin")
@@ -230,10 +234,17 @@ class Admin:
         *,
         bans: BanList | None = None,
         auth_attempts: int = 3,
+        backoff: tuple[float, float, float, int] = (1.0, 600.0, 3600.0, 20),
         clock: Callable[[], float] = trio.current_time,
     ) -> None:
+        """``backoff`` is (seconds after a wrong secret, the most seconds, seconds after
+        which an address's wrong secrets are forgotten, wrong secrets from all addresses
+        together before everyone waits)."""
         self.control = control
         self.gate = OperatorGate(secret, auth_attempts)
+        base, cap, forget, overall_free = backoff
+        self.per_address = Backoff(base, cap, forget)
+        self.overall = Backoff(base, cap, forget, free=overall_free)
         self.bans = bans or BanList()
         self._clock = clock
         self.started = clock()
@@ -243,28 +254,23 @@ class Admin:
         self._shutdown_scope: trio.CancelScope | None = None
 
     async def handle(
-        self, op: Operator, msg: m.Message, who: str = "?", nursery: trio.Nursery | None = None
+        self,
+        op: Operator,
+        msg: m.Message,
+        who: str = "?",
+        nursery: trio.Nursery | None = None,
+        peer: str = "?",
     ) -> m.Message:
         """The reply to one admin message from a connection whose state is ``op``.
 
         ``nursery`` runs the shutdown countdown (the server's own nursery, so
         the countdown outlives the operator's connection). Raises
-        ``DropConnection`` after too many wrong secrets.
+        ``DropConnection`` after too many wrong secrets. ``peer`` is the connection's
+        address, whose wrong secrets are counted across its connections.
         """
         req = msg.id
         if isinstance(msg, m.AdminAuth):
-            if not self.gate.enabled:
-                return m.Error(code="forbidden", text="this server has no operator secret", id=req)
-            if self.gate.check(msg.secret):
-                op.authenticated = True
-                op.failures = 0
-                log_event(log, "admin.auth", who=who)
-                return m.Ok(text="operator", id=req)
-            op.failures += 1
-            log_event(log, "admin.auth_failed", logging.WARNING, who=who, failures=op.failures)
-            if op.failures >= self.gate.attempts:
-                raise DropConnection("too many wrong operator secrets")
-            return m.Error(code="forbidden", text="wrong operator secret", id=req)
+            return self._authenticate(op, msg, who, peer)
         if not op.authenticated:
             return m.Error(
                 code="forbidden", text="operator commands need admin_auth with the secret", id=req
@@ -301,6 +307,35 @@ class Admin:
         return m.Error(code="unknown_type", text=f"not an admin command: {msg.type}", id=req)
 
     # ------------------------------------------------------------ stats
+    def _authenticate(self, op: Operator, msg: m.AdminAuth, who: str, peer: str) -> m.Message:
+        req = msg.id
+        if not self.gate.enabled:
+            return m.Error(code="forbidden", text="this server has no operator secret", id=req)
+        now = self._clock()
+        wait = max(self.per_address.wait(peer, now), self.overall.wait("*", now))
+        if wait > 0:  # not even compared: a guesser gains nothing by trying again now
+            self._count_failure(op)
+            text = f"too many wrong operator secrets; wait {wait:.1f} s"
+            return m.Error(code="rate_limited", text=text, id=req)
+        if self.gate.check(msg.secret):
+            op.authenticated = True
+            op.failures = 0
+            self.per_address.succeeded(peer)
+            log_event(log, "admin.auth", who=who)
+            return m.Ok(text="operator", id=req)
+        self.per_address.failed(peer, now)
+        self.overall.failed("*", now)
+        log_event(log, "admin.auth_failed", logging.WARNING, who=who,
+                  address_failures=self.per_address.failures(peer, now),
+                  all_failures=self.overall.failures("*", now))  # fmt: skip
+        self._count_failure(op)
+        return m.Error(code="forbidden", text="wrong operator secret", id=req)
+
+    def _count_failure(self, op: Operator) -> None:
+        op.failures += 1
+        if op.failures >= self.gate.attempts:
+            raise DropConnection("too many wrong operator secrets")
+
     def stats(self) -> dict[str, Any]:
         """uptime, connections, tables, actions/s and the store's queue depth, plus whatever
         else the server reports."""

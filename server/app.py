@@ -133,7 +133,7 @@ class Server:
         with scope:
             self.acceptor = Acceptor(self._handle, clients)
             limit = fd_limit()
-            if limit < self.config.max_connections + 64:
+            if limit < self.config.max_connections:
                 log.warning(
                     "the file descriptor limit (%d) is below max_connections (%d): when the"
                     " descriptors run out, new connections are refused at once",

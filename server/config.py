@@ -79,6 +79,10 @@ class ServerConfig:
     operator_secret: str | None = None  #: unlocks admin commands; None: no operator at all
     operator_secret_file: str | None = None  #: read the operator secret from this file instead
     auth_attempts: int = 3  #: wrong operator secrets before the connection is dropped
+    auth_backoff_seconds: float = 1.0  #: an address's wait after a wrong secret, doubling...
+    auth_backoff_max_seconds: float = 600.0  #: ...with each further one up to this
+    auth_forget_seconds: float = 3600.0  #: an address's wrong secrets forgotten after this
+    auth_overall_allowance: int = 20  #: wrong secrets from anywhere before everyone waits
     start_chips: int = 1000  #: a new name's chip balance
     log_level: str = "info"  #: debug, info or warning
 

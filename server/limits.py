@@ -173,6 +173,75 @@ class AddressCounter:
         return sum(self.counts.values())
 
 
+class Backoff:
+    """Failures per key (an address, or one key for everyone), and how long a key must
+    wait before its next try is even looked at: beyond ``free`` failures, ``base``
+    seconds, doubling with each further failure up to ``cap``. A key with no failure
+    for ``forget`` seconds starts again from nothing; at most ``max_keys`` keys are
+    kept (the least recently failed are forgotten first), so memory is bounded.
+
+    Why back-off rather than a fixed number of tries: a person who mistypes waits a
+    second; a guesser gets about ``forget / cap`` tries an hour once the wait is at its
+    cap, whichever connection or address it comes from.
+
+    >>> b = Backoff(base=1.0, cap=8.0, forget=100.0)
+    >>> b.wait("a", 0.0)
+    0.0
+    >>> for t in (0.0, 1.0, 3.0): b.failed("a", t)
+    >>> b.wait("a", 3.0), b.wait("a", 6.0), b.wait("a", 7.0), b.wait("b", 3.0)
+    (4.0, 1.0, 0.0, 0.0)
+    >>> b.wait("a", 200.0), b.failures("a", 200.0)
+    (0.0, 0)
+    """
+
+    __slots__ = ("_keys", "base", "cap", "forget", "free", "max_keys")
+
+    def __init__(
+        self,
+        base: float,
+        cap: float,
+        forget: float,
+        free: int = 0,
+        max_keys: int = 10_000,
+    ) -> None:
+        self.base = base
+        self.cap = cap
+        self.forget = forget
+        self.free = free
+        self.max_keys = max_keys
+        self._keys: dict[str, tuple[int, float]] = {}  #: key -> (failures, last failure)
+
+    def failures(self, key: str, now: float) -> int:
+        """Failures counted for ``key`` (0 once forgotten)."""
+        entry = self._keys.get(key)
+        if entry is None:
+            return 0
+        if now - entry[1] >= self.forget:
+            del self._keys[key]
+            return 0
+        return entry[0]
+
+    def wait(self, key: str, now: float) -> float:
+        """Seconds until ``key`` may try again (0.0: now)."""
+        n = self.failures(key, now) - self.free
+        if n <= 0:
+            return 0.0
+        delay = min(self.cap, self.base * 2.0 ** (n - 1))
+        return max(0.0, self._keys[key][1] + delay - now)
+
+    def failed(self, key: str, now: float) -> None:
+        """Count one failure of ``key`` at ``now``."""
+        n = self.failures(key, now) + 1
+        self._keys.pop(key, None)
+        self._keys[key] = (n, now)  # last in the dict: the most recent
+        while len(self._keys) > self.max_keys:
+            del self._keys[next(iter(self._keys))]
+
+    def succeeded(self, key: str) -> None:
+        """``key`` got it right: forget its failures."""
+        self._keys.pop(key, None)
+
+
 def peer_address(sockaddr: object) -> str:
     """The host part of a socket's peer address (``('127.0.0.1', 5000)`` -> ``127.0.0.1``).
 

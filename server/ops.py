@@ -76,7 +76,15 @@ class Ops:
 
     def __post_init__(self) -> None:
         secret = read_secret(self.config.operator_secret, self.config.operator_secret_file)
-        self.admin = Admin(self, secret, bans=self.bans, auth_attempts=self.config.auth_attempts)
+        cfg = self.config
+        self.admin = Admin(
+            self,
+            secret,
+            bans=self.bans,
+            auth_attempts=cfg.auth_attempts,
+            backoff=(cfg.auth_backoff_seconds, cfg.auth_backoff_max_seconds,
+                     cfg.auth_forget_seconds, cfg.auth_overall_allowance),
+        )  # fmt: skip
 
     @classmethod
     def open(cls, config: ServerConfig, ledger: Ledger) -> Ops:
@@ -320,7 +328,9 @@ class ConnectionOps:
     async def _admin(self, msg: m.Message) -> None:
         who = f"{self.conn.name or '-'}@{self.conn.peer}#{self.conn.id}"
         try:
-            reply = await self.ops.admin.handle(self.operator, msg, who, self.ops.nursery)
+            reply = await self.ops.admin.handle(
+                self.operator, msg, who, self.ops.nursery, peer=self.conn.peer
+            )
         except DropConnection as exc:
             self.conn.drop("forbidden", str(exc))
             return

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -102,6 +103,69 @@ async def test_wrong_secrets_drop_the_connection() -> None:
         assert isinstance(await admin.handle(op, m.AdminAuth(secret="no")), m.Error)
     with pytest.raises(DropConnection):
         await admin.handle(op, m.AdminAuth(secret="no"))
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_wrong_secrets_are_counted_per_address_across_connections() -> None:
+    clock = FakeClock()
+    admin = Admin(FakeServer(), "s3cret", auth_attempts=3, backoff=(1.0, 60.0, 3600.0, 20),
+                  clock=clock)  # fmt: skip
+    first, second = Operator(), Operator()  # two connections from one address
+    wrong = await admin.handle(first, m.AdminAuth(secret="no"), peer="10.0.0.9")
+    assert isinstance(wrong, m.Error) and wrong.code == "forbidden"
+    # the next connection from there waits 1 s: not even the right secret is compared
+    waited = await admin.handle(second, m.AdminAuth(secret="s3cret"), peer="10.0.0.9")
+    assert isinstance(waited, m.Error) and waited.code == "rate_limited"
+    assert not second.authenticated
+    # another address is not held up by this one
+    assert isinstance(
+        await admin.handle(Operator(), m.AdminAuth(secret="s3cret"), peer="10.0.0.7"), m.Ok
+    )
+    # the wait doubles with each wrong secret: 1 s, then 2 s, then 4 s
+    for wait in (1.0, 2.0, 4.0):
+        clock.now += wait
+        reply = await admin.handle(Operator(), m.AdminAuth(secret="no"), peer="10.0.0.9")
+        assert reply.code == "forbidden", (clock.now, reply)
+    clock.now += 7.9
+    early = await admin.handle(Operator(), m.AdminAuth(secret="s3cret"), peer="10.0.0.9")
+    assert early.code == "rate_limited"
+    clock.now += 0.1
+    right = await admin.handle(Operator(), m.AdminAuth(secret="s3cret", id=5), peer="10.0.0.9")
+    assert right == m.Ok(text="operator", id=5)
+
+
+async def test_wrong_secrets_from_many_addresses_slow_everyone() -> None:
+    clock = FakeClock()
+    admin = Admin(FakeServer(), "s3cret", backoff=(1.0, 60.0, 3600.0, 20), clock=clock)
+    for i in range(20):  # one guess from each of 20 addresses: the allowance
+        reply = await admin.handle(Operator(), m.AdminAuth(secret="no"), peer=f"10.1.0.{i}")
+        assert reply.code == "forbidden"
+    reply = await admin.handle(Operator(), m.AdminAuth(secret="no"), peer="10.2.0.1")
+    assert reply.code == "forbidden"  # the 21st: from now on everyone waits
+    fresh = await admin.handle(Operator(), m.AdminAuth(secret="s3cret"), peer="10.3.0.1")
+    assert fresh.code == "rate_limited"
+    clock.now += 1.0
+    assert isinstance(
+        await admin.handle(Operator(), m.AdminAuth(secret="s3cret"), peer="10.3.0.1"), m.Ok
+    )
+
+
+async def test_the_secret_is_never_logged(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    admin = Admin(FakeServer(), "s3cret-Zq9")
+    await admin.handle(Operator(), m.AdminAuth(secret="guess-Xw7"), peer="10.0.0.1")
+    await admin.handle(Operator(), m.AdminAuth(secret="s3cret-Zq9"), peer="10.0.0.2")
+    assert [r.getMessage() for r in caplog.records] == ["admin.auth_failed", "admin.auth"]
+    for record in caplog.records:
+        text = repr(vars(record))
+        assert "s3cret-Zq9" not in text and "guess-Xw7" not in text
 
 
 async def test_commands_with_the_secret(tmp_path: Path) -> None:
