@@ -66,6 +66,7 @@ from client.words import plural
 
 PANEL_WIDTH = 24
 TALK_APART = 100  #: columns from which talk has its own pane
+LOBBY_FIXED = 6 + 11 + 6 + 8  #: the lobby's columns but players: table, game, seats, state
 
 STYLE = Style.from_dict(
     {
@@ -299,9 +300,11 @@ class ClientApp:
 
     def say(self, text: str, style: str = "") -> None:
         """Put a reply on the reply line (in the lobby, also in its log)."""
-        self.reply = [(style, text)]
-        if self.current is None:
+        if self.current is None:  # the lobby's log shows it: once, not also on the reply line
+            self.reply = []
             self.lobby_log.append(LogLine("error" if "error" in style else "note", {"text": text}))
+        else:
+            self.reply = [(style, text)]
         self.application.invalidate()
 
     def _after_render(self, _app: Any) -> None:
@@ -438,7 +441,7 @@ class ClientApp:
             legal=t.legal if t.my_turn else (),
         )
         if not t.view:
-            waiting: StyleAndTextTuples = [("class:dim", "Waiting for the game to start…")]
+            waiting: StyleAndTextTuples = [("class:dim", "Waiting for the game to start...")]
             mine = t.master == self.state.name or (t.master is None and t.seat is not None)
             if t.master and t.master == self.state.name:
                 waiting += [("", "\nYou are the game master.")]
@@ -459,18 +462,26 @@ class ClientApp:
         return board
 
     def _lobby_text(self, width: int) -> StyleAndTextTuples:
+        # The players column takes what the others leave: at 80 columns (55 beside the
+        # panel) every column, the state last, still shows.
+        players_width = max(8, min(28, width - LOBBY_FIXED))
         out: StyleAndTextTuples = [
-            ("class:heading", f"{'table':<8}{'game':<12}{'seats':<7}{'players':<28}state"),
+            (
+                "class:heading",
+                f"{'table':<6}{'game':<11}{'seats':<6}{'players':<{players_width}}state",
+            ),
             ("", "\n"),
         ]
         rows = 0
         for info in self.state.lobby:
-            players = [display_name(p) or "-" for p in (info.get("players") or [])]
+            players = ", ".join(display_name(p) or "-" for p in (info.get("players") or []))
+            if len(players) > players_width - 1:
+                players = players[: players_width - 2] + ("~" if self.ascii_only else "…")
             taken = sum(1 for p in info.get("players") or [] if p)
+            seats = f"{taken}/{info.get('seats', '?')}"
             line = (
-                f"{info.get('table', '?')!s:<8}{info.get('ruleset', '?')!s:<12}"
-                f"{taken}/{info.get('seats', '?')!s:<5}{', '.join(players)[:27]:<28}"
-                f"{info.get('state', '')}"
+                f"{info.get('table', '?')!s:<6}{info.get('ruleset', '?')!s:<11}{seats:<6}"
+                f"{players:<{players_width}}{info.get('state', '')}"
             )
             if self.filter_words and not all(w in line.lower() for w in self.filter_words):
                 continue
@@ -483,7 +494,8 @@ class ClientApp:
             out += [("class:dim", f"filter: {' '.join(self.filter_words)}"), ("", "\n")]
         if self.state.rulesets:
             names = " ".join(str(r.get("name")) for r in self.state.rulesets)
-            out += [("class:dim", f"games: {names}"[:width])]
+            wrapped = textwrap.wrap(f"games: {names}", max(20, width), subsequent_indent="  ")
+            out += [("class:dim", "\n".join(wrapped))]
         return out
 
     def _panel(self) -> StyleAndTextTuples:

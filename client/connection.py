@@ -149,6 +149,41 @@ class Connection:
     async def say(self, table: str, text: str) -> Any:
         return await self.request(m.Say(table=table, text=text))
 
+    async def catch_up_log(self, table: str, events: int, wait: float = 2.0) -> bool:
+        """Ask for up to ``events`` of ``table``'s recent events, for the log of a table
+        joined or watched mid-game (the snapshot has the board, not how it came about).
+
+        The server sends the events after a ``last_seq`` only from within the current
+        game (else it answers with a snapshot), and a newcomer cannot know where the
+        game began: so it asks from ``events`` back, and on a snapshot from fewer
+        (a young game), a few times. The events are older than the board; the state
+        files them into the log only. True when some arrived."""
+        t = self.state.tables.get(table)
+        if t is None or not t.synced or t.seq <= 1:
+            return False
+        newest = t.backfill_to = t.seq
+        back = events
+        while back >= 2:
+            since = newest - back
+            back //= 2
+            if since < 0:
+                continue
+            snapshots, filled = t.snapshots, t.backfilled
+            if t.token is not None:
+                resume = m.Resume(table=table, token=t.token, last_seq=since)
+                await self._request_now(resume, check=False)
+            else:
+                await self._send(
+                    m.Spectate(table=table, last_seq=since)
+                )  # no id: see _resume_tables
+            with trio.move_on_after(wait):
+                while t.snapshots == snapshots and t.backfilled == filled:
+                    await trio.sleep(0.02)
+            if t.backfilled > filled:
+                return True
+            newest = t.backfill_to = t.seq  # a snapshot came: the table is here now
+        return False
+
     async def aclose(self) -> None:
         """Say goodbye and close; ``events()`` then ends."""
         if self._closed:
@@ -267,9 +302,10 @@ class Connection:
                             m.Resume(table=t.table, token=t.token, last_seq=t.seq), check=True
                         )
                     elif t.seat is None and t.synced:
-                        await self._request_now(
-                            m.Spectate(table=t.table, last_seq=t.seq), check=True
-                        )
+                        # Sent without an id: the server answers a watch it can fill from
+                        # its events with those events and a turn, which carry no id, so
+                        # a reply to wait for may never come.
+                        await self._send(m.Spectate(table=t.table, last_seq=t.seq))
                 except ServerError as exc:
                     self.state.note(t.table, f"could not resume table {t.table}: {exc}", "error")
         except ConnectionLost:
@@ -390,7 +426,7 @@ class Connection:
                     await stream.aclose()
                 if self._closed or not self.reconnect:
                     break
-                self._queue_note("connection lost; reconnecting…")
+                self._queue_note("connection lost; reconnecting...")
                 while not self._closed:
                     await trio.sleep(backoff)
                     backoff = min(self.max_backoff, backoff * 2)

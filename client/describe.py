@@ -1,30 +1,38 @@
 """Events in words: one line of the table's log for each thing that happened.
 
 The server sends each event as the engine presented it to this seat (a dict
-with ``kind`` and fields; see ``engine.events``). Kinds a person reads often
-get a sentence; any other kind (a new family, a new table event) still gets a
-readable line of its fields, so nothing is silently dropped.
+with ``kind`` and fields; see ``engine.events`` and the families' vocabularies).
+Every kind the three families make has a sentence here (the tests play every
+ruleset and check that none falls through); a kind the client does not know
+yet (a new family, a new table event) still gets a readable line of its
+fields, so nothing is silently dropped.
 
 >>> from prompt_toolkit.formatted_text import fragment_list_to_text as text
 >>> names = ["ann", "bob"]
 >>> text(describe_event({"kind": "play", "seat": 1, "cards": ["QH", "QS"]}, names, True))
 'bob plays QH QS'
 >>> text(describe_event({"kind": "draw", "seat": 0, "count": 2, "cards": ["2C", "3C"]}, names))
-'ann draws 2: 2♣ 3♣'
+'ann draws 2 cards: 2♣ 3♣'
+>>> text(describe_event({"kind": "draw", "seat": 1, "count": 1}, names))
+'bob draws 1 card'
+>>> text(describe_event({"kind": "cut", "seat": 1, "dealer": 1, "draws": []}, names))
+'The cut: bob deals first'
 >>> text(describe_event({"kind": "wobble", "seat": 0, "size": 3}, names))
 'ann: wobble size=3'
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from client.cards import SUIT_NAMES, cards_fragments
+from client.words import plural
 
 Names = Sequence[str | None]
+Line = StyleAndTextTuples
 
 
 def _name(names: Names, seat: Any) -> str:
@@ -33,86 +41,223 @@ def _name(names: Names, seat: Any) -> str:
     return f"seat {seat}"
 
 
-def _cards(ev: dict[str, Any], ascii_only: bool) -> StyleAndTextTuples:
+def _cards(ev: dict[str, Any], ascii_only: bool) -> Line:
     cards = ev.get("cards")
     if cards is None and ev.get("card"):
         cards = [ev["card"]]
     return cards_fragments(list(cards or []), ascii_only)
 
 
-def describe_event(
-    ev: dict[str, Any], names: Names, ascii_only: bool = False
-) -> StyleAndTextTuples:
+def _ordinal(n: Any) -> str:
+    if not isinstance(n, int):
+        return str(n)
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+class _Say:
+    """What one event's sentence is built from: the names, the ASCII switch, the event."""
+
+    def __init__(self, ev: dict[str, Any], names: Names, ascii_only: bool) -> None:
+        self.ev, self.names, self.ascii_only = ev, names, ascii_only
+        self.who = _name(names, ev.get("seat"))
+
+    def seat(self, seat: Any = None) -> tuple[str, str]:
+        return ("class:log.seat", self.who if seat is None else _name(self.names, seat))
+
+    def cards(self, ev: dict[str, Any] | None = None) -> Line:
+        return _cards(self.ev if ev is None else ev, self.ascii_only)
+
+    def scores(self, key: str = "scores") -> Line:
+        values = self.ev.get(key)
+        if not isinstance(values, list):
+            return []
+        dot = " -" if self.ascii_only else " ·"
+        text = ", ".join(f"{_name(self.names, s)} {v}" for s, v in enumerate(values))
+        return [("class:score", f"{dot} scores {text}")]
+
+
+def _play(s: _Say) -> Line:
+    ev = s.ev
+    out: Line = [s.seat(), ("", " plays "), *s.cards()]
+    if ev.get("how") == "joker" or ev.get("stop"):
+        out.append(("", " (a joker stops the run)"))
+    if ev.get("last"):
+        out.append(("class:warn", " (last card!)"))
+    points = ev.get("points")
+    if isinstance(points, int) and points:
+        out.append(("class:score", f" ({points:+d})"))
+    if ev.get("left"):
+        out.append(("", " and is out"))
+    return out
+
+
+def _draw(s: _Say) -> Line:
+    ev = s.ev
+    count = ev.get("count")
+    out: Line = [s.seat(), ("", " draws " + (plural(count, "card") if count is not None else ""))]
+    out[-1] = ("", out[-1][1].rstrip())
+    if ev.get("cards"):
+        out += [("", ": "), *s.cards()]
+    reason = ev.get("reason")
+    if reason and reason != "draw":
+        out.append(("class:dim", f" ({'the pick-up' if reason == 'pick-up' else reason})"))
+    return out
+
+
+def _move(s: _Say) -> Line:
+    ev = s.ev
+    square = ev.get("to") or ev.get("square") or ""
+    out: Line = [s.seat(), ("", f" moves to {square}")]
+    if ev.get("by") is not None:
+        out += [("", " (moved by "), s.seat(ev["by"]), ("", ")")]
+    if ev.get("card"):
+        out += [("", ", takes "), *s.cards({"card": ev["card"]})]
+    return out
+
+
+def _take(s: _Say) -> Line:
+    ev = s.ev
+    out: Line = [s.seat(), ("", " takes "), *s.cards()]
+    if ev.get("square"):
+        out.append(("", f" at {ev['square']}"))
+    if ev.get("blocked"):
+        out.append(("class:dim", " (blocked: the card under his piece)"))
+    return out
+
+
+def _miss(s: _Say) -> Line:
+    ev = s.ev
+    if ev.get("square"):  # abbott: a piece with nowhere to go
+        return [s.seat(), ("", f" cannot move from {ev['square']} and misses the turn")]
+    return [s.seat(), ("", f" misses {plural(ev.get('turns', 1), 'turn')}")]
+
+
+def _deal(s: _Say) -> Line:
+    ev = s.ev
+    hand = ev.get("hand_number")
+    out: Line = [("class:log.event", f"Hand {hand}: " if hand else "New hand: ")]
+    if ev.get("dealer") is not None:
+        out.append(("", f"{_name(s.names, ev['dealer'])} deals"))
+    if ev.get("first") is not None:
+        out.append(("", f"; {_name(s.names, ev['first'])} goes first"))
+    if ev.get("top"):
+        out += [("", "; the pile starts with "), *s.cards({"card": ev["top"]})]
+    return out
+
+
+def _hand_end(s: _Say) -> Line:
+    ev = s.ev
+    out: Line = [("class:log.event", "Hand over")]
+    winner = ev.get("winner")
+    finished = ev.get("finished")
+    if winner is not None:
+        out.append(("", f": {_name(s.names, winner)} wins"))
+    elif isinstance(finished, list) and finished and not ev.get("blocked"):
+        out.append(("", f": {_name(s.names, finished[0])} went out first"))
+    elif ev.get("blocked"):
+        out.append(("", ": blocked, the fewest cards win"))
+    reason = ev.get("reason")
+    if reason and reason not in ("grid empty",):
+        out.append(("class:dim", f" ({reason})"))
+    points = ev.get("points") if isinstance(ev.get("points"), list) else ev.get("hand_points")
+    if isinstance(points, list) and any(points):
+        text = ", ".join(f"{_name(s.names, i)} {p:+d}" for i, p in enumerate(points) if p)
+        out.append(("class:score", f"; this hand {text}"))
+    return out + s.scores()
+
+
+def _game_end(s: _Say) -> Line:
+    ev = s.ev
+    out: Line = [("class:log.event", "Game over")]
+    winner = ev.get("winner", ev.get("seat"))
+    if winner is not None:
+        out.append(("", f": {_name(s.names, winner)} wins"))
+    return out + s.scores()
+
+
+def _knockout(s: _Say) -> Line:
+    ev = s.ev
+    return [
+        s.seat(),
+        ("", f" is knocked out ({plural(ev.get('count', '?'), 'card')} to "),
+        s.seat(ev.get("by")),
+        ("", ")"),
+    ]
+
+
+def _cut(s: _Say) -> Line:
+    return [("class:log.event", "The cut: "), s.seat(s.ev.get("dealer")), ("", " deals first")]
+
+
+def _blunder(s: _Say) -> Line:
+    ev = s.ev
+    out: Line = [s.seat(), ("class:warn", " blunders"), ("", " with "), *s.cards()]
+    if ev.get("why"):
+        out.append(("class:dim", f" ({ev['why']})"))
+    return out
+
+
+def _simple(words: Callable[[dict[str, Any], Names], str]) -> Callable[[_Say], Line]:
+    def say(s: _Say) -> Line:
+        return [s.seat(), ("", words(s.ev, s.names))]
+
+    return say
+
+
+def _cancel_words(ev: dict[str, Any], names: Names) -> str:
+    left = ev.get("left")
+    if isinstance(left, int) and left > 0:
+        return f" cancels part of the pick-up ({left} still to pick up)"
+    return " cancels the pick-up"
+
+
+def _ally_words(ev: dict[str, Any], names: Names) -> str:
+    text = f" allies with {_name(names, ev.get('partner'))}"
+    if ev.get("power") is not None:
+        text += f"; {_name(names, ev['power'])} holds the power"
+    return text
+
+
+SENTENCES: dict[str, Callable[[_Say], Line]] = {
+    "play": _play,
+    "draw": _draw,
+    "move": _move,
+    "take": _take,
+    "miss": _miss,
+    "deal": _deal,
+    "hand_end": _hand_end,
+    "game_end": _game_end,
+    "knockout": _knockout,
+    "cut": _cut,
+    "blunder": _blunder,
+    "ally": _simple(_ally_words),
+    "nominate": _simple(
+        lambda ev, n: f" names {SUIT_NAMES.get(str(ev.get('suit')), ev.get('suit'))}"
+    ),
+    "last": lambda s: [s.seat(), ("class:warn", ": last card!")],
+    "skip": _simple(lambda ev, n: " is skipped"),
+    "pass": _simple(lambda ev, n: " passes"),
+    "reverse": _simple(lambda ev, n: " reverses the direction"),
+    "cancel": _simple(_cancel_words),
+    "out": _simple(
+        lambda ev, n: " is out" + (f" ({_ordinal(ev['place'])})" if ev.get("place") else "")
+    ),
+    "concede": _simple(lambda ev, n: " concedes the hand"),
+    "vote": _simple(lambda ev, n: " votes to end the hand"),
+    "swap": _simple(lambda ev, n: f" swaps hands with {_name(n, ev.get('with'))}"),
+}
+
+
+def describe_event(ev: dict[str, Any], names: Names, ascii_only: bool = False) -> Line:
     """One line for ``ev`` (an engine event as presented to us)."""
     kind = str(ev.get("kind", "?"))
-    who = _name(names, ev.get("seat"))
-    out: StyleAndTextTuples = []
-    if kind == "play":
-        out = [("class:log.seat", who), ("", " plays "), *_cards(ev, ascii_only)]
-        if ev.get("last"):
-            out.append(("class:warn", " (last card!)"))
-        if ev.get("points"):
-            out.append(("class:score", f" ({ev['points']:+d})"))
-        if ev.get("left"):
-            out.append(("", " and is out"))
-    elif kind == "draw":
-        out = [("class:log.seat", who), ("", f" draws {ev.get('count', '')}".rstrip())]
-        if ev.get("cards"):
-            out += [("", ": "), *_cards(ev, ascii_only)]
-    elif kind == "move":
-        square = ev.get("square") or ev.get("to") or ""
-        out = [("class:log.seat", who), ("", f" moves to {square}")]
-        if ev.get("card"):
-            out += [("", ", takes "), *_cards({"card": ev["card"]}, ascii_only)]
-    elif kind == "take":
-        out = [("class:log.seat", who), ("", " takes "), *_cards(ev, ascii_only)]
-    elif kind == "ally":
-        partner = _name(names, ev.get("partner"))
-        out = [("class:log.seat", who), ("", " allies with "), ("class:log.seat", partner)]
-    elif kind == "nominate":
-        suit = str(ev.get("suit", ""))
-        out = [("class:log.seat", who), ("", f" names {SUIT_NAMES.get(suit, suit)}")]
-    elif kind == "knockout":
-        by = _name(names, ev.get("by"))
-        out = [
-            ("class:log.seat", who),
-            ("", f" is knocked out ({ev.get('count', '?')} cards to "),
-            ("class:log.seat", by),
-            ("", ")"),
-        ]
-    elif kind == "last":
-        out = [("class:log.seat", who), ("class:warn", ": last card!")]
-    elif kind == "deal":
-        hand = ev.get("hand_number")
-        out = [("class:log.event", f"Hand {hand}: " if hand else "New hand: ")]
-        if ev.get("dealer") is not None:
-            out.append(("", f"{_name(names, ev['dealer'])} deals"))
-    elif kind in ("hand_end", "game_end"):
-        title = "Hand over" if kind == "hand_end" else "Game over"
-        out = [("class:log.event", title)]
-        winner = ev.get("winner", ev.get("seat") if kind == "game_end" else None)
-        if winner is not None:
-            out.append(("", f": {_name(names, winner)} wins"))
-        if ev.get("scores") is not None:
-            scores = ", ".join(f"{_name(names, s)} {v}" for s, v in enumerate(ev["scores"]))
-            out.append(("class:score", f"{' -' if ascii_only else ' ·'} scores {scores}"))
-    elif kind in ("skip", "miss", "pass", "reverse", "cancel", "out", "concede", "vote"):
-        words = {
-            "skip": " is skipped",
-            "miss": f" misses {ev.get('turns', 1)} turn(s)",
-            "pass": " passes",
-            "reverse": " reverses the direction",
-            "cancel": " cancels the pick-up",
-            "out": " is out",
-            "concede": " concedes",
-            "vote": " votes to end the hand",
-        }
-        out = [("class:log.seat", who), ("", words[kind])]
-    else:
-        rest = " ".join(
-            f"{k}={v}" for k, v in ev.items() if k not in ("kind", "seat") and len(str(v)) < 40
-        )
-        out = [("class:log.seat", who), ("", f": {kind}" + (f" {rest}" if rest else ""))]
-        if ev.get("seat") is None:
-            out = [("class:log.event", kind + (f" {rest}" if rest else ""))]
-    return out
+    sentence = SENTENCES.get(kind)
+    if sentence is not None:
+        return sentence(_Say(ev, names, ascii_only))
+    rest = " ".join(
+        f"{k}={v}" for k, v in ev.items() if k not in ("kind", "seat") and len(str(v)) < 40
+    )
+    if ev.get("seat") is None:
+        return [("class:log.event", kind + (f" {rest}" if rest else ""))]
+    return [("class:log.seat", _name(names, ev.get("seat"))), ("", f": {kind} {rest}".rstrip())]

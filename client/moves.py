@@ -16,6 +16,8 @@ Two things a person types that the engine's notation alone would get wrong:
 'draw 3'
 >>> same_action("play 7h 7d", "play 7H 7D last")
 True
+>>> square_problem("move f6", {"family": "abbott", "size": 5})
+'there is no square f6 on this board: its squares are a1..e5, such as c3'
 """
 
 from __future__ import annotations
@@ -36,6 +38,24 @@ def draw_alias(line: str, view: dict[str, Any] | None) -> str:
     if count is not None and len(words) == 2 and words[0].lower() == "draw":
         return "draw" if words[1] == str(count) else line
     return line
+
+
+def square_problem(line: str, view: dict[str, Any] | None) -> str | None:
+    """Why ``move SQUARE`` names no square of this abbott board (the 2-player board is
+    5x5: a1..e5), or ``None``. The engine's own parse error can only name the largest
+    board's squares, so the client says it with the board in front of it."""
+    words = line.split()
+    if not view or view.get("family") != "abbott" or len(words) < 1 or words[0].lower() != "move":
+        return None
+    size = int(view.get("size") or 6)
+    last = "abcdef"[size - 1] + str(size)
+    middle = "abcdef"[size // 2] + str(size // 2 + 1)
+    square = words[1].lower() if len(words) == 2 else ""
+    ok = len(square) == 2 and square[0] in "abcdef"[:size] and square[1:].isdigit()
+    if ok and 1 <= int(square[1:]) <= size:
+        return None
+    what = f"there is no square {words[1]} on this board" if square else "say one square"
+    return f"{what}: its squares are a1..{last}, such as {middle}"
 
 
 def _parsed(text: str) -> Action | None:

@@ -19,7 +19,7 @@ import trio
 from client.app import ClientApp
 from client.config import config_dir, secret_for
 from client.connection import Connection, ConnectionLost, ServerError
-from client.moves import blunder_penalty, draw_alias
+from client.moves import blunder_penalty, draw_alias, square_problem
 from client.records import RecordError, fetch_record
 from client.state import TableState
 from client.words import plural
@@ -28,6 +28,9 @@ from protocol.commands import CommandError, parse_command
 from protocol.errors import ProtocolError
 
 LOBBY_REFRESH = 5.0
+#: events of a game in progress shown in the log of a table joined or watched mid-game
+#: (the server sends as many of them as it still holds; see docs/protocol.md, resume)
+LOG_CATCH_UP = 40
 
 
 class Session:
@@ -41,6 +44,8 @@ class Session:
         #: a penalised play typed once and not yet confirmed: (table, the line)
         self.confirming: tuple[str, str] | None = None
         self._nursery: trio.Nursery | None = None
+        #: tables joined or watched whose first snapshot has not come yet
+        self._arriving: set[str] = set()
 
     async def run(self, lines: trio.MemoryReceiveChannel[str]) -> None:
         """Until the lines end (the UI quit) or the connection is gone for good."""
@@ -62,6 +67,11 @@ class Session:
                 # A deal or a change of seats: the table's options (what a blunder costs)
                 # and players come from the table list, so it is fetched again.
                 self._nursery.start_soon(self._quiet, m.ListTables())
+                if msg.table in self._arriving:
+                    self._arriving.discard(msg.table)
+                    if msg.state in ("playing", "paused") and msg.seq > 0:
+                        # Joined or watching mid-game: the log shows how the board came about.
+                        self._nursery.start_soon(self.conn.catch_up_log, msg.table, LOG_CATCH_UP)
             elif isinstance(msg, m.Goodbye):
                 self.ui.say(f"the server said goodbye: {msg.text or msg.code}", "class:error")
             self.ui.changed()
@@ -86,6 +96,10 @@ class Session:
         t = self.conn.state.tables.get(table) if table else None
         if t is not None:
             line = draw_alias(line, t.view)
+            problem = square_problem(line, t.view)
+            if problem:
+                self.ui.say(problem, "class:error")
+                return
             if not self._confirmed(t, line):
                 return
         words = line.split()
@@ -101,6 +115,8 @@ class Session:
         if isinstance(msg, m.Quit):
             self.ui.exit()
             return
+        if isinstance(msg, (m.Join, m.Spectate)) and msg.table not in self.conn.state.tables:
+            self._arriving.add(msg.table)
         try:
             reply = await self.conn.request(msg)
         except ServerError as exc:

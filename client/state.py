@@ -81,6 +81,13 @@ class TableState:
     #: a request for the events after a gap is on its way.
     resyncing: bool = False
     resync_again: bool = False
+    #: events up to this ``seq`` asked for after the snapshot (``Connection.catch_up_log``):
+    #: they go into the log, in order, though the board is already past them.
+    backfill_to: int | None = None
+    #: snapshots received (a catch-up asked for events can tell a snapshot came instead)
+    snapshots: int = 0
+    #: old events filed into the log by a catch-up
+    backfilled: int = 0
     log: deque[LogLine] = field(default_factory=lambda: deque(maxlen=MAX_LOG))
 
     @property
@@ -149,11 +156,12 @@ class ClientState:
             t._set_clock(msg.clock)
             t.stale = 0
             t.synced = True
+            t.snapshots += 1
             return "table"
         if isinstance(msg, m.TableEvent):
             t = self.table(msg.table)
             if msg.seq <= t.seq:
-                return None
+                return self._backfill(t, msg)
             if t.synced and msg.seq > t.seq + 1:
                 return "gap"
             t.seq = msg.seq
@@ -195,6 +203,22 @@ class ClientState:
             self.notices.append(msg.text)
             return "notice"
         return None
+
+    @staticmethod
+    def _backfill(t: TableState, msg: m.TableEvent) -> str | None:
+        """An event older than the board, asked for to fill the log: filed in ``seq``
+        order, once; any other old event is a duplicate and ignored."""
+        if t.backfill_to is None or msg.seq > t.backfill_to or len(t.log) >= MAX_LOG:
+            return None
+        if any(line.seq == msg.seq for line in t.log):
+            return None
+        at = next(
+            (i for i, line in enumerate(t.log) if line.seq is not None and line.seq > msg.seq),
+            len(t.log),
+        )
+        t.log.insert(at, LogLine("event", dict(msg.event), seq=msg.seq))
+        t.backfilled += 1
+        return "event"
 
     def note(self, table: str | None, text: str, kind: str = "note") -> None:
         """A line from the client itself (an error reply, a hint) in a table's log."""

@@ -26,7 +26,7 @@ RENDERERS: dict[str, Renderer] = {
 def render_board(view: dict[str, Any] | None, ctx: BoardContext) -> StyleAndTextTuples:
     """Formatted text for ``view``; a placeholder while no view has arrived."""
     if not view:
-        return [("class:dim", "Waiting for the game to start…")]
+        return [("class:dim", "Waiting for the game to start...")]
     renderer = RENDERERS.get(str(view.get("family")), render_generic)
     return renderer(view, ctx)
 

@@ -111,9 +111,9 @@ def render(view: dict[str, Any], ctx: BoardContext) -> StyleAndTextTuples:
     arrow = "" if a else (" ↻" if clockwise else " ↺")
     lines.append([("", f"Direction:{arrow} {'clockwise' if clockwise else 'anticlockwise'}")])
     lines.extend(hand_size_lines(view, ctx))
-    finished = view.get("finished") or []
-    if finished:
-        lines.append([("", "Out: " + ", ".join(ctx.name(s) for s in finished))])
+    gone = went_out(view)
+    if gone:
+        lines.append([("", "Out: " + ", ".join(ctx.name(s) for s in gone))])
     lines.extend(hand_lines(view, ctx))
     if view.get("to_act") == view.get("viewer") and (ctx.legal or view.get("awaiting")):
         must = must_text(view, ctx.legal)
@@ -126,11 +126,18 @@ def render(view: dict[str, Any], ctx: BoardContext) -> StyleAndTextTuples:
     return lines_to_text(lines, ctx.width, ctx.ascii_only)
 
 
+def went_out(view: dict[str, Any]) -> list[int]:
+    """The seats that went out, in order. At the end of a hand the view's ``finished``
+    ranks every seat, those still holding cards included; only an empty hand is out."""
+    sizes = view.get("hand_sizes") or []
+    return [s for s in view.get("finished") or [] if s < len(sizes) and sizes[s] == 0]
+
+
 def hand_size_lines(view: dict[str, Any], ctx: BoardContext) -> list[StyleAndTextTuples]:
     """Every seat's hand size on as few lines as fit, whose turn marked with ``>``."""
     sizes = view.get("hand_sizes") or []
     announced = set(view.get("announced") or [])
-    finished = set(view.get("finished") or [])
+    finished = set(went_out(view))
     entries: list[StyleAndTextTuples] = []
     for seat, size in enumerate(sizes):
         marker = ">" if ctx.ascii_only else "▶"

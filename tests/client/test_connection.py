@@ -194,3 +194,28 @@ async def test_requests_wait_until_the_seat_is_resumed(tmp_path, monkeypatch) ->
                 await trio.sleep(0.01)
         assert isinstance(outcome[0], m.Ok), outcome
         assert served.seq > seq_before  # the act was carried out, once resumed
+
+
+async def test_a_spectator_reconnects_and_can_ask_again(tmp_path, monkeypatch) -> None:
+    """A spectator's watch is renewed after a drop with its last_seq; the server answers
+    that from its events with no reply carrying the request's id, so waiting for one held
+    every later request of the connection for ever."""
+    monkeypatch.setenv("SWITCHBOARD_CONFIG_DIR", str(tmp_path))
+    async with (
+        proxied_server() as p,
+        connect("127.0.0.1", p.port, name="ann") as host,
+        connect("127.0.0.1", p.proxy_port, name="bob", max_backoff=0.05) as watcher,
+    ):
+        table = (await host.request(m.CreateTable(ruleset="switch", seats=2))).table
+        await host.join(table)
+        await host.request(m.StartGame(table=table))
+        await watcher.watch(table)
+        with trio.fail_after(5):
+            while not watcher.state.tables[table].view:
+                await trio.sleep(0.01)
+        assert p.proxy.drop()
+        with trio.fail_after(5):
+            while watcher.connects < 2:
+                await trio.sleep(0.01)
+            tables = await watcher.request(m.ListTables())
+        assert any(str(info["table"]) == table for info in tables.tables)
