@@ -162,12 +162,14 @@ class Connection:
         if t is None or not t.synced or t.seq <= 1:
             return False
         newest = t.backfill_to = t.seq
-        back = events
+        back, tried = events, set()
         while back >= 2:
-            since = newest - back
+            # (a table's first game starts at 1: its events follow from 2)
+            since = max(1, newest - back)
             back //= 2
-            if since < 0:
+            if since in tried or since >= newest:
                 continue
+            tried.add(since)
             snapshots, filled = t.snapshots, t.backfilled
             if t.token is not None:
                 resume = m.Resume(table=table, token=t.token, last_seq=since)
