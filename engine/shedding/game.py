@@ -43,6 +43,7 @@ from engine.shedding.codes import (
 )
 from engine.shedding.rules import SCHEMA
 from engine.shedding.table import power_table
+from engine.shedding.vocabulary import VOCABULARY
 
 #: At most this many multi-card plays are listed by ``legal_actions`` (every
 #: single-card play is always listed; ``is_legal`` accepts any valid play).
@@ -61,6 +62,7 @@ class SheddingGame(Game):
     """Switch and its house versions: match suit or rank, power cards, shed your hand."""
 
     family: ClassVar[str] = "shedding"
+    vocabulary = VOCABULARY
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 8
     schema: ClassVar[OptionSchema] = SCHEMA
@@ -1088,6 +1090,9 @@ class SheddingGame(Game):
         pend = self.pending
         awaiting = None
         pending = None
+        # What the table waits for, as a word a program switches on (``awaiting`` says it
+        # to a person): the card drawn or suit owed first, else the pending power's kind.
+        awaiting_kind = self.awaiting or (None if pend is None else pend["kind"])
         if self.awaiting == "suit":
             awaiting = "nominate a suit"
         elif self.awaiting == "drawn":
@@ -1124,6 +1129,7 @@ class SheddingGame(Game):
             "hand_number": self.hand_number,
             "target": self.options["target"],
             "awaiting": awaiting,
+            "awaiting_kind": awaiting_kind,
             "drawn": _texts(self.drawn) if seat == self.turn else [],
             "misses": list(self.misses),
         }

@@ -1,0 +1,162 @@
+"""The shedding family's declared vocabulary: its view's keys and its event kinds.
+
+Hands are secret: each seat sees its own hand, a spectator's `hand` is `null`, and a
+card drawn or dealt is shown to its taker only (everyone else sees the count).
+"""
+
+from __future__ import annotations
+
+from engine.vocabulary import EventKind, Field, Vocabulary
+
+_SEAT = Field("seat", "int", "the seat it concerns")
+_HAND = Field("hand_number", "int", "the hand, counted from 1")
+_SCORES = Field("scores", "list[int]", "each seat's match total after it")
+
+VOCABULARY = Vocabulary(
+    "shedding",
+    view=(
+        Field("preset", "str", "the preset the table was made from (`switch`, `j28`, ...)"),
+        Field("hand", "list[str] | null", "the viewer's cards; `null` for a spectator"),
+        Field("hand_sizes", "list[int]", "how many cards each seat holds"),
+        Field("top", "str | null", "the card on top of the pile"),
+        Field("pile_size", "int", "cards in the pile"),
+        Field(
+            "nominated",
+            "str | null",
+            "the suit named to follow (`C`, `D`, `H`, `S`); `null` when none is",
+        ),
+        Field("stock", "int", "cards left in the stock"),
+        Field(
+            "pending",
+            "map | null",
+            "a power waiting to be answered: `kind` (`pickup`, `skip`, `miss`, `cover`,"
+            " `go_on`), `count` (cards to pick up, turns to miss), `cards` (the cards that"
+            " made it) and, for `miss`, `rank` (the rank that passes it on); `null` when none",
+        ),
+        Field("direction", "int", "the direction of play: 1 clockwise, -1 counter-clockwise"),
+        Field("finished", "list[int]", "the seats that have gone out this hand, in order"),
+        Field("dealer", "int", "the seat that dealt this hand"),
+        Field("announced", "list[int]", "the seats that have announced their last card"),
+        Field("hand_number", "int", "the hand, counted from 1"),
+        Field("target", "int", "the match total that ends the game (0: one hand)"),
+        Field(
+            "awaiting",
+            "str | null",
+            "what the seat to act must answer, in words for a person"
+            " (`stack, cancel, or draw 4`); `null` for an ordinary turn",
+        ),
+        Field(
+            "awaiting_kind",
+            "str | null",
+            "the same as a word to switch on: `suit` (name a suit), `drawn` (play the card"
+            " drawn or pass), or the pending power's `kind`; `null` for an ordinary turn",
+        ),
+        Field(
+            "drawn",
+            "list[str]",
+            "the card the viewer just drew and may play, while it is his turn; else empty",
+        ),
+        Field("misses", "list[int]", "turns each seat still has to miss"),
+    ),
+    events=(
+        EventKind(
+            "deal",
+            "a new hand is dealt and the start card turned",
+            (
+                Field("dealer", "int", "the dealer"),
+                _HAND,
+                Field("hand_sizes", "list[int]", "how many cards each seat was dealt"),
+                Field("top", "str | null", "the start card"),
+            ),
+            (Field("hand", "list[str]", "the cards this seat was dealt"),),
+        ),
+        EventKind(
+            "play",
+            "a seat laid cards (the last one laid is the new top)",
+            (_SEAT, Field("cards", "list[str]", "the cards, in the order laid")),
+        ),
+        EventKind(
+            "draw",
+            "a seat took cards",
+            (
+                _SEAT,
+                Field("count", "int", "how many"),
+                Field(
+                    "reason",
+                    "str",
+                    "why: `draw` (his choice or need), `pick-up` (a pick-up power), `penalty`"
+                    " (a blunder), `last card not announced` or `no cards call`",
+                ),
+            ),
+            (Field("cards", "list[str]", "the cards drawn"),),
+        ),
+        EventKind(
+            "nominate",
+            "a seat named the suit to follow",
+            (_SEAT, Field("suit", "str", "the suit named, as a word (`hearts`)")),
+        ),
+        EventKind("last", "a seat announced its last card (or a cards call)", (_SEAT,)),
+        EventKind(
+            "blunder",
+            "a seat made a play the preset penalises: the cards stay in hand, a penalty is"
+            " drawn, and it is still his turn",
+            (
+                _SEAT,
+                Field("cards", "list[str]", "the cards he tried to lay"),
+                Field("why", "str", "why the play was wrong, in words for a person"),
+            ),
+        ),
+        EventKind(
+            "skip",
+            "a seat misses its turn (a skip card, or it passed one on no further)",
+            (_SEAT,),
+        ),
+        EventKind(
+            "miss",
+            "a seat starts missing turns (a miss-turns card)",
+            (_SEAT, Field("turns", "int", "how many turns it misses")),
+        ),
+        EventKind("pass", "a seat passed", (_SEAT,)),
+        EventKind(
+            "reverse",
+            "the direction of play changed",
+            (_SEAT, Field("direction", "int", "the new direction: 1 or -1")),
+        ),
+        EventKind(
+            "cancel",
+            "a seat cancelled a waiting pick-up",
+            (_SEAT, Field("left", "int", "cards of the pick-up still to take (0: all cancelled)")),
+        ),
+        EventKind(
+            "swap",
+            "a seat swapped hands with the next seat still in the hand",
+            (_SEAT, Field("with", "int", "the other seat")),
+            (Field("hand", "list[str]", "the hand this seat holds now"),),
+        ),
+        EventKind(
+            "out",
+            "a seat played its last card and is out of the hand",
+            (_SEAT, Field("place", "int", "its finishing place, from 1")),
+        ),
+        EventKind(
+            "hand_end",
+            "the hand is over and scored",
+            (
+                _HAND,
+                Field("finished", "list[int]", "every seat in finishing order"),
+                Field("points", "list[int]", "what the hand gave each seat"),
+                _SCORES,
+                Field(
+                    "blocked",
+                    "bool",
+                    "nobody went out: the hand was blocked (or hit its turn limit)",
+                ),
+            ),
+        ),
+        EventKind(
+            "game_end",
+            "the match is over",
+            (Field("winner", "int", "the winner"), _SCORES),
+        ),
+    ),
+)
