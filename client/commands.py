@@ -30,7 +30,7 @@ TABLE_COMMANDS: dict[str, str] = {
     "lobby": "the lobby and its commands (you stay here; `table TABLE` returns)",
     "table": "table TABLE: show a table you are at",
     "start": "start the game (the game master; empty seats get bots)",
-    "record": "record [TABLE]: fetch the game's record",
+    "record": "record [TABLE]: fetch the game's record (every page) and save it",
 }
 
 #: What the table's game master may do (``not_master`` for anyone else); the
@@ -44,6 +44,7 @@ MASTER_COMMANDS: dict[str, str] = {
     "resume": "resume a paused game",
     "master": "master NAME: hand the game master role on",
     "end": "end the game now",
+    "close": "close [REASON]: close the table for good, telling everyone why",
 }
 
 #: Never sent to the server.

@@ -46,6 +46,7 @@ from protocol.messages import (
     AdminAuth,
     AdminBan,
     AdminCloseTable,
+    AdminCloseTables,
     AdminConnections,
     AdminKick,
     AdminNotice,
@@ -53,6 +54,7 @@ from protocol.messages import (
     AdminStats,
     AdminTables,
     ClaimName,
+    CloseTable,
     CreateTable,
     EndGame,
     GetChips,
@@ -317,6 +319,10 @@ def _chips(args: list[str], rest: str, table: str | None) -> Message:
     return GetChips(name=args[0] if args else None)
 
 
+def _close(args: list[str], rest: str, table: str | None) -> Message:
+    return CloseTable(table=_need_table(table, "close [REASON]"), reason=rest.strip())
+
+
 def _record(args: list[str], rest: str, table: str | None) -> Message:
     usage = "record [TABLE [START]]"
     if len(args) > 2:
@@ -338,7 +344,8 @@ def _rest_after(rest: str, count: int) -> str:
 
 
 _ADMIN_USAGE = (
-    "admin auth SECRET | connections | tables | close TABLE [REASON] | kick NAME [REASON]"
+    "admin auth SECRET | connections | tables | close TABLE [REASON]"
+    " | closeall empty|any NAME|- [REASON] | kick NAME [REASON]"
     " | ban NAME [REASON] | notice TEXT | shutdown SECONDS [REASON] | stats"
 )
 
@@ -357,6 +364,10 @@ def _admin(args: list[str], rest: str, table: str | None) -> Message:
         return AdminStats()
     if sub == "close" and more:
         return AdminCloseTable(table=more[0], reason=_rest_after(rest, 2))
+    if sub == "closeall" and len(more) >= 2 and more[0].lower() in ("empty", "any"):
+        creator = None if more[1] == "-" else more[1]
+        empty = more[0].lower() == "empty"
+        return AdminCloseTables(empty=empty, creator=creator, reason=_rest_after(rest, 3))
     if sub == "kick" and more:
         return AdminKick(name=more[0], reason=_rest_after(rest, 2))
     if sub == "ban" and more:
@@ -366,7 +377,8 @@ def _admin(args: list[str], rest: str, table: str | None) -> Message:
     if sub == "shutdown" and more:
         seconds = _int(more[0], "SECONDS", "admin shutdown SECONDS [REASON]")
         return AdminShutdown(seconds=seconds, reason=_rest_after(rest, 2))
-    subs = ["auth", "connections", "tables", "close", "kick", "ban", "notice", "shutdown", "stats"]
+    subs = ["auth", "connections", "tables", "close", "closeall", "kick", "ban", "notice",
+            "shutdown", "stats"]  # fmt: skip
     hint = difflib.get_close_matches(sub, subs, n=1)
     did = f"; did you mean 'admin {hint[0]}'?" if hint and hint[0] != sub else ""
     raise CommandError(f"usage: {_ADMIN_USAGE}{did}")
@@ -426,6 +438,8 @@ COMMANDS: tuple[Command, ...] = (
             ("handover",)),
     Command("end", "end", "end the game now (game master)", "master",
             _table_only(lambda t: EndGame(table=t), "end")),
+    Command("close", "close [REASON]", "close the table for good, telling everyone why"
+            " (game master)", "master", _close),
     Command("admin", "admin SUBCOMMAND ...", "operator commands (help admin lists them)", "admin",
             _admin),
 )  # fmt: skip
@@ -513,6 +527,9 @@ def _fmt_admin(message: Message) -> str:
         return "admin " + simple[type(message)]
     if isinstance(message, AdminCloseTable):
         return _join_words("admin close", message.table, message.reason)
+    if isinstance(message, AdminCloseTables):
+        which = "empty" if message.empty else "any"
+        return _join_words("admin closeall", which, message.creator or "-", message.reason)
     if isinstance(message, AdminKick):
         return _join_words("admin kick", message.name, message.reason)
     if isinstance(message, AdminBan):
@@ -541,6 +558,7 @@ _TABLE_FORMS: dict[type[Message], Callable[[Any], str]] = {
     SetPrize: lambda m: f"prize {m.chips}",
     HandOver: lambda m: f"master {m.name}",
     EndGame: lambda m: "end",
+    CloseTable: lambda m: _join_words("close", m.reason),
 }
 
 _LOBBY_FORMS: dict[type[Message], Callable[[Any], str]] = {

@@ -48,6 +48,7 @@ CODES: dict[str, str] = {
     "bad_options": "the ruleset, seat count or an option is not allowed",
     "bad_state": "the table is not in a state that allows it (e.g. start twice)",
     "not_master": "only the table's game master may do that",
+    "too_many_tables": "a table quota is reached (per name, per address, or the server's)",
     "not_member": "only the table's members (seated or watching) may do that while a game runs",
     # play
     "bad_action": "the action notation does not parse",

@@ -685,6 +685,17 @@ class EndGame(Message):
     id: Id = field(default=None, kw_only=True)
 
 
+@message("close_table", CLIENT)
+@dataclass(frozen=True, slots=True)
+class CloseTable(Message):
+    """Close the table for good (a running game is abandoned, its prize returned);
+    everyone at it is told ``reason``."""
+
+    table: Word
+    reason: Text = ""
+    id: Id = field(default=None, kw_only=True)
+
+
 # ----------------------------------------------------------- chips, records
 @message("get_chips", CLIENT)
 @dataclass(frozen=True, slots=True)
@@ -774,6 +785,18 @@ class AdminTables(Message):
 @dataclass(frozen=True, slots=True)
 class AdminCloseTable(Message):
     table: Word
+    reason: Text = ""
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("admin_close_tables", CLIENT)
+@dataclass(frozen=True, slots=True)
+class AdminCloseTables(Message):
+    """Close every table that matches all the filters given: ``empty`` (nobody seated
+    or watching is connected), ``creator`` (created by that name). At least one."""
+
+    empty: Bool = False
+    creator: OptWord = None
     reason: Text = ""
     id: Id = field(default=None, kw_only=True)
 
@@ -892,6 +915,7 @@ __all__ = [
     "AdminAuth",
     "AdminBan",
     "AdminCloseTable",
+    "AdminCloseTables",
     "AdminConnections",
     "AdminKick",
     "AdminNotice",
@@ -900,6 +924,7 @@ __all__ = [
     "AdminTables",
     "Chips",
     "ClaimName",
+    "CloseTable",
     "Connections",
     "CreateTable",
     "EndGame",

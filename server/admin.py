@@ -16,13 +16,14 @@ from the running server goes through ``ServerControl``, a small interface the
 server's app implements, so this module is tested without sockets and the
 server core keeps no admin logic.
 
-The commands (protocol ``admin_*`` messages): list connections, list tables,
-close a table (its prize goes back), kick a name (close its connections), ban
-a name (kick it and refuse it from now on; the ban list survives restarts in
-``bans.txt`` in the data directory, one name a line, so an operator may also
-edit it by hand), broadcast a notice, shut down gracefully after a countdown
-announced by notices, and ``stats``: uptime, connections, tables, actions/s
-over the last minute, and the store's queue depth.
+The commands (protocol ``admin_*`` messages): list connections, list tables
+(with each one's creator and whether anyone is at it), close a table (its prize
+goes back), close in bulk (every empty table, every table of a name), kick a
+name (close its connections), ban a name (kick it and refuse it from now on;
+the ban list survives restarts in ``bans.txt`` in the data directory, one name
+a line, so an operator may also edit it by hand), broadcast a notice, shut
+down gracefully after a countdown announced by notices, and ``stats``: uptime,
+connections, tables, actions/s over the last minute, and the store's queue depth.
 """
 
 from __future__ import annotations
@@ -59,6 +60,10 @@ class ServerControl(Protocol):
 
     async def close_table(self, table: str, reason: str) -> bool:
         """Close a table (prize returned); False if there is no such table."""
+        ...
+
+    async def close_tables(self, empty: bool, creator: str | None, reason: str) -> int:
+        """Close every table that matches all the filters given; how many were closed."""
         ...
 
     def kick(self, name: str, reason: str) -> int:
@@ -211,6 +216,7 @@ ADMIN_TYPES: tuple[type[m.Message], ...] = (
     m.AdminConnections,
     m.AdminTables,
     m.AdminCloseTable,
+    m.AdminCloseTables,
     m.AdminKick,
     m.AdminBan,
     m.AdminNotice,
@@ -285,6 +291,14 @@ class Admin:
             if await self.control.close_table(msg.table, reason):
                 return m.Ok(table=msg.table, text="closed", id=req)
             return m.Error(code="no_table", text=f"there is no table {msg.table}", id=req)
+        if isinstance(msg, m.AdminCloseTables):
+            if not msg.empty and msg.creator is None:
+                text = "name a filter: empty tables, tables of a creator, or both"
+                return m.Error(code="bad_message", text=text, id=req)
+            reason = msg.reason or "closed by an operator"
+            n = await self.control.close_tables(msg.empty, msg.creator, reason)
+            log_event(log, "admin.close_tables", empty=msg.empty, creator=msg.creator, closed=n)
+            return m.Ok(text=f"closed {n} table(s)", id=req)
         if isinstance(msg, m.AdminKick):
             n = self.control.kick(msg.name, msg.reason or "kicked by an operator")
             return m.Ok(text=f"kicked {n} connection(s)", id=req)

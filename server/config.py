@@ -75,6 +75,9 @@ class ServerConfig:
     connections_per_address: int = 64  #: open connections from one address (0: no limit)
     trusted_addresses: tuple[str, ...] = ("127.0.0.1", "::1")  #: skip the two limits above
     tables_per_name: int = 4  #: open tables one name may have created (0: no limit)
+    tables_per_address: int = 8  #: open tables created from one address (0: no limit)
+    empty_table_seconds: float = 600.0  #: a table nobody is at closes after this (0: never)
+    absent_game_seconds: float = 900.0  #: a game no player is at is abandoned after this
     idle_seconds: float = 1800.0  #: silent this long and at no table: closed (0: never)
     operator_secret: str | None = None  #: unlocks admin commands; None: no operator at all
     operator_secret_file: str | None = None  #: read the operator secret from this file instead

@@ -495,11 +495,11 @@ class Connection:
             self.deliver(wire.error(msg.id, "need_name", "claim a name to create a table"))
             return
         if self.ops is not None and (why := self.ops.refuse_table()) is not None:
-            self.deliver(wire.error(msg.id, "bad_state", why))
+            self.deliver(wire.error(msg.id, "too_many_tables", why))
             return
         try:
             table = await self.services.lobby.create(
-                msg.ruleset, msg.seats, dict(msg.options), self._name
+                msg.ruleset, msg.seats, dict(msg.options), self._name, address=self.peer
             )
         except LobbyError as exc:
             self.deliver(wire.error(msg.id, exc.code, str(exc)))

@@ -7,7 +7,7 @@ actor stays one readable loop:
 
 - ``intercept(table, command)``: the game master's commands (``MasterCommand``:
   pause, resume, seat or unseat a bot or player, set options, set a prize,
-  hand the role on, end the game); ``start`` while paused resumes, as in the
+  hand the role on, end the game, close the table); ``start`` while paused resumes, as in the
   ``003`` source ("to resume a paused game, type !start");
 - ``deadline(table)`` / ``on_deadline(table)``: the turn countdown of the seat
   to act; when it runs out the seat gets an automatic move from the default
@@ -81,6 +81,7 @@ VERBS = (
     "set_prize",
     "hand_over",
     "end_game",
+    "close",
 )
 
 
@@ -630,6 +631,15 @@ async def _end_game(table: Table, c: MasterCommand) -> None:
     table._send_snapshots()
 
 
+async def _close_table(table: Table, c: MasterCommand) -> None:
+    """Close the table for good: a running game is abandoned (its prize goes back), and
+    everyone at it is told why."""
+    reason = str(c.args.get("reason") or "").strip()
+    why = f"{c.member.name} closed it" + (f": {reason}" if reason else "")
+    await table.close(why)
+    _ok(table, c, "closed")
+
+
 _HANDLERS = {
     "pause": _pause,
     "resume": _resume,
@@ -639,6 +649,7 @@ _HANDLERS = {
     "set_prize": _set_prize,
     "hand_over": _hand_over,
     "end_game": _end_game,
+    "close": _close_table,
 }
 
 
@@ -663,4 +674,6 @@ def from_message(member: Member, msg: Any) -> MasterCommand | None:
         return MasterCommand(member, req, "hand_over", {"name": msg.name})
     if isinstance(msg, m.EndGame):
         return MasterCommand(member, req, "end_game")
+    if isinstance(msg, m.CloseTable):
+        return MasterCommand(member, req, "close", {"reason": msg.reason})
     return None

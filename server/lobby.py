@@ -120,15 +120,19 @@ class Lobby:
         options: dict[str, Any],
         creator: str | None,
         settings: dict[str, Any] | None = None,
+        *,
+        address: str | None = None,
     ) -> Table:
-        """A new table (the creator is its game master). ``LobbyError`` says why not.
+        """A new table (the creator is its game master; ``address`` is where he created it
+        from, for the per-address quota). ``LobbyError`` says why not.
 
         Options are checked by building a throwaway game, so the reason a table
         is refused is the engine's own ``OptionError`` text."""
         if self._nursery is None:
             raise LobbyError("internal", "the lobby is not running")
         if len(self.tables) >= self.config.max_tables:
-            raise LobbyError("bad_state", f"the server holds {self.config.max_tables} tables")
+            text = f"the server holds {self.config.max_tables} tables"
+            raise LobbyError("too_many_tables", text)
         options = dict(options)
         settings = dict(settings or {})
         if "start_when_full" in options:  # a table setting, not a game option
@@ -153,6 +157,7 @@ class Lobby:
             creator=creator,
             settings=settings,
         )
+        table.creator_address = address
         await self._nursery.start(self._run_table, table)
         log.info("table %s created: %s, %s seats, by %s", table_id, ruleset, seats, creator)
         return table

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import trio
 
 from protocol import messages as m
-from server import gamemaster, wire
+from server import gamemaster, lifetime, wire
 from server.admin import ADMIN_TYPES, Admin, BanList, DropConnection, Operator, read_secret
 from server.config import ServerConfig
 from server.ledger import Ledger
@@ -153,9 +153,41 @@ class Ops:
         return rows
 
     def table_list(self) -> list[dict[str, Any]]:
+        """Every table as the lobby lists it, plus what an operator needs to tidy up: its
+        creator, whether anyone is at it, and how long it has been empty."""
         if self.lobby is None:
             return []
-        return [t.summary() for t in self.lobby.tables.values()]
+        now = trio.current_time()
+        return [
+            {
+                **t.summary(),
+                "creator": t.creator,
+                "present": not lifetime.nobody_present(t),
+                "empty_for": None if t.empty_since is None else round(now - t.empty_since, 1),
+            }
+            for t in self.lobby.tables.values()
+        ]
+
+    async def close_tables(self, empty: bool, creator: str | None, reason: str) -> int:
+        """Close every table matching the filters: ``empty`` (a table with a creator,
+        no game running, nobody at it; house tables are left alone), ``creator`` (that
+        name's tables, compared folded)."""
+        from server.commands import Close
+
+        if self.lobby is None:
+            return 0
+        key = None if creator is None else fold_name(creator)
+        chosen = [
+            t
+            for t in list(self.lobby.tables.values())
+            if t.state != "closed"
+            and (not empty or (t.creator is not None and not lifetime.running(t)
+                               and lifetime.nobody_present(t)))
+            and (key is None or (t.creator is not None and fold_name(t.creator) == key))
+        ]  # fmt: skip
+        for t in chosen:
+            await t.submit(Close(reason))
+        return len(chosen)
 
     async def close_table(self, table: str, reason: str) -> bool:
         from server.commands import Close
@@ -233,6 +265,7 @@ class ConnectionOps:
             m.SetPrize,
             m.HandOver,
             m.EndGame,
+            m.CloseTable,
         ):
             out[t] = self._master
         out[m.GetChips] = self._chips
@@ -276,17 +309,22 @@ class ConnectionOps:
         await self.ops.ledger.open_account(name)
 
     def refuse_table(self) -> str | None:
-        """Why this connection's name may not create another table, or None."""
-        limit = self.ops.config.tables_per_name
-        if limit <= 0 or self.ops.lobby is None or self.conn.name is None:
+        """Why this connection may not create another table, or None: its name has
+        ``tables_per_name`` open tables, or its address (unless trusted) has
+        ``tables_per_address``. Closed tables leave the lobby, so they do not count."""
+        config, lobby = self.ops.config, self.ops.lobby
+        if lobby is None or self.conn.name is None:
             return None
-        mine = sum(
-            1
-            for t in self.ops.lobby.tables.values()
-            if t.creator == self.conn.name and t.state != "closed"
-        )
-        if mine >= limit:
+        tables = [t for t in lobby.tables.values() if t.state != "closed"]
+        limit = config.tables_per_name
+        mine = sum(1 for t in tables if t.creator == self.conn.name)
+        if limit > 0 and mine >= limit:
             return f"you have {mine} open tables; close one first (the limit is {limit})"
+        limit, peer = config.tables_per_address, self.conn.peer
+        if limit > 0 and not self.ops.trusted(peer):
+            here = sum(1 for t in tables if t.creator_address == peer)
+            if here >= limit:
+                return f"{here} open tables were created from your address (the limit is {limit})"
         return None
 
     # -------------------------------------------------------- handlers

@@ -36,7 +36,7 @@ import trio
 import engine
 from engine.events import Event
 from engine.game import Game
-from server import gamemaster, records, wire
+from server import gamemaster, lifetime, records, wire
 from server.accounts import new_token, token_hash
 from server.clock import TIMED_OUT, receive_before
 from server.commands import (
@@ -111,6 +111,7 @@ class Table:
         self.options = dict(options)
         self.settings = dict(settings or {})
         self.creator = creator
+        self.creator_address: str | None = None  #: where it was created from (not stored)
         self.master = creator
         self.seats = [Seat() for _ in range(seats)]
         self.spectators: set[Member] = set()
@@ -138,6 +139,9 @@ class Table:
         #: The server is shutting down: no bot or clock moves and no act is taken, so the
         #: game stays where it was when the players were told (they resume it there).
         self.frozen = False
+        #: Since when nobody is at the table / no player plays its game (``server.lifetime``).
+        self.empty_since: float | None = None
+        self.unattended_since: float | None = None
 
     # -------------------------------------------------------- restoring
     @classmethod
@@ -189,6 +193,10 @@ class Table:
         return t
 
     # ------------------------------------------------------------ queries
+    @property
+    def config(self) -> ServerConfig:
+        return self._config
+
     def players(self) -> list[str | None]:
         """Each seat's occupant: a name, ``bot:STRATEGY`` while a server bot plays it, or None."""
         bot = self.state in (PLAYING, gamemaster.PAUSED)
@@ -245,6 +253,7 @@ class Table:
         self._changed_at = trio.current_time()
         task_status.started()
         await gamemaster.on_run(self)  # a restored game's clock; a prize still owed
+        lifetime.update(self)  # a restored table: nobody is connected yet
         async with self._inbox:
             while self.state != CLOSED:
                 command = await receive_before(self._inbox, self._deadline())
@@ -253,6 +262,7 @@ class Table:
                         await self._on_deadline()
                 else:
                     await self._handle(command)
+                lifetime.update(self)
             self._send.close()
 
     def freeze(self) -> None:
@@ -266,14 +276,18 @@ class Table:
             await self._store.commit(*writes)
 
     def _deadline(self) -> float:
-        """When the table must do something unasked: a bot's move. The turn clock hooks here."""
+        """When the table must do something unasked: a bot's move, the turn clock of a
+        player to act, or its own end (``server.lifetime``)."""
         if self.frozen:
             return math.inf
+        ends = lifetime.deadline(self)
         if self._bot_seat() is not None:
-            return self._changed_at + self._config.bot_delay_seconds
-        return gamemaster.deadline(self)  # the turn clock of a player to act
+            return min(ends, self._changed_at + self._config.bot_delay_seconds)
+        return min(ends, gamemaster.deadline(self))
 
     async def _on_deadline(self) -> None:
+        if await lifetime.on_deadline(self):
+            return
         seat = self._bot_seat()
         if seat is not None:
             await self._bot_move(seat)
@@ -687,6 +701,27 @@ class Table:
     def is_member(self, member: Member) -> bool:
         """Whether ``member`` is at this table: in a seat or watching."""
         return member in self.spectators or self._seat_of(member) is not None
+
+    async def abandon_game(self, reason: str) -> None:
+        """Abandon the running game (its prize goes back) and tell everyone why."""
+        if not gamemaster.running(self):
+            return
+        before, self.state = self.state, PLAYING  # paused too: ``_abandon`` ends a running one
+        try:
+            await self._abandon()  # stored as abandoned, its prize returned, in one transaction
+        finally:
+            if self.state == PLAYING:  # the store refused it: as it was
+                self.state = before
+        self.gm.clock.stop()
+        msg = wire.notice(f"the game at table {self.id} was abandoned: {reason}")
+        for m in self.members():
+            m.deliver(msg)
+        self._send_snapshots()
+
+    async def close(self, reason: str) -> None:
+        """Close the table for good (stored; a running game's prize goes back); everyone
+        at it is told ``reason``."""
+        await self._close(reason)
 
     async def _close(self, reason: str) -> None:
         """Close the table: an unfinished game ends abandoned, and whatever prize is held

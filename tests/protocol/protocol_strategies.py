@@ -114,6 +114,8 @@ TEXT_OVERRIDES: dict[tuple[type[m.Message], str], st.SearchStrategy[Any]] = {
     (m.Say, "text"): nonempty_stripped,
     (m.AdminNotice, "text"): nonempty_stripped,
     (m.AdminCloseTable, "reason"): stripped,
+    (m.AdminCloseTables, "reason"): stripped,
+    (m.CloseTable, "reason"): stripped,
     (m.AdminKick, "reason"): stripped,
     (m.AdminBan, "reason"): stripped,
     (m.AdminShutdown, "reason"): stripped,

@@ -1,0 +1,133 @@
+"""When a table ends by itself: nobody at it, or a game nobody plays.
+
+A table's loop (``Table.run``) calls ``update`` after every command and every
+deadline, asks ``deadline`` when it next has to act unasked, and calls
+``on_deadline`` first when that time comes. Two rules, each a setting:
+
+- **An empty table closes** (``empty_table_seconds``): a table that runs no game
+  and where nobody is present (no seated player connected, nobody watching)
+  for that long is closed, and the close is stored, so it stays closed after a
+  restart. A seat held by someone who has gone counts as empty: otherwise a
+  creator who sits down and disconnects would keep the table for ever. House
+  tables (no creator) are exempt: they exist to wait for people.
+- **An unattended game is abandoned** (``absent_game_seconds``): a running game
+  (playing or paused) whose seats are all server bots or players who are
+  absent (not connected, or marked away by the turn clock) for that long is
+  abandoned as the game master's ``end_game`` abandons it: scored as it stands,
+  nobody wins, the prize goes back (``Table._abandon``). The table then has no
+  game running and, if nobody is there, closes after the empty-table grace.
+
+After a restart nobody is connected, so both counts start again from the
+restart: a table nobody comes back to closes one grace later.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import trio
+
+from server.config import ServerConfig
+from server.logfmt import log_event
+
+log = logging.getLogger("switchboard.lifetime")
+
+#: The states of a table whose game is under way (``gamemaster.running``).
+RUNNING = ("playing", "paused")
+
+
+class Lived(Protocol):
+    """A table as this module sees it (``server.table.Table``; a protocol, so that this
+    module imports neither the table nor the game master)."""
+
+    id: int
+    creator: str | None
+    state: str
+    game: Any
+    gm: Any  #: ``gamemaster.MasterState``: ``gm.away`` says which seats are away
+    seats: Sequence[Any]  #: each with ``name`` and ``member`` (None: not connected)
+    spectators: set[Any]
+    empty_since: float | None
+    unattended_since: float | None
+
+    @property
+    def config(self) -> ServerConfig: ...
+
+    async def abandon_game(self, reason: str) -> None: ...
+
+    async def close(self, reason: str) -> None: ...
+
+
+def running(table: Lived) -> bool:
+    return table.game is not None and table.state in RUNNING
+
+
+def nobody_present(table: Lived) -> bool:
+    """No seated player is connected and nobody is watching."""
+    return not table.spectators and all(s.member is None for s in table.seats)
+
+
+def unattended(table: Lived) -> bool:
+    """A game runs and no seat is played by a player who is here: every seat is a bot's,
+    or its player is not connected, or he is away."""
+    if not running(table):
+        return False
+    return not any(
+        s.name is not None and s.member is not None and not table.gm.away.is_away(i)
+        for i, s in enumerate(table.seats)
+    )
+
+
+def update(table: Lived) -> None:
+    """Start or stop the two counts after anything that may have changed who is here."""
+    now = trio.current_time()
+    empty = table.creator is not None and not running(table) and nobody_present(table)
+    if not empty:
+        table.empty_since = None
+    elif table.empty_since is None:
+        table.empty_since = now
+    if not unattended(table):
+        table.unattended_since = None
+    elif table.unattended_since is None:
+        table.unattended_since = now
+
+
+def deadline(table: Lived) -> float:
+    """When the table must close or abandon its game, if nothing changes (inf: never)."""
+    config = table.config
+    out = math.inf
+    if table.empty_since is not None and config.empty_table_seconds > 0:
+        out = table.empty_since + config.empty_table_seconds
+    if table.unattended_since is not None and config.absent_game_seconds > 0:
+        out = min(out, table.unattended_since + config.absent_game_seconds)
+    return out
+
+
+async def on_deadline(table: Lived) -> bool:
+    """Close the table or abandon its game if its time has come; True if it did."""
+    config = table.config
+    now = trio.current_time()
+    since = table.unattended_since
+    if (
+        since is not None
+        and config.absent_game_seconds > 0
+        and (
+            now >= since + config.absent_game_seconds  # the very sum ``deadline`` waits for
+        )
+    ):
+        log_event(log, "table.unattended_abandoned", table=table.id)
+        await table.abandon_game("nobody has played it for a while")
+        return True
+    since = table.empty_since
+    if (
+        since is not None
+        and config.empty_table_seconds > 0
+        and (now >= since + config.empty_table_seconds)
+    ):
+        log_event(log, "table.empty_closed", table=table.id)
+        await table.close("nobody was at it")
+        return True
+    return False
