@@ -119,6 +119,8 @@ async def test_a_game_nobody_plays_is_abandoned_and_its_prize_returned(nursery, 
     assert table.state == OVER and store.load().tables[1].game.over
     assert ledger.balance("ann") == 1000 and ledger.prize(1) is None
     assert any("abandoned" in text for text in fan.notices())
+    again = Table.restore(store.load().tables[1], config=CONFIG, store=store)
+    assert again.state == OVER  # a restart does not bring the abandoned game back to life
     await send(table, Detach(fan))  # now nobody is at it: it closes one grace later
     await trio.sleep(GRACE + 1)
     assert table.state == CLOSED
