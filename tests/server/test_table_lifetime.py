@@ -17,7 +17,7 @@ from protocol import messages as m
 from server.commands import Detach, Join, Start, Watch
 from server.config import ServerConfig
 from server.gamemaster import MasterCommand
-from server.ledger import Ledger, MemoryLedgerStore
+from server.ledger import Ledger
 from server.store import MemoryStore, SeatSet, TableCreated
 from server.table import CLOSED, OVER, PLAYING, Table
 
@@ -100,9 +100,9 @@ async def test_a_restored_table_nobody_comes_back_to_closes_after_the_grace(
 
 
 async def test_a_game_nobody_plays_is_abandoned_and_its_prize_returned(nursery, autojump_clock):
-    ledger = Ledger(MemoryLedgerStore())
-    await ledger.open_account("ann")
     store = MemoryStore()
+    ledger = Ledger(store)
+    await ledger.open_account("ann")
     table = await new_table(nursery, store, ledger)
     ann, fan = Member("ann"), Member("fan")
     await send(table, Join(ann, 1, 0))
@@ -127,9 +127,9 @@ async def test_a_game_nobody_plays_is_abandoned_and_its_prize_returned(nursery, 
 
 
 async def test_the_game_master_closes_his_table_with_a_reason(nursery, autojump_clock):
-    ledger = Ledger(MemoryLedgerStore())
-    await ledger.open_account("ann")
     store = MemoryStore()
+    ledger = Ledger(store)
+    await ledger.open_account("ann")
     table = await new_table(nursery, store, ledger)
     ann, bob, fan = Member("ann"), Member("bob"), Member("fan")
     await send(table, Join(ann, 1, 0))
