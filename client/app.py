@@ -61,6 +61,7 @@ from client.boards.legal import legal_text
 from client.commands import ACTIONS_HELP, COMMANDS, MASTER_COMMANDS, TABLE_COMMANDS
 from client.completion import CommandCompleter
 from client.describe import describe_event
+from client.rules import rules_lines
 from client.state import MAX_LOG, ClientState, LogLine, TableState, display_name
 from client.words import plural
 
@@ -249,6 +250,8 @@ class ClientApp:
         self.show_help = False
         self.picker_open = False
         self.picker_index = 0
+        self.rules: list[str] | None = None  # the rules page on screen, or None
+        self.rules_top = 0  # its first line shown (it scrolls)
         self.lobby_log: deque[LogLine] = deque(maxlen=200)
         self.redraws = 0
         self.boards_drawn = 0  # board drawings actually made (the rest come from the cache)
@@ -358,6 +361,9 @@ class ClientApp:
         if verb == "ascii":
             self.ascii_only = not self.ascii_only
             self.application.invalidate()
+            return
+        if verb == "rules":
+            self.open_rules(words[1] if len(words) > 1 else None)
             return
         if verb == "filter":
             self.filter_words = [w.lower() for w in words[1:]]
@@ -613,6 +619,7 @@ class ClientApp:
     def _bar(self) -> StyleAndTextTuples:
         keys = [
             ("F1", "help"),
+            ("F2", "rules"),
             ("Tab", "complete"),
             ("↑↓" if not self.ascii_only else "Up", "history"),
         ]
@@ -651,6 +658,47 @@ class ClientApp:
             lines.append("In the lobby:")
             lines += [f"  {c:<8} {h}" for c, h in COMMANDS.items()]
         return lines
+
+    def open_rules(self, ruleset: str | None = None) -> None:
+        """Show the rules of ``ruleset``, or of the table's game and its options (F2)."""
+        t = self.table
+        table_options: dict[str, Any] | None = None
+        if ruleset is None and t is not None:
+            ruleset = (t.view or {}).get("ruleset") or self._lobby_ruleset(t.table)
+            info = next((i for i in self.state.lobby if str(i.get("table")) == t.table), {})
+            table_options = dict(info.get("options") or {})
+        if not ruleset:
+            games = " ".join(str(r.get("name")) for r in self.state.rulesets)
+            self.say(f"rules GAME shows a game's rules; the games: {games}", "class:error")
+            return
+        found = next((r for r in self.state.rulesets if r.get("name") == ruleset), None)
+        if found is None:
+            self.say(f"no game {ruleset!r}; `rulesets` lists them", "class:error")
+            return
+        self.rules = rules_lines(
+            found.get("family"),
+            ruleset,
+            found.get("options") or [],
+            table_options,
+            str(found.get("summary") or ""),
+        )
+        self.rules_top = 0
+        self.show_help = self.picker_open = False
+        self.application.invalidate()
+
+    def _rules(self) -> StyleAndTextTuples:
+        width = max(20, self.application.output.get_size().columns - 2)
+        lines = wrap_help(self.rules or [], width)
+        room = max(3, self.application.output.get_size().rows - 3)
+        self.rules_top = max(0, min(self.rules_top, len(lines) - room + 1))
+        shown = lines[self.rules_top : self.rules_top + room - 1]
+        more = self.rules_top + room - 1 < len(lines)
+        hint = "Up/Down/PgUp/PgDn scroll, " if more or self.rules_top else ""
+        return [
+            ("", "\n".join(shown)),
+            ("", "\n"),
+            ("class:dim", f"{hint}Escape or F2 closes the rules"),
+        ]
 
     def _glyph(self, fancy: str, plain: str) -> Callable[[], str]:
         """A character read when drawn, so the ``ascii`` command changes it at once."""
@@ -745,6 +793,9 @@ class ClientApp:
                 overlay(
                     self._picker, "New table", lambda: self.picker_open, lambda: self.ascii_only
                 ),
+                overlay(
+                    self._rules, "Rules", lambda: self.rules is not None, lambda: self.ascii_only
+                ),
             ],
         )
 
@@ -760,6 +811,21 @@ class ClientApp:
         def _close(event: KeyPressEvent) -> None:
             self.show_help = False
             self.picker_open = False
+            self.rules = None
+
+        @kb.add("f2")
+        def _rules(event: KeyPressEvent) -> None:
+            if self.rules is not None:
+                self.rules = None
+            else:
+                self.open_rules()
+
+        reading = Condition(lambda: self.rules is not None)
+        for key, step in (("up", -1), ("down", 1), ("pageup", -10), ("pagedown", 10)):
+
+            @kb.add(key, filter=reading)
+            def _scroll(event: KeyPressEvent, step: int = step) -> None:
+                self.rules_top = max(0, self.rules_top + step)
 
         @kb.add("c-d")
         @kb.add("c-c")

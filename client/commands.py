@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "name": "name NAME: play under another name (its secret is kept for you)",
     "chips": "your chip balance",
     "ascii": "switch between card symbols (Q♥) and plain ASCII (QH)",
+    "rules": "rules [GAME]: the rules of the table's game and its options (or F2)",
 }
 
 #: Commands that concern the table on screen.
@@ -48,7 +49,7 @@ MASTER_COMMANDS: dict[str, str] = {
 }
 
 #: Never sent to the server.
-LOCAL = {"help", "quit", "exit", "lobby", "table", "ascii", "filter"}
+LOCAL = {"help", "quit", "exit", "lobby", "table", "ascii", "filter", "rules"}
 
 ACTIONS_HELP = {
     "abbott": [

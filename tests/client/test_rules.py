@@ -1,0 +1,67 @@
+"""The rules one key away: `rules` and F2 show the table's game and its options, from text
+packaged with the client (so a wheel or an editable install both carry it)."""
+
+from __future__ import annotations
+
+import asyncio
+import fnmatch
+import tomllib
+from pathlib import Path
+
+import pytest
+from harness import Driver, run_client
+
+import engine
+from client.rules import FAMILIES, family_text, rules_lines
+
+F2 = "\x1bOQ"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_every_family_has_packaged_rules_that_the_wheel_carries() -> None:
+    """Each family's text loads through importlib.resources, and pyproject's package data
+    names every file under client/rules (what setuptools puts in a wheel)."""
+    assert {rs.family for rs in engine.all_rulesets()} <= set(FAMILIES)
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    patterns = data["tool"]["setuptools"]["package-data"]["client"]
+    for family in FAMILIES:
+        assert len(family_text(family) or "") > 500, family
+        name = f"rules/{family}.txt"
+        assert any(fnmatch.fnmatch(name, p) for p in patterns), (name, patterns)
+
+
+@pytest.mark.parametrize("ruleset", [rs.name for rs in engine.all_rulesets()])
+def test_the_rules_page_names_the_commands_and_the_options(ruleset: str) -> None:
+    rs = engine.ruleset(ruleset)
+    described = rs.describe()
+    lines = rules_lines(rs.family, ruleset, described["options"], {}, rs.summary)
+    text = "\n".join(lines)
+    verb = {"abbott": "move c4", "shedding": "play QH", "kilodney": "play QH"}[rs.family]
+    assert verb in text
+    assert f"OPTIONS of {ruleset} at this table" in text
+    assert "turn_seconds = 60" in text
+
+
+def test_f2_and_rules_show_the_tables_game_and_scroll() -> None:
+    """Before: `help rules` said "no command 'rules'" and no key showed any rules."""
+
+    async def script(d: Driver) -> None:
+        await d.until(lambda: d.table is not None and d.table.view, what="the board")
+        d.keys(F2)
+        screen = await d.until_screen("Escape or F2 closes the rules")
+        assert "Crad Kilodney" in screen and "play QH" in screen, screen
+        first = screen
+        d.keys("\x1b[B" * 5)  # Down: the page scrolls
+        await d.until(lambda: d.screen() != first, what="the page to scroll")
+        d.keys(F2)
+        await d.until(lambda: "closes the rules" not in d.screen(), what="the rules to close")
+        d.line("rules abbott")
+        screen = await d.until_screen("Robert Abbott")
+        assert "move c4" in screen
+        d.keys("\x1b")
+        await d.until(lambda: "closes the rules" not in d.screen(), what="the rules to close")
+        d.line("help rules")
+        await d.until_screen("rules [GAME]: the rules of the table's game")
+        d.line("quit")
+
+    assert asyncio.run(run_client(script, game="kilodney", name="ann")) == 0
