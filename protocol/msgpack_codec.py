@@ -48,6 +48,7 @@ reply.
 from __future__ import annotations
 
 import struct
+import threading
 from typing import Any
 
 import msgpack
@@ -107,18 +108,23 @@ def depth_ok(obj: Any, limit: int) -> bool:
     return True
 
 
-class MsgpackDecoder(Splitter):
-    """Bytes in, messages out, for one connection (either side)."""
+#: One streaming unpacker per thread and per set of limits, shared by every decoder:
+#: frames are length-prefixed and each is fed whole and unpacked at once, so no
+#: decoder ever leaves anything in it (one that fails discards it). Why shared: an
+#: Unpacker costs 41 KiB (its 1,024-entry stack), which one per connection made most
+#: of what an idle connection cost; why not ``unpackb(body, **options)``: its options
+#: are parsed on every call, which cost more than unpacking a small message.
+_shared = threading.local()
 
-    name = "msgpack"  #: the codec's name, as ``protocol.sniff`` says it
 
-    def __init__(self, limits: Limits = DEFAULT_LIMITS) -> None:
-        super().__init__(limits)
-        # One streaming unpacker for the connection, fed one whole frame at a
-        # time: its options are parsed once, not on every frame as
-        # ``unpackb(body, **options)`` would (that alone cost more than the
-        # unpacking of a small message).
-        self._unpacker = msgpack.Unpacker(
+def _unpacker(limits: Limits) -> msgpack.Unpacker:
+    """This thread's unpacker for ``limits``."""
+    unpackers: dict[Limits, msgpack.Unpacker] | None = getattr(_shared, "unpackers", None)
+    if unpackers is None:
+        unpackers = _shared.unpackers = {}
+    unpacker = unpackers.get(limits)
+    if unpacker is None:
+        unpacker = unpackers[limits] = msgpack.Unpacker(
             raw=False,
             use_list=True,
             strict_map_key=True,
@@ -129,7 +135,22 @@ class MsgpackDecoder(Splitter):
             max_map_len=limits.max_map,
             max_ext_len=0,
         )
-        self._fed = 0  # bytes given to the unpacker: where the next frame starts
+    return unpacker
+
+
+def _discard_unpacker(limits: Limits) -> None:
+    """Forget this thread's unpacker for ``limits`` (it failed mid-frame: it may hold
+    bytes of a broken frame); the next frame gets a fresh one."""
+    getattr(_shared, "unpackers", {}).pop(limits, None)
+
+
+class MsgpackDecoder(Splitter):
+    """Bytes in, messages out, for one connection (either side)."""
+
+    name = "msgpack"  #: the codec's name, as ``protocol.sniff`` says it
+
+    def __init__(self, limits: Limits = DEFAULT_LIMITS) -> None:
+        super().__init__(limits)
 
     def receive_data(self, data: bytes) -> None:
         """Add bytes from the peer; ``b""`` means the stream ended."""
@@ -175,22 +196,26 @@ class MsgpackDecoder(Splitter):
         if not self._chunks:
             return None
         body = self._chunks.popleft()
-        unpacker = self._unpacker
+        unpacker = _unpacker(self.limits)
+        start = unpacker.tell()
         try:
             unpacker.feed(body)
             data = unpacker.unpack()
         except ValueError as exc:  # msgpack's errors (limits, format) are ValueErrors
+            _discard_unpacker(self.limits)
             text = str(exc)
             code = "too_large" if "exceeds max" in text else "bad_frame"
             raise self._fail(
                 f"bad msgpack in a frame: {text or type(exc).__name__}", code
             ) from None
         except msgpack.OutOfData:
+            _discard_unpacker(self.limits)
             raise self._fail("bad msgpack in a frame: the frame ends inside its map") from None
         except Exception as exc:  # anything else msgpack might raise on hostile input
+            _discard_unpacker(self.limits)
             raise self._fail(f"bad msgpack in a frame: {type(exc).__name__}") from None
-        self._fed += len(body)
-        if unpacker.tell() != self._fed:
+        if unpacker.tell() - start != len(body):
+            _discard_unpacker(self.limits)  # the rest of the frame is still in its buffer
             raise self._fail("bad msgpack in a frame: extra data after the map")
         if type(data) is not dict:
             raise self._fail("a frame must hold one map")
