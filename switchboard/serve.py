@@ -105,6 +105,9 @@ def run(args: argparse.Namespace) -> int:
     # the default thresholds run a full collection every few seconds under load, a pause
     # of hundreds of milliseconds for every table at once. Collect young objects as
     # usual, the old generation far more rarely (bench/load.py shows the tail it saves).
+    # That is safe only if nothing long-lived waits for the collector: a closed connection
+    # is freed by reference counting alone (tests/server/test_connection_memory.py), and
+    # bench/connmem.py measures RSS flat over 50,000 connect/close cycles at these settings.
     gc.set_threshold(10_000, 50, 100)
     trio.run(main)
     return 0
