@@ -27,6 +27,17 @@ def config_dir() -> Path:
     return Path(override) if override else Path(platformdirs.user_config_dir(APP))
 
 
+def records_dir() -> Path:
+    """Where the client saves game records (the ``record`` command): ``records`` in the
+    user's data directory (platformdirs: ``~/.local/share/switchboard/records`` on Linux,
+    ``~/Library/Application Support/switchboard/records`` on macOS,
+    ``%LOCALAPPDATA%\\switchboard\\records`` on Windows); ``SWITCHBOARD_RECORDS_DIR`` moves it."""
+    override = os.environ.get("SWITCHBOARD_RECORDS_DIR")
+    if override:
+        return Path(override)
+    return Path(platformdirs.user_data_dir(APP, appauthor=False)) / "records"
+
+
 def _read(path: Path) -> dict[str, str]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))

@@ -39,6 +39,7 @@ import engine
 from client.app import STYLE
 from client.boards import BoardContext, render_board
 from client.describe import describe_event
+from client.public_board import PublicBoard
 
 
 def load_record(path: str | Path) -> dict[str, Any]:
@@ -65,7 +66,7 @@ class Replay:
             self._from_actions()
         else:
             self._from_events()
-        first = self._views[0] or {}
+        first = next((v for v in self._views if v), {})
         if not self.names and first.get("seat_names"):
             self.names = list(first["seat_names"])
 
@@ -89,13 +90,29 @@ class Replay:
             self._labels.append(f"{{{seat}}}: {notation}")
 
     def _from_events(self) -> None:
+        """A public log: the board is followed event by event (``PublicBoard``), hands
+        hidden as they were to a spectator."""
+        rec = self.record
+        try:
+            board: PublicBoard | None = PublicBoard(str(rec["ruleset"]), int(rec["seats"]))
+        except (ValueError, KeyError, TypeError):  # a ruleset this client does not know
+            board = None
         self._views.append(None)
         self._events.append([])
         self._labels.append("the start")
-        for ev in self.record.get("events", []):
-            self._views.append(None)
+        for ev in rec.get("events", []):
+            view = None
+            if board is not None:
+                try:
+                    board.apply(ev)
+                    view = board.view()
+                except (KeyError, IndexError, TypeError, ValueError):
+                    board = None  # an event it cannot follow: events only from here
+            self._views.append(view)
             self._events.append([ev])
-            self._labels.append(str(ev.get("kind", "?")))
+            seat = ev.get("seat")
+            kind = str(ev.get("kind", "?"))
+            self._labels.append(f"{{{seat}}}: {kind}" if isinstance(seat, int) else kind)
 
     @property
     def steps(self) -> int:

@@ -11,13 +11,14 @@ Lines are carried out one at a time, in the order typed.
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import trio
 
 from client.app import ClientApp
-from client.config import config_dir, secret_for
+from client.config import records_dir, secret_for
 from client.connection import Connection, ConnectionLost, ServerError
 from client.moves import blunder_penalty, draw_alias, square_problem
 from client.records import RecordError, fetch_record
@@ -184,9 +185,31 @@ class Session:
 
     def save_record(self, table: str, record: dict[str, Any]) -> Path:
         """Keep a fetched record (every page joined, with ``full``) as JSON
-        (``switchboard replay FILE`` steps through it)."""
-        directory = self.records_dir or (config_dir() / "records")
+        (``switchboard replay FILE`` steps through it), named for its game, day, time and
+        table so that no record overwrites another (a private game is always table 1);
+        with the players' names, which the record itself does not hold."""
+        t = self.conn.state.tables.get(table)
+        if t is not None and not record.get("names"):
+            record = {**record, "names": t.names}
+        directory = self.records_dir or records_dir()
         directory.mkdir(parents=True, exist_ok=True)
-        path = directory / f"{table}.json"
+        path = directory / record_file_name(str(record.get("ruleset", "game")), table)
+        n = 2
+        while path.exists():  # two records of one table in one second
+            path = path.with_name(f"{path.stem.rsplit('~', 1)[0]}~{n}.json")
+            n += 1
         path.write_text(json.dumps(record, indent=1), encoding="utf-8")
         return path
+
+
+def record_file_name(ruleset: str, table: str, when: datetime | None = None) -> str:
+    """``<ruleset>-<date>-<time>-<table>.json``, in local time, to the second (a second
+    record of one table within the same second is saved with ``~2`` after it).
+
+    >>> record_file_name("switch", "1", datetime(2026, 11, 23, 16, 5, 9))
+    'switch-2026-11-23-160509-1.json'
+    """
+    when = when or datetime.now()
+    safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in f"{ruleset}")
+    table_word = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in table)
+    return f"{safe}-{when:%Y-%m-%d-%H%M%S}-{table_word}.json"

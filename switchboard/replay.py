@@ -31,13 +31,22 @@ async def fetch_record(host: str, port: int, table: str, name: str | None) -> di
     log of a game still running)."""
     from client import records
     from client.connection import connect
+    from client.state import display_name
+    from protocol import messages as m
 
     refused: records.RecordError | None = None
     async with connect(host, port, name=name, reconnect=False) as conn:
         try:
-            return await records.fetch_record(lambda msg: conn.request(msg, check=False), table)
+            record = await records.fetch_record(lambda msg: conn.request(msg, check=False), table)
         except records.RecordError as exc:  # raised below, not wrapped by the connection's tasks
             refused = exc
+        else:
+            # The record holds seats, not names: the table list says who sits where.
+            listed = await conn.request(m.ListTables(), check=False)
+            for info in getattr(listed, "tables", ()):
+                if str(info.get("table")) == table and info.get("players"):
+                    record.setdefault("names", [display_name(p) for p in info["players"]])
+            return record
     assert refused is not None
     raise refused
 

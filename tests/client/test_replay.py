@@ -132,3 +132,30 @@ async def test_a_record_fetched_from_the_server_replays_the_game(tmp_path, monke
             theirs = {k: v for k, v in replay.view(replay.steps - 1).items() if k != "viewer"}
             assert theirs == ours
         server.shutdown()
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "seats"), [("abbott", 4), ("abbott", 2), ("j28", 4), ("kilodney", 5)]
+)
+def test_a_public_log_replays_with_a_board_and_names(ruleset: str, seats: int) -> None:
+    """Before, a running game's record (its public log) replayed as bare events, and the
+    shedding and kilodney games named every player "seat N"."""
+    game = engine.new_game(ruleset, seats=seats, seed=3)
+    rng = random.Random(3)
+    events = [e.present(None) for e in game.opening_events]
+    for _ in range(30):
+        if game.over:
+            break
+        seat = game.to_act
+        events += [e.present(None) for e in game.apply(seat, rng.choice(game.legal_actions(seat)))]
+    names = ["ann", "bob", "cy", "di", "ed"][:seats]
+    replay = Replay(
+        {"ruleset": ruleset, "seats": seats, "options": {}, "events": events, "names": names}
+    )
+    board = replay.view(replay.steps - 1)
+    real = game.view(None)
+    for key in ("hand_sizes", "top", "pieces", "grid"):
+        if key in real:
+            assert board[key] == real[key], key
+    text = replay.text(replay.steps - 1)
+    assert "ann" in text and "seat 0" not in text, text
