@@ -74,6 +74,14 @@ WAITING, PLAYING, OVER, CLOSED = "waiting", "playing", "over", "closed"
 NO_TOKEN = "that token holds no seat at this table"
 
 
+def _refuse_closed(command: object, table: int) -> None:
+    """The one reply to a request that reached a closed table (a ``Detach`` needs none)."""
+    member = getattr(command, "member", None)
+    if member is not None and not isinstance(command, Detach):
+        req = getattr(command, "req", None)
+        member.deliver(wire.error(req, "no_table", f"table {table} is closed", table))
+
+
 @dataclass(slots=True)
 class Seat:
     """A seat: the name holding it (None: free, a server bot plays it) and who is connected."""
@@ -235,9 +243,7 @@ class Table:
         try:
             await self._send.send(command)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
-            member = getattr(command, "member", None)
-            if member is not None and not isinstance(command, Detach):
-                member.deliver(wire.error(getattr(command, "req", None), "no_table", "closed"))
+            _refuse_closed(command, self.id)
 
     def submit_nowait(self, command: Command) -> bool:
         """Queue a command if there is room; False if the table is busy or gone."""
@@ -254,7 +260,7 @@ class Table:
         task_status.started()
         await gamemaster.on_run(self)  # a restored game's clock; a prize still owed
         lifetime.update(self)  # a restored table: nobody is connected yet
-        async with self._inbox:
+        try:
             while self.state != CLOSED:
                 command = await receive_before(self._inbox, self._deadline())
                 if command is TIMED_OUT:
@@ -263,7 +269,24 @@ class Table:
                 else:
                     await self._handle(command)
                 lifetime.update(self)
-            self._send.close()
+        finally:
+            self._refuse_the_rest()
+
+    def _refuse_the_rest(self) -> None:
+        """The table is closed (or failed): every request still queued, and every one
+        sent from now on, gets its one reply, ``no_table``, instead of silence.
+
+        Closing the send side first makes a sender blocked on a full inbox (and any
+        later ``submit``) fail at once, and answer for itself; what was already
+        queued is answered here."""
+        self._send.close()
+        while True:
+            try:
+                command = self._inbox.receive_nowait()
+            except (trio.WouldBlock, trio.EndOfChannel, trio.ClosedResourceError):
+                break
+            _refuse_closed(command, self.id)
+        self._inbox.close()
 
     def freeze(self) -> None:
         """Stop the game where it is, for a shutdown (see ``frozen``)."""
@@ -441,6 +464,10 @@ class Table:
         seat = self._seat_for_token(c.token)
         if seat is None:
             c.member.deliver(wire.error(c.req, "bad_token", NO_TOKEN, self.id))
+            return
+        if self.seats[seat].member is not c.member:  # one seat, one connection
+            why = f"seat {seat} was resumed elsewhere; resume it here with its token to act"
+            c.member.deliver(wire.error(c.req, "bad_token", why, self.id))
             return
         await gamemaster.player_acted(self, seat)  # back from away, even if refused
         if self.state != PLAYING or self.game is None:

@@ -27,7 +27,7 @@ from engine.strategies import default_strategy
 from protocol import messages as m
 from server import gamemaster
 from server.app import Server
-from server.commands import Act, Join, Start
+from server.commands import Act, Join, Resume, Start
 from server.gamemaster import PAUSED, MasterCommand
 from server.sqlite_store import SQLiteStore, migrate
 from server.store import (
@@ -277,6 +277,7 @@ async def test_restored_bots_remember_the_hand(kind: str, tmp_path: Path) -> Non
         table = Table.restore(state.tables[1], config=CONFIG, store=store)
         assert table.gm.bots == {1: "heuristic"}
         await nursery.start(table.run)
+        await table.submit(Resume(ann, 99, ann.token(), None))  # a seat acts once resumed
         assert table.game is not None and table.game.pile == pile
         assert bots_remember(table) == len(pile) >= 4
         game = table.game
