@@ -3,10 +3,27 @@
 The server never stores a secret, only ``scrypt(secret, salt)`` with a random
 salt per name (hashlib.scrypt: memory-hard, in the standard library). Hashing
 runs in a worker thread so that a burst of logins never stalls a table, and the
-comparison is constant-time. Names are folded to lower case for uniqueness
-("Ann" and "ann" are one name) but shown as first typed.
+comparison is constant-time.
 
-Names are cleaned by ``server.limits.clean_name`` (letters, digits, ``_ - .``).
+Names are compared by their normal form (``server.limits.fold_name``: case,
+width, accents and look-alike letters folded), so ``Ann``, ``ANN`` and a
+Cyrillic ``Аnn`` are one name, shown as first typed. The fold is applied when
+the names are loaded, so a name stored under an older, looser fold keeps
+working; two stored names that the fold now makes one both keep working (each
+under the exact form it was stored with), and no third can be claimed beside them.
+
+Fairness, so that nobody can keep an owner out of his own name:
+
+- proving a name takes no lock: a wrong secret, however often it is sent,
+  never makes the right one wait or fail;
+- wrong secrets are throttled per address (``server.backoff``): after a few,
+  that address must wait, doubling each time; its tries during the wait are
+  refused (``rate_limited``) before any hashing;
+- each address has at most one claim hashing at a time, and the hashing thread
+  serves claims first come first served, so a right secret waits at most for
+  one hash per other address claiming at that moment.
+
+Every refusal carries its wire code (``ClaimResult.code``), set where it is decided.
 
 >>> token_hash("x") == token_hash("x") != token_hash("y")
 True
@@ -17,10 +34,14 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 import trio
 
+from server.backoff import BackoffThrottle
+from server.config import ServerConfig
 from server.ledger import Ledger
 from server.limits import NameError_, clean_name, fold_name
 from server.store import NameClaimed, Store, StoredState
@@ -35,6 +56,46 @@ class ClaimResult:
     name: str  #: the display form
     new: bool = False  #: first use: the name is now claimed
     reason: str = ""
+    #: The wire error code of a refusal: ``bad_name``, ``bad_message`` (the secret's
+    #: shape), ``name_taken`` (wrong secret) or ``rate_limited`` (back-off).
+    code: str = ""
+
+
+class KeyedLocks:
+    """One FIFO lock per key, made on first use and dropped when nobody holds or awaits it
+    (so memory is bounded by the claims in progress, not by every key ever seen)."""
+
+    def __init__(self) -> None:
+        self._locks: dict[str, tuple[trio.Lock, int]] = {}
+
+    def __len__(self) -> int:
+        return len(self._locks)
+
+    @asynccontextmanager
+    async def hold(self, key: str) -> AsyncIterator[None]:
+        lock, users = self._locks.get(key, (None, 0))
+        lock = lock or trio.Lock()
+        self._locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[key]
+            if users <= 1:
+                del self._locks[key]
+            else:
+                self._locks[key] = (lock, users - 1)
+
+
+def claim_throttle(config: ServerConfig | None = None) -> BackoffThrottle:
+    """The back-off on wrong secrets that ``config`` sets (``claim_*``; default: the defaults)."""
+    c = config if config is not None else ServerConfig()
+    return BackoffThrottle(
+        free=c.claim_free_failures,
+        base=c.claim_backoff_seconds,
+        most=c.claim_backoff_max_seconds,
+        forget=c.claim_forget_seconds,
+    )
 
 
 class Accounts:
@@ -47,24 +108,41 @@ class Accounts:
         *,
         scrypt_n: int,
         max_chars: int,
+        throttle: BackoffThrottle | None = None,
         ledger: Ledger | None = None,
-    ):
+    ) -> None:
         self._store = store
         #: gives a new name its starting chips in the transaction that claims it
         self._ledger = ledger
-        self._names = dict(state.names)  # folded -> (display, salt, digest)
+        self._names: dict[str, tuple[str, bytes, bytes]] = {}  # fold -> (display, salt, digest)
+        #: Stored names that the fold now makes one with another: the exact stored key
+        #: (lower case) -> the entry, so each still proves its own secret.
+        self._twins: dict[str, tuple[str, bytes, bytes]] = {}
+        for stored_key, entry in state.names.items():
+            key = fold_name(entry[0])
+            if key in self._names:
+                self._twins[stored_key] = entry
+            else:
+                self._names[key] = entry
         self._scrypt_n = scrypt_n
         self._max_chars = max_chars
-        self._busy: set[str] = set()
-        self._limiter = trio.CapacityLimiter(1)
+        self._throttle = throttle if throttle is not None else claim_throttle()
+        self._first_claims = KeyedLocks()  #: per name: one first claim at a time
+        self._per_address = KeyedLocks()  #: per address: one claim hashing at a time
+        self._limiter = trio.CapacityLimiter(1)  # FIFO: claims are hashed in turn
 
     def __len__(self) -> int:
-        return len(self._names)
+        return len(self._names) + len(self._twins)
 
     def display(self, name: str) -> str | None:
         """The display form of a claimed name, or None."""
-        entry = self._names.get(fold_name(name))
+        entry = self._entry(name)
         return None if entry is None else entry[0]
+
+    def _entry(self, name: str) -> tuple[str, bytes, bytes] | None:
+        """The stored name ``name`` means: its exact stored form first, then its fold."""
+        twin = self._twins.get(_stored_key(name))
+        return twin if twin is not None else self._names.get(fold_name(name))
 
     async def _hash(self, secret: str, salt: bytes) -> bytes:
         """The digest, off the event loop unless it is so cheap (tests' tiny costs)
@@ -79,38 +157,55 @@ class Accounts:
             secret.encode(), salt=salt, n=self._scrypt_n, r=8, p=1, maxmem=64 * 1024 * 1024
         )
 
-    async def claim(self, name: str, secret: str) -> ClaimResult:
-        """Claim ``name`` with ``secret`` (first use) or prove it (every later use)."""
+    async def claim(self, name: str, secret: str, address: str = "?") -> ClaimResult:
+        """Claim ``name`` with ``secret`` (first use) or prove it (every later use),
+        from the peer ``address`` (the unit wrong secrets are throttled by)."""
         try:
             name = clean_name(name, self._max_chars)
         except NameError_ as exc:
-            return ClaimResult(False, str(name)[:40], reason=str(exc))
+            return ClaimResult(False, str(name)[:40], reason=str(exc), code="bad_name")
         if not isinstance(secret, str) or not 1 <= len(secret) <= 1024:
-            return ClaimResult(False, name, reason="a secret is a string of 1 to 1024 characters")
-        key = fold_name(name)
-        if key in self._busy:
-            return ClaimResult(False, name, reason="that name is being claimed right now")
-        self._busy.add(key)
-        try:
-            entry = self._names.get(key)
-            if entry is not None:
-                display, salt, digest = entry
-                got = await self._hash(secret, salt)
-                if not hmac.compare_digest(got, digest):
-                    return ClaimResult(False, display, reason="wrong secret for that name")
-                return ClaimResult(True, display)
-            salt = secrets.token_bytes(16)
-            digest = await self._hash(secret, salt)
-            claimed = NameClaimed(key, name, salt, digest)
-            if self._ledger is None:
-                await self._store.commit(claimed)
-            else:  # the name and its chips in one transaction: no crash can part them
-                ledger = self._ledger
-                await ledger.commit(lambda: ledger.welcome(name), claimed)
-            self._names[key] = (name, salt, digest)
-            return ClaimResult(True, name, new=True)
-        finally:
-            self._busy.discard(key)
+            why = "a secret is a string of 1 to 1024 characters"
+            return ClaimResult(False, name, reason=why, code="bad_message")
+        async with self._per_address.hold(address):
+            wait = self._throttle.wait(address, trio.current_time())
+            if wait > 0:
+                why = f"too many wrong secrets from your address; try again in {wait:.1f} s"
+                return ClaimResult(False, name, reason=why, code="rate_limited")
+            if self._entry(name) is None:
+                async with self._first_claims.hold(fold_name(name)):
+                    if self._entry(name) is None:  # nobody claimed it while we waited
+                        return await self._first_claim(name, secret)
+            return await self._prove(name, secret, address)
+
+    async def _first_claim(self, name: str, secret: str) -> ClaimResult:
+        salt = secrets.token_bytes(16)
+        digest = await self._hash(secret, salt)
+        claimed = NameClaimed(_stored_key(name), name, salt, digest)
+        if self._ledger is None:
+            await self._store.commit(claimed)
+        else:  # the name and its chips in one transaction: no crash can part them
+            ledger = self._ledger
+            await ledger.commit(lambda: ledger.welcome(name), claimed)
+        self._names[fold_name(name)] = (name, salt, digest)
+        return ClaimResult(True, name, new=True)
+
+    async def _prove(self, name: str, secret: str, address: str) -> ClaimResult:
+        entry = self._entry(name)
+        assert entry is not None  # names are never removed
+        display, salt, digest = entry
+        got = await self._hash(secret, salt)
+        if hmac.compare_digest(got, digest):
+            return ClaimResult(True, display)
+        self._throttle.failed(address, trio.current_time())
+        return ClaimResult(False, display, reason="wrong secret for that name", code="name_taken")
+
+
+def _stored_key(name: str) -> str:
+    """The key a name is stored under: its case fold (older servers' whole fold; the
+    comparison key is ``fold_name``, applied on load, so the stored key never has to
+    change when the fold grows)."""
+    return name.casefold()
 
 
 def new_token() -> str:

@@ -31,7 +31,7 @@ import trio
 
 from protocol.limits import Limits
 from server.accept import Acceptor, IntervalLog, fd_limit
-from server.accounts import Accounts
+from server.accounts import Accounts, claim_throttle
 from server.config import ServerConfig
 from server.connection import Connection, Services
 from server.ledger import Ledger
@@ -85,6 +85,7 @@ class Server:
             state,
             scrypt_n=config.scrypt_n,
             max_chars=config.name_max_chars,
+            throttle=claim_throttle(config),
             ledger=ledger,
         )
         lobby = Lobby(config, self.store, state)

@@ -49,6 +49,10 @@ class ServerConfig:
     talk_burst: int = 5  #: lines a connection may say at once...
     talk_per_second: float = 0.5  #: ...refilled at this rate (a token bucket)
     scrypt_n: int = 2**14  #: scrypt cost of a name's secret (tests lower it)
+    claim_free_failures: int = 5  #: wrong secrets an address may send before back-off...
+    claim_backoff_seconds: float = 1.0  #: ...then it waits this long, doubling each time...
+    claim_backoff_max_seconds: float = 60.0  #: ...up to this
+    claim_forget_seconds: float = 600.0  #: no wrong secret this long: the address starts afresh
 
     # ----------------------------------------------------------- tables
     max_tables: int = 2_000

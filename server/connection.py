@@ -473,15 +473,14 @@ class Connection:
         if self.ops is not None and (why := self.ops.refuse_name(msg.name)) is not None:
             self.deliver(wire.error(msg.id, "banned", why))
             raise _Closing
-        result = await self.services.accounts.claim(msg.name, msg.secret)
+        result = await self.services.accounts.claim(msg.name, msg.secret, self.peer)
         if result.ok:
             if self.ops is not None:
                 await self.ops.named(result.name)  # a new name's chips
             self._name = result.name
             self.deliver(m.Named(name=result.name, id=msg.id))
         else:
-            code = "name_taken" if "secret" in result.reason else "bad_name"
-            self.deliver(wire.error(msg.id, code, result.reason))
+            self.deliver(wire.error(msg.id, result.code, result.reason))
 
     async def _list_rulesets(self, msg: m.ListRulesets) -> None:
         described = [rs.describe() for rs in engine.all_rulesets()]

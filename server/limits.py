@@ -31,6 +31,8 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 
+from server.namefold import name_key
+
 
 class TokenBucket:
     """``burst`` tokens, refilled at ``rate`` per second; each event takes one.
@@ -313,9 +315,10 @@ def clean_name(name: str, max_chars: int = 24) -> str:
 
 
 def fold_name(name: str) -> str:
-    """The key two names collide on (``Ann`` and ``ann`` are one name).
+    """The key two names collide on: case, width, accents and look-alike letters folded
+    (``server.namefold``: ``Ann``, ``ANN`` and a Cyrillic ``Аnn`` are one name).
 
-    >>> fold_name("Ann_Lee") == fold_name("ANN_lee")
+    >>> fold_name("Ann_Lee") == fold_name("ANN_lee") == fold_name("\u0410nn_Lee")
     True
     """
-    return unicodedata.normalize("NFKC", name).casefold()
+    return name_key(name)
