@@ -45,6 +45,7 @@ CODES: dict[str, str] = {
     "seat_taken": "that seat is taken",
     "no_seat": "there is no such seat, or you have none at this table",
     "bad_token": "the seat token is not valid for that table",
+    "other_hand": "you were shown another seat's hand in this game (one hand to a person)",
     "bad_options": "the ruleset, seat count or an option is not allowed",
     "bad_state": "the table is not in a state that allows it (e.g. start twice)",
     "not_master": "only the table's game master may do that",

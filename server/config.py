@@ -60,6 +60,9 @@ class ServerConfig:
     bot_delay_seconds: float = 0.0  #: pause before a server bot acts (a clock hooks here too)
     table_inbox: int = 64  #: commands queued to one table
     open_tables: tuple[str, ...] = ()  #: rulesets that always have one waiting table
+    #: Mid-game, a free seat is refused to an address already shown another seat's hand
+    #: (off: only names and connections count; for a LAN of strangers behind one address).
+    one_hand_per_address: bool = True
 
     # ---------------------------------------------------------- records
     record_page: int = 250  #: actions or events in one record reply at most (then pages)

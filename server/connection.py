@@ -56,7 +56,7 @@ from server import commands as cmd
 from server import wire
 from server.accounts import Accounts
 from server.config import ServerConfig
-from server.limits import TokenBucket, clean_text
+from server.limits import TokenBucket, clean_text, fold_name
 from server.lobby import Lobby, LobbyError
 from server.ops import ConnectionOps, Ops
 
@@ -473,6 +473,12 @@ class Connection:
         if self.ops is not None and (why := self.ops.refuse_name(msg.name)) is not None:
             self.deliver(wire.error(msg.id, "banned", why))
             raise _Closing
+        if self.tokens and (self._name is None or fold_name(msg.name) != fold_name(self._name)):
+            # Every message to this connection goes to the name it has: a seat's hand
+            # must not flow on to a second name (one hand to a person, server.seating).
+            why = "leave your seat before you claim another name"
+            self.deliver(wire.error(msg.id, "not_allowed", why))
+            return
         result = await self.services.accounts.claim(msg.name, msg.secret, self.peer)
         if result.ok:
             if self.ops is not None:

@@ -54,6 +54,7 @@ from server.commands import (
     Watch,
 )
 from server.config import ServerConfig
+from server.seating import Witnesses
 from server.store import (
     ABANDONED,
     FINISHED,
@@ -144,6 +145,8 @@ class Table:
         #: Called (without waiting) when a game starts: the lobby opens a new house table.
         self.on_start: Callable[[Table], None] | None = None
         self.gm = gamemaster.MasterState()  #: clock, away seats, bots, prize (issue 8)
+        #: Who has been shown which seat's hand this game: one hand to a person.
+        self.witnesses = Witnesses(by_address=config.one_hand_per_address)
         #: The server is shutting down: no bot or clock moves and no act is taken, so the
         #: game stays where it was when the players were told (they resume it there).
         self.frozen = False
@@ -198,6 +201,9 @@ class Table:
             else:
                 t.state = PLAYING
             gamemaster.restore(t, g.paused, g.away)
+            for i, name in enumerate(stored.seat_names):
+                if name is not None:  # each holder was shown his seat's hand
+                    t.witnesses.remember_name(name, i)
         return t
 
     # ------------------------------------------------------------ queries
@@ -552,11 +558,17 @@ class Table:
             for i, s in enumerate(self.seats)
             if s.name is None and not gamemaster.reserved(self, i)
         ]
+        dealt = gamemaster.running(self)  # one hand to a person from the deal on
         if name is None:
             err = ("need_name", "claim a name before taking a seat")
         elif mine:
             seat = mine[0]  # your name holds a seat here already: take it back, fresh token
         elif c.seat is None:
+            if dealt:  # the seat this name was shown, else one it may be shown
+                shown = self.witnesses.seat_for(c.member)
+                free.sort(key=lambda i: i != shown)
+                free = [i for i in free if self.witnesses.refusal(c.member, i, by_token=False)
+                        is None] or free  # fmt: skip
             if not free:
                 err = ("table_full", "every seat is taken")
             else:
@@ -567,6 +579,10 @@ class Table:
             err = ("seat_taken", f"seat {c.seat} is taken")
         else:
             seat = c.seat
+        if err is None and dealt:
+            why = self.witnesses.refusal(c.member, seat, by_token=False)
+            if why is not None:
+                err = ("other_hand", f"{why}; you may watch, or play in the next game")
         if err is not None:
             c.member.deliver(wire.error(c.req, *err, table=self.id))
             return
@@ -580,6 +596,8 @@ class Table:
             old.deliver(wire.notice(f"your seat at table {self.id} was taken up elsewhere"))
         self._detach(c.member)
         self.seats[seat] = Seat(name, th, c.member)
+        if dealt:
+            self.witnesses.shown(c.member, seat)
         c.member.deliver(wire.seated(c.req, self.id, seat, token))
         self._changed_at = trio.current_time()
         if (
@@ -601,6 +619,12 @@ class Table:
         if seat is None:
             c.member.deliver(wire.error(c.req, "bad_token", NO_TOKEN, self.id))
             return
+        if gamemaster.running(self):
+            why = self.witnesses.refusal(c.member, seat, by_token=True)
+            if why is not None:
+                c.member.deliver(wire.error(c.req, "other_hand", why, self.id))
+                return
+            self.witnesses.shown(c.member, seat)
         old = self.seats[seat].member
         if old is not None and old is not c.member:
             old.deliver(wire.notice(f"your seat at table {self.id} was resumed elsewhere"))
@@ -687,6 +711,12 @@ class Table:
         self.ring.clear()
         self.game_events, self._final = [], None
         self._start_rng(seed)
+        self.witnesses.clear()  # the deal shows each seat's holder his hand
+        for i, s in enumerate(self.seats):
+            if s.name is not None:
+                self.witnesses.remember_name(s.name, i)
+            if s.member is not None:
+                self.witnesses.shown(s.member, i)
         gamemaster.on_start(self)  # a fresh countdown, nobody away
         # The first deal's events are numbered after the start's snapshot and end with
         # each seat's turn, which (not the snapshot) then says what it may do.

@@ -24,6 +24,24 @@ async def started_table(
     return c, ok.table
 
 
+async def connect_from(port: int, address: str, name: str) -> Client:
+    """A named client whose socket is bound to ``address`` (all of 127.0.0.0/8 is loopback)."""
+    client = Client(await trio.open_tcp_stream("127.0.0.1", port, local_address=address))
+    assert isinstance(await client.request(m.Hello()), m.Welcome)
+    assert isinstance(await client.request(m.ClaimName(name=name, secret="pw")), m.Named)
+    return client
+
+
+def viewers(client: Client, table: str) -> set[int]:
+    """Every seat whose private view this connection was shown at ``table``."""
+    seen = set()
+    for msg in client.inbox:
+        is_view = isinstance(msg, (m.Snapshot, m.Turn)) and msg.table == table and msg.view
+        if is_view and msg.view.get("viewer") is not None:
+            seen.add(msg.view["viewer"])
+    return seen
+
+
 # ------------------------------------------------------- one seat, one connection
 async def test_a_resume_moves_the_seat_and_the_old_connection_can_no_longer_act(running):
     holder, table = await started_table(running.port, "held")
@@ -49,6 +67,43 @@ async def test_a_resume_moves_the_seat_and_the_old_connection_can_no_longer_act(
         error = next(x for x in reversed(c.inbox) if isinstance(x, m.Error))
         assert "elsewhere" in error.text
     for c in (holder, b1, b2):
+        await c.aclose()
+
+
+# ---------------------------------------------------------- no seat hopping
+async def test_a_player_who_leaves_cannot_read_a_bots_hand_and_come_back(running):
+    companion = await Client.connect(running.port, "companion")
+    hopper, table = await started_table(running.port, "hopper", companion=companion)
+    await hopper.wait_for(lambda x: isinstance(x, m.Turn))
+    assert isinstance(await hopper.request(m.Leave(table=table)), m.Ok)
+    refused = await hopper.request(m.Join(table=table, seat=1))
+    assert isinstance(refused, m.Error) and refused.code == "other_hand", refused
+    back = await hopper.request(m.Join(table=table))  # his own seat is his to take back
+    assert isinstance(back, m.Seated) and back.seat == 0, back
+    await hopper.request(m.Ping())
+    assert viewers(hopper, table) == {0}
+    for c in (hopper, companion):
+        await c.aclose()
+
+
+async def test_a_second_name_from_the_same_address_cannot_take_a_bots_seat(running):
+    player, table = await started_table(running.port, "first")
+    second = await Client.connect(running.port, "second")
+    refused = await second.request(m.Join(table=table, seat=2))
+    assert isinstance(refused, m.Error) and refused.code == "other_hand", refused
+    # nor by claiming the second name on the first connection: a seated one keeps its name
+    refused = await player.request(m.ClaimName(name="third", secret="pw"))
+    assert isinstance(refused, m.Error) and refused.code == "not_allowed", refused
+    # nor by a second name whose connection was shown a hand (it left, so it may rename)
+    companion = await connect_from(running.port, "127.0.0.9", "companion")  # another machine
+    assert isinstance(await companion.request(m.Join(table=table, seat=3)), m.Seated)
+    assert isinstance(await player.request(m.Leave(table=table)), m.Ok)
+    assert isinstance(await player.request(m.ClaimName(name="third", secret="pw")), m.Named)
+    refused = await player.request(m.Join(table=table, seat=1))
+    assert isinstance(refused, m.Error) and refused.code == "other_hand", refused
+    await player.request(m.Ping())
+    assert viewers(player, table) == {0} and viewers(second, table) == set()
+    for c in (player, second, companion):
         await c.aclose()
 
 
