@@ -16,9 +16,12 @@ Fairness, so that nobody can keep an owner out of his own name:
 
 - proving a name takes no lock: a wrong secret, however often it is sent,
   never makes the right one wait or fail;
-- wrong secrets are throttled per address (``server.backoff``): after a few,
-  that address must wait, doubling each time; its tries during the wait are
-  refused (``rate_limited``) before any hashing;
+- wrong secrets are throttled per address (``server.limits.Backoff``, as the
+  operator's secret is): after a few, that address must wait, doubling each
+  time; its tries during the wait are refused (``rate_limited``) before any
+  hashing, so a guesser in a loop costs a dictionary look-up a try. Per address,
+  not per name: a throttle per name would let anyone lock an owner out of his
+  own name by guessing wrong on purpose;
 - each address has at most one claim hashing at a time, and the hashing thread
   serves claims first come first served, so a right secret waits at most for
   one hash per other address claiming at that moment.
@@ -40,10 +43,9 @@ from dataclasses import dataclass
 
 import trio
 
-from server.backoff import BackoffThrottle
 from server.config import ServerConfig
 from server.ledger import Ledger
-from server.limits import NameError_, clean_name, fold_name
+from server.limits import Backoff, NameError_, clean_name, fold_name
 from server.store import NameClaimed, Store, StoredState
 
 #: scrypt costs at or below this hash inline (microseconds); above, in a worker thread.
@@ -87,14 +89,14 @@ class KeyedLocks:
                 self._locks[key] = (lock, users - 1)
 
 
-def claim_throttle(config: ServerConfig | None = None) -> BackoffThrottle:
+def claim_throttle(config: ServerConfig | None = None) -> Backoff:
     """The back-off on wrong secrets that ``config`` sets (``claim_*``; default: the defaults)."""
     c = config if config is not None else ServerConfig()
-    return BackoffThrottle(
-        free=c.claim_free_failures,
+    return Backoff(
         base=c.claim_backoff_seconds,
-        most=c.claim_backoff_max_seconds,
+        cap=c.claim_backoff_max_seconds,
         forget=c.claim_forget_seconds,
+        free=c.claim_free_failures,
     )
 
 
@@ -108,7 +110,7 @@ class Accounts:
         *,
         scrypt_n: int,
         max_chars: int,
-        throttle: BackoffThrottle | None = None,
+        throttle: Backoff | None = None,
         ledger: Ledger | None = None,
     ) -> None:
         self._store = store

@@ -79,7 +79,7 @@ async def test_wrong_secrets_back_off_per_address(autojump_clock) -> None:
     assert (await names.claim("ann", "guess", "spammer")).code == "name_taken"
     refused = await names.claim("ann", "guess", "spammer")
     assert "try again in 2.0 s" in refused.reason  # doubled
-    await trio.sleep(throttle.forget + throttle.most)
+    await trio.sleep(throttle.forget + throttle.cap)
     assert (await names.claim("ann", "secret", "spammer")).ok  # forgotten
 
 
