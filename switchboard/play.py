@@ -129,8 +129,15 @@ async def play_async(
                 from server.app import Server
                 from server.config import ServerConfig
 
+                # A practice server in this process: every connection is this machine's,
+                # and the player could read any hand in its memory, so the address part
+                # of "one hand to a person" would only refuse a friend on this machine.
                 config = ServerConfig(
-                    host="127.0.0.1", port=0, bot_delay_seconds=bot_delay, scrypt_n=2**10
+                    host="127.0.0.1",
+                    port=0,
+                    bot_delay_seconds=bot_delay,
+                    scrypt_n=2**10,
+                    one_hand_per_address=False,
                 )
                 server = Server(config)
                 port = await nursery.start(server.serve)
