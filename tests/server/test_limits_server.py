@@ -108,6 +108,20 @@ async def test_connections_per_address(limited: Running) -> None:
     await still_served(clients[1])
 
 
+async def test_refusals_per_address_are_logged_once_a_minute_not_per_attempt(
+    limited: Running, caplog: pytest.LogCaptureFixture
+) -> None:
+    clients = [await Client.connect(limited.port, f"c{i}") for i in range(6)]
+    for _ in range(30):
+        extra = await trio.open_tcp_stream("127.0.0.1", limited.port)
+        with trio.fail_after(5):
+            assert await extra.receive_some(100) == b""
+        await extra.aclose()
+    lines = [r.getMessage() for r in caplog.records if "from one address" in r.getMessage()]
+    assert len(lines) == 1, lines
+    await still_served(clients[0])
+
+
 async def test_tables_per_name(limited: Running) -> None:
     ann = await Client.connect(limited.port, "ann")
     for _ in range(2):
