@@ -54,7 +54,7 @@ from typing import Any
 import msgpack
 
 from protocol.errors import LocalProtocolError
-from protocol.framing import Splitter
+from protocol.framing import NO_PIECES, Splitter
 from protocol.limits import DEFAULT_LIMITS, Limits
 from protocol.messages import Message, Received, from_map
 
@@ -169,7 +169,7 @@ class MsgpackDecoder(Splitter):
         elif type(data) is not bytes:
             data = bytes(data)  # a caller's bytearray or memoryview may be reused
         max_frame = self.limits.max_frame
-        chunks = self._chunks
+        chunks = self._pieces()
         start = 0
         end = len(data)
         while end - start >= 4:
@@ -184,6 +184,8 @@ class MsgpackDecoder(Splitter):
                 break
             chunks.append(data[start + 4 : start + 4 + size])
             start += 4 + size
+        if not chunks:  # no whole frame yet: keep no empty deque
+            self._chunks = NO_PIECES
         if data is buf:
             if start:
                 del buf[:start]
@@ -195,7 +197,7 @@ class MsgpackDecoder(Splitter):
         self._check()
         if not self._chunks:
             return None
-        body = self._chunks.popleft()
+        body = self._take()
         unpacker = _unpacker(self.limits)
         start = unpacker.tell()
         try:

@@ -364,7 +364,7 @@ class LineReader(Splitter):
         self._check()
         if not data:
             if self._buffer:
-                self._chunks.append(bytes(self._buffer))
+                self._pieces().append(bytes(self._buffer))
                 self._buffer.clear()
             self._eof = True
             return
@@ -377,7 +377,7 @@ class LineReader(Splitter):
         while (end := buf.find(b"\n", start)) >= 0:
             if end + 1 - start > limit:
                 raise self._fail(f"a line is longer than {limit} bytes")
-            self._chunks.append(bytes(buf[start:end]))
+            self._pieces().append(bytes(buf[start:end]))
             start = end + 1
         if start:
             del buf[:start]
@@ -390,7 +390,7 @@ class LineReader(Splitter):
         self._check()
         if not self._chunks:
             return None
-        raw = self._chunks.popleft()
+        raw = self._take()
         if raw.endswith(b"\r"):
             raw = raw[:-1]
         try:
