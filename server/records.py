@@ -24,7 +24,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.events import Event
 from engine.game import Game
 
 
@@ -46,7 +45,7 @@ def _bounds(start: int, size: int, total: int) -> tuple[int, int | None, int]:
 
 
 def public_page(
-    game: Game, options: dict[str, Any], log: list[Event], start: int, size: int
+    game: Game, options: dict[str, Any], log: list[dict[str, Any]], start: int, size: int
 ) -> Page:
     """Events ``start`` .. ``start + size`` of a game's public log (``options``: the
     table's, as the full record names them)."""
@@ -56,7 +55,7 @@ def public_page(
         "ruleset": game.ruleset,
         "seats": game.seats,
         "options": dict(options),
-        "events": [ev.present(None) for ev in log[start:end]],
+        "events": log[start:end],  # presented as they happened (read-only, as sent)
     }
     return Page(record, False, start, nxt, total)
 

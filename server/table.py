@@ -132,9 +132,10 @@ class Table:
         #: how the current (last) game ended: ``FINISHED``, ``ABANDONED``, or None (it runs)
         self.outcome: str | None = None
         self.ring: deque[tuple[int, Event]] = deque(maxlen=config.event_ring)
-        #: Every event of the current game, in order: its public log (``server.records``)
-        #: is presented from here a page at a time, never rebuilt by a replay.
-        self.game_events: list[Event] = []
+        #: Every event of the current game as spectators are shown it, in order: the public
+        #: log (``server.records``) is sliced from here a page at a time, never rebuilt
+        #: by a replay; presented once, as each event happens, so a page costs no work.
+        self.game_events: list[dict[str, Any]] = []
         self._final: dict[str, Any] | None = None  #: the finished game's record, made once
         self._config = config
         self._store = store
@@ -443,7 +444,7 @@ class Table:
             self.seq += 1
             numbered.append((self.seq, ev))
         self.ring.extend(numbered)
-        self.game_events.extend(events)
+        self.game_events.extend(ev.present(None) for ev in events)
         gamemaster.observe(self, events)
         return numbered
 
