@@ -45,6 +45,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("switchboard.ops")
 
+#: How long a bulk close waits for the tables it closed to say so before it answers.
+CLOSE_WAIT_SECONDS = 5.0
+
 #: The SQLite file the server keeps its tables in (the ledger shares it).
 DB_NAME = "switchboard.sqlite3"
 BANS_NAME = "bans.txt"
@@ -187,6 +190,9 @@ class Ops:
         ]  # fmt: skip
         for t in chosen:
             await t.submit(Close(reason))
+        with trio.move_on_after(CLOSE_WAIT_SECONDS):  # so the reply and the next list agree
+            for t in chosen:
+                await t.closed.wait()
         return len(chosen)
 
     async def close_table(self, table: str, reason: str) -> bool:

@@ -154,6 +154,7 @@ class Table:
         #: Since when nobody is at the table / no player plays its game (``server.lifetime``).
         self.empty_since: float | None = None
         self.unattended_since: float | None = None
+        self.closed = trio.Event()  #: set once the close is stored (an operator waits on it)
 
     # -------------------------------------------------------- restoring
     @classmethod
@@ -790,6 +791,7 @@ class Table:
         writes.append(TableClosed(self.id))
         returned = await gamemaster.commit_end(self, writes, None)
         self.state = CLOSED
+        self.closed.set()
         gamemaster.announce(self, returned)
         msg = wire.notice(f"table {self.id} closed: {reason}")
         for m in self.members():

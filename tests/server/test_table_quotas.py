@@ -94,6 +94,8 @@ async def test_the_operator_lists_tables_and_closes_them_in_bulk(server):
     assert isinstance(nothing, m.Error) and nothing.code == "bad_message"
     done = await op.request(m.AdminCloseTables(empty=True, reason="tidying up"))
     assert isinstance(done, m.Ok) and "closed 2" in done.text
+    again = await op.request(m.AdminCloseTables(creator="ann"))  # closed already: none left
+    assert isinstance(again, m.Ok) and "closed 0" in again.text
     done = await op.request(m.AdminCloseTables(creator="BOB", reason="squatting"))
     assert isinstance(done, m.Ok) and "closed 1" in done.text
     told = await bob.wait_for(lambda x: isinstance(x, m.Notice))
