@@ -98,8 +98,28 @@ def best_suit(hand: Sequence[int], pt: PowerTable) -> str:
     return SUITS[max(counts, key=lambda s: (counts[s], s))]
 
 
-def rate_play(view: dict[str, Any], play: Play, hand: list[int], pt: PowerTable) -> float:
-    """A play's worth: cards shed, threat on the next player, what is left."""
+def go_on_worth(left: Sequence[int], pt: PowerTable) -> int:
+    """What a card that lets its player go on in the suit he names is worth beyond
+    itself: the cards he keeps in the suit he holds most (at most three), which he may
+    lay at once (j28's jack: "then the player is allowed to lay a heart and any other
+    appropriate cards on that go")."""
+    counts = Counter(SUIT[c] for c in left if c != JK and not pt.wild[c])
+    return min(3, max(counts.values(), default=0))
+
+
+def rate_play(
+    view: dict[str, Any],
+    play: Play,
+    hand: list[int],
+    pt: PowerTable,
+    go_on: float = 1.0,
+    pickup_scale: float = 0.0,
+) -> float:
+    """A play's worth: cards shed, threat on the next player, what is left.
+
+    ``go_on`` weighs ``go_on_worth`` for a play that ends on a go-on card;
+    ``pickup_scale`` makes a pick-up's threat grow with its count (0: every pick-up
+    threatens alike, 1: a pick-up of N weighs N/2 times a two's)."""
     cards = codes_of(play)
     rest = Counter(hand)
     rest.subtract(cards)
@@ -114,10 +134,12 @@ def rate_play(view: dict[str, Any], play: Play, hand: list[int], pt: PowerTable)
         if c == JK or pt.wild[c] or pt.nominate[c]:
             worth -= 2.0 if len(left) > 2 else 0.2
         if pt.pickup[c]:
-            worth += 0.5 + 3 * threat
+            worth += (0.5 + 3 * threat) * (1 + pickup_scale * (pt.pickup[c] / 2 - 1))
         if pt.skip[c] or pt.miss[c]:
             worth += 0.3 + 2 * threat
         worth += pt.points[c] / 60  # dump what would cost most
+    if go_on and pt.go_on[last]:
+        worth += go_on * go_on_worth(left, pt)
     if pt.swap[last]:
         # The hand left is traded for the next seat's (in seat order, as the rules
         # swap): worth what shedding the difference would be, good or bad.
@@ -139,6 +161,15 @@ class SheddingHeuristic:
 
     name = "heuristic"
 
+    def __init__(self, go_on: float = 0.0, pickup_scale: float = 0.0) -> None:
+        """The weights ``rate_play`` takes, as measured per preset (``switchboard arena
+        PRESET heuristic heuristic:go_on=1 --seats 4 --games 2000``; docs/bots.md):
+        rating j28's go-on jack by what it lets its player lay after it made the bot
+        worse (it spends the jack early), and a pick-up's threat growing with its count
+        (irish's K♥ 7, black jacks' 5) changed no preset beyond chance, so both are 0."""
+        self.go_on = go_on
+        self.pickup_scale = pickup_scale
+
     def choose(self, view: dict[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
         if len(legal) == 1:
             return legal[0]
@@ -152,7 +183,9 @@ class SheddingHeuristic:
             return next((a for a in noms if a.suit == want), noms[0])
         plays = [a for a in legal if isinstance(a, Play)]
         if plays:
-            rated = [(rate_play(view, p, hand, pt), p) for p in plays]
+            rated = [
+                (rate_play(view, p, hand, pt, self.go_on, self.pickup_scale), p) for p in plays
+            ]
             best = max(w for w, _ in rated)
             top = [p for w, p in rated if w >= best - 1e-9]
             return top[rng.randrange(len(top))]

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from support import soak
+from test_shedding import deal, hand
 
 import engine
 from engine.actions import Action, Play
@@ -131,3 +132,50 @@ def test_the_heuristic_swaps_hands_only_for_a_smaller_one(
 def test_the_swap_partner_skips_seats_already_out() -> None:
     view = _swap_view(3, 4) | {"seats": 4, "finished": [1, 2], "hand_sizes": [3, 0, 0, 4]}
     assert shed.swap_partner(view, 0) == 3 and shed.swap_partner(view, 3) == 0
+
+
+def _heuristic_turn(game: Game, rng: random.Random) -> str:
+    seat = game.to_act
+    assert seat is not None
+    action = shed.SheddingHeuristic().choose(game.view(seat), game.legal_actions(seat), rng)
+    game.apply(seat, action)
+    return str(action)
+
+
+def test_the_j28_heuristic_goes_on_after_its_jack() -> None:
+    """j28: "then the player is allowed to lay a heart and any other appropriate cards
+    on that go": the bot names the suit it holds and lays it in the same go."""
+    game = deal("j28", ["JD 6H 7H 3C 3D", "5C 6D 7D 8C 9C"], "9S", "KS KD QC QD")
+    rng = random.Random(0)
+    assert [_heuristic_turn(game, rng) for _ in range(2)] == ["play JD", "suit hearts"]
+    assert _heuristic_turn(game, rng) in ("play 6H 7H", "play 7H 6H")
+    assert game.to_act == 1 and hand(game, 0) == ["3C", "3D"]
+
+
+def test_the_blackjack_heuristic_cancels_twos_with_a_red_jack_and_lays_runs() -> None:
+    game = deal("blackjack", ["2S 3C 4C", "JD 6D 9C", "7C 9D 5C"], "4S", "KS KD QC QD")
+    rng = random.Random(0)
+    game.apply(0, "play 2S")
+    assert _heuristic_turn(game, rng) == "play JD"  # not the draw of 2
+    assert game.view(2)["pending"] is None
+    game = deal("blackjack", ["6D 9D TD 3C", "5C 6C 9C 4H"], "5D", "KS KD QC QD")
+    assert _heuristic_turn(game, rng) in ("play 9D TD", "play TD 9D")  # a run of two
+
+
+def test_the_search_plays_the_go_on_and_the_new_options() -> None:
+    """The search rebuilds a go-on state from the view, and plays tables with the
+    house variants on."""
+    opts = {"pickup_together": True, "red_jacks_add": 3, "cards_call": True, "combos": "chain"}
+    for preset, options in (("j28", {}), ("blackjack", opts)):
+        game: Any = engine.new_game(preset, seats=3, seed=2, options=options)
+        bot = shed.SheddingSearch(iterations=20)
+        rng = random.Random(2)
+        for _ in range(400):
+            if game.over:
+                break
+            seat = game.to_act
+            legal = game.legal_actions(seat)
+            action = bot.choose(game.view(seat), legal, rng)
+            assert action in legal
+            for event in game.apply(seat, action):
+                bot.observe(event.present(seat))
