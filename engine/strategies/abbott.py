@@ -25,9 +25,11 @@ heuristic's worth at the end of the line, which beats the tree search there
 
 from __future__ import annotations
 
+import logging
 import math
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import engine
@@ -38,8 +40,10 @@ from engine.cards import Card
 from engine.game import Game
 from engine.poker import CARD_BIT, value_of_mask
 from engine.strategies import register_strategy
-from engine.strategies.abbott_solver import SolverLimit, cards_left, solve
+from engine.strategies.abbott_solver import VOTE_END, Solution, SolverTable, cards_left, solve
 from engine.strategies.search import ISMCTS, clone_game
+
+log = logging.getLogger(__name__)
 
 SHARPNESS = 4.0  # how sharply strength turns into a chance of winning
 ALLY_MARGIN = 0.1  # points a partner must add to the line before the search names one
@@ -328,7 +332,15 @@ def game_from_view(view: dict[str, Any]) -> Game:
 
 
 class AbbottSearch:
-    """IS-MCTS from the view; the exact solver in a 2-player endgame."""
+    """IS-MCTS from the view; the exact solver in a 2-player endgame.
+
+    The solver's table is kept for the rest of the hand (``SolverTable``), so
+    each move's solve starts from the last one's work. When a solve stops at
+    ``node_limit`` without a proven best move, the tree search decides among
+    the moves the solver could not rule out; ``solver_stats`` counts how each
+    endgame move was chosen (``solved``, ``fallback``), so a fallback is seen,
+    not silent, and ``last_solution`` keeps the solver's answer.
+    """
 
     name = "search"
     slow = True  # up to a second a move: the server runs it in a thread
@@ -348,27 +360,40 @@ class AbbottSearch:
         self.node_limit = node_limit
         self.heuristic = AbbottHeuristic()
         self.multi = AbbottLookahead(plies=plies, ally=ally)
+        self.table = SolverTable()
+        self.solver_stats = {"solved": 0, "fallback": 0}
+        self.last_solution: Solution | None = None
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
         moves = [a for a in legal if isinstance(a, Move)]
-        if len(moves) == 1 and not any(isinstance(a, Ally) for a in legal):
+        can_end = me_may_end(view)
+        if len(moves) == 1 and not can_end and not any(isinstance(a, Ally) for a in legal):
             return moves[0]
         if not moves:
             return _fallback(legal)
         me = view["viewer"]
         if view["seats"] > 2:
             return self.multi.choose(view, legal, rng)
+        kept: list[Action] = [a for a in legal if isinstance(a, Move | Ally)]
         if view["seats"] == 2 and cards_left(view) <= self.solve_at:
-            try:
-                result = solve(view, self.node_limit)
-            except SolverLimit:
-                result = None
-            if result is not None:
+            result = solve(view, self.node_limit, self.table, all_moves=False)
+            self.last_solution = result
+            if result.solved:
+                self.solver_stats["solved"] += 1
+                by_name = {str(a): a for a in legal}
+                if VOTE_END in result.best_moves and VOTE_END in by_name:
+                    return by_name[VOTE_END]  # the best result, and the hand ends now
                 keep = [m for m in moves if str(m) in result.best_moves] or moves
                 scored = rank_moves(Position.from_view(view), keep, me)
                 best = max(v for v, _ in scored)
                 return next(m for v, m in scored if v >= best - 1e-9)
-        kept = [a for a in legal if isinstance(a, Move | Ally)]
+            self.solver_stats["fallback"] += 1
+            log.info(
+                "abbott solver: no proven move within %d nodes (%d cards); tree search decides",
+                self.node_limit,
+                cards_left(view),
+            )
+            kept = [m for m in moves if str(m) in result.candidates] or kept
         action, _ = self.mcts.search(view, kept, game_from_view(view), rng)
         return action
 
@@ -440,18 +465,58 @@ class AbbottLookahead:
         return out
 
 
-def hint(view: dict[str, Any], node_limit: int = 300_000) -> list[str] | None:
-    """The moves that keep the best result in a 2-player position, if it solves
-    within ``node_limit``; for the terminal client's hint."""
-    if view.get("seats") != 2 or view.get("over"):
+def me_may_end(view: dict[str, Any]) -> bool:
+    """Whether the viewer's ``vote end`` would end the hand (everyone else voted)."""
+    votes = view.get("votes") or []
+    return view["viewer"] not in votes and len(votes) == view["seats"] - 1
+
+
+RESULT_WORDS = {1: "win", 0: "tie", -1: "loss"}
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """The solver's advice to the seat to act in a 2-player position.
+
+    ``moves`` are the options (``move c3``, or ``vote end`` when the opponent
+    has voted) that keep the best result best play can force, ``result`` is
+    that result for the seat to act (``win``, ``tie`` or ``loss``), and
+    ``results`` gives each option's proven result (an option the search could
+    not finish within its node limit is missing).
+    """
+
+    seat: int
+    moves: list[str]
+    result: str
+    results: dict[str, str]
+
+    def text(self) -> str:
+        """One line for a player: ``move c3 wins (also move c4)``."""
+        verb = {"win": "wins", "tie": "ties", "loss": "loses anyway"}[self.result]
+        first, rest = self.moves[0], self.moves[1:]
+        also = f" (also {', '.join(rest)})" if rest else ""
+        return f"{first} {verb}{also}"
+
+
+def hint(
+    view: dict[str, Any], node_limit: int = 300_000, table: SolverTable | None = None
+) -> Hint | None:
+    """The solver's advice for the seat to act in a 2-player position, or
+    ``None`` (a 4-player game, a finished one, or no best move proven within
+    ``node_limit``). For a client's ``hint`` and the after-game analysis; pass
+    a ``table`` kept for the hand to reuse earlier work."""
+    if view.get("seats") != 2 or view.get("over") or view.get("turn_of") is None:
         return None
-    try:
-        return solve(view, node_limit).best_moves
-    except SolverLimit:
+    result = solve(view, node_limit, table)
+    if not result.solved:
         return None
+    seat = result.to_act
+    results = {name: RESULT_WORDS[lo] for name, (lo, hi) in result.bounds.items() if lo == hi}
+    best = "tie" if result.winner is None else "win" if result.winner == seat else "loss"
+    return Hint(seat, result.best_moves, best, results)
 
 
 register_strategy("heuristic", "abbott", AbbottHeuristic, default=True)
 register_strategy("search", "abbott", AbbottSearch)
 
-__all__ = ["AbbottHeuristic", "AbbottSearch", "game_from_view", "hint", "square_name"]
+__all__ = ["AbbottHeuristic", "AbbottSearch", "Hint", "game_from_view", "hint", "square_name"]
