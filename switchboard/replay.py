@@ -6,6 +6,7 @@ fetched page by page: the full record of a finished game, or the public event
 log of one still running (for the table's members). Right/Left (or n/p) step
 forward and back, Home/End jump, q quits. --print writes every step (or
 --step N) as text instead, for scripts and for reading in a pager.
+--analyze judges every decision of a full record instead (docs/analysis.md).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from __future__ import annotations
 import argparse
 import sys
 from typing import Any
+
+from switchboard import analyze
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,6 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--print", action="store_true", help="print the steps instead of paging")
     parser.add_argument("--step", type=int, help="with --print: only this step")
     parser.add_argument("--width", type=int, default=80, help="with --print: columns (80)")
+    analyze.add_arguments(parser)
 
 
 async def fetch_record(host: str, port: int, table: str, name: str | None) -> dict[str, Any]:
@@ -69,6 +73,8 @@ def run(args: argparse.Namespace) -> int:
     except Exception as exc:  # a bad file, a refused request: say it plainly
         print(f"switchboard replay: {exc}", file=sys.stderr)
         return 1
+    if args.analyze:
+        return analyze.run(record, args)
     if args.print:
         steps = [args.step] if args.step is not None else range(replay.steps)
         for i in steps:

@@ -1,0 +1,466 @@
+"""After-game analysis: how much each decision of a finished game cost its player.
+
+For every decision of every seat (an action taken on its own turn when more
+than one was open to it) the family's search values the legal alternatives
+*from that seat's own information*: the view the seat had at that moment and
+the events it had been shown, exactly what a strategy is given (never the
+record's hidden cards). The value of an action is the seat's expected score,
+on the search's own scale from 0 to 1:
+
+- abbott: the hand's points to the seat over 10 (4 seats), or in the
+  2-player game its share of the hand (a win 1, a tie 1/2, a loss 0); in a
+  2-player endgame the exact solver gives the true result instead
+  (``engine.strategies.abbott.hint``);
+- shedding: the search's reward, the seat's place in the finishing order
+  (first out 1, last 0), an estimate by cards left where a playout stops;
+- kilodney: the search's reward, 1 for a won game and otherwise the seat's
+  gain in the hand against the others', squashed into 0..1.
+
+Each alternative is played out in the same sampled worlds (the unseen cards
+dealt consistently with the view, as the search does), ``worlds`` of them,
+and valued by the family's rollout policy; the differences are paired world
+by world. A decision is **marked** when the played action's expected score is
+below the best alternative's by more than ``MARGIN`` (and, for sampled
+values, by at least two standard errors of the paired difference, so noise is
+not marked): an *inaccuracy* from 0.05, a *mistake* from 0.10, a *blunder*
+from 0.20. A player's **accuracy** is the share of his judged decisions that
+were not marked.
+
+Everything here is pure and deterministic for a seed: each decision draws
+from its own generator (the seed and the decision's index), so the result
+does not depend on how decisions are shared among worker processes.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import engine
+from engine.actions import Action, Ally, Move, Play, Vote
+from engine.game import Game
+from engine.strategies import get_strategy
+from engine.strategies.search import clone_game
+
+#: The smallest loss of expected score that is marked, and the grades by size.
+MARGIN = 0.05
+GRADES = (("blunder", 0.20), ("mistake", 0.10), ("inaccuracy", MARGIN))
+#: Sampled losses must also stand this many standard errors above zero.
+CONFIDENCE = 2.0
+#: The most alternatives valued at one decision (the played one always among them).
+MAX_CANDIDATES = 8
+#: Cards left on a 2-player abbott grid from which the exact solver is tried.
+SOLVE_AT = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The analysis budget: sampled worlds a decision, playout length, solver limits."""
+
+    seed: int = 1
+    worlds: int = 24
+    depth: int = 40
+    solve_at: int = SOLVE_AT
+    node_limit: int = 200_000
+
+
+@dataclass(slots=True)
+class Decision:
+    """One judged decision: ``index`` is the action's place in the record
+    (the replay's step ``index + 1``), ``values`` each alternative's expected
+    score for the seat, ``loss`` the played action's shortfall against
+    ``best``, ``exact`` whether the solver (not sampling) valued it."""
+
+    index: int
+    seat: int
+    played: str
+    best: str
+    values: dict[str, float]
+    loss: float
+    exact: bool
+    mark: str | None = None
+    error: float = 0.0  # the standard error of the sampled loss (0 when exact)
+
+
+@dataclass(slots=True)
+class PlayerSummary:
+    seat: int
+    name: str
+    decisions: int
+    marked: dict[str, int]
+    accuracy: float
+    mean_loss: float
+    costliest: list[int] = field(default_factory=list)  # decision indexes, costliest first
+
+
+def grade(loss: float, error: float, exact: bool) -> str | None:
+    """The mark for a loss of expected score (see the module doc)."""
+    if not exact and loss < CONFIDENCE * error:
+        return None
+    for name, floor in GRADES:
+        if loss >= floor - 1e-9:
+            return name
+    return None
+
+
+# ----------------------------------------------------------- the decisions
+def new_game(record: dict[str, Any]) -> Game:
+    """The record's game at its start."""
+    return engine.new_game(
+        record["ruleset"],
+        record["seats"],
+        record["seed"],
+        record.get("options") or {},
+        dealer=record.get("dealer"),
+        deck=record.get("deck"),
+    )
+
+
+def candidates(family: str, view: dict[str, Any], legal: Sequence[Action]) -> list[Action]:
+    """The alternatives the analysis values, as the family's search would consider them."""
+    if family == "abbott":
+        kept = [a for a in legal if isinstance(a, Move | Ally)]
+        votes = view.get("votes") or []
+        if view["viewer"] not in votes and len(votes) == view["seats"] - 1:
+            kept += [a for a in legal if isinstance(a, Vote)]  # a vote that ends the hand
+        return kept
+    if family == "shedding":
+        from engine.actions import Last
+
+        # As the search: a suit is named and a last card announced by rule of thumb.
+        if view.get("awaiting", "") == "nominate a suit" or any(isinstance(a, Last) for a in legal):
+            return []
+    return list(legal)
+
+
+def decision_points(record: dict[str, Any]) -> list[int]:
+    """The indexes of the record's actions that were decisions: taken by the
+    seat to act, among two or more alternatives that include the played one."""
+    if "actions" not in record or "seed" not in record:
+        raise ValueError("analysis needs a full record (seed and actions), not an event log")
+    game = new_game(record)
+    out = []
+    for i, (seat, notation) in enumerate(record["actions"]):
+        if seat == game.to_act:
+            legal = game.legal_actions(seat)
+            kept = candidates(game.family, game.view(seat), legal)
+            played = game.normalize(seat, Action.parse(notation))
+            if len(kept) > 1 and played in kept:
+                out.append(i)
+        game.apply(seat, notation)
+    return out
+
+
+def analyse(record: dict[str, Any], indexes: Iterable[int], settings: Settings) -> list[Decision]:
+    """Judge the record's decisions at ``indexes`` (from ``decision_points``).
+
+    The game is replayed from the record; at each decision only the seat's
+    view and the events that seat was shown reach the judge."""
+    wanted = sorted(set(indexes))
+    game = new_game(record)
+    family = game.family
+    seen: list[Any] = [_memory(family) for _ in range(game.seats)]
+    for ev in game.opening_events:
+        for s in range(game.seats):
+            _observe(seen[s], ev.present(s))
+    tables: dict[int, Any] = {}
+    out: list[Decision] = []
+    todo = iter(wanted)
+    nxt = next(todo, None)
+    for i, (seat, notation) in enumerate(record["actions"]):
+        if nxt is None:
+            break
+        if i == nxt:
+            view = game.view(seat)
+            legal = game.legal_actions(seat)
+            played = str(game.normalize(seat, Action.parse(notation)))
+            rng = random.Random(f"{settings.seed}:{i}")
+            table = tables.setdefault(view.get("hand_number", 0), _solver_table(family))
+            out.append(judge(i, view, seen[seat], legal, played, rng, settings, table))
+            nxt = next(todo, None)
+        for ev in game.apply(seat, notation):
+            for s in range(game.seats):
+                _observe(seen[s], ev.present(s))
+    return out
+
+
+def _memory(family: str) -> Any:
+    """What a seat remembers of the events it was shown: the search strategy's memory."""
+    strategy = get_strategy("search", family)
+    return getattr(strategy, "memory", None)
+
+
+def _observe(memory: Any, event: dict[str, Any]) -> None:
+    if memory is not None:
+        memory.observe(event)
+
+
+def _solver_table(family: str) -> Any:
+    if family != "abbott":
+        return None
+    from engine.strategies.abbott_solver import SolverTable
+
+    return SolverTable(max_entries=500_000)
+
+
+# ------------------------------------------------------------- the judge
+def judge(
+    index: int,
+    view: dict[str, Any],
+    memory: Any,
+    legal: Sequence[Action],
+    played: str,
+    rng: random.Random,
+    settings: Settings,
+    table: Any = None,
+) -> Decision:
+    """Value the alternatives of one decision from the seat's ``view`` and ``memory``."""
+    family = view["family"]
+    me = view["viewer"]
+    kept = candidates(family, view, legal)
+    exact = _solved(view, kept, settings, table) if family == "abbott" else None
+    if exact is not None:
+        values, error = exact, 0.0
+    else:
+        kept = _shortlist(family, view, memory, kept, played)
+        samples = _sample(family, view, memory, kept, rng, settings)
+        values = {str(a): sum(v) / len(v) for a, v in zip(kept, samples, strict=True)}
+        error = 0.0
+        top = max(values, key=lambda a: (values[a], a == played))
+        if values[top] - values[played] >= MARGIN:
+            # The best of several noisy means is biased upwards: measure the
+            # loss again against the played action on fresh worlds.
+            pair = [a for a in kept if str(a) in (top, played)]
+            again = _sample(family, view, memory, pair, rng, settings)
+            for a, v in zip(pair, again, strict=True):
+                values[str(a)] = sum(v) / len(v)
+            by_name = {str(a): v for a, v in zip(pair, again, strict=True)}
+            error = _paired_error(by_name[top], by_name[played])
+    best = max(values, key=lambda a: (values[a], a == played))
+    loss = max(0.0, values[best] - values[played])
+    dec = Decision(index, me, played, best, values, round(loss, 4), exact is not None)
+    dec.error = round(error, 4)
+    dec.mark = grade(loss, error, dec.exact)
+    return dec
+
+
+def _solved(
+    view: dict[str, Any], kept: Sequence[Action], settings: Settings, table: Any
+) -> dict[str, float] | None:
+    """Exact values from the solver in a small 2-player abbott position."""
+    from engine.strategies.abbott import hint
+    from engine.strategies.abbott_solver import cards_left
+
+    if view["seats"] != 2 or cards_left(view) > settings.solve_at:
+        return None
+    advice = hint(view, settings.node_limit, table)
+    if advice is None or any(str(a) not in advice.results for a in kept):
+        return None
+    worth = {"win": 1.0, "tie": 0.5, "loss": 0.0}
+    return {str(a): worth[advice.results[str(a)]] for a in kept}
+
+
+def _shortlist(
+    family: str, view: dict[str, Any], memory: Any, kept: list[Action], played: str
+) -> list[Action]:
+    """At most ``MAX_CANDIDATES`` alternatives: the played one and the family
+    heuristic's best rated (a draw or pass is always kept)."""
+    if len(kept) <= MAX_CANDIDATES:
+        return kept
+    if family == "shedding":
+        from engine.strategies.shedding import _codes, rate_play, view_table
+
+        pt, hand = view_table(view), _codes(view["hand"])
+        rated = [(rate_play(view, a, hand, pt) if isinstance(a, Play) else 99.0, a) for a in kept]
+    elif family == "kilodney":
+        from engine.strategies.kilodney import rate_plays
+
+        played_cards = memory.played_for(view) if memory is not None else None
+        plays = [a for a in kept if isinstance(a, Play)]
+        rated = list(rate_plays(view, plays, played_cards))
+        rated += [(99.0, a) for a in kept if not isinstance(a, Play)]
+    else:
+        rated = [(0.0, a) for a in kept]
+    rated.sort(key=lambda wa: -wa[0])
+    top = [a for _, a in rated if str(a) != played][: MAX_CANDIDATES - 1]
+    return [a for a in kept if str(a) == played or a in top]
+
+
+def _paired_error(best: Sequence[float], mine: Sequence[float]) -> float:
+    n = len(best)
+    diffs = [b - m for b, m in zip(best, mine, strict=True)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
+    return math.sqrt(var / n)
+
+
+def _sample(
+    family: str,
+    view: dict[str, Any],
+    memory: Any,
+    kept: Sequence[Action],
+    rng: random.Random,
+    settings: Settings,
+) -> list[list[float]]:
+    """Each alternative played out in the same ``settings.worlds`` worlds."""
+    adapter, proto = _adapter(family, view, memory)
+    me = view["viewer"]
+    out: list[list[float]] = [[] for _ in kept]
+    for _ in range(settings.worlds):
+        world = adapter.world(view, proto, rng)
+        seed = rng.getrandbits(64)
+        for k, action in enumerate(kept):
+            game = clone_game(world, random.Random(seed))
+            roll = random.Random(seed)
+            game.apply(me, action)
+            steps = 1
+            finished = game.over or adapter.ended(game, view)
+            while not finished and steps < settings.depth:
+                actor = game.to_act
+                assert actor is not None
+                choices = _playable(family, game.legal_actions(actor))
+                game.apply(actor, adapter.rollout(game, actor, choices, roll))
+                steps += 1
+                finished = game.over or adapter.ended(game, view)
+            out[k].append(_worth(view, adapter.value(game, view, finished), me))
+    return out
+
+
+def _playable(family: str, legal: list[Action]) -> list[Action]:
+    """A playout's choices: no votes or concessions (abbott), as the search has it."""
+    if family == "abbott":
+        kept = [a for a in legal if isinstance(a, Move)]
+        return kept or legal
+    return legal
+
+
+def _worth(view: dict[str, Any], values: list[float], me: int) -> float:
+    """The seat's share on the analysis scale (a 2-player abbott hand: win 1, tie 1/2)."""
+    if view["family"] == "abbott" and view["seats"] == 2:
+        return 0.5 + (values[me] - values[1 - me]) / 2
+    return values[me]
+
+
+def _adapter(family: str, view: dict[str, Any], memory: Any) -> tuple[Any, Any]:
+    """The family search's adapter and what its ``world`` needs, built from the view."""
+    if family == "abbott":
+        from engine.strategies.abbott import AbbottAdapter, game_from_view
+
+        return AbbottAdapter(), game_from_view(view)
+    if family == "shedding":
+        from collections import Counter
+
+        from engine.strategies import shedding as shed
+
+        proto, full = shed.game_from_view(view)
+        known_pile = memory.pile_for(view)
+        pool = Counter(full)
+        pool.subtract(shed._codes(view["hand"]))
+        pool.subtract(known_pile)
+        return shed.SheddingAdapter(smart=True), (proto, sorted(pool.elements()), known_pile)
+    if family == "kilodney":
+        from engine.strategies import kilodney as kil
+
+        played = memory.played_for(view)
+        proto = kil.game_from_view(view, played)
+        return kil.KilodneyAdapter(), (proto, kil.unseen_cards(view, played))
+    raise ValueError(f"no analysis for the {family} family")
+
+
+# ------------------------------------------------------------- the report
+def summarise(
+    record: dict[str, Any], decisions: Sequence[Decision], costliest: int = 3
+) -> list[PlayerSummary]:
+    """Per seat: decisions judged, marks by grade, accuracy, mean loss, the costliest."""
+    names = list(record.get("names") or [])
+    out = []
+    for seat in range(record["seats"]):
+        mine = [d for d in decisions if d.seat == seat]
+        marked = {name: sum(d.mark == name for d in mine) for name, _ in GRADES}
+        clean = sum(d.mark is None for d in mine)
+        worst = sorted((d for d in mine if d.mark), key=lambda d: -d.loss)[:costliest]
+        out.append(
+            PlayerSummary(
+                seat,
+                names[seat] if seat < len(names) and names[seat] else f"seat {seat}",
+                len(mine),
+                marked,
+                round(clean / len(mine), 3) if mine else 1.0,
+                round(sum(d.loss for d in mine) / len(mine), 4) if mine else 0.0,
+                [d.index for d in worst],
+            )
+        )
+    return out
+
+
+def as_json(record: dict[str, Any], decisions: Sequence[Decision], settings: Settings) -> dict:
+    """The analysis as primitives, for scripts."""
+    return {
+        "ruleset": record["ruleset"],
+        "seats": record["seats"],
+        "settings": asdict(settings),
+        "margin": MARGIN,
+        "grades": dict(GRADES),
+        "players": [asdict(p) for p in summarise(record, decisions)],
+        "decisions": [asdict(d) for d in decisions],
+    }
+
+
+SIGNS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+
+
+def as_text(
+    record: dict[str, Any], decisions: Sequence[Decision], marked_only: bool = False
+) -> str:
+    """The per-player summary, then the game's decisions with the better move beside."""
+    lines = [f"Analysis of a {record['ruleset']} game, {record['seats']} seats"]
+    players = summarise(record, decisions)
+    names = {p.seat: p.name for p in players}
+    by_index = {d.index: d for d in decisions}
+    lines.append("")
+    lines.append(f"{'player':<14} {'judged':>6} {'accuracy':>8} {'?!':>3} {'?':>3} {'??':>3}")
+    for p in players:
+        m = p.marked
+        lines.append(
+            f"{p.name:<14} {p.decisions:>6} {p.accuracy:>8.0%} {m['inaccuracy']:>3}"
+            f" {m['mistake']:>3} {m['blunder']:>3}"
+        )
+    for p in players:
+        if p.costliest:
+            costs = ", ".join(
+                f"step {i + 1} {by_index[i].played} (-{by_index[i].loss:.2f})" for i in p.costliest
+            )
+            lines.append(f"  {p.name} costliest: {costs}")
+    lines.append("")
+    lines.append(
+        f"step  player         played                better                loss  mark"
+        f"   (expected score 0..1; marks from -{MARGIN:.2f})"
+    )
+    for d in decisions:
+        if marked_only and d.mark is None:
+            continue
+        better = "" if d.best == d.played else f"{d.best} ({d.values[d.best]:.2f})"
+        how = "exact" if d.exact else f"±{d.error:.2f}"
+        lines.append(
+            f"{d.index + 1:>4}  {names[d.seat]:<14} {d.played + f' ({d.values[d.played]:.2f})':<21}"
+            f" {better:<21} {d.loss:>4.2f}  {SIGNS.get(d.mark or '', ''):<2} {how}"
+        )
+    return "\n".join(lines)
+
+
+__all__ = [
+    "MARGIN",
+    "Decision",
+    "PlayerSummary",
+    "Settings",
+    "analyse",
+    "as_json",
+    "as_text",
+    "decision_points",
+    "grade",
+    "judge",
+    "summarise",
+]

@@ -1,0 +1,129 @@
+"""``switchboard replay --analyze RECORD``: the after-game analysis, run in worker processes.
+
+The analysis itself is ``engine.analysis`` (pure); this module shares its
+decisions among worker processes, draws a progress bar on stderr, and prints
+the report (text, or ``--json``). Ctrl-C stops it cleanly: the workers are
+ended at once and nothing is printed but a line saying so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from engine.analysis import Decision, Settings
+
+#: Decisions a worker judges per task: enough to pay for replaying the record.
+CHUNK = 6
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options ``switchboard replay`` takes for the analysis."""
+    group = parser.add_argument_group("analysis (--analyze)")
+    group.add_argument("--analyze", action="store_true", help="judge every decision of the game")
+    group.add_argument("--json", action="store_true", help="with --analyze: print JSON")
+    group.add_argument("--marked", action="store_true", help="with --analyze: marked moves only")
+    group.add_argument("--workers", type=int, default=None, help="processes (default: CPUs)")
+    group.add_argument("--seed", type=int, default=1, help="the analysis seed (1)")
+    group.add_argument("--worlds", type=int, default=24, help="sampled worlds a decision (24)")
+
+
+def _quiet_worker() -> None:
+    """Workers leave Ctrl-C to the parent, which ends them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _task(job: tuple[dict[str, Any], list[int], Settings]) -> list[Decision]:
+    from engine.analysis import analyse
+
+    record, indexes, settings = job
+    return analyse(record, indexes, settings)
+
+
+def run_analysis(
+    record: dict[str, Any],
+    settings: Settings,
+    workers: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Decision]:
+    """Every decision of ``record`` judged, in record order. ``workers`` 0 runs
+    in this process; otherwise a pool of that many (default: the CPUs)."""
+    from engine.analysis import decision_points
+
+    points = decision_points(record)
+    chunks = [points[i : i + CHUNK] for i in range(0, len(points), CHUNK)]
+    jobs = [(record, chunk, settings) for chunk in chunks]
+    done: list[Decision] = []
+    if progress:
+        progress(0, len(points))
+    if workers == 0 or len(jobs) <= 1:
+        for job in jobs:
+            done += _task(job)
+            if progress:
+                progress(len(done), len(points))
+        return sorted(done, key=lambda d: d.index)
+    count = workers or os.cpu_count() or 1
+    pool = multiprocessing.get_context("spawn").Pool(count, initializer=_quiet_worker)
+    try:
+        for part in pool.imap_unordered(_task, jobs):
+            done += part
+            if progress:
+                progress(len(done), len(points))
+        pool.close()
+    except BaseException:
+        pool.terminate()  # Ctrl-C (or any failure): end the workers now
+        raise
+    finally:
+        pool.join()
+    return sorted(done, key=lambda d: d.index)
+
+
+class ProgressBar:
+    """``analysing [#######.......] 34/120 decisions 0:12`` on one line of stderr."""
+
+    def __init__(self, stream: TextIO = sys.stderr, width: int = 30) -> None:
+        self.stream = stream
+        self.width = width
+        self.start = time.monotonic()
+
+    def __call__(self, done: int, total: int) -> None:
+        filled = self.width * done // total if total else self.width
+        secs = int(time.monotonic() - self.start)
+        bar = "#" * filled + "." * (self.width - filled)
+        end = "\n" if done >= total else ""
+        self.stream.write(
+            f"\ranalysing [{bar}] {done}/{total} decisions {secs // 60}:{secs % 60:02}{end}"
+        )
+        self.stream.flush()
+
+
+def run(record: dict[str, Any], args: argparse.Namespace) -> int:
+    """Analyse ``record`` as the command line asks; the exit status."""
+    from engine.analysis import Settings, as_json, as_text
+
+    settings = Settings(seed=args.seed, worlds=args.worlds)
+    bar = ProgressBar()
+    try:
+        decisions = run_analysis(record, settings, args.workers, bar)
+    except KeyboardInterrupt:
+        print("\nswitchboard replay: analysis interrupted", file=sys.stderr)
+        return 130
+    except ValueError as exc:
+        print(f"switchboard replay: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(as_json(record, decisions, settings), indent=1))
+    else:
+        print(as_text(record, decisions, marked_only=args.marked))
+    return 0
+
+
+__all__: Sequence[str] = ["ProgressBar", "add_arguments", "run", "run_analysis"]

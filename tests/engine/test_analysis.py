@@ -1,0 +1,237 @@
+"""The after-game analysis: planted mistakes are marked, a seed fixes the result,
+and a seat is judged only on what it could see."""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+from typing import Any
+
+import pytest
+
+import engine
+from engine.actions import Draw, Play
+from engine.analysis import Settings, analyse, as_json, as_text, decision_points, grade
+from engine.cards import FULL_PACK
+from engine.strategies import get_strategy
+from engine.strategies.abbott_solver import cards_left, solve
+
+FAST = Settings(seed=3, worlds=8, depth=20)
+
+
+def play_out(game: Any, seed: int, plant: Any = None) -> dict[str, Any]:
+    """Play ``game`` to its end with the heuristic; ``plant(game, seat, legal)``
+    may return an action to take instead (once)."""
+    rng = random.Random(seed)
+    strategies = [get_strategy("heuristic", game.family) for _ in range(game.seats)]
+    planted = None
+    while not game.over:
+        seat = game.to_act
+        view, legal = game.view(seat), game.legal_actions(seat)
+        action = plant(game, seat, legal) if plant is not None and planted is None else None
+        if action is not None:
+            planted = game.actions_taken
+        else:
+            action = strategies[seat].choose(view, legal, rng)
+        game.apply(seat, action)
+    record = game.record()
+    record["planted"] = planted
+    return record
+
+
+# ------------------------------------------------------------ planted mistakes
+def test_drawing_when_a_seat_could_go_out_is_a_blunder() -> None:
+    def draw_instead(game: Any, seat: int, legal: list[Any]) -> Any:
+        hand = game.view(seat)["hand"]
+        out = [a for a in legal if isinstance(a, Play) and len(a.cards) == len(hand)]
+        if out and any(isinstance(a, Draw) for a in legal):
+            return next(a for a in legal if isinstance(a, Draw))
+        return None
+
+    for seed in range(20):
+        record = play_out(engine.new_game("switch", 3, seed), seed, draw_instead)
+        if record["planted"] is not None:
+            break
+    else:
+        pytest.fail("no game offered a chance to go out")
+    index = record["planted"]
+    assert index in decision_points(record)
+    [decision] = analyse(record, [index], FAST)
+    assert decision.played == "draw"
+    assert decision.mark == "blunder"
+    assert decision.best.startswith("play") and decision.values[decision.best] == 1.0
+
+
+def test_a_solved_losing_move_is_marked_exactly() -> None:
+    """A 2-player abbott endgame where the solver says some move wins and the
+    seat played one that loses: an exact blunder, the winning move beside it."""
+
+    def losing_move(game: Any, seat: int, legal: list[Any]) -> Any:
+        view = game.view(seat)
+        if cards_left(view) > 6:
+            return None
+        result = solve(view)
+        losers = [m for m, w in result.outcomes.items() if w not in (seat, None)]
+        if result.winner == seat and losers:
+            return losers[0]
+        return None
+
+    for seed in range(30):
+        record = play_out(engine.new_game("abbott", 2, seed), seed, losing_move)
+        if record["planted"] is not None:
+            break
+    else:
+        pytest.fail("no won endgame with a losing move")
+    [decision] = analyse(record, [record["planted"]], FAST)
+    assert decision.exact and decision.mark == "blunder"
+    assert decision.loss == 1.0 and decision.values[decision.best] == 1.0
+
+
+def test_grades_need_the_margin_and_beat_the_noise() -> None:
+    assert grade(0.04, 0.0, True) is None
+    assert grade(0.05, 0.0, True) == "inaccuracy"
+    assert grade(0.12, 0.0, True) == "mistake"
+    assert grade(0.5, 0.0, True) == "blunder"
+    assert grade(0.3, 0.2, False) is None  # within two standard errors: noise
+    assert grade(0.3, 0.1, False) == "blunder"
+
+
+# ---------------------------------------------------------------- the seed
+def shedding_record(seed: int = 2) -> dict[str, Any]:
+    return play_out(engine.new_game("switch", 3, seed), seed)
+
+
+def test_the_same_seed_gives_the_same_analysis_in_workers_or_not() -> None:
+    from switchboard.analyze import run_analysis
+
+    record = shedding_record()
+    here = run_analysis(record, FAST, workers=0)
+    pooled = run_analysis(record, FAST, workers=2)
+    assert [d.index for d in here] == decision_points(record)
+    assert as_json(record, here, FAST) == as_json(record, pooled, FAST)
+    other = run_analysis(record, Settings(seed=4, worlds=8, depth=20), workers=0)
+    assert [d.values for d in other] != [d.values for d in here]
+
+
+def test_the_text_report_names_the_better_move() -> None:
+    record = shedding_record()
+    decisions = analyse(record, decision_points(record), FAST)
+    text = as_text(record, decisions)
+    assert "accuracy" in text
+    marked = [d for d in decisions if d.mark]
+    for d in marked:
+        assert f"{d.played} ({d.values[d.played]:.2f})" in text
+        assert f"{d.best} ({d.values[d.best]:.2f})" in text
+
+
+# ------------------------------------------------------- what a seat knows
+def swapped_hidden_cards() -> tuple[dict[str, Any], dict[str, Any]]:
+    """A switch game and the same game with one card of seat 1's hand and one
+    of seat 2's exchanged in the deal, both cards held to the end: seat 0 saw
+    exactly the same things in both."""
+    for seed in range(40):
+        deck = list(FULL_PACK)
+        random.Random(seed).shuffle(deck)
+        game = engine.new_game("switch", 3, seed, deck=deck)
+        start = [set(game.view(s)["hand"]) for s in range(3)]
+        record = play_out(game, seed)
+        end = [set(game.view(s)["hand"]) for s in range(3)]
+        kept1, kept2 = sorted(start[1] & end[1]), sorted(start[2] & end[2])
+        if not kept1 or not kept2:
+            continue
+        texts = [str(c) for c in deck]
+        i, j = texts.index(kept1[0]), texts.index(kept2[0])
+        texts[i], texts[j] = texts[j], texts[i]
+        changed = {**record, "deck": texts}
+        try:
+            engine.replay(changed)  # the same actions are still legal
+        except engine.IllegalActionError:
+            continue
+        return record, changed
+    pytest.fail("no game kept a dealt card in both other hands")
+
+
+def test_a_seat_is_judged_only_on_what_it_saw() -> None:
+    record, changed = swapped_hidden_cards()
+
+    def of(rec: dict[str, Any], seat: int) -> list[int]:
+        return [i for i in decision_points(rec) if rec["actions"][i][0] == seat]
+
+    mine, theirs = of(record, 0), of(record, 1)
+    assert mine and of(changed, 0) == mine
+    first = analyse(record, mine, FAST)
+    second = analyse(changed, mine, FAST)
+    assert [(d.values, d.mark) for d in first] == [(d.values, d.mark) for d in second]
+    # The other seats' hands did change, and so does the judging of seat 1.
+    both = sorted(set(theirs) & set(of(changed, 1)))
+    one = analyse(record, both, FAST)
+    two = analyse(changed, both, FAST)
+    assert [d.values for d in one] != [d.values for d in two]
+
+
+def test_an_event_log_is_refused_plainly() -> None:
+    with pytest.raises(ValueError, match="full record"):
+        decision_points({"ruleset": "switch", "seats": 3, "events": []})
+
+
+# ------------------------------------------------------------------ Ctrl-C
+def test_ctrl_c_ends_the_workers_and_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    import argparse
+
+    from switchboard import analyze
+
+    record = shedding_record()
+    calls = []
+
+    def interrupt(done: int, total: int) -> None:
+        calls.append(done)
+        if done:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        analyze.run_analysis(record, FAST, workers=2, progress=interrupt)
+    assert multiprocessing.active_children() == []
+    assert calls and calls[-1] < len(decision_points(record))
+
+    class Bar:
+        def __init__(self, *args: Any) -> None:
+            pass
+
+        def __call__(self, done: int, total: int) -> None:
+            if done:
+                raise KeyboardInterrupt
+
+    args = argparse.Namespace(seed=1, worlds=8, workers=2, json=False, marked=False)
+    saved = analyze.ProgressBar
+    analyze.ProgressBar = Bar  # type: ignore[misc,assignment]
+    try:
+        assert analyze.run(record, args) == 130
+    finally:
+        analyze.ProgressBar = saved  # type: ignore[misc]
+    err = capsys.readouterr().err
+    assert "analysis interrupted" in err and "Traceback" not in err
+    assert multiprocessing.active_children() == []
+
+
+# --------------------------------------------------------------- the command
+def test_replay_analyze_prints_json_and_refuses_an_event_log(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from switchboard.cli import main
+
+    record = shedding_record()
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    argv = ["replay", str(path), "--analyze", "--json", "--workers", "0", "--worlds", "6"]
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    report = json.loads(out)
+    assert [d["index"] for d in report["decisions"]] == decision_points(record)
+    assert report["margin"] == 0.05 and len(report["players"]) == 3
+    assert "analysing [" in err and f"{len(decision_points(record))} decisions" in err
+    log = tmp_path / "log.json"
+    log.write_text(json.dumps({"ruleset": "switch", "seats": 3, "options": {}, "events": []}))
+    assert main(["replay", str(log), "--analyze", "--workers", "0"]) == 1
+    assert "full record" in capsys.readouterr().err
