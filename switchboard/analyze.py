@@ -89,8 +89,8 @@ def run_analysis(
 class ProgressBar:
     """``analysing [#######.......] 34/120 decisions 0:12`` on one line of stderr."""
 
-    def __init__(self, stream: TextIO = sys.stderr, width: int = 30) -> None:
-        self.stream = stream
+    def __init__(self, stream: TextIO | None = None, width: int = 30) -> None:
+        self.stream = stream or sys.stderr
         self.width = width
         self.start = time.monotonic()
 
