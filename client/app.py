@@ -355,8 +355,12 @@ class ClientApp:
         if verb == "table" and len(words) == 2:
             if words[1] in self.state.tables:
                 self.show_table(words[1])
+            elif words[1] in self.seated_by_server():
+                self.submit(f"join {words[1]}")  # our name's seat: joining takes it back
             else:
-                self.say(f"you are not at table {words[1]}", "class:error")
+                self.say(
+                    f"you are not at table {words[1]}; `join {words[1]}` sits down", "class:error"
+                )
             return
         if verb == "ascii":
             self.ascii_only = not self.ascii_only
@@ -508,11 +512,13 @@ class ClientApp:
         t = self.table
         if t is None:
             out: StyleAndTextTuples = [("class:heading", "Your tables"), ("", "\n")]
-            for tid, tt in self.state.tables.items():
-                role = "watching" if tt.seat is None else f"seat {tt.seat}"
+            mine = self.my_tables()
+            for tid, role in mine.items():
                 out += [("", f"{tid} {role}"), ("", "\n")]
-            if not self.state.tables:
+            if not mine:
                 out += [("class:dim", "none yet"), ("", "\n")]
+            else:
+                out += [("class:dim", "`table N` goes to one"), ("", "\n")]
             return out
         out = [("class:heading", f"{'Players':<17}score"), ("", "\n")]
         scores = (t.view or {}).get("scores") or []
@@ -545,6 +551,28 @@ class ClientApp:
         if t.seat is None:
             out += [("class:dim", "you are watching"), ("", "\n")]
         return out
+
+    def seated_by_server(self) -> dict[str, int]:
+        """Tables where the server's table list shows our name in a seat: the truth, even
+        for a seat this client never took (another machine's, or before a crash)."""
+        out: dict[str, int] = {}
+        name = self.state.name
+        for info in self.state.lobby:
+            players = list(info.get("players") or [])
+            if name and name in players:
+                out[str(info.get("table"))] = players.index(name)
+        return out
+
+    def my_tables(self) -> dict[str, str]:
+        """Table -> ``seat N`` or ``watching``: where we sit (by the server's list, and
+        by this connection) and what we watch."""
+        mine = {tid: f"seat {seat}" for tid, seat in self.seated_by_server().items()}
+        for tid, tt in self.state.tables.items():
+            if tt.seat is not None:
+                mine[tid] = f"seat {tt.seat}"
+            else:
+                mine.setdefault(tid, "watching")
+        return mine
 
     def talk_apart(self) -> bool:
         """Talk gets a pane of its own beside the events when the terminal is wide enough."""

@@ -58,15 +58,20 @@ def secret_for(name: str, server: str, directory: Path | None = None) -> str:
         return known[key]
     secret = secrets.token_urlsafe(24)
     known[key] = secret
-    directory.mkdir(parents=True, exist_ok=True)
-    # Write a private file, then move it over the old one: never a world-readable moment.
+    write_private(path, known)
+    return secret
+
+
+def write_private(path: Path, data: object) -> None:
+    """``data`` as JSON in a file only the user may read (mode 0600): written beside it,
+    then moved over the old one, so there is never a world-readable moment."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump(known, f, indent=1, sort_keys=True)
+        json.dump(data, f, indent=1, sort_keys=True)
     os.chmod(tmp, 0o600)
     os.replace(tmp, path)
-    return secret
 
 
 def default_name() -> str:

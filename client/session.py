@@ -19,9 +19,10 @@ import trio
 
 from client.app import ClientApp
 from client.config import records_dir, secret_for
-from client.connection import Connection, ConnectionLost, ServerError
+from client.connection import LATEST, Connection, ConnectionLost, ServerError
 from client.moves import blunder_penalty, draw_alias, square_problem
 from client.records import RecordError, fetch_record
+from client.seats import SeatBook
 from client.state import TableState
 from client.words import plural
 from protocol import messages as m
@@ -37,10 +38,20 @@ LOG_CATCH_UP = 40
 class Session:
     """One person's session: a connection and the screens drawing it."""
 
-    def __init__(self, conn: Connection, ui: ClientApp, *, records_dir: Path | None = None):
+    def __init__(
+        self,
+        conn: Connection,
+        ui: ClientApp,
+        *,
+        records_dir: Path | None = None,
+        seats: SeatBook | None = None,
+    ):
         self.conn = conn
         self.ui = ui
         self.records_dir = records_dir
+        #: where this person's seats are kept between runs (None: not kept, as for the
+        #: private server of a `switchboard play` without an address)
+        self.seats = seats
         conn.on_receive = ui.arrived
         #: a penalised play typed once and not yet confirmed: (table, the line)
         self.confirming: tuple[str, str] | None = None
@@ -56,9 +67,46 @@ class Session:
             nursery.start_soon(self._refresh_lobby)
             await self._quiet(m.ListRulesets())
             await self._quiet(m.ListTables())
+            await self.sit_down_again()
             async for line in lines:
                 await self.run_line(line)
             nursery.cancel_scope.cancel()
+
+    @property
+    def _who(self) -> str:
+        """The key of this person's seats: ``name@host:port``."""
+        return f"{self.conn.state.name or self.conn.name}@{self.conn.host}:{self.conn.port}"
+
+    async def sit_down_again(self) -> None:
+        """Take back every seat held when the client last ran: by its kept token
+        (``resume``), else, where the server's table list shows our name seated, by
+        ``join`` (which gives a name its own seat back). The log is caught up as for a
+        table joined mid-game. The first table taken back is shown."""
+        if self.seats is None:
+            return
+        back: list[str] = []
+        for table, token in self.seats.held(self._who).items():
+            self._arriving.add(table)
+            reply = await self._quiet(m.Resume(table=table, token=token, last_seq=LATEST))
+            if isinstance(reply, m.Seated):
+                back.append(table)
+            else:  # the table closed, or the seat is no longer this token's
+                self._arriving.discard(table)
+                self.seats.forget(self._who, table)
+        name = self.conn.state.name
+        for info in self.conn.state.lobby:
+            table = str(info.get("table"))
+            if name and name in (info.get("players") or []) and table not in back:
+                self._arriving.add(table)
+                if isinstance(await self._quiet(m.Join(table=table)), m.Seated):
+                    back.append(table)
+                else:
+                    self._arriving.discard(table)
+        if back:
+            self.ui.show_table(back[0])
+            where = ", ".join(back)
+            self.ui.say(f"back in your seat at table {where}", "class:ok")
+            await self._quiet(m.ListTables())
 
     async def _pump(self) -> None:
         async for msg in self.conn.events():
@@ -73,6 +121,8 @@ class Session:
                     if msg.state in ("playing", "paused") and msg.seq > 0:
                         # Joined or watching mid-game: the log shows how the board came about.
                         self._nursery.start_soon(self.conn.catch_up_log, msg.table, LOG_CATCH_UP)
+            elif isinstance(msg, m.Seated) and self.seats is not None:
+                self.seats.remember(self._who, msg.table, msg.token)
             elif isinstance(msg, m.Goodbye):
                 self.ui.say(f"the server said goodbye: {msg.text or msg.code}", "class:error")
             self.ui.changed()
@@ -158,6 +208,8 @@ class Session:
                 await self.run_line(f"join {table}")
         elif isinstance(msg, m.Leave):
             self.conn.state.tables.pop(msg.table, None)
+            if self.seats is not None:
+                self.seats.forget(self._who, msg.table)
             self.ui.show_table(None)
             await self._quiet(m.ListTables())
             self.ui.say(f"left table {msg.table}", "class:ok")

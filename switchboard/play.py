@@ -97,6 +97,7 @@ async def play_async(
     from client.config import default_name
     from client.connection import connect
     from client.guest import Bridge, run_async
+    from client.seats import SeatBook
     from client.session import Session
     from client.state import ClientState
 
@@ -150,7 +151,9 @@ async def play_async(
                 async with connect(
                     host, port, name=name or default_name(), secret=secret, state=state
                 ) as conn:
-                    session = Session(conn, app)
+                    # Seats on a real server are kept, so a restarted client sits down again.
+                    seats = SeatBook() if address is not None else None
+                    session = Session(conn, app, seats=seats)
                     if address is None:
                         await session.run_line(f"create {game} {seats or default_seats(game)}")
                         await session.run_line("start")

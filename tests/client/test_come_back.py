@@ -1,0 +1,91 @@
+"""A player whose client died sits down again by himself: the client keeps its seat tokens
+(mode 0600) and resumes them on start, with the table's log caught up; without a token, the
+server's table list still shows where his name sits, and `table N` takes the seat back."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+
+import trio
+from harness import CTRL_D, Driver, run_client
+
+from server.app import Server
+from server.config import ServerConfig
+
+
+def serve_in_thread(ports: list[int], stop: threading.Event) -> threading.Thread:
+    def serve() -> None:
+        async def main() -> None:
+            async with trio.open_nursery() as nursery:
+                config = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2**4, bot_delay_seconds=0)
+                server = Server(config)
+                ports.append(await nursery.start(server.serve))
+                await trio.to_thread.run_sync(stop.wait, abandon_on_cancel=True)
+                server.shutdown()
+
+        trio.run(main)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not ports and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return thread
+
+
+def test_a_restarted_client_is_back_in_its_seat(tmp_path, monkeypatch) -> None:
+    """Before: the lobby said "Your tables: none yet" and `table 1` "you are not at table 1"."""
+    monkeypatch.setenv("SWITCHBOARD_CONFIG_DIR", str(tmp_path))
+    ports: list[int] = []
+    stop = threading.Event()
+    thread = serve_in_thread(ports, stop)
+    seen: dict[str, object] = {}
+
+    async def first(d: Driver) -> None:
+        d.line("create switch 2")
+        await d.until(lambda: d.table is not None and d.table.seat is not None, what="seated")
+        d.line("start")
+        await d.until(lambda: d.table.view and d.table.seq >= 2, what="the game")
+        seen["table"], seen["seat"] = d.app.current, d.table.seat
+        d.keys(CTRL_D)  # the client goes away without leaving
+
+    async def second(d: Driver) -> None:
+        await d.until(lambda: d.app.current == seen["table"], what="the table, by itself")
+        t = d.table
+        await d.until(lambda: t.view and t.seat == seen["seat"], what="our seat")
+        await d.until(lambda: any(line.kind == "event" for line in t.log), what="the log")
+        assert "back in your seat" in d.screen()
+        d.keys(CTRL_D)
+
+    async def third(d: Driver) -> None:  # no token kept: the server's list says where we sit
+        await d.until_screen("Your tables")
+        await d.until(lambda: f"{seen['table']} seat {seen['seat']}" in d.screen(), what="list")
+        assert d.app.current is None or d.app.current == seen["table"]
+        d.line("lobby")
+        d.line(f"table {seen['table']}")
+        await d.until(lambda: d.table is not None and d.table.seat == seen["seat"], what="back")
+        d.keys(CTRL_D)
+
+    try:
+        address = ("127.0.0.1", ports[0])
+        assert asyncio.run(run_client(first, address=address, name="ann")) == 0
+        kept = tmp_path / "seats.json"
+        assert kept.stat().st_mode & 0o777 == 0o600
+        held = json.loads(kept.read_text())
+        assert list(held.values()) == [{seen["table"]: held[next(iter(held))][seen["table"]]}]
+        assert asyncio.run(run_client(second, address=address, name="ann")) == 0
+        kept.unlink()
+        from client import session
+
+        monkeypatch.setattr(session.Session, "sit_down_again", _nothing)
+        assert asyncio.run(run_client(third, address=address, name="ann")) == 0
+    finally:
+        stop.set()
+        thread.join(10)
+
+
+async def _nothing(self) -> None:
+    """A client that takes back no seat on start (the third run shows the lobby's list)."""
