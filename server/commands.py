@@ -92,6 +92,7 @@ class Export:
     member: Member
     req: int | None
     start: int = 0
+    budget: int | None = None  #: bytes of JSON a page may take (a text line); None: no cap
 
 
 @dataclass(frozen=True, slots=True)

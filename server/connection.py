@@ -46,7 +46,7 @@ import engine
 from protocol import messages as m
 from protocol.commands import help_lines
 from protocol.errors import ProtocolError, RemoteProtocolError
-from protocol.limits import Limits
+from protocol.limits import DEFAULT_LIMITS, Limits
 from protocol.msgpack_codec import MsgpackDecoder
 from protocol.msgpack_codec import encode as msgpack_encode
 from protocol.sniff import MSGPACK, TEXT, sniff
@@ -576,4 +576,6 @@ class Connection:
             text = "you are asking for records too fast"
             self.deliver(wire.error(msg.id, "rate_limited", text, table.id))
             return
-        await table.submit(cmd.Export(self, msg.id, msg.start))
+        # a text client reads a page as one line: no longer than the protocol's max_line
+        budget = DEFAULT_LIMITS.max_line if isinstance(self.codec, ServerTextCodec) else None
+        await table.submit(cmd.Export(self, msg.id, msg.start, budget))

@@ -750,11 +750,13 @@ class Table:
                 text = "a running game's record is for the table's members (join or watch it)"
                 c.member.deliver(wire.error(c.req, "not_member", text, self.id))
                 return
-            page = records.public_page(game, self.options, self.game_events, c.start, size)
+            page = records.public_page(
+                game, self.options, self.game_events, c.start, size, c.budget
+            )
         else:
             if self._final is None:
                 self._final = game.record()
-            page = records.full_page(self._final, c.start, size)
+            page = records.full_page(self._final, c.start, size, c.budget)
         c.member.deliver(wire.record(c.req, self.id, page, self.game_no))
 
     def is_member(self, member: Member) -> bool:

@@ -140,3 +140,26 @@ async def test_record_requests_are_rate_limited_per_connection(nursery):
     assert replies[-1].code == "rate_limited"
     other = await Client.connect(server.port)  # another connection has its own allowance
     assert isinstance(await other.request(m.GetRecord(table=table)), m.Record)
+
+
+async def test_a_text_client_gets_each_page_as_one_line_within_max_line(server):
+    master = await Client.connect(server.port, "scribe")
+    ok = await master.request(
+        m.CreateTable(ruleset="kilodney", seats=4, options={"turn_seconds": 0})
+    )
+    await master.request(m.Join(table=ok.table, seat=0))
+    await master.request(m.StartGame(table=ok.table))
+    for _ in range(12):  # his own moves; the bots move between them
+        turn = await master.wait_for(
+            lambda x: isinstance(x, m.Turn) and x.to_act == x.seat and x.legal
+        )
+        await master.request(m.Act(table=ok.table, action=turn.legal[0]))
+    reader = await Client.connect(server.port, text=True)
+    await reader.request(m.Spectate(table=ok.table))
+    rec = await reader.record(ok.table)
+    assert isinstance(rec, m.Record) and not rec.full
+    seen = [x.event for x in master.inbox if isinstance(x, m.TableEvent)]
+    assert len(rec.record["events"]) >= len(seen) > 0
+    lines = bytes(reader.raw).split(b"\n")
+    assert sum(line.startswith(b"record ") for line in lines) > 1  # it took several pages
+    assert max(len(line) + 1 for line in lines) <= Limits().max_line
