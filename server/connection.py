@@ -473,7 +473,8 @@ class Connection:
         if self.ops is not None and (why := self.ops.refuse_name(msg.name)) is not None:
             self.deliver(wire.error(msg.id, "banned", why))
             raise _Closing
-        if self.tokens and (self._name is None or fold_name(msg.name) != fold_name(self._name)):
+        renaming = self._name is None or fold_name(msg.name) != fold_name(self._name)
+        if renaming and self._holds_a_seat():
             # Every message to this connection goes to the name it has: a seat's hand
             # must not flow on to a second name (one hand to a person, server.seating).
             why = "leave your seat before you claim another name"
@@ -487,6 +488,16 @@ class Connection:
             self.deliver(m.Named(name=result.name, id=msg.id))
         else:
             self.deliver(wire.error(msg.id, result.code, result.reason))
+
+    def _holds_a_seat(self) -> bool:
+        """Whether this connection is a seat's connection at some table now (read from the
+        tables between awaits, as the lobby's listing is; a token kept from a table that
+        closed, or from a seat resumed elsewhere or unseated, does not count)."""
+        for table_id in self.tokens:
+            table = self.services.lobby.get(table_id)
+            if table is not None and any(seat.member is self for seat in table.seats):
+                return True
+        return False
 
     async def _list_rulesets(self, msg: m.ListRulesets) -> None:
         described = [rs.describe() for rs in engine.all_rulesets()]

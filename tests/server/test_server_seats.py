@@ -133,3 +133,16 @@ async def test_requests_to_a_table_that_closes_under_them_each_get_one_reply(run
         replies = [getattr(x, "id", None) for x in c.inbox]
         assert all(replies.count(i) == 1 for i in ids), replies
         await c.aclose()
+
+
+async def test_a_connection_that_no_longer_holds_a_seat_may_change_its_name(running):
+    master, table = await started_table(running.port, "boss")
+    player = await connect_from(running.port, "127.0.0.8", "player")
+    assert isinstance(await player.request(m.Join(table=table, seat=1)), m.Seated)
+    refused = await player.request(m.ClaimName(name="renamed", secret="pw"))
+    assert isinstance(refused, m.Error) and refused.code == "not_allowed", refused
+    assert isinstance(await master.request(m.Unseat(table=table, seat=1)), m.Ok)
+    renamed = await player.request(m.ClaimName(name="renamed", secret="pw"))
+    assert isinstance(renamed, m.Named), renamed
+    for c in (master, player):
+        await c.aclose()
