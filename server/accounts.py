@@ -43,6 +43,7 @@ from dataclasses import dataclass
 
 import trio
 
+from server import namefold
 from server.config import ServerConfig
 from server.ledger import Ledger
 from server.limits import Backoff, NameError_, clean_name, fold_name
@@ -113,6 +114,7 @@ class Accounts:
         throttle: Backoff | None = None,
         ledger: Ledger | None = None,
     ) -> None:
+        namefold.load()  # the look-alike table, now rather than at the first claim
         self._store = store
         #: gives a new name its starting chips in the transaction that claims it
         self._ledger = ledger

@@ -19,8 +19,8 @@ confusable?", not "what is its skeleton?", and its table lists each pair both
 ways, so ``_prototypes`` recovers the direction: in ``confusables.txt`` a
 prototype is never itself mapped, so a character listed with several look-alikes
 is a prototype, and one listed with a single look-alike that is a prototype is
-that prototype's source. The table is built on first use (a fifth of a second),
-not at import.
+that prototype's source. The table is built by ``load()`` or on first use (a
+fifth of a second), not at import.
 
 Why case is folded before the confusables, not after: names have always been
 case-blind, and a key that is both case-blind and folds capital ``I`` onto small
@@ -55,6 +55,12 @@ def name_key(name: str) -> str:
             break
         text = mapped
     return text
+
+
+def load() -> None:
+    """Build the table now (a server calls this at start, so that its first claim does not
+    stall every table for the fifth of a second the build takes)."""
+    _prototypes()
 
 
 @functools.cache
