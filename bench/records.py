@@ -13,6 +13,9 @@ members), ask for its record page after page, from the start again at the end, a
 as the replies come; after a ``rate_limited`` refusal a fetcher waits 0.2 s, as the
 terminal client does (``--hammer``: it asks again at once, which loopback, a trusted
 address, may do without the request-rate guard that would drop a remote client).
+Phase 1b, a control: the same number of clients in the same kind of process, each
+pinging every 0.1 s instead, so that what the machine itself adds (a loaded CPU, the
+clients' process) shows apart from what the record requests cost the server.
 Target: phase 2's ping p99 within 2x of phase 1's.
 """
 
@@ -48,6 +51,7 @@ trio.run(main)
 """
 
 TARGET = 2.0
+CONTROL = "control"  #: a table name no server gives: the control clients only ping
 
 
 def pct(values: list[float], q: float) -> float:
@@ -93,6 +97,11 @@ async def pinger(port: int, seconds: float) -> list[float]:
 async def fetcher(port: int, table: str, index: int, counts: dict[str, int], polite: bool) -> None:
     conn = await Conn.open(port, f"reader{index}")
     await conn.request(m.Spectate(table=table))
+    if table == CONTROL:  # the control: as busy a client, asking for nothing costly
+        while True:
+            await conn.request(m.Ping())
+            counts["pages"] += 1
+            await trio.sleep(0.1)
     start = 0
     while True:
         reply = await conn.request(m.GetRecord(table=table, start=start))
@@ -121,6 +130,25 @@ def fetchers(port: int, table: str, n: int, polite: bool, seconds: float, out: A
     out.put(counts)
 
 
+async def with_clients(
+    port: int, table: str, args: argparse.Namespace
+) -> tuple[list[float], dict[str, int]]:
+    """The pinger's round trips while ``args.fetchers`` clients in another process fetch
+    ``table``'s record (``CONTROL``: ping every 0.1 s instead), and their counts."""
+    spawn = multiprocessing.get_context("spawn")  # a fresh interpreter: no trio run inherited
+    out: Any = spawn.Queue()
+    proc = spawn.Process(
+        target=fetchers,
+        args=(port, table, args.fetchers, not args.hammer, args.seconds + 1.5, out),
+    )
+    proc.start()
+    await trio.sleep(1.0)  # every client connected and busy
+    rtts = await pinger(port, args.seconds)
+    counts = await trio.to_thread.run_sync(out.get)
+    proc.join()
+    return rtts, counts
+
+
 async def measure(port: int, args: argparse.Namespace) -> None:
     table = await long_paused_game(port, args.events)
     probe = await Conn.open(port, "prober")
@@ -130,24 +158,24 @@ async def measure(port: int, args: argparse.Namespace) -> None:
     print(f"record: table {table}, a running (paused) switch game of {first.total} events,"
           f" in pages of {len(first.record['events'])} ({size} bytes a page)")  # fmt: skip
     alone = await pinger(port, args.seconds)
-    spawn = multiprocessing.get_context("spawn")  # a fresh interpreter: no trio run inherited
-    out: Any = spawn.Queue()
-    proc = spawn.Process(
-        target=fetchers,
-        args=(port, table, args.fetchers, not args.hammer, args.seconds + 1.5, out),
-    )
-    proc.start()
-    await trio.sleep(1.0)  # every fetcher connected and fetching
-    loaded = await pinger(port, args.seconds)
-    counts = await trio.to_thread.run_sync(out.get)
-    proc.join()
+    control, _ = await with_clients(port, CONTROL, args)
+    loaded, counts = await with_clients(port, table, args)
     print(f"{'phase':<28}{'pings':>7}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}")
-    for name, rtts in (("no fetchers", alone), (f"{args.fetchers} fetchers", loaded)):
+    rows = (
+        ("no fetchers", alone),
+        (f"{args.fetchers} pinging clients (control)", control),
+        (f"{args.fetchers} fetchers", loaded),
+    )
+    for name, rtts in rows:
         print(f"{name:<28}{len(rtts):>7}{pct(rtts, 0.5):>9.3f}{pct(rtts, 0.99):>9.3f}"
               f"{max(rtts):>9.3f}")  # fmt: skip
     refused = {k: v for k, v in counts.items() if k not in ("pages", "events")}
     print(f"fetchers got {counts['pages']} pages ({counts['events']} events), refusals {refused}")
     ratio = pct(loaded, 0.99) / pct(alone, 0.99)
+    print(
+        f"ping p99 with fetchers / with the control clients: "
+        f"{pct(loaded, 0.99) / pct(control, 0.99):.2f}x (the machine's own share)"
+    )
     verdict = "met" if ratio <= TARGET else "NOT met"
     print(f"ping p99 with fetchers / without: {ratio:.2f}x (target <= {TARGET:.0f}x): {verdict}")
 
