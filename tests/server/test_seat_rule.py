@@ -1,7 +1,7 @@
 """One hand to a person, as a property: random joins, leaves, resumes (with anyone's
-token), name changes, watching and playing by several names from two addresses, over
-real sockets; over every message each name received during the game, it was shown the
-view of one seat at most, and so was each connection."""
+token), name changes, unseats by the master, watching and playing by several names from
+two addresses, over real sockets; over every message each name received during the game,
+it was shown the view of one seat at most, and so was each connection."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ STEP = st.one_of(
     st.tuples(st.just("claim"), who, st.integers(0, len(NAMES) - 1)),
     st.tuples(st.just("watch"), who),
     st.tuples(st.just("act"), who),
+    st.tuples(st.just("unseat"), st.integers(0, 2)),  # the master frees a player's seat
 )
 
 
@@ -82,7 +83,9 @@ async def scenario(steps: list[tuple[Any, ...]], addresses: list[int], by_addres
 async def play_step(step: tuple[Any, ...], players: list[Player], host: Client, table: str) -> None:
     kind, i, *rest = step
     c = players[i].client
-    if kind == "join":
+    if kind == "unseat":
+        await host.request(m.Unseat(table=table, seat=i))
+    elif kind == "join":
         await c.request(m.Join(table=table, seat=rest[0]))
     elif kind == "leave":
         await c.request(m.Leave(table=table))
