@@ -528,6 +528,8 @@ class ClientApp:
             name = self._name(t, seat) if seat < len(names) and names[seat] else "(empty)"
             if seat == t.seat:
                 name += "*"
+            if t.away(seat):
+                name = name[:11] + " (gone)"
             turn = t.to_act == seat and t.state == "playing"
             marker = (">" if self.ascii_only else "▶") if turn else " "
             score = scores[seat] if seat < len(scores) else ""
@@ -619,6 +621,15 @@ class ClientApp:
                 ("class:talk.name", f"{entry.data.get('name')}: "),
                 ("", str(entry.data.get("text", ""))),
             ]
+        if entry.kind == "presence":
+            words = {
+                "dropped": " dropped out (the seat and its clock stay; a bot plays on time-out)",
+                "left": " left the table (a bot takes the seat)",
+                "back": " is back",
+            }
+            what = str(entry.data.get("what"))
+            text = words.get(what, f" {what}")
+            return [("class:log.seat", str(entry.data.get("name"))), ("class:dim", text)]
         if entry.kind == "error":
             return [("class:error", str(entry.data.get("text", "")))]
         return [("class:dim", str(entry.data.get("text", "")))]

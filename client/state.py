@@ -89,6 +89,16 @@ class TableState:
     #: old events filed into the log by a catch-up
     backfilled: int = 0
     log: deque[LogLine] = field(default_factory=lambda: deque(maxlen=MAX_LOG))
+    #: seats whose player dropped (or left): seat -> (name, ``dropped`` | ``left``), from
+    #: the server's ``presence``; a player who comes back is taken off
+    gone: dict[int, tuple[str, str]] = field(default_factory=dict)
+
+    def away(self, seat: int) -> str | None:
+        """``dropped`` or ``left`` while the player at ``seat`` is gone, else ``None``."""
+        entry = self.gone.get(seat)
+        if entry is None or seat >= len(self.players) or self.players[seat] != entry[0]:
+            return None
+        return entry[1]
 
     @property
     def names(self) -> list[str | None]:
@@ -184,6 +194,16 @@ class ClientState:
             t = self.table(msg.table)
             t.seat, t.token = msg.seat, msg.token
             return "table"
+        if isinstance(msg, m.Presence):
+            t = self.table(msg.table)
+            if msg.what == "back":
+                t.gone.pop(msg.seat, None)
+            else:
+                t.gone[msg.seat] = (msg.name, msg.what)
+            t.log.append(
+                LogLine("presence", {"seat": msg.seat, "name": msg.name, "what": msg.what})
+            )
+            return "talk"
         if isinstance(msg, m.Talk):
             self.table(msg.table).log.append(LogLine("talk", {"name": msg.name, "text": msg.text}))
             return "talk"

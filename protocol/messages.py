@@ -547,6 +547,20 @@ class Talk(Message):
     id: Id = field(default=None, kw_only=True)
 
 
+@message("presence", SERVER)
+@dataclass(frozen=True, slots=True)
+class Presence(Message):
+    """A seated player's coming and going, told to the rest of the table (not sequenced):
+    ``what`` is ``left`` (gave up the seat), ``dropped`` (the connection went; the seat
+    and its clock stay) or ``back`` (a dropped player's seat is his connection's again)."""
+
+    table: Word
+    seat: Seat
+    name: Word
+    what: Word
+    id: Id = field(default=None, kw_only=True)
+
+
 @message("snapshot", SERVER)
 @dataclass(frozen=True, slots=True)
 class Snapshot(Message):
@@ -948,6 +962,7 @@ __all__ = [
     "PauseGame",
     "Ping",
     "Pong",
+    "Presence",
     "Quit",
     "Received",
     "Record",

@@ -69,6 +69,7 @@ from protocol.messages import (
     Ok,
     Ping,
     Pong,
+    Presence,
     Received,
     Record,
     Resume,
@@ -158,6 +159,11 @@ SPECS: tuple[LineSpec, ...] = (
         "legal",
     ),
     LineSpec("talk", Talk, (("table", "word"),), (), "talk"),
+    LineSpec(
+        "presence",
+        Presence,
+        (("table", "word"), ("seat", "int"), ("name", "word"), ("what", "word")),
+    ),
     LineSpec("notice", Notice, (), (("shutdown_in", "optint"),), "text:text"),
     LineSpec(
         "record",

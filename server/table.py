@@ -355,7 +355,7 @@ class Table:
             case Leave():
                 await self._leave(command)
             case Detach():
-                self._detach(command.member)
+                self._dropped(command.member)
             case Talk():
                 self._talk(command)
             case Start():
@@ -597,10 +597,13 @@ class Table:
         if old is not None and old is not c.member:
             old.deliver(wire.notice(f"your seat at table {self.id} was taken up elsewhere"))
         self._detach(c.member)
+        came_back = bool(mine) and old is None  # his own seat, while he was gone
         self.seats[seat] = Seat(name, th, c.member)
         if dealt:
             self.witnesses.shown(c.member, seat)
         c.member.deliver(wire.seated(c.req, self.id, seat, token))
+        if came_back:
+            self._presence(seat, "back")
         self._changed_at = trio.current_time()
         if (
             self.settings.get("start_when_full")
@@ -631,13 +634,17 @@ class Table:
         if old is not None and old is not c.member:
             old.deliver(wire.notice(f"your seat at table {self.id} was resumed elsewhere"))
         self._detach(c.member)
+        came_back = old is None
         self.seats[seat].member = c.member
         c.member.deliver(wire.seated(c.req, self.id, seat, c.token))
         self._catch_up(c.member, seat, c.since)
+        if came_back:
+            self._presence(seat, "back")
 
     async def _leave(self, c: Leave) -> None:
         seat = self._seat_of(c.member)
         if seat is not None:
+            self._presence(seat, "left")
             # an empty seat is a bot's, not away
             freed = SeatSet(self.id, seat, None, None)
             await self.commit(freed, *gamemaster.back_writes(self, seat))
@@ -657,6 +664,24 @@ class Table:
                 await self._close("everyone left")
                 return
         self._send_snapshots()
+
+    def _presence(self, seat: int, what: str) -> None:
+        """Tell everyone at the table but the seat's own connection that its player
+        ``left``, ``dropped`` or is ``back`` (not numbered: not part of the game)."""
+        s = self.seats[seat]
+        if s.name is None:
+            return
+        msg = wire.presence(self.id, seat, s.name, what)
+        for m in self.members():
+            if m is not s.member:
+                m.deliver(msg)
+
+    def _dropped(self, member: Member) -> None:
+        """A connection closed: its seats stay (their clocks run) and the table is told."""
+        gone = [i for i, s in enumerate(self.seats) if s.member is member]
+        self._detach(member)
+        for seat in gone:
+            self._presence(seat, "dropped")
 
     def _detach(self, member: Member) -> None:
         for s in self.seats:

@@ -92,6 +92,10 @@ def talk(table: int, name: str, text: str) -> Message:
     return m.Talk(table=table_word(table), name=name, text=text)
 
 
+def presence(table: int, seat: int, name: str, what: str) -> Message:
+    return m.Presence(table=table_word(table), seat=seat, name=name, what=what)
+
+
 def record(req: int | None, table: int, page: Page, game: int) -> Message:
     return m.Record(
         table=table_word(table),

@@ -89,3 +89,31 @@ def test_a_restarted_client_is_back_in_its_seat(tmp_path, monkeypatch) -> None:
 
 async def _nothing(self) -> None:
     """A client that takes back no seat on start (the third run shows the lobby's list)."""
+
+
+def test_a_dropped_player_is_marked_by_his_name_and_the_log_says_so() -> None:
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from client.app import ClientApp, render_text
+    from client.state import ClientState
+    from protocol import messages as m
+
+    state = ClientState()
+    state.name = "ann"
+    state.handle(
+        m.Snapshot(table="1", seq=1, state="playing", view={}, seat=0, players=("ann", "bob"))
+    )
+    state.handle(m.Presence(table="1", seat=1, name="bob", what="dropped"))
+
+    async def draw() -> str:
+        with create_pipe_input() as pipe:
+            app = ClientApp(state, lambda _line: None, input=pipe, output=DummyOutput())
+        app.current = "1"
+        return render_text(app, 80, 24)
+
+    screen = asyncio.run(draw())
+    assert "bob (gone)" in screen and "bob dropped out" in screen, screen
+    state.handle(m.Presence(table="1", seat=1, name="bob", what="back"))
+    screen = asyncio.run(draw())
+    assert "bob (gone)" not in screen and "bob is back" in screen, screen

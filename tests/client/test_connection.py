@@ -219,3 +219,36 @@ async def test_a_spectator_reconnects_and_can_ask_again(tmp_path, monkeypatch) -
                 await trio.sleep(0.01)
             tables = await watcher.request(m.ListTables())
         assert any(str(info["table"]) == table for info in tables.tables)
+
+
+async def test_the_table_is_told_when_a_player_drops_comes_back_and_leaves(
+    tmp_path, monkeypatch
+) -> None:
+    """Before, the others never saw that bob's connection went, nor that he came back."""
+    monkeypatch.setenv("SWITCHBOARD_CONFIG_DIR", str(tmp_path))
+    async with (
+        proxied_server() as p,
+        connect("127.0.0.1", p.port, name="ann") as ann,
+        connect("127.0.0.1", p.proxy_port, name="bob", max_backoff=0.05) as bob,
+    ):
+        table = (await ann.request(m.CreateTable(ruleset="switch", seats=2))).table
+        await ann.join(table)
+        seat = (await bob.join(table)).seat
+        await ann.request(m.StartGame(table=table))
+        t = ann.state.tables[table]
+
+        def said() -> list[str]:
+            return [line.data["what"] for line in t.log if line.kind == "presence"]
+
+        assert p.proxy.drop()
+        with trio.fail_after(5):
+            while "back" not in said():
+                await trio.sleep(0.01)
+        assert said() == ["dropped", "back"]
+        assert t.away(seat) is None
+        await bob.request(m.Leave(table=table))
+        with trio.fail_after(5):
+            while said()[-1:] != ["left"]:
+                await trio.sleep(0.01)
+        assert [line.data["name"] for line in t.log if line.kind == "presence"] == ["bob"] * 3
+        assert not any(line.kind == "presence" for line in bob.state.tables[table].log)
