@@ -14,6 +14,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
@@ -39,6 +40,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _quiet_worker() -> None:
     """Workers leave Ctrl-C to the parent, which ends them."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _start_pool(count: int) -> Any:
+    """Worker processes that never see Ctrl-C: they are started with SIGINT
+    ignored (a spawned interpreter keeps an ignored SIGINT ignored, so not even
+    its imports can be interrupted) and keep ignoring it; the parent ends them."""
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        return multiprocessing.get_context("spawn").Pool(count, initializer=_quiet_worker)
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
 
 
 def _task(job: tuple[dict[str, Any], list[int], Settings]) -> list[Decision]:
@@ -71,7 +85,7 @@ def run_analysis(
                 progress(len(done), len(points))
         return sorted(done, key=lambda d: d.index)
     count = workers or os.cpu_count() or 1
-    pool = multiprocessing.get_context("spawn").Pool(count, initializer=_quiet_worker)
+    pool = _start_pool(count)
     try:
         for part in pool.imap_unordered(_task, jobs):
             done += part
@@ -105,14 +119,46 @@ class ProgressBar:
         self.stream.flush()
 
 
+def load(args: argparse.Namespace) -> dict[str, Any]:
+    """The record named on the command line: a JSON file, or a server's table."""
+    from pathlib import Path
+
+    if args.table is None or Path(args.source).exists():
+        data = json.loads(Path(args.source).read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or "ruleset" not in data:
+            raise ValueError(f"{args.source}: not a game record (no 'ruleset')")
+        return data
+    import trio
+
+    from switchboard.play import parse_address
+    from switchboard.replay import fetch_record
+
+    host, port = parse_address(args.source)
+    return trio.run(fetch_record, host, port, args.table, args.name)
+
+
+def main(args: argparse.Namespace) -> int:
+    """``switchboard replay ... --analyze``: load, analyse, print; the exit status.
+    Ctrl-C at any point (loading included) ends it with one line and status 130."""
+    try:
+        try:
+            record = load(args)
+        except Exception as exc:  # a bad file, a refused request: say it plainly
+            print(f"switchboard replay: {exc}", file=sys.stderr)
+            return 1
+        return run(record, args)
+    except KeyboardInterrupt:
+        print("\nswitchboard replay: analysis interrupted", file=sys.stderr)
+        return 130
+
+
 def run(record: dict[str, Any], args: argparse.Namespace) -> int:
     """Analyse ``record`` as the command line asks; the exit status."""
     from engine.analysis import Settings, as_json, as_text
 
     settings = Settings(seed=args.seed, worlds=args.worlds)
-    bar = ProgressBar()
     try:
-        decisions = run_analysis(record, settings, args.workers, bar)
+        decisions = run_analysis(record, settings, args.workers, ProgressBar())
     except KeyboardInterrupt:
         print("\nswitchboard replay: analysis interrupted", file=sys.stderr)
         return 130
@@ -126,4 +172,4 @@ def run(record: dict[str, Any], args: argparse.Namespace) -> int:
     return 0
 
 
-__all__: Sequence[str] = ["ProgressBar", "add_arguments", "run", "run_analysis"]
+__all__: Sequence[str] = ["ProgressBar", "add_arguments", "load", "main", "run", "run_analysis"]

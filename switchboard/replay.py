@@ -56,6 +56,8 @@ async def fetch_record(host: str, port: int, table: str, name: str | None) -> di
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.analyze:
+        return analyze.main(args)
     from pathlib import Path
 
     from client.replay import Replay, ReplayApp, load_record
@@ -73,8 +75,6 @@ def run(args: argparse.Namespace) -> int:
     except Exception as exc:  # a bad file, a refused request: say it plainly
         print(f"switchboard replay: {exc}", file=sys.stderr)
         return 1
-    if args.analyze:
-        return analyze.run(record, args)
     if args.print:
         steps = [args.step] if args.step is not None else range(replay.steps)
         for i in steps:
