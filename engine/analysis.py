@@ -228,8 +228,9 @@ def judge(
         kept = _shortlist(family, view, memory, kept, played)
         samples = _sample(family, view, memory, kept, rng, settings)
         values = {str(a): sum(v) / len(v) for a, v in zip(kept, samples, strict=True)}
-        error = 0.0
         top = max(values, key=lambda a: (values[a], a == played))
+        names = [str(a) for a in kept]
+        error = _paired_error(samples[names.index(top)], samples[names.index(played)])
         if values[top] - values[played] >= MARGIN:
             # The best of several noisy means is biased upwards: measure the
             # loss again against the played action on fresh worlds.
@@ -416,7 +417,7 @@ def as_text(
     record: dict[str, Any], decisions: Sequence[Decision], marked_only: bool = False
 ) -> str:
     """The per-player summary, then the game's decisions with the better move beside."""
-    lines = [f"Analysis of a {record['ruleset']} game, {record['seats']} seats"]
+    lines = [f"Analysis: {record['ruleset']}, {record['seats']} seats"]
     players = summarise(record, decisions)
     names = {p.seat: p.name for p in players}
     by_index = {d.index: d for d in decisions}
