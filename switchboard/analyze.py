@@ -119,8 +119,9 @@ class ProgressBar:
         self.stream.flush()
 
 
-def load(args: argparse.Namespace) -> dict[str, Any]:
-    """The record named on the command line: a JSON file, or a server's table."""
+def load(args: argparse.Namespace, fetch: Callable[..., Any]) -> dict[str, Any]:
+    """The record named on the command line: a JSON file, or a server's table
+    (``fetch``: ``switchboard.replay``'s async fetch of a table's record)."""
     from pathlib import Path
 
     if args.table is None or Path(args.source).exists():
@@ -131,18 +132,17 @@ def load(args: argparse.Namespace) -> dict[str, Any]:
     import trio
 
     from switchboard.play import parse_address
-    from switchboard.replay import fetch_record
 
     host, port = parse_address(args.source)
-    return trio.run(fetch_record, host, port, args.table, args.name)
+    return trio.run(fetch, host, port, args.table, args.name)
 
 
-def main(args: argparse.Namespace) -> int:
+def main(args: argparse.Namespace, fetch: Callable[..., Any]) -> int:
     """``switchboard replay ... --analyze``: load, analyse, print; the exit status.
     Ctrl-C at any point (loading included) ends it with one line and status 130."""
     try:
         try:
-            record = load(args)
+            record = load(args, fetch)
         except Exception as exc:  # a bad file, a refused request: say it plainly
             print(f"switchboard replay: {exc}", file=sys.stderr)
             return 1

@@ -57,7 +57,7 @@ async def fetch_record(host: str, port: int, table: str, name: str | None) -> di
 
 def run(args: argparse.Namespace) -> int:
     if args.analyze:
-        return analyze.main(args)
+        return analyze.main(args, fetch_record)
     from pathlib import Path
 
     from client.replay import Replay, ReplayApp, load_record
