@@ -41,6 +41,7 @@ from typing import Any
 
 import trio
 
+from server.datalock import DataDirLock
 from server.store import (
     ActionTaken,
     AwaySet,
@@ -185,6 +186,7 @@ class SQLiteStore:
         self._commits = 0
         self._largest = 0
         self._queued = 0
+        self._lock = DataDirLock(self.path.parent)
         self.healthy = True  #: the last write succeeded
         self.failed_writes = 0  #: requests refused since start
 
@@ -198,11 +200,18 @@ class SQLiteStore:
 
     def load(self) -> StoredState:
         """Create the schema if needed, read names, open tables and the ledger, start the
-        writer. Must be called from inside the trio run (the writer wakes trio tasks)."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        conn = self._connect()
-        migrate(conn)
-        state = read_state(conn)
+        writer. Must be called from inside the trio run (the writer wakes trio tasks).
+
+        First of all it locks the data directory (``DataDirLocked`` if another server
+        holds it), so a second server touches nothing of a live one's."""
+        self._lock.acquire()
+        try:
+            conn = self._connect()
+            migrate(conn)
+            state = read_state(conn)
+        except BaseException:
+            self._lock.release()
+            raise
         self._token = trio.lowlevel.current_trio_token()
         self._thread = threading.Thread(
             target=self._writer, args=(conn,), name="switchboard-store", daemon=True
@@ -288,6 +297,7 @@ class SQLiteStore:
                     self._write_batch(conn, batch, count)
         finally:
             conn.close()
+            self._lock.release()
             self._wake([self._closed], 0)
 
     def _write_batch(self, conn: sqlite3.Connection, batch: list[_Request], count: int) -> None:

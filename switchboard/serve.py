@@ -109,5 +109,14 @@ def run(args: argparse.Namespace) -> int:
     # is freed by reference counting alone (tests/server/test_connection_memory.py), and
     # bench/connmem.py measures RSS flat over 50,000 connect/close cycles at these settings.
     gc.set_threshold(10_000, 50, 100)
-    trio.run(main)
+    from server.datalock import DataDirLocked
+
+    refused: list[BaseException] = []
+    try:
+        trio.run(main)
+    except* DataDirLocked as group:  # another server holds the data directory
+        refused.extend(group.exceptions)
+    if refused:
+        log.error("%s", refused[0])
+        return 1
     return 0
