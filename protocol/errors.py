@@ -67,6 +67,7 @@ CODES: dict[str, str] = {
     "idle": "the connection sent no message for the idle limit while at no table",
     "timeout": "a message began but did not arrive whole within the time limit",
     "shutdown": "the server is shutting down",
+    "store_failed": "the server could not store that (disk full ...): nothing changed; retry",
     "internal": "the server failed; the request may be retried",
 }
 

@@ -72,6 +72,9 @@ class ServerConfig:
     # ------------------------------------------------------------ store
     sqlite_synchronous: str = "NORMAL"  #: NORMAL survives a crashed process; FULL a power cut
     commit_batch: int = 1024  #: most writes one group commit carries
+    #: a table whose write the store refused (disk full ...) waits this long before its
+    #: bots and clocks try again; a player's request tries at once
+    store_retry_seconds: float = 5.0
 
     # ------------------------------------- abuse limits, operators (issue 8)
     commands_per_second: float = 50.0  #: requests one connection may send, sustained...

@@ -59,6 +59,7 @@ from server.config import ServerConfig
 from server.limits import TokenBucket, clean_text, fold_name
 from server.lobby import Lobby, LobbyError
 from server.ops import ConnectionOps, Ops
+from server.store import StoreError
 
 log = logging.getLogger("switchboard.connection")
 
@@ -447,6 +448,8 @@ class Connection:
             await handler(message)
         except (_Closing, ConnectionLost, trio.Cancelled):
             raise
+        except StoreError:  # disk full ...: nothing was done; the store logged it once
+            self.deliver(wire.error(message.id, "store_failed", "the server could not store that"))
         except Exception:  # a bug must cost one reply, not the server
             log.exception("connection %s: %s failed", self.id, message.type)
             self.deliver(wire.error(message.id, "internal", "the server failed on that request"))

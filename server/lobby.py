@@ -74,9 +74,7 @@ class Lobby:
         if self.on_table is not None:
             self.on_table(table)
         try:
-            await table.run(task_status=task_status)
-        except StoreError:
-            raise  # the store is broken: nothing can be acknowledged; stop the server
+            await table.run(task_status=task_status)  # a store failure freezes it, not us
         except Exception:
             # A bug in one game must not take every other table down. The table is gone
             # from the lobby but not closed in the store: a restart replays it (or, if
@@ -165,7 +163,16 @@ class Lobby:
     def _house_table_started(self, table: Table) -> None:
         """A house table filled up and started: open another for the next people."""
         if self._nursery is not None:
-            self._nursery.start_soon(self.ensure_house_table, table.ruleset)
+            self._nursery.start_soon(self._keep_house_table, table.ruleset)
+
+    async def _keep_house_table(self, ruleset: str) -> None:
+        """``ensure_house_table``, tried again while the store refuses the new table."""
+        while True:
+            try:
+                await self.ensure_house_table(ruleset)
+                return
+            except StoreError:
+                await trio.sleep(self.config.store_retry_seconds)
 
     async def ensure_house_table(self, ruleset: str) -> None:
         """Keep one waiting house table of ``ruleset`` (default seat count)."""

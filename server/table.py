@@ -22,6 +22,7 @@ further behind gets a snapshot.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import random
@@ -54,6 +55,7 @@ from server.commands import (
     Watch,
 )
 from server.config import ServerConfig
+from server.logfmt import log_event
 from server.seating import Witnesses
 from server.store import (
     ABANDONED,
@@ -64,6 +66,7 @@ from server.store import (
     SeatSet,
     Store,
     StoredTable,
+    StoreError,
     TableClosed,
     TalkSaid,
     now,
@@ -155,6 +158,12 @@ class Table:
         self.empty_since: float | None = None
         self.unattended_since: float | None = None
         self.closed = trio.Event()  #: set once the close is stored (an operator waits on it)
+        #: The store refused this table's last write (disk full, I/O error ...): nothing
+        #: changed, bots and clocks wait until ``_retry_at``, and the next write that
+        #: succeeds (a player's request, or that retry) carries on. Other tables are not
+        #: touched by it.
+        self.store_failing = False
+        self._retry_at = math.inf
 
     # -------------------------------------------------------- restoring
     @classmethod
@@ -266,16 +275,20 @@ class Table:
         """The table's task: take commands one at a time; act for bots when their time comes."""
         self._changed_at = trio.current_time()
         task_status.started()
-        await gamemaster.on_run(self)  # a restored game's clock; a prize still owed
+        with contextlib.suppress(StoreError):  # a prize owed stays held; the next start pays
+            await gamemaster.on_run(self)  # a restored game's clock; a prize still owed
         lifetime.update(self)  # a restored table: nobody is connected yet
         try:
             while self.state != CLOSED:
                 command = await receive_before(self._inbox, self._deadline())
-                if command is TIMED_OUT:
-                    if not self.frozen:
-                        await self._on_deadline()
-                else:
-                    await self._handle(command)
+                try:
+                    if command is TIMED_OUT:
+                        if not self.frozen:
+                            await self._on_deadline()
+                    else:
+                        await self._handle(command)
+                except StoreError:  # refused and unchanged (``commit`` noted it)
+                    self._refuse_unstored(command)
                 lifetime.update(self)
         finally:
             self._refuse_the_rest()
@@ -302,19 +315,49 @@ class Table:
 
     async def commit(self, *writes: Any) -> None:
         """Make ``writes`` durable before what they record is acknowledged; shielded,
-        so a cancellation (a shutdown) cannot leave a change done but not stored."""
-        with trio.CancelScope(shield=True):
-            await self._store.commit(*writes)
+        so a cancellation (a shutdown) cannot leave a change done but not stored.
+
+        ``StoreError`` if the store refused them: the caller changes nothing, and the
+        table waits (``store_failing``) until a write of its own succeeds again."""
+        try:
+            with trio.CancelScope(shield=True):
+                await self._store.commit(*writes)
+        except StoreError as exc:
+            self._retry_at = trio.current_time() + self._config.store_retry_seconds
+            if not self.store_failing:
+                self.store_failing = True
+                log_event(log, "table.store_failed", logging.WARNING, table=self.id, error=str(exc))
+            raise
+        if self.store_failing:
+            self.store_failing, self._retry_at = False, math.inf
+            log_event(log, "table.store_ok", table=self.id)
+
+    def _refuse_unstored(self, command: object) -> None:
+        """Tell whoever asked that nothing was done: the store could not keep it."""
+        member = getattr(command, "member", None)
+        if member is not None and not isinstance(command, Detach):
+            member.deliver(
+                wire.error(
+                    getattr(command, "req", None),
+                    "store_failed",
+                    "the server could not store that: nothing changed; try again later",
+                    self.id,
+                )
+            )
 
     def _deadline(self) -> float:
         """When the table must do something unasked: a bot's move, the turn clock of a
-        player to act, or its own end (``server.lifetime``)."""
+        player to act, or its own end (``server.lifetime``). While the store refuses the
+        table's writes, not before the next retry."""
         if self.frozen:
             return math.inf
         ends = lifetime.deadline(self)
         if self._bot_seat() is not None:
-            return min(ends, self._changed_at + self._config.bot_delay_seconds)
-        return min(ends, gamemaster.deadline(self))
+            due = self._changed_at + self._config.bot_delay_seconds
+        else:
+            due = gamemaster.deadline(self)  # the turn clock of a player to act
+        due = min(ends, due)
+        return max(due, self._retry_at) if self.store_failing else due
 
     async def _on_deadline(self) -> None:
         if await lifetime.on_deadline(self):
@@ -524,11 +567,15 @@ class Table:
             ActionTaken(self.id, self.game_no, self.game.actions_taken - 1, seat, notation)
         ]
         paid = None
-        if self.game.over:  # the end and its payout: one transaction
-            writes.append(GameEnded(self.id, self.game_no, list(self.game.scores), FINISHED))
-            paid = await gamemaster.commit_end(self, writes, FINISHED)
-        else:
-            await self.commit(*writes)  # an applied action is always made durable
+        try:
+            if self.game.over:  # the end and its payout: one transaction
+                writes.append(GameEnded(self.id, self.game_no, list(self.game.scores), FINISHED))
+                paid = await gamemaster.commit_end(self, writes, FINISHED)
+            else:
+                await self.commit(*writes)  # an applied action is always made durable
+        except StoreError:
+            self._take_back()  # not stored, so not taken
+            raise
         self._actions += 1
         gamemaster.after_action(self, seat)  # the countdown follows the turn
         numbered = self._record_events(events)
@@ -540,6 +587,14 @@ class Table:
             gamemaster.announce(self, paid)
             self._send_snapshots()
         self._changed_at = trio.current_time()
+
+    def _take_back(self) -> None:
+        """The game as stored: its last action, which the store refused, undone (the game
+        is rebuilt from its record without it; nobody was told of it)."""
+        assert self.game is not None
+        record = self.game.record()
+        record["actions"] = record["actions"][:-1]
+        self.game = engine.replay(record)
 
     def _seat_for_token(self, token: str) -> int | None:
         if not isinstance(token, str) or not token:

@@ -1,0 +1,177 @@
+"""A store that cannot write (disk full, a read-only file) is an operating condition.
+
+Real SQLite errors, without root: ``PRAGMA max_page_count`` stops the file growing
+("database or disk is full"), and ``PRAGMA query_only`` refuses every write as a
+read-only file would (the tests may run as root, for whom ``chmod`` stops nothing).
+The request that needed the write is refused with ``store_failed``; its table does
+not move (the game in memory is the game on disk); the log says so once; every
+other request keeps being served; and once writes succeed the server carries on
+by itself."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+from e2e_client import TEST_CONFIG, Client
+
+from protocol import messages as m
+from server.app import DB_NAME, Server
+from server.chip_audit import audit_file
+from server.table import Table
+
+CONFIG = TEST_CONFIG.replace(close_grace_seconds=0.5, store_retry_seconds=0.05)
+
+
+@asynccontextmanager
+async def serving(data: Path, **settings: Any) -> AsyncIterator[tuple[Server, int]]:
+    server = Server(CONFIG.replace(data_dir=data, **settings))
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(server.serve)
+        try:
+            yield server, port
+        finally:
+            server.shutdown()
+
+
+async def until(predicate: Callable[[], Any], timeout: float = 20) -> None:
+    with trio.fail_after(timeout):
+        while not predicate():
+            await trio.sleep(0.005)
+
+
+async def pragma(server: Server, sql: str) -> Any:
+    """``sql`` on the store's own (writer) connection: the setting its writes meet."""
+    return await server.store.run_in_writer(  # type: ignore[attr-defined]
+        lambda conn: conn.execute(sql).fetchone()
+    )
+
+
+async def stored_actions(server: Server, table: Table) -> int:
+    row = await pragma(
+        server,
+        f"SELECT COUNT(*) FROM actions WHERE table_id = {table.id} AND game = {table.game_no}",
+    )
+    return row[0]
+
+
+def failing_lines(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if "store writes are failing" in r.getMessage()]
+
+
+async def bots_table(client: Client, server: Server) -> Table:
+    """A kilodney table of four server bots, started: it writes an action every few ms."""
+    reply = await client.request(
+        m.CreateTable(ruleset="kilodney", seats=4, options={"turn_seconds": 0})
+    )
+    assert isinstance(reply, m.Ok), reply
+    assert isinstance(await client.request(m.StartGame(table=reply.table)), m.Ok)
+    table = server.lobby.get(reply.table)
+    assert table is not None
+    return table
+
+
+async def test_a_full_disk_freezes_the_writing_tables_and_heals_by_itself(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    async with serving(tmp_path, bot_delay_seconds=0.002) as (server, port):
+        ann = await Client.connect(port, "ann")
+        table = await bots_table(ann, server)
+        await until(lambda: table.game is not None and table.game.actions_taken > 5)
+        (pages,) = await pragma(server, "PRAGMA page_count")
+        await pragma(server, f"PRAGMA max_page_count = {pages}")  # the disk is full
+        await until(lambda: table.store_failing)
+        assert table.game is not None
+        frozen_at = table.statistics().actions
+        for _ in range(10):  # its bots try again every store_retry_seconds
+            # no move is taken (told to anyone) that is not stored; a write may still fit
+            # now and then (a full file has room left in some pages). (The engine's game
+            # may be one action ahead while that action's commit is in flight.)
+            taken = table.statistics().actions
+            assert taken <= await stored_actions(server, table)
+            await trio.sleep(0.03)
+        # everyone else is served meanwhile: the lobby, reads, pings
+        assert any(t["table"] == str(table.id) for t in (await ann.request(m.ListTables())).tables)
+        assert (await ann.request(m.GetChips())).balance == 1000
+        assert isinstance(await ann.request(m.Ping()), m.Pong)
+        refused = await ann.request(m.CreateTable(ruleset="kilodney", seats=4))
+        if isinstance(refused, m.Error):  # a new table needs a new page only sometimes
+            assert refused.code == "store_failed"
+        await pragma(server, "PRAGMA max_page_count = 1073741823")  # space freed
+        await until(
+            lambda: (
+                not table.store_failing
+                and (table.statistics().actions > frozen_at + 20 or table.state == "over")
+            )
+        )
+        await ann.aclose()
+        refused = server.store.failed_writes  # type: ignore[attr-defined]
+    # Once each way, not per attempt: a full file may take a small write now and then,
+    # and each such turn is one line (failing, succeeding), far fewer than the refusals.
+    turns = [
+        "F" if "are failing" in r.getMessage() else "S"
+        for r in caplog.records
+        if "store writes" in r.getMessage()
+    ]
+    assert turns[:1] == ["F"] and "".join(turns) == "FS" * (len(turns) // 2), turns
+    assert len(turns) // 2 < refused
+    assert not [r for r in caplog.records if r.exc_info], "no traceback for an operating condition"
+    assert audit_file(tmp_path / DB_NAME).problems == []
+
+
+async def test_a_read_only_store_refuses_requests_and_loses_nothing(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    async with serving(tmp_path, bot_delay_seconds=0.002) as (server, port):
+        ann = await Client.connect(port, "ann")
+        create = await ann.request(m.CreateTable(ruleset="switch", seats=2))
+        assert isinstance(create, m.Ok)
+        word = create.table
+        assert isinstance(await ann.request(m.Join(table=word, seat=0)), m.Seated)
+        assert isinstance(await ann.request(m.SetPrize(table=word, chips=100)), m.Ok)
+        assert isinstance(await ann.request(m.StartGame(table=word)), m.Ok)
+        turn = await ann.wait_for(
+            lambda x: isinstance(x, m.Turn) and x.table == word and x.to_act == x.seat and x.legal
+        )
+        table = server.lobby.get(word)
+        assert table is not None and table.game is not None
+        before = table.game.actions_taken
+        await pragma(server, "PRAGMA query_only = ON")  # the file is read-only now
+        for _ in range(3):
+            reply = await ann.request(m.Act(table=word, action=turn.legal[0]))
+            assert isinstance(reply, m.Error) and reply.code == "store_failed", reply
+        assert table.game.actions_taken == before == await stored_actions(server, table)
+        assert sorted(map(str, table.game.legal_actions(turn.seat))) == sorted(turn.legal)
+        for request in (
+            m.CreateTable(ruleset="switch", seats=2),
+            m.EndGame(table=word),
+            m.PauseGame(table=word),
+        ):
+            reply = await ann.request(request)
+            assert isinstance(reply, m.Error) and reply.code == "store_failed", (request, reply)
+        bob = await Client.connect(port)
+        reply = await bob.request(m.ClaimName(name="bob", secret="pw"))
+        assert isinstance(reply, m.Error) and reply.code == "store_failed"
+        assert table.state == "playing" and (await ann.request(m.GetChips())).balance == 900
+        await pragma(server, "PRAGMA query_only = OFF")  # writable again
+        assert isinstance(await ann.request(m.Act(table=word, action=turn.legal[0])), m.Ok)
+        assert table.game.actions_taken == before + 1 and not table.store_failing
+        assert isinstance(await bob.request(m.ClaimName(name="bob", secret="pw")), m.Named)
+        assert isinstance(await ann.request(m.EndGame(table=word)), m.Ok)
+        assert (await ann.request(m.GetChips())).balance == 1000  # the prize went back
+        await ann.aclose()
+        await bob.aclose()
+    assert len(failing_lines(caplog)) == 1
+    assert not [r for r in caplog.records if r.exc_info]
+    assert audit_file(tmp_path / DB_NAME).problems == []
+    conn = sqlite3.connect(tmp_path / DB_NAME)
+    assert conn.execute("SELECT COUNT(*) FROM names").fetchone() == (2,)
+    conn.close()
