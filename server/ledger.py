@@ -4,7 +4,7 @@ Why double entry: every change is one *transaction* whose postings sum to
 zero, so conservation holds by construction rather than by care in each
 caller. Three kinds of account:
 
-- a player's name (folded, as accounts.py keys it): their balance;
+- a player's name (as it was first claimed, the display form): their balance;
 - ``@table:N``: the prize held aside for table N while its game runs;
 - ``@mint``: where each new name's 1000 starting chips come from. Its balance
   is minus every chip ever issued.
