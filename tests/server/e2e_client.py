@@ -94,7 +94,8 @@ class Client:
         data = await self.stream.receive_some(65536)
         if not data:
             self.closed = True
-            raise EOFError("the server closed the connection")
+            last = self.inbox[-1] if self.inbox else None
+            raise EOFError(f"the server closed the connection; the last message: {last}")
         self.raw += data
         for msg in self.codec.feed(data):
             self.inbox.append(msg)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import os
 import re
 import signal
 import subprocess
@@ -44,15 +45,45 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the child
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
+class ServerProcess:
+    """A child process with what the tests use of ``trio.Process``: ``pid``, ``stderr``
+    (a trio stream), ``wait``, ``returncode``, ``send_signal``, ``kill``."""
+
+    def __init__(self, popen: subprocess.Popen[bytes]) -> None:
+        self.popen = popen
+        self.pid = popen.pid
+        assert popen.stderr is not None
+        self.stderr = trio.lowlevel.FdStream(os.dup(popen.stderr.fileno()))
+        popen.stderr.close()
+
+    @property
+    def returncode(self) -> int | None:
+        return self.popen.poll()
+
+    async def wait(self) -> int:
+        while (code := self.popen.poll()) is None:
+            await trio.sleep(0.01)
+        return code
+
+    def send_signal(self, sig: int) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            self.popen.send_signal(sig)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+
 async def partial_run_process(cmd: list[str], *, task_status: Any) -> None:
-    proc = await trio.lowlevel.open_process(
-        cmd, stderr=subprocess.PIPE, preexec_fn=_die_with_parent
-    )
+    # Forked here, on the trio thread: PR_SET_PDEATHSIG fires when the *thread* that
+    # forked the child exits, and trio's open_process forks in a worker thread that
+    # exits after ten idle seconds, which killed any server that lived longer.
+    proc = ServerProcess(subprocess.Popen(cmd, stderr=subprocess.PIPE, preexec_fn=_die_with_parent))
     try:
         task_status.started(proc)
         await proc.wait()
     finally:
         proc.kill()
+        proc.popen.wait()
 
 
 async def drain(stream: Any, log: bytearray) -> None:
