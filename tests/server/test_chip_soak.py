@@ -200,7 +200,7 @@ async def test_every_prize_is_settled_once_across_kills_and_restarts(
     run = Soak(rng, data)
     steps = [run.game, run.game, run.game, run.hand_over, run.operator_close, run.house]
     for _ in range(soak(5, 100)):
-        proc, run.port, _log = await start_server(nursery, data, config)
+        proc, run.port, server_log = await start_server(nursery, data, config)
         run.figures["server starts"] += 1
         run.audit("after a start")
         for _ in range(rng.randint(2, 5)):
@@ -208,7 +208,11 @@ async def test_every_prize_is_settled_once_across_kills_and_restarts(
             if rng.random() < 0.2:
                 await run.claims(rng.randrange(2, 20))
             else:
-                await step()
+                try:
+                    await step()
+                except BaseException:
+                    print(bytes(server_log).decode(errors="replace")[-3000:])  # the server said
+                    raise
             run.audit(f"after {step.__name__}")
         how = rng.choice([signal.SIGTERM, signal.SIGKILL, signal.SIGKILL])
         async with trio.open_nursery() as flight:
