@@ -124,10 +124,14 @@ def _ok(table: Table, c: MasterCommand, text: str) -> None:
     c.member.deliver(wire.ok(c.req, table.id, text))
 
 
-def _notice_all(table: Table, text: str) -> None:
+def wire_notice(text: str) -> Any:
     from server import wire
 
-    msg = wire.notice(text)
+    return wire.notice(text)
+
+
+def _notice_all(table: Table, text: str) -> None:
+    msg = wire_notice(text)
     for m in table.members():
         m.deliver(msg)
 
@@ -309,7 +313,15 @@ async def on_deadline(table: Table) -> None:
     if now_away:
         await table.commit(_away_write(table, seat, True))  # away survives a restart
         _notice_all(table, f"{name} is away: seat {seat} plays automatically until they act")
+        member = table.seats[seat].member
+        if member is not None:
+            member.deliver(wire_notice(f"you are away at table {table.id}: act to come back"))
+    before = table.game.actions_taken
     await table._bot_move(seat)
+    last = table.game.last_action if table.game is not None else None
+    if last is not None and table.game is not None and table.game.actions_taken > before:
+        # The clock speaks: nobody should read a move he did not make as his own.
+        _notice_all(table, f"time's up: the clock made {name}'s move: {last[1]}")
 
 
 # ----------------------------------------------------------------- prizes

@@ -27,6 +27,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--game", default=DEFAULT_GAME, metavar="RULESET", help="ruleset of the local table"
     )
     parser.add_argument("--seats", type=int, help="seats at the local table (you and bots)")
+    parser.add_argument(
+        "--clock",
+        type=int,
+        default=0,
+        metavar="SECONDS",
+        help="a turn clock at the local table (default: none; bots never hurry you)",
+    )
     parser.add_argument("--name", help="your name (default: your login name)")
     parser.add_argument("--ascii", action="store_true", help="plain ASCII cards (QH) instead of Q♥")
     parser.add_argument(
@@ -82,6 +89,7 @@ async def play_async(
     name: str | None = None,
     ascii_only: bool = False,
     bot_delay: float = 0.6,
+    clock: int = 0,
     input: Any = None,
     output: Any = None,
     on_ready: Callable[[Any, Any], object] | None = None,
@@ -155,7 +163,8 @@ async def play_async(
                     seats = SeatBook() if address is not None else None
                     session = Session(conn, app, seats=seats)
                     if address is None:
-                        await session.run_line(f"create {game} {seats or default_seats(game)}")
+                        create = f"create {game} {seats or default_seats(game)}"
+                        await session.run_line(f"{create} turn_seconds={max(0, clock)}")
                         await session.run_line("start")
                     if on_ready is not None:
                         on_ready(app, session)
@@ -195,6 +204,7 @@ def run(args: argparse.Namespace) -> int:
                 name=args.name,
                 ascii_only=wants_ascii(args.ascii),
                 bot_delay=args.bot_delay,
+                clock=args.clock,
             )
         )
     except KeyboardInterrupt:

@@ -71,3 +71,22 @@ def test_ascii_mode_draws_plain_ascii(game: str) -> None:
         d.keys(CTRL_D)
 
     assert asyncio.run(run_client(script, game=game, name="ann", ascii_only=True)) == 0
+
+
+def test_a_private_game_has_no_clock_unless_asked() -> None:
+    """Before, the practice table had the 60-second clock, which played for you unasked."""
+
+    def run(**kwargs: object) -> float | None:
+        seen: list[float | None] = []
+
+        async def script(d: Driver) -> None:
+            await d.until(lambda: d.table is not None and d.table.my_turn, what="my turn")
+            seen.append(d.table.clock_left())
+            d.keys(CTRL_D)
+
+        assert asyncio.run(run_client(script, game="switch", name="ann", **kwargs)) == 0
+        return seen[0]
+
+    assert run() is None
+    left = run(clock=30)
+    assert left is not None and left <= 30

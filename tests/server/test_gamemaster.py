@@ -210,6 +210,28 @@ async def test_timeouts_play_automatically_and_two_in_a_row_mark_away(
     assert table.gm.timeouts >= timeouts
 
 
+async def test_the_clock_says_what_it_played_and_tells_the_player_he_is_away(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock
+) -> None:
+    """Before, a timed-out move read in the log as if the player had made it."""
+    s = await open_table(nursery, ["ann", "bob", "cy", "dee"], {"turn_seconds": 30})
+    await s.start(s.members[0])
+    table, game = s.table, s.table.game
+    assert game is not None
+    first = game.to_act
+    while game.actions_taken == 0:
+        await trio.sleep(1)
+    seat, notation = game.record()["actions"][0]
+    name = table.seats[seat].name
+    await trio.sleep(0.1)  # the notice follows the move's events
+    said = [x.text for x in s.members[(first + 1) % 4].got if isinstance(x, m.Notice)]
+    assert f"time's up: the clock made {name}'s move: {notation}" in said, said
+    while not table.gm.away.is_away(first):
+        await trio.sleep(1)
+    told = [x.text for x in s.members[first].got if isinstance(x, m.Notice)]
+    assert any(t.startswith("you are away at table") for t in told), told
+
+
 async def test_turn_and_snapshot_messages_carry_the_clock(
     nursery: trio.Nursery, autojump_clock: trio.testing.MockClock
 ) -> None:
