@@ -2,9 +2,15 @@
 
 A turn is one or two actions: a play (or a draw, or ``pass`` to accept a skip),
 then, after a nominating card, ``suit X``; after a draw the player may play the
-drawn card where the table allows it. Power cards only ever change a few pieces
-of state: the pending effect on the next player (``pending``), the direction,
-the nominated suit, misses owed, and hands (pick-ups, swaps).
+drawn card where the table allows it. After a go-on card (j28's jack) and its
+``suit X`` the turn stays with its player (a pending ``go_on``): he plays on in
+that suit or ``pass``es; ``play JD 6H 7H`` says the same go in one play. Power
+cards only ever change a few pieces of state: the pending effect on the next
+player (``pending``), the direction, the nominated suit, misses owed, and hands
+(pick-ups, swaps).
+
+A preset that names an ``illegal_penalty`` takes a wrong play of held cards as a
+blunder (``_illegal``): the penalty is drawn and nothing else changes.
 
 Cards are ints inside (see ``codes``). ``is_legal`` checks a play directly
 (``_play_reason``) instead of looking it up in ``legal_actions``: multi-card

@@ -10,6 +10,10 @@ can override them as plain strings:
 - ``pickup``: ``SEL:N`` pairs, e.g. ``"2:2 JB:5"``.
 - ``stack``: ``SEL>SEL...`` rules, e.g. ``"2>2 JB, JB>JB"``: on a pending
   pick-up whose top card is a two, a two or a black jack may be stacked.
+- ``go_on``: nominating cards after which their player goes on laying the
+  suit he named in the same go (j28's jack).
+- ``red_jacks_add``, ``pickup_together``, ``cards_call`` and ``combos: chain``:
+  Black Jack's house variants, off in every preset.
 - ``cancel``: ``SEL>SEL`` rules, e.g. ``"JR>JB"``: a red jack cancels one black
   jack's pick-up; ``"JR>2*"``: it cancels every two in the pick-up; ``"A>*"``
   cancels the whole pending pick-up.
