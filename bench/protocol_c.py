@@ -3,7 +3,7 @@
 Run: ``python bench/protocol_c.py [--seconds S]`` in a venv with the ``bench``
 extra (it needs ``msgspec``, which the project itself does not use).
 
-Issue 6 asks that our model cost under 2x plain ``msgpack.unpackb`` of the
+The wire once set itself the target that our model cost under 2x plain ``msgpack.unpackb`` of the
 same map. In pure Python it costs 2.4-4.6x (``bench/protocol.py``): making and
 checking an object field by field in Python costs about as much as msgpack's
 C code takes to unpack the whole map. This probe measures the way out that

@@ -16,7 +16,7 @@ with no flush, the value depends on the rank counts alone, and ``best_hand``
 remembers it per rank-count vector (76,155 of them at most): one sum over the
 cards yields the mask, the rank counts and the suit counts at once.
 
-Fewer than five cards rank by the groups they hold (RULES.md): a pair of two
+Fewer than five cards rank by the groups they hold (docs/rules.md): a pair of two
 cards is a pair, and a missing kicker ranks below any card.
 
 >>> best_hand("AS KS QS JS TS 2C".split())

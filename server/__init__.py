@@ -1,1 +1,1 @@
-"""server package (see DESIGN.md)."""
+"""The trio server: connections, lobby, tables, clocks, store, chips, admin (see README.md)."""

@@ -7,7 +7,7 @@ and asks, each time round its loop, "when must I wake?" (``deadline``); it
 waits for its next command with ``receive_before(inbox, clock.deadline)`` and,
 on ``TIMED_OUT``, plays the seat's automatic move (``auto_move``).
 
-Rulings (RULES.md "Common to all" leaves these open):
+Rulings (docs/rules.md, "Common to all"; the sources leave these open):
 
 - A countdown belongs to the seat in ``game.to_act``. It restarts when the
   turn passes to another seat *or* when the seat to act has just acted again

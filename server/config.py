@@ -76,7 +76,7 @@ class ServerConfig:
     #: bots and clocks try again; a player's request tries at once
     store_retry_seconds: float = 5.0
 
-    # ------------------------------------- abuse limits, operators (issue 8)
+    # ------------------------------------------------- abuse limits, operators
     commands_per_second: float = 50.0  #: requests one connection may send, sustained...
     commands_burst: int = 100  #: ...after a burst of this many (a token bucket)
     flood_penalty_seconds: float = 2.0  #: over the rate: every request refused this long

@@ -11,7 +11,7 @@ caller. Three kinds of account:
 
 So the sum over all accounts is always 0, and, equivalently, the sum of all
 names' balances and all held prizes equals 1000 times the number of names:
-the invariant RULES.md asks for ("chips are never created or lost") once new
+the ledger's invariant ("chips are never created or lost") once new
 names are counted. ``Ledger.check()`` asserts both.
 
 Rulings (the sources are silent):

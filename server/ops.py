@@ -62,7 +62,7 @@ class ActionCounter:
 
 @dataclass(eq=False)
 class Ops:
-    """Everything issue 8 adds to one running server."""
+    """The chips, abuse limits and operators of one running server."""
 
     config: ServerConfig
     ledger: Ledger

@@ -148,7 +148,7 @@ class Table:
         self._actions = 0
         #: Called (without waiting) when a game starts: the lobby opens a new house table.
         self.on_start: Callable[[Table], None] | None = None
-        self.gm = gamemaster.MasterState()  #: clock, away seats, bots, prize (issue 8)
+        self.gm = gamemaster.MasterState()  #: clock, away seats, bots, prize
         #: Who has been shown which seat's hand this game: one hand to a person.
         self.witnesses = Witnesses(by_address=config.one_hand_per_address)
         #: The server is shutting down: no bot or clock moves and no act is taken, so the

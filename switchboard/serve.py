@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     assert config.data_dir is not None
     Path(config.data_dir).mkdir(parents=True, exist_ok=True)
     if args.log_level is None:
-        configure(config.log_level)  # the config file's log_level (issue 8)
+        configure(config.log_level)  # the config file's log_level
 
     log = logging.getLogger("switchboard.serve")
 

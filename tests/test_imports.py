@@ -13,7 +13,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "protocol", "server", "client", "switchboard")
 
-#: What each package may import of the others (DESIGN.md's layers).
+#: What each package may import of the others (README.md, "Layout").
 ALLOWED = {
     "engine": set(),
     "protocol": {"engine"},

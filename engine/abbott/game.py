@@ -1,7 +1,7 @@
 """Robert Abbott's Switch (1963): pieces move like rooks over a grid of face-up
 cards, take what they land on, form one alliance per hand and score by the best
-five-card poker hand. The rules are ``RULES.md``'s; our rulings where it is
-silent are in ``docs/rules.md`` (section abbott) and noted below where they act.
+five-card poker hand. The rules and our rulings where the sources are silent are in
+``docs/rules.md`` (section abbott); the rulings are noted below where they act.
 
 Everything is public, so ``view`` is the same for every seat and spectators.
 

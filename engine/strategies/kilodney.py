@@ -28,7 +28,7 @@ errors above zero. IS-MCTS proper lost to the heuristic at arena budgets
 here: most of a kilodney decision is the chance of a knock-out, which common
 worlds across candidates measure with far less noise than a tree does.
 
-Options added in session 3 for the three-way table (search, heuristic, random);
+Options added for the three-way arena table (search, heuristic, random);
 ``prune`` and ``infer`` are on by default (the arena's entrant uses them),
 ``model`` and ``noise`` off:
 

@@ -50,7 +50,7 @@ def hand_end(events: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
 
 
 # --------------------------------------------------------------------------
-# The scoring example of 000_ (Abbott, 1963), played through hand by hand.
+# The scoring example of Abbott's rules (1963), played through hand by hand.
 # In each hand every piece steps one square inward along its own row (South
 # a1->b1, West a6->b6, North f6->e6, East f1->e1) and takes that card; the
 # winner's square holds an ace, the others lower cards of different ranks.
@@ -98,7 +98,7 @@ def example_deck() -> list[str]:
 
 
 def test_abbott_scoring_example_is_reproduced() -> None:
-    """Smith 14, Jones 20, Robinson 15, Brown 11: Jones wins (000_, "an example of
+    """Smith 14, Jones 20, Robinson 15, Brown 11: Jones wins (Abbott, "an example of
     the scoring in one game"). Every score comes from the engine's ranking."""
     game = engine.new_game("abbott", seats=4, seed=1963, dealer=BROWN, deck=example_deck())
     for k, (chooser, partner, winner, points) in enumerate(EXAMPLE_HANDS[:-1]):

@@ -1,6 +1,6 @@
 """Kilodney's Switch: the source's simulated hand, its three endings, and every ruling.
 
-The simulated hand of ``seeds/004_…`` is replayed play by play from the very
+The simulated hand of Kilodney's rules is replayed play by play from the very
 deal the source lists (each player's four rows are spades, clubs, diamonds,
 hearts, whatever the garbled suit names say; Nancy also holds both jokers).
 """

@@ -1,6 +1,6 @@
 """The 2-player abbott solver against brute force on small positions.
 
-The brute forces below are written from RULES.md alone: plain minimax over
+The brute forces below are written from docs/rules.md alone: plain minimax over
 every move (memoised on the full state, but with no alpha-beta, no move
 ordering and no "winner is decided" bound), ranking hands with the ordinary
 ``best_hand``. The solver must agree with them on the value of every move.
