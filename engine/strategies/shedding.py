@@ -380,14 +380,10 @@ def game_from_view(view: dict[str, Any]) -> tuple[Game, list[int]]:
         g.pending = {"kind": pend["kind"], "count": pend["count"], "cards": _codes(pend["cards"])}
         if pend.get("rank") is not None:
             g.pending["rank"] = "23456789TJQKA".index(pend["rank"])
-    awaiting = view.get("awaiting") or ""
-    g.awaiting = (
-        "suit"
-        if awaiting.startswith("nominate")
-        else "drawn"
-        if awaiting.startswith("play the card")
-        else None
-    )
+    # The view's word for what is owed (``awaiting`` says the same in English for people);
+    # the game's own ``awaiting`` holds only a suit or a drawn card owed, not a pending power.
+    owed = view.get("awaiting_kind")
+    g.awaiting = owed if owed in ("suit", "drawn") else None
     g.drawn = _codes(view.get("drawn"))
     g.after_suit = None
     g.finished = list(view["finished"])
@@ -463,7 +459,7 @@ class SheddingSearch:
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
         plays = [a for a in legal if isinstance(a, Play | Draw | Pass)]
-        if len(plays) <= 1 or view.get("awaiting", "") == "nominate a suit":
+        if len(plays) <= 1 or view.get("awaiting_kind") == "suit":
             return self.heuristic.choose(view, legal, rng)
         if any(isinstance(a, Last) for a in legal):
             return next(a for a in legal if isinstance(a, Last))
