@@ -220,6 +220,12 @@ def _hello(args: list[str], rest: str, table: str | None) -> Message:
 
 
 def _name(args: list[str], rest: str, table: str | None) -> Message:
+    if len(args) == 1:  # a person's first try: say what the secret is for
+        raise CommandError(
+            f"usage: name NAME SECRET (a name is yours with a secret word you choose and"
+            f" keep, e.g. name {args[0]} my-secret-word)",
+            "bad_command",
+        )
     if len(args) != 2:
         raise _usage("name NAME SECRET")
     return ClaimName(name=args[0], secret=args[1])
@@ -610,6 +616,22 @@ _GROUPS = (
     ("master", "Game master"),
     ("admin", "Operators"),
 )
+
+
+def typed_word(message: Message) -> str:
+    """The command a person types for ``message`` (``create`` for ``create_table``), so an
+    error names what he typed, not the wire's name for it.
+
+    >>> typed_word(CreateTable(ruleset="switch", seats=2))
+    'create'
+    """
+    try:
+        words = format_command(message, table="-").split()
+    except (KeyError, ValueError, TypeError, AttributeError, LocalProtocolError):
+        return message.type
+    if words[:1] == ["at"] and len(words) > 2:
+        words = words[2:]
+    return words[0] if words else message.type
 
 
 def help_lines(topic: str | None = None) -> list[str]:

@@ -176,9 +176,9 @@ class Session:
                 if code == "need_hello":
                     text = f"send hello first (got {message.type!r})"
                 elif code == "need_name":
-                    text = f"claim a name first (name NAME SECRET) before {message.type!r}"
+                    text = f"claim a name first (name NAME SECRET) before {_typed(message)!r}"
                 else:
-                    text = f"{message.type!r} is not allowed now"
+                    text = f"{_typed(message)!r} is not allowed now"
             else:
                 code = "not_allowed"
                 text = f"a {self.peer} may not send {message.type!r}"
@@ -220,3 +220,10 @@ table=None, supported=(1, 2), id=None)
             id=hello.id,
         )
     return Welcome(version=max(common), server=server, id=hello.id)
+
+
+def _typed(message: Message) -> str:
+    """The command a person types for ``message`` (errors name it, not the wire type)."""
+    from protocol.commands import typed_word  # commands builds on messages, as this does
+
+    return typed_word(message)

@@ -79,6 +79,16 @@ def test_a_peer_sending_the_other_sides_messages_is_refused():
     assert client.receive(m.Act(table="t1", action="draw")).code == "not_allowed"
 
 
+def test_a_refusal_names_the_command_a_person_types():
+    """Before: "claim a name first (name NAME SECRET) before 'create_table'"."""
+    server = Session(m.SERVER)
+    server.receive(m.Hello())
+    server.send(m.Welcome(version=1))
+    reply = server.receive(m.CreateTable(ruleset="switch", seats=2, id=1))
+    assert reply.code == "need_name" and "before 'create'" in reply.text, reply.text
+    assert "create_table" not in reply.text
+
+
 def test_decoder_rejects_become_error_replies():
     server = Session(m.SERVER)
     assert server.receive(m.UnknownMessage("teleport", 3)).code == "unknown_type"
