@@ -629,6 +629,8 @@ def typed_word(message: Message) -> str:
         words = format_command(message, table="-").split()
     except (KeyError, ValueError, TypeError, AttributeError, LocalProtocolError):
         return message.type
+    if words[:1] and words[0].startswith("#"):  # a request tag
+        words = words[1:]
     if words[:1] == ["at"] and len(words) > 2:
         words = words[2:]
     return words[0] if words else message.type
