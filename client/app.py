@@ -623,7 +623,7 @@ class ClientApp:
             ]
         if entry.kind == "presence":
             words = {
-                "dropped": " dropped out (the seat and its clock stay; a bot plays on time-out)",
+                "dropped": " dropped out (the seat stays his; his clock runs)",
                 "left": " left the table (a bot takes the seat)",
                 "back": " is back",
             }

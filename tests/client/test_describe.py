@@ -13,6 +13,7 @@ import engine
 from client.describe import SENTENCES, describe_event
 from engine.abbott.vocabulary import VOCABULARY as ABBOTT
 from engine.kilodney.vocabulary import VOCABULARY as KILODNEY
+from engine.shedding.vocabulary import VOCABULARY as SHEDDING
 
 NAMES = ["ann", "bob", "cy", "di"]
 
@@ -54,7 +55,7 @@ def test_every_event_of_every_ruleset_is_a_sentence(ruleset: str, seats: int) ->
 
 
 def test_every_declared_event_kind_has_a_sentence() -> None:
-    for vocabulary in (ABBOTT, KILODNEY):
+    for vocabulary in (ABBOTT, KILODNEY, SHEDDING):
         for kind in vocabulary.events:
             assert kind.kind in SENTENCES, kind.kind
 
