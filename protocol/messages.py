@@ -28,7 +28,8 @@ Conventions every message follows:
   answer) echoes it. Unsolicited messages (events, talk, notices) have none;
 - table events carry ``table`` and ``seq`` (the per-table sequence number);
 - unknown fields in a received map are ignored; a missing optional field
-  takes its default; a field whose value is ``None`` is left out of the map;
+  takes its default; a field whose value is ``None`` is left out of the map,
+  as is a field marked ``OMIT_EMPTY`` while it is empty;
 - ``from_map`` never raises for a map: an unknown type gives an
   ``UnknownMessage`` and a bad field an ``InvalidMessage``, each with
   ``.error()``, the reply to send (the connection carries on).
@@ -120,6 +121,10 @@ class InvalidMessage:
 
 
 # --------------------------------------------------------------- the model
+#: Field metadata key: leave the field off the wire while it is empty (its default).
+OMIT_EMPTY = "omit_empty"
+
+
 @dataclass(frozen=True, slots=True)
 class Message:
     """Base of every wire message. Subclasses set ``type`` with ``@message``."""
@@ -212,7 +217,10 @@ def _compile(cls: type[Message], hints: dict[str, Any]) -> None:
         base = typing.get_args(hints[name])[0]
         is_tuple = typing.get_origin(base) is tuple or base is tuple
         to_map.append(f"    v = self.{name}")
-        to_map.append(f"    if v is not None: out['{name}'] = {'list(v)' if is_tuple else 'v'}")
+        # A field declared OMIT_EMPTY (e.g. error.supported) is written only when it
+        # says something: an empty one is its default, which the decoder fills in.
+        present = "v" if f.metadata.get(OMIT_EMPTY) else "v is not None"
+        to_map.append(f"    if {present}: out['{name}'] = {'list(v)' if is_tuple else 'v'}")
         # _from_map: read every field first (a missing one is reported before
         # any bad one, as the constructor would), then check and set each.
         from_map.append(f"    v{i} = get('{name}')")
@@ -364,7 +372,7 @@ class Error(Message):
     code: Word
     text: Text = ""
     table: OptWord = None
-    supported: Versions = ()
+    supported: Versions = field(default=(), metadata={OMIT_EMPTY: True})
     id: Id = field(default=None, kw_only=True)
 
     @classmethod

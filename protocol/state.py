@@ -130,7 +130,8 @@ TRANSITIONS: dict[tuple[State, type[Message]], State] = {
     (State.NAMED, Goodbye): State.CLOSED,
 }
 
-#: (state) -> the error code for a client message that state does not allow.
+#: (state) -> the error code for a client message that state does not allow
+#: (but ``hello`` once the handshake is done: ``not_allowed``, whatever the state).
 REFUSAL_CODES: dict[State, str] = {
     State.AWAIT_HELLO: "need_hello",
     State.READY: "need_name",
@@ -171,7 +172,11 @@ class Session:
         if isinstance(message, (UnknownMessage, InvalidMessage)):
             return message.error()
         if not self.allowed(self.peer, type(message)):
-            if self.peer == CLIENT and SENDER[type(message)] != SERVER:
+            if isinstance(message, Hello) and self.state is not State.CLOSED:
+                # whatever the state, a second hello is refused as what it is
+                code = "not_allowed"
+                text = "hello was already answered: the version is agreed"
+            elif self.peer == CLIENT and SENDER[type(message)] != SERVER:
                 code = REFUSAL_CODES[self.state]
                 if code == "need_hello":
                     text = f"send hello first (got {message.type!r})"

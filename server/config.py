@@ -38,6 +38,7 @@ class ServerConfig:
     # ------------------------------------------------------ connections
     send_queue: int = 512  #: messages queued to one client before it is dropped
     handshake_seconds: float = 15.0  #: time to say hello before the connection is closed
+    handshake_errors: int = 3  #: refused messages before welcome, then goodbye need_hello
     message_seconds: float = 30.0  #: time a message may take to arrive whole, once begun
     close_grace_seconds: float = 2.0  #: time to flush a goodbye before a socket is closed
     max_connections: int = 20_000

@@ -177,6 +177,7 @@ class Connection:
         self._partial_since: float | None = None  #: when an unfinished message began
         self._talk = TokenBucket(self.config.talk_per_second, self.config.talk_burst)
         self._records: TokenBucket | None = None  #: made at the first get_record
+        self._handshake_errors = 0  #: messages refused before welcome
         self.sent = 0
         self.received = 0
         self.ops = None if services.ops is None else ConnectionOps(self, services.ops)
@@ -430,7 +431,7 @@ class Connection:
         if refusal is not None:
             self.deliver(refusal)
             if self.session.state is State.AWAIT_HELLO:
-                raise _Closing  # not speaking our protocol: do not wait for the timeout
+                self._handshake_refused()
             return
         method = _HANDLERS.get(type(message))
         if method is not None:
@@ -459,13 +460,23 @@ class Connection:
         reply = negotiate(msg, server="switchboard")
         self.deliver(reply)
         if isinstance(reply, m.Error):
+            self._handshake_refused()
+
+    def _handshake_refused(self) -> None:
+        """A refused message before ``welcome`` leaves the connection usable (the client
+        may fix its hello), up to ``handshake_errors`` of them: a peer that keeps failing
+        is not speaking our protocol, and is let go without waiting for the timer."""
+        self._handshake_errors += 1
+        if self._handshake_errors >= self.config.handshake_errors:
+            why = f"{self._handshake_errors} messages refused before a welcome"
+            self.deliver(wire.goodbye("need_hello", why))
             raise _Closing
 
     async def _ping(self, msg: m.Ping) -> None:
         self.deliver(m.Pong(id=msg.id))
 
     async def _quit(self, msg: m.Quit) -> None:
-        self.deliver(wire.goodbye("quit", "goodbye"))
+        self.deliver(wire.goodbye("quit", "goodbye", msg.id))
         raise _Closing
 
     async def _help(self, msg: m.Help) -> None:

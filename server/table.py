@@ -454,7 +454,13 @@ class Table:
         )
 
     def _catch_up(
-        self, member: Member, seat: int | None, since: int | None, req: int | None = None
+        self,
+        member: Member,
+        seat: int | None,
+        since: int | None,
+        req: int | None = None,
+        *,
+        answer: bool = False,
     ) -> None:
         """Events after ``since`` from the ring if it still holds them all, else a snapshot.
 
@@ -462,6 +468,8 @@ class Table:
         start of this game (``game_base``) always gets a snapshot."""
         held = self.ring[0][0] if self.ring else self.seq + 1
         if since is not None and self.game_base <= since <= self.seq and held <= since + 1:
+            if answer:  # a spectate's reply, before the events it brings (a resume's is seated)
+                member.deliver(wire.ok(req, self.id))
             for n, ev in self.ring:
                 if n > since:
                     member.deliver(wire.event(self.id, n, ev.present(seat)))
@@ -672,7 +680,7 @@ class Table:
     def _watch(self, c: Watch) -> None:
         self._detach(c.member)
         self.spectators.add(c.member)
-        self._catch_up(c.member, None, c.since, c.req)
+        self._catch_up(c.member, None, c.since, c.req, answer=True)
 
     def _resume(self, c: Resume) -> None:
         seat = self._seat_for_token(c.token)

@@ -113,5 +113,6 @@ def notice(text: str, shutdown_in: int | None = None) -> Message:
     return m.Notice(text=m.clean_text(text), shutdown_in=shutdown_in)
 
 
-def goodbye(code: str, text: str = "") -> Message:
-    return m.Goodbye(code=code, text=m.clean_text(text))
+def goodbye(code: str, text: str = "", req: int | None = None) -> Message:
+    """The last message; ``req`` is the id of the ``quit`` it answers, if any."""
+    return m.Goodbye(code=code, text=m.clean_text(text), id=req)
