@@ -61,7 +61,7 @@ def differences(expected: Any, got: Any, where: str = "") -> list[str]:
     if isinstance(expected, list) and isinstance(got, list) and len(expected) == len(got):
         return [
             d
-            for i, (e, g) in enumerate(zip(expected, got))
+            for i, (e, g) in enumerate(zip(expected, got, strict=True))
             for d in differences(e, g, f"{where}[{i}]")
         ]
     return [] if expected == got else [f"{where}: spec {expected!r}, server {got!r}"]
