@@ -7,7 +7,9 @@ in-process server, reads as many frames as the ``S`` lines that follow it, and
 compares them field by field. A value written ``"..."`` in an ``S`` line varies
 from run to run (a seat's token): it must be present, and may be anything. The
 game's seed is fixed, as the example says, so its deal and the bot's moves are
-the example's.
+the example's. Section 15's ``text-session`` block is the same session typed at
+``nc`` (``>`` lines typed, ``<`` lines the server's), compared word by word, a word
+``...`` varying.
 """
 
 from __future__ import annotations
@@ -31,6 +33,26 @@ SPEC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 EXAMPLE_SEED = 1
 #: A value the spec marks as varying.
 VARIES = "..."
+
+
+def example_lines() -> list[tuple[str, str]]:
+    """The ``(>, line)`` and ``(<, line)`` lines of the spec's ``text-session`` block."""
+    found = re.search(r"```text-session\n(.*?)\n```", SPEC.read_text(encoding="utf-8"), re.S)
+    assert found, "docs/protocol.md has no text-session block"
+    out = []
+    for line in found.group(1).splitlines():
+        side, _, body = line.partition(" ")
+        assert side in (">", "<"), f"a line of the text example is neither > nor <: {line!r}"
+        out.append((side, body))
+    return out
+
+
+def line_differences(expected: str, got: str) -> list[str]:
+    """Word by word (``...`` matches any one word)."""
+    want, have = expected.split(" "), got.split(" ")
+    if len(want) != len(have) or any(w not in (VARIES, h) for w, h in zip(want, have, strict=True)):
+        return [f"spec {expected!r}, server {got!r}"]
+    return []
 
 
 def example_frames(kind: str = "msgpack-session") -> list[tuple[str, dict[str, Any]]]:
@@ -96,6 +118,25 @@ async def replay(port: int, lines: list[tuple[str, dict[str, Any]]]) -> list[str
     return problems
 
 
+async def replay_text(port: int, lines: list[tuple[str, str]]) -> list[str]:
+    """Type each ``>`` line and compare each ``<`` line the server sends."""
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    buf = b""
+    problems: list[str] = []
+    with trio.fail_after(20):
+        for side, body in lines:
+            if side == ">":
+                await stream.send_all(body.encode() + b"\n")
+                continue
+            while b"\n" not in buf:
+                data = await stream.receive_some(65536)
+                assert data, "the server closed the connection before the example's end"
+                buf += data
+            got, buf = buf.split(b"\n", 1)
+            problems += line_differences(body, got.decode())
+    return problems
+
+
 @pytest.fixture
 async def seeded_server(nursery, monkeypatch):
     monkeypatch.setattr("server.table.secrets.randbits", lambda bits: EXAMPLE_SEED)
@@ -116,3 +157,15 @@ def test_a_difference_is_found_and_a_varying_value_is_not():
     assert differences({"a": 1}, {"a": 2}) == [".a: spec 1, server 2"]
     assert differences({"a": 1}, {"a": 1, "b": []}) == [".b: not in the spec ([])"]
     assert differences({"t": VARIES}, {}) == [".t: missing"]
+
+
+async def test_the_text_example_session_is_what_the_server_says(seeded_server):
+    lines = example_lines()
+    assert sum(side == ">" for side, _ in lines) >= 5
+    assert await replay_text(seeded_server, lines) == []
+
+
+def test_a_text_difference_is_found_and_a_varying_word_is_not():
+    assert line_differences("seated 1 0 ...", "seated 1 0 k7Qx") == []
+    assert line_differences("ok table=1", "ok table=2") != []
+    assert line_differences("ok", "ok table=1") != []
