@@ -52,7 +52,7 @@ def test_the_msgpack_session_is_valid_in_order():
     assert server.state is State.CLOSED
     events = [msg for _, msg in session if isinstance(msg, m.TableEvent)]
     assert [e.seq for e in events] == list(range(2, 2 + len(events)))
-    assert events[-1].event["kind"] == "game_end"
+    assert events[0].event["kind"] == "deal"  # the opening event follows the start
 
 
 def test_the_text_session_says_the_same_as_the_msgpack_one():
