@@ -50,6 +50,7 @@ from server.store import (
     Entry,
     GameEnded,
     GameStarted,
+    HandShown,
     MasterSet,
     NameClaimed,
     OptionsSet,
@@ -96,6 +97,9 @@ CREATE TABLE IF NOT EXISTS talk (
 CREATE TABLE IF NOT EXISTS bots (
     table_id INTEGER NOT NULL, seat INTEGER NOT NULL, strategy TEXT NOT NULL,
     PRIMARY KEY (table_id, seat)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS shown (
+    table_id INTEGER NOT NULL, game INTEGER NOT NULL, name TEXT NOT NULL, seat INTEGER NOT NULL,
+    PRIMARY KEY (table_id, game, name)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS away (
     table_id INTEGER NOT NULL, game INTEGER NOT NULL, seat INTEGER NOT NULL,
     PRIMARY KEY (table_id, game, seat)) WITHOUT ROWID;
@@ -430,6 +434,12 @@ def read_state(conn: sqlite3.Connection) -> StoredState:
                         "SELECT seat FROM away WHERE table_id = ? AND game = ?", (tid, number)
                     )
                 },
+                shown=dict(
+                    conn.execute(
+                        "SELECT name, seat FROM shown WHERE table_id = ? AND game = ?",
+                        (tid, number),
+                    )
+                ),
             )
         state.tables[tid] = t
     ledger = state.ledger
@@ -522,6 +532,11 @@ def _execute(conn: sqlite3.Connection, w: Write) -> None:
         conn.execute(
             "UPDATE games SET paused = ? WHERE table_id = ? AND game = ?",
             (int(w.paused), w.table, w.game),
+        )
+    elif isinstance(w, HandShown):
+        conn.execute(
+            "INSERT OR IGNORE INTO shown (table_id, game, name, seat) VALUES (?, ?, ?, ?)",
+            (w.table, w.game, w.name, w.seat),
         )
     elif isinstance(w, AwaySet):
         if w.away:

@@ -156,6 +156,17 @@ class PauseSet:
 
 
 @dataclass(frozen=True, slots=True)
+class HandShown:
+    """``name`` has been shown ``seat``'s hand in game ``game``: at the deal, or by taking
+    the seat mid-game. Kept so that a restarted server still holds him to one hand."""
+
+    table: int
+    game: int
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
 class AwaySet:
     """``seat`` was marked away (two timeouts in a row) in game ``game``, or came back."""
 
@@ -244,6 +255,7 @@ Write = (
     | BotReserved
     | PauseSet
     | AwaySet
+    | HandShown
     | ChipsMoved
 )
 
@@ -261,6 +273,8 @@ class StoredGame:
     outcome: str | None = None  #: ``FINISHED`` or ``ABANDONED`` once over
     paused: bool = False  #: the game master paused it (meaningless once over)
     away: set[int] = field(default_factory=set)  #: seats played automatically until they act
+    #: each name shown a seat's hand in this game, with that seat (``HandShown``)
+    shown: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -341,6 +355,10 @@ def apply_write(state: StoredState, w: Write) -> None:
         g = state.tables[w.table].game
         assert g is not None and g.number == w.game, w
         g.paused = w.paused
+    elif isinstance(w, HandShown):
+        g = state.tables[w.table].game
+        assert g is not None and g.number == w.game, w
+        g.shown.setdefault(w.name, w.seat)
     elif isinstance(w, AwaySet):
         g = state.tables[w.table].game
         assert g is not None and g.number == w.game, w

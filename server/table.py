@@ -63,6 +63,7 @@ from server.store import (
     ActionTaken,
     GameEnded,
     GameStarted,
+    HandShown,
     SeatSet,
     Store,
     StoredTable,
@@ -215,6 +216,8 @@ class Table:
             for i, name in enumerate(stored.seat_names):
                 if name is not None:  # each holder was shown his seat's hand
                     t.witnesses.remember_name(name, i)
+            for name, seat in g.shown.items():  # and so was each who held a seat and left
+                t.witnesses.remember_name(name, seat)
         return t
 
     # ------------------------------------------------------------ queries
@@ -653,8 +656,10 @@ class Table:
             return
         token = new_token()
         th = token_hash(token)
-        # whoever sits down is not away
-        await self.commit(SeatSet(self.id, seat, name, th), *gamemaster.back_writes(self, seat))
+        # whoever sits down is not away; once dealt, he is shown the seat's hand for good
+        shown = [HandShown(self.id, self.game_no, seat, name)] if dealt else []
+        writes = [SeatSet(self.id, seat, name, th), *shown, *gamemaster.back_writes(self, seat)]
+        await self.commit(*writes)
         gamemaster.back(self, seat)
         old = self.seats[seat].member
         if old is not None and old is not c.member:
@@ -795,7 +800,9 @@ class Table:
         seed = secrets.randbits(62) if seed is None else seed
         game = engine.new_game(self.ruleset, len(self.seats), seed, self.options)
         number, base = self.game_no + 1, self.seq + 1
-        await self.commit(GameStarted(self.id, number, seed, None, None, base))
+        # the deal shows each seat's holder his hand: stored, so a restart still knows it
+        shown = [HandShown(self.id, number, i, s.name) for i, s in enumerate(self.seats) if s.name]
+        await self.commit(GameStarted(self.id, number, seed, None, None, base), *shown)
         self.game, self.game_no, self.seq, self.game_base = game, number, base, base
         self.state, self.outcome = PLAYING, None
         self.ring.clear()

@@ -15,6 +15,7 @@ from server.store import (
     BotReserved,
     GameEnded,
     GameStarted,
+    HandShown,
     MasterSet,
     MemoryStore,
     NameClaimed,
@@ -56,6 +57,9 @@ def history(rng: random.Random) -> list:
             for seat in range(4):
                 out.append(AwaySet(t, last, seat, rng.random() < 0.6))
             out.append(AwaySet(t, last, 1, False))
+            for seat in range(4):  # who was shown which hand (the first seat a name held)
+                out.append(HandShown(t, last, seat, f"p{seat}"))
+            out.append(HandShown(t, last, 2, "p0"))
     out.append(TableClosed(3))
     return out
 
@@ -78,7 +82,7 @@ async def test_sqlite_loads_what_the_writes_mean(tmp_path):
         assert loaded.tables == memory.state.tables
         assert 3 not in loaded.tables and loaded.next_table == 6
         setups += [
-            (bool(t.bots), bool(t.game and t.game.paused and t.game.away))
+            (bool(t.bots), bool(t.game and t.game.paused and t.game.away and t.game.shown))
             for t in loaded.tables.values()
         ]
     assert any(bots for bots, _ in setups) and any(kept for _, kept in setups)  # not vacuous
