@@ -90,7 +90,7 @@ class Services:
     lobby: Lobby
     limits: Limits
     connections: set[Connection]
-    ops: Ops | None = None  #: chips, limits, operators (issue 8)
+    ops: Ops | None = None  #: chips, limits, operators
 
 
 class Codec:

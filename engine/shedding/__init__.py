@@ -1,6 +1,6 @@
 """The shedding family (Switch and its house versions): one engine, many presets.
 
-Each preset of RULES.md is registered as its own ruleset: a name for a set of
+Each preset of docs/rules.md is registered as its own ruleset: a name for a set of
 option defaults that a table may still override.
 
 >>> import engine

@@ -210,7 +210,7 @@ OPTIONS: list[Option] = [
 
 SCHEMA = OptionSchema(OPTIONS)
 
-# The presets of RULES.md. Anything a preset does not name keeps the default above.
+# The presets of docs/rules.md. Anything a preset does not name keeps the default above.
 PRESETS: dict[str, tuple[str, int, dict[str, Any]]] = {
     "switch": (
         "Switch: 2 pick up 2, 8 skip, A pick up 4 anytime, J nominates anytime",
@@ -485,7 +485,7 @@ def _red_jacks_add(
 
 
 def _points(face: Card, p: Powers) -> int:
-    """RULES.md: nominating cards and jokers 50; K Q J and other power cards 10;
+    """docs/rules.md: nominating cards and jokers 50; K Q J and other power cards 10;
     aces 1; the rest face value."""
     if face.is_joker or p.nominate:
         return 50
