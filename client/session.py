@@ -111,9 +111,7 @@ class Session:
     async def _pump(self) -> None:
         async for msg in self.conn.events():
             if isinstance(msg, m.Notice):
-                self.ui.say(msg.text, "class:log.event")
-                if self.ui.current is not None:  # what the clock did belongs in the log
-                    self.conn.state.note(self.ui.current, msg.text)
+                self.ui.say(msg.text, "class:log.event")  # (a table's is in its log too)
             elif isinstance(msg, m.Snapshot) and self._nursery is not None:
                 # A deal or a change of seats: the table's options (what a blunder costs)
                 # and players come from the table list, so it is fetched again.

@@ -26,6 +26,7 @@ True
 
 from __future__ import annotations
 
+import re
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -34,6 +35,7 @@ from typing import Any
 from protocol import messages as m
 
 MAX_LOG = 500
+_AT_TABLE = re.compile(r"\bat table (\S+?)[:,;]?(?:\s|$)")
 
 
 def display_name(player: str | None) -> str | None:
@@ -221,6 +223,11 @@ class ClientState:
             return "name"
         if isinstance(msg, m.Notice):
             self.notices.append(msg.text)
+            # A table's notice (the clock's move, a seat away) goes in its log, in order
+            # with its events.
+            found = _AT_TABLE.search(msg.text)
+            if found and found.group(1) in self.tables:
+                self.tables[found.group(1)].log.append(LogLine("note", {"text": msg.text}))
             return "notice"
         return None
 

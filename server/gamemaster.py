@@ -312,7 +312,9 @@ async def on_deadline(table: Table) -> None:
     log_event(log, "table.timeout", table=table.id, seat=seat, name=name, away=now_away)
     if now_away:
         await table.commit(_away_write(table, seat, True))  # away survives a restart
-        _notice_all(table, f"{name} is away: seat {seat} plays automatically until they act")
+        _notice_all(
+            table, f"{name} is away at table {table.id}: seat {seat} plays by itself until they act"
+        )
         member = table.seats[seat].member
         if member is not None:
             member.deliver(wire_notice(f"you are away at table {table.id}: act to come back"))
@@ -321,7 +323,9 @@ async def on_deadline(table: Table) -> None:
     last = table.game.last_action if table.game is not None else None
     if last is not None and table.game is not None and table.game.actions_taken > before:
         # The clock speaks: nobody should read a move he did not make as his own.
-        _notice_all(table, f"time's up: the clock made {name}'s move: {last[1]}")
+        _notice_all(
+            table, f"time's up at table {table.id}: the clock made {name}'s move: {last[1]}"
+        )
 
 
 # ----------------------------------------------------------------- prizes

@@ -128,3 +128,19 @@ def test_a_spectator_arriving_mid_game_sees_the_recent_log() -> None:
         d.line("quit")
 
     assert asyncio.run(run_client(script, game="switch", seats=4, bot_delay=0.2)) == 0
+
+
+def test_a_tables_notice_goes_in_its_log_in_order() -> None:
+    """The clock's word lands between the events it came with, not wherever the screen
+    caught up (before: after all the events that followed, or in no log at all)."""
+    from protocol import messages as m
+
+    state = ClientState()
+    state.handle(m.Snapshot(table="4", seq=1, state="playing", view={}, seat=0, players=()))
+    state.handle(m.TableEvent(table="4", seq=2, event={"kind": "play", "seat": 0, "cards": ["TC"]}))
+    state.handle(m.Notice(text="time's up at table 4: the clock made ann's move: play TC"))
+    state.handle(m.TableEvent(table="4", seq=3, event={"kind": "draw", "seat": 1, "count": 1}))
+    kinds = [line.kind for line in state.tables["4"].log]
+    assert kinds == ["event", "note", "event"]
+    state.handle(m.Notice(text="the server restarts in 5 minutes"))
+    assert len(state.tables["4"].log) == 3

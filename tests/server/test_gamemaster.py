@@ -225,7 +225,7 @@ async def test_the_clock_says_what_it_played_and_tells_the_player_he_is_away(
     name = table.seats[seat].name
     await trio.sleep(0.1)  # the notice follows the move's events
     said = [x.text for x in s.members[(first + 1) % 4].got if isinstance(x, m.Notice)]
-    assert f"time's up: the clock made {name}'s move: {notation}" in said, said
+    assert f"time's up at table {table.id}: the clock made {name}'s move: {notation}" in said
     while not table.gm.away.is_away(first):
         await trio.sleep(1)
     told = [x.text for x in s.members[first].got if isinstance(x, m.Notice)]
