@@ -33,6 +33,7 @@ does not depend on how decisions are shared among worker processes.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Iterable, Sequence
@@ -43,7 +44,7 @@ import engine
 from engine.actions import Action, Ally, Move, Play, Vote
 from engine.game import Game
 from engine.strategies import get_strategy
-from engine.strategies.search import clone_game
+from engine.strategies.search import play_out
 
 #: The smallest loss of expected score that is marked, and the grades by size.
 MARGIN = 0.05
@@ -314,18 +315,8 @@ def _sample(
         world = adapter.world(view, proto, rng)
         seed = rng.getrandbits(64)
         for k, action in enumerate(kept):
-            game = clone_game(world, random.Random(seed))
-            roll = random.Random(seed)
-            game.apply(me, action)
-            steps = 1
-            finished = game.over or adapter.ended(game, view)
-            while not finished and steps < settings.depth:
-                actor = game.to_act
-                assert actor is not None
-                choices = _playable(family, game.legal_actions(actor))
-                game.apply(actor, adapter.rollout(game, actor, choices, roll))
-                steps += 1
-                finished = game.over or adapter.ended(game, view)
+            playable = functools.partial(_playable, family)
+            game, finished = play_out(adapter, view, world, action, seed, settings.depth, playable)
             out[k].append(_worth(view, adapter.value(game, view, finished), me))
     return out
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from engine.actions import Action
@@ -84,6 +84,37 @@ def clone_game(game: Game, rng: random.Random) -> Game:
             state[key] = value
     new.__dict__.update(state)
     return new
+
+
+def play_out(
+    adapter: Adapter,
+    view: dict[str, Any],
+    world: Game,
+    action: Action,
+    seed: int,
+    depth: int,
+    choices: Callable[[list[Action]], list[Action]] | None = None,
+) -> tuple[Game, bool]:
+    """``action`` played by the viewer in a copy of ``world``, then the adapter's rollout
+    policy for up to ``depth`` steps: the game reached, and whether it reached an end the
+    adapter scores (the game's, or the hand's). The copy and the rollout draw from
+    ``seed``, so every candidate played from one world with one seed meets the same luck
+    (paired playouts). ``choices`` narrows each actor's legal actions (default: all)."""
+    game = clone_game(world, random.Random(seed))
+    roll = random.Random(seed)
+    game.apply(view["viewer"], action)
+    steps = 1
+    finished = game.over or adapter.ended(game, view)
+    while not finished and steps < depth:
+        actor = game.to_act
+        assert actor is not None
+        legal = game.legal_actions(actor)
+        game.apply(
+            actor, adapter.rollout(game, actor, legal if choices is None else choices(legal), roll)
+        )
+        steps += 1
+        finished = game.over or adapter.ended(game, view)
+    return game, finished
 
 
 class ISMCTS:
@@ -257,18 +288,7 @@ class DeterminizedMC:
             world = adapter.world(view, memory, rng)
             seed = rng.getrandbits(64)
             for i, action in enumerate(legal):
-                game = clone_game(world, random.Random(seed))
-                roll = random.Random(seed)
-                game.apply(me, action)
-                steps = 1
-                finished = game.over or adapter.ended(game, view)
-                while not finished and steps < self.depth:
-                    actor = game.to_act
-                    assert actor is not None
-                    choices = game.legal_actions(actor)
-                    game.apply(actor, adapter.rollout(game, actor, choices, roll))
-                    steps += 1
-                    finished = game.over or adapter.ended(game, view)
+                game, finished = play_out(adapter, view, world, action, seed, self.depth)
                 values[i].append(adapter.value(game, view, finished)[me])
             if deadline is not None and time.perf_counter() > deadline:
                 break
