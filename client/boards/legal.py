@@ -112,8 +112,8 @@ def must_text(view: dict[str, Any], legal: Sequence[str]) -> str | None:
     can_pass = "pass" in legal
     if any(a.startswith("suit ") for a in legal):
         return "You must name the suit to follow, e.g. suit hearts"
-    awaiting = str(view.get("awaiting") or "")
-    if "drew" in awaiting or (view.get("drawn") and can_pass and kind not in ("skip", "miss")):
+    drew = view.get("awaiting_kind") == "drawn"  # the view's word for it, not its English
+    if drew or (view.get("drawn") and can_pass and kind not in ("skip", "miss")):
         return "You must play the card you drew, or pass" if plays else "You must pass"
     if kind == "pickup":
         count = pending.get("count")

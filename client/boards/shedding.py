@@ -42,7 +42,11 @@ from client.words import plural
 
 
 def pending_text(pending: dict[str, Any]) -> str:
-    """``{"kind": "pickup", "count": 4}`` as ``pick up 4``; unknown kinds as they come."""
+    """``{"kind": "pickup", "count": 4}`` as ``pick up 4``; unknown kinds as they come.
+
+    >>> pending_text({"kind": "go_on", "count": 0}), pending_text({"kind": "miss", "count": 2})
+    ('go on in the named suit', 'miss 2 turns')
+    """
     kind = str(pending.get("kind", ""))
     count = pending.get("count", "")
     if kind == "pickup":
@@ -53,6 +57,8 @@ def pending_text(pending: dict[str, Any]) -> str:
         return f"miss {plural(count, 'turn')}"
     if kind == "cover":
         return "the card must be covered"
+    if kind == "go_on":
+        return "go on in the named suit"
     return f"{kind} {count}".strip()
 
 

@@ -15,6 +15,7 @@ from prompt_toolkit.output import DummyOutput
 import engine
 from client.app import ClientApp, render_text
 from client.boards import BoardContext, render_board
+from client.boards.legal import must_text
 from client.moves import blunder_penalty, draw_alias
 from client.state import ClientState
 from protocol import messages as m
@@ -232,3 +233,11 @@ def test_a_penalised_play_is_confirmed_first() -> None:
         d.line("quit")
 
     assert asyncio.run(run_client(script, game="switch", seats=2)) == 0
+
+
+def test_a_drawn_card_owed_is_read_from_the_views_word() -> None:
+    """What is owed comes from ``awaiting_kind``, whatever the English of ``awaiting``."""
+    view = {"awaiting": "(any words)", "awaiting_kind": "drawn", "drawn": ["5H"], "pending": None}
+    assert must_text(view, ["play 5H", "pass"]) == "You must play the card you drew, or pass"
+    plain = {"awaiting": None, "awaiting_kind": None, "drawn": [], "pending": None}
+    assert must_text(plain, ["play 5H", "draw"]) is None
