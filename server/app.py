@@ -32,6 +32,7 @@ import trio
 from protocol.limits import Limits
 from server.accept import Acceptor, IntervalLog, fd_limit
 from server.accounts import Accounts, claim_throttle
+from server.addresses import lan_addresses, reachable
 from server.config import ServerConfig
 from server.connection import Connection, Services
 from server.ledger import Ledger
@@ -43,6 +44,18 @@ from server.store import MemoryStore, Store
 log = logging.getLogger("switchboard.server")
 
 DB_NAME = "switchboard.sqlite3"
+
+
+def invitations(host: str | None, port: int) -> list[str]:
+    """What a host tells his friends to type: ``switchboard play ADDRESS:PORT`` for each
+    address of this machine a LAN friend could reach (none when listening on loopback)."""
+    if host in (None, "", "0.0.0.0", "::"):
+        addresses = lan_addresses()
+    else:
+        addresses = [host] if reachable(host) else []
+    return [
+        f"friends connect with: switchboard play {a}:{port}  (or: nc {a} {port})" for a in addresses
+    ]
 
 
 def open_store(config: ServerConfig) -> Store:
@@ -108,6 +121,8 @@ class Server:
                     self.port,
                     config.data_dir or "memory (nothing is kept)",
                 )
+                for line in invitations(config.host, self.port):
+                    log.info("%s", line)
                 async with trio.open_nursery() as clients:
                     accept_scope = trio.CancelScope()
                     clients.start_soon(self._accept, listeners, clients, accept_scope)

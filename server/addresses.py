@@ -1,0 +1,60 @@
+"""The addresses friends on the LAN can type to reach this server.
+
+``switchboard serve`` listens on every interface by default, and a person hosting a game
+night needs to tell his friends one address. The machine's own IPv4 addresses come from
+the interfaces themselves (Linux: one ``SIOCGIFADDR`` ioctl per interface, no network
+traffic), else from the host name's entry; loopback and link-local addresses are left
+out, since no friend can reach them.
+
+>>> reachable("192.168.1.20"), reachable("127.0.0.1"), reachable("169.254.3.4")
+(True, False, False)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ipaddress
+import socket
+import struct
+
+SIOCGIFADDR = 0x8915  # Linux: an interface's IPv4 address
+
+
+def reachable(address: str) -> bool:
+    """Whether another machine could reach ``address`` (not loopback, not link-local); a
+    host name other than ``localhost`` is taken to be reachable."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address.lower() != "localhost"
+    return not (ip.is_loopback or ip.is_link_local or ip.is_unspecified)
+
+
+def _from_interfaces() -> list[str]:
+    try:
+        import fcntl
+    except ImportError:  # not Linux or another Unix: no ioctl to ask
+        return []
+    found = []
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        for _index, name in socket.if_nameindex():
+            request = struct.pack("256s", name.encode()[:15])
+            with contextlib.suppress(OSError):  # an interface with no IPv4 address
+                reply = fcntl.ioctl(s.fileno(), SIOCGIFADDR, request)
+                found.append(socket.inet_ntoa(reply[20:24]))
+    return found
+
+
+def _from_host_name() -> list[str]:
+    with contextlib.suppress(OSError):
+        return socket.gethostbyname_ex(socket.gethostname())[2]
+    return []
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses that a friend on the LAN could type, in a stable order."""
+    try:
+        candidates = _from_interfaces() or _from_host_name()
+    except OSError:
+        candidates = _from_host_name()
+    return sorted({a for a in candidates if reachable(a)}, key=ipaddress.ip_address)

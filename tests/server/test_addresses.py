@@ -1,0 +1,36 @@
+"""`switchboard serve` says which addresses friends on the LAN can type."""
+
+from __future__ import annotations
+
+import ipaddress
+
+from server import app
+from server.addresses import lan_addresses, reachable
+
+
+def test_the_machines_lan_addresses_are_reachable_ipv4_addresses() -> None:
+    found = lan_addresses()
+    assert found == sorted(set(found), key=ipaddress.ip_address)
+    for address in found:
+        assert ipaddress.ip_address(address).version == 4
+        assert reachable(address)
+
+
+def test_reachable_leaves_out_what_no_friend_can_reach() -> None:
+    assert not reachable("127.0.0.1") and not reachable("169.254.1.1")
+    assert not reachable("0.0.0.0") and not reachable("localhost")
+    assert reachable("192.168.1.5") and reachable("10.0.0.2") and reachable("gamebox.lan")
+
+
+def test_the_invitation_names_every_lan_address_when_listening_everywhere(monkeypatch) -> None:
+    monkeypatch.setattr(app, "lan_addresses", lambda: ["192.0.2.7", "198.51.100.3"])
+    lines = app.invitations(None, 7373)
+    assert lines == [
+        "friends connect with: switchboard play 192.0.2.7:7373  (or: nc 192.0.2.7 7373)",
+        "friends connect with: switchboard play 198.51.100.3:7373  (or: nc 198.51.100.3 7373)",
+    ]
+    assert app.invitations("0.0.0.0", 7373) == lines
+    assert app.invitations("127.0.0.1", 7373) == []  # loopback only: nobody else can come
+    assert app.invitations("192.0.2.9", 80) == [
+        "friends connect with: switchboard play 192.0.2.9:80  (or: nc 192.0.2.9 80)"
+    ]
