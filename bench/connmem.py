@@ -23,10 +23,8 @@ from __future__ import annotations
 import argparse
 import multiprocessing as mp
 import os
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -36,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 import trio  # noqa: E402
 
-from bench.load import PORT_LINE, _drain, proc_stats, raise_fd_limit, start_echo  # noqa: E402
+from bench.load import proc_stats, raise_fd_limit, start_echo, start_switchboard  # noqa: E402
 from bench.wireconn import HOST  # noqa: E402
 from protocol import messages as m  # noqa: E402
 from protocol.msgpack_codec import encode  # noqa: E402
@@ -117,24 +115,6 @@ def idle(pid: int, port: int, count: int) -> tuple[float, float, int]:
     p.join()
     time.sleep(1.0)
     return rss0, rss1, opened
-
-
-def start_switchboard(tmp: Path) -> tuple[subprocess.Popen[bytes], int]:
-    config = tmp / "bench.toml"
-    config.write_text("[server]\nscrypt_n = 2\nmax_connections = 30000\n")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "switchboard", "serve", "--host", HOST, "--port", "0",
-         "--data", str(tmp), "--config", str(config)],
-        stderr=subprocess.PIPE, cwd=ROOT, preexec_fn=raise_fd_limit,
-    )  # fmt: skip
-    buffer = b""
-    while not (found := PORT_LINE.search(buffer)):
-        chunk = server.stderr.read1(4096)  # type: ignore[union-attr]
-        if not chunk:
-            raise SystemExit("the server did not start:\n" + buffer.decode(errors="replace"))
-        buffer += chunk
-    threading.Thread(target=_drain, args=(server.stderr,), daemon=True).start()
-    return server, int(found.group(1))
 
 
 def main() -> None:

@@ -1,7 +1,7 @@
 """Load on a real server process over loopback, beside a bare trio echo server as the floor.
 
     python bench/load.py                 # every figure (about three minutes on 2 cores)
-    python bench/load.py --quick         # shorter runs, 1,000 idle connections only
+    python bench/load.py --quick         # shorter runs
 
 What it measures, each beside its reference from the same run:
 
@@ -10,9 +10,8 @@ What it measures, each beside its reference from the same run:
    the resulting ``turn`` at every seat, against a same-sized frame echoed by a
    bare trio echo server (the floor: our ratio to it); ``ping`` -> ``pong`` is
    printed too, as the cost of the wire alone, with no verdict;
-2. idle connections (hello said, nothing else) at 1,000 and 10,000 on the
-   fresh server: its RSS with them open and the growth per connection,
-   beside the echo server's;
+2. idle connections: measured by ``bench/connmem.py`` (RSS with 10,000 open,
+   and after connect/close churn, beside a bare trio server);
 3. 10 tables of 4 bot clients playing continuously: the reference for run 4's
    throughput (actions/s, round trips, the server's RSS and CPU);
 4. 250 tables x 4 bots (1,000 connections): the same figures, (a) with bots
@@ -27,7 +26,7 @@ The server is ``switchboard serve`` in its own process (SQLite in a temporary
 directory, WAL, group commit); the bots run in other processes (each a trio
 run of many connections), so the server gets a core of its own on a 2-core
 machine. Only 127.0.0.1 is used; the fd limit is raised with
-``resource.setrlimit`` for the idle test.
+``resource.setrlimit`` for the 1,000 connections of run 4.
 """
 
 from __future__ import annotations
@@ -305,51 +304,10 @@ def measure_tables(
     }
 
 
-def _idle_main(port: int, count: int, hello: bool, ready: Any, done: Any) -> None:
-    raise_fd_limit()
-
-    async def main() -> None:
-        conns = []
-        limiter = trio.CapacityLimiter(200)
-
-        async def one() -> None:
-            async with limiter:
-                c = await Conn.open(port)
-                if hello:
-                    await c.request(m.Hello())
-                conns.append(c)
-
-        async with trio.open_nursery() as nursery:
-            for _ in range(count):
-                nursery.start_soon(one)
-        ready.send(len(conns))
-        await trio.to_thread.run_sync(done.recv)
-        for c in conns:
-            await c.stream.aclose()
-
-    trio.run(main)
-
-
-def measure_idle(pid: int, port: int, count: int) -> dict[str, float]:
-    rss0, _ = proc_stats(pid)
-    ready_parent, ready_child = mp.Pipe()
-    done_parent, done_child = mp.Pipe()
-    p = mp.Process(target=_idle_main, args=(port, count, True, ready_child, done_child))
-    p.start()
-    opened = ready_parent.recv()
-    time.sleep(1.0)
-    rss1, _ = proc_stats(pid)
-    done_parent.send(True)
-    p.join()
-    time.sleep(1.0)
-    return {"connections": opened, "rss_before": rss0, "rss_with": rss1,
-            "kb_per_conn": (rss1 - rss0) * 1024 / max(opened, 1)}  # fmt: skip
-
-
 # -------------------------------------------------------------------- main
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="short runs; 1,000 idle only")
+    parser.add_argument("--quick", action="store_true", help="short runs")
     parser.add_argument("--seconds", type=float, default=None, help="seconds per play run")
     parser.add_argument("--tables", type=int, default=250)
     parser.add_argument(
@@ -357,7 +315,6 @@ def main() -> None:
     )
     parser.add_argument("--client-procs", type=int, default=2)
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile")
-    parser.add_argument("--skip-idle", action="store_true", help="no idle-connection figures")
     args = parser.parse_args()
     seconds = args.seconds or (5.0 if args.quick else 15.0)
     raise_fd_limit()
@@ -365,20 +322,7 @@ def main() -> None:
 
     echo_proc, echo_port = start_echo()
     tmp = Path(tempfile.mkdtemp(prefix="sb-load-"))
-    server = subprocess.Popen(
-        [sys.executable, *(["-m", "cProfile", "-o", args.profile] if args.profile else []),
-         "-m", "switchboard", "serve", "--host", HOST, "--port", "0",
-         "--data", str(tmp), "--config", str(_config(tmp))],
-        stderr=subprocess.PIPE, cwd=ROOT, preexec_fn=raise_fd_limit,
-    )  # fmt: skip
-    buffer = b""
-    while not (found := PORT_LINE.search(buffer)):
-        chunk = server.stderr.read1(4096)  # type: ignore[union-attr]
-        if not chunk:
-            raise SystemExit("the server did not start:\n" + buffer.decode(errors="replace"))
-        buffer += chunk
-    port = int(found.group(1))
-    threading.Thread(target=_drain, args=(server.stderr,), daemon=True).start()
+    server, port = start_switchboard(tmp, "send_queue = 4096\n", profile=args.profile)
     print(f"server pid {server.pid} port {port}; echo pid {echo_proc.pid} port {echo_port}")
     print(f"{os.cpu_count()} cores; python {sys.version.split()[0]}; trio {trio.__version__};"
           f" load average {os.getloadavg()[0]:.1f} at the start")  # fmt: skip
@@ -397,16 +341,6 @@ def main() -> None:
         print(f"   act -> turn at every seat  p50 {one['p50']:.3f}  p99 {one['p99']:.3f}"
               f"   ({one['p50'] / echo['p50']:.1f}x echo)")  # fmt: skip
 
-        print("\n2. idle connections (hello said), on the fresh server: RSS with them open")
-        for count in [] if args.skip_idle else [1000] if args.quick else [1000, 10000]:
-            e = measure_idle(echo_proc.pid, echo_port, count)
-            s = measure_idle(server.pid, port, count)
-            target = (f"   target < 150 MB: {verdict(s['rss_with'] < 150)}"
-                      if count == 10000 else "")  # fmt: skip
-            print(f"   {s['connections']:>6}: switchboard {s['rss_with']:.0f} MB"
-                  f" (+{s['rss_with'] - s['rss_before']:.1f} MB, {s['kb_per_conn']:.1f} KB/conn);"
-                  f" echo floor {e['rss_with']:.0f} MB (+{e['rss_with'] - e['rss_before']:.1f} MB,"
-                  f" {e['kb_per_conn']:.1f} KB/conn)" + target)  # fmt: skip
         runs = [
             (10, 0.0, "3. 10 tables x 4 bots acting at once (the reference for 4a)"),
             (args.tables, 0.0, f"4a. {args.tables} tables x 4 bots acting at once (saturation)"),
@@ -455,10 +389,28 @@ def _drain(stream: Any) -> None:
         pass
 
 
-def _config(tmp: Path) -> Path:
+def start_switchboard(
+    tmp: Path, settings: str = "", profile: str | None = None
+) -> tuple[subprocess.Popen[bytes], int]:
+    """``switchboard serve`` on loopback, port 0, data in ``tmp``, a fast scrypt and room
+    for many connections (plus ``settings``, TOML lines of ``[server]``); under cProfile
+    writing ``profile`` if given. The process and its port; its log is drained."""
     config = tmp / "bench.toml"
-    config.write_text("[server]\nscrypt_n = 2\nmax_connections = 30000\nsend_queue = 4096\n")
-    return config
+    config.write_text("[server]\nscrypt_n = 2\nmax_connections = 30000\n" + settings)
+    server = subprocess.Popen(
+        [sys.executable, *(["-m", "cProfile", "-o", profile] if profile else []),
+         "-m", "switchboard", "serve", "--host", HOST, "--port", "0",
+         "--data", str(tmp), "--config", str(config)],
+        stderr=subprocess.PIPE, cwd=ROOT, preexec_fn=raise_fd_limit,
+    )  # fmt: skip
+    buffer = b""
+    while not (found := PORT_LINE.search(buffer)):
+        chunk = server.stderr.read1(4096)  # type: ignore[union-attr]
+        if not chunk:
+            raise SystemExit("the server did not start:\n" + buffer.decode(errors="replace"))
+        buffer += chunk
+    threading.Thread(target=_drain, args=(server.stderr,), daemon=True).start()
+    return server, int(found.group(1))
 
 
 if __name__ == "__main__":
