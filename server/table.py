@@ -712,10 +712,10 @@ class Table:
     async def _leave(self, c: Leave) -> None:
         seat = self._seat_of(c.member)
         if seat is not None:
-            self._presence(seat, "left")
             # an empty seat is a bot's, not away
             freed = SeatSet(self.id, seat, None, None)
             await self.commit(freed, *gamemaster.back_writes(self, seat))
+            self._presence(seat, "left")  # once stored: a refused leave leaves him seated
             gamemaster.back(self, seat)
             self.seats[seat] = Seat()
             self._changed_at = trio.current_time()
