@@ -64,6 +64,7 @@ from client.describe import describe_event
 from client.rules import rules_lines
 from client.state import MAX_LOG, ClientState, LogLine, TableState, display_name
 from client.words import plural
+from protocol import fields
 
 PANEL_WIDTH = 24
 TALK_APART = 100  #: columns from which talk has its own pane
@@ -401,10 +402,10 @@ class ClientApp:
             left += f"{dot}table {t.table} {ruleset}"
             if t.seat is None:
                 left += f"{dot}watching"
-            if t.to_act is not None and t.state == "playing":
+            if t.to_act is not None and t.state == fields.TableState.PLAYING:
                 whose = "YOUR TURN" if t.to_act == t.seat else f"{self._name(t, t.to_act)} to play"
                 right = f"{whose} {clock_text(t.clock_left())} "
-            elif t.state != "playing":
+            elif t.state != fields.TableState.PLAYING:
                 right = f"{t.state} "
         else:
             left += f"{dot}lobby"
@@ -462,7 +463,7 @@ class ClientApp:
                 waiting += [("", f"\n{t.master} starts the game.")]
             return waiting
         board = render_board(t.view, ctx)
-        if t.state == "over" or t.view.get("over"):
+        if t.state == fields.TableState.OVER or t.view.get("over"):
             board = [*board, ("", "\n"), ("class:turn", "Game over.")]
             if t.master and t.master == self.state.name:
                 # Two short lines: the board does not wrap, and at 80 columns it is 55 wide.
@@ -530,7 +531,7 @@ class ClientApp:
                 name += "*"
             if t.away(seat):
                 name = name[:11] + " (gone)"
-            turn = t.to_act == seat and t.state == "playing"
+            turn = t.to_act == seat and t.state == fields.TableState.PLAYING
             marker = (">" if self.ascii_only else "▶") if turn else " "
             score = scores[seat] if seat < len(scores) else ""
             style = "class:seat.turn" if turn else ("class:seat.me" if seat == t.seat else "")
@@ -541,7 +542,7 @@ class ClientApp:
                 ("", "\n"),
             ]
         left = t.clock_left()
-        if left is not None and t.to_act is not None and t.state == "playing":
+        if left is not None and t.to_act is not None and t.state == fields.TableState.PLAYING:
             style = "class:clock.low" if left < 10 else ""
             out += [
                 ("", "\n"),

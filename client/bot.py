@@ -31,6 +31,7 @@ from client.arena import Entrant
 from client.connection import ConnectionLost, ServerError, connect
 from engine.actions import Action
 from engine.strategies import Strategy
+from protocol import fields
 from protocol import messages as m
 
 log = logging.getLogger(__name__)
@@ -176,13 +177,13 @@ async def run_bot(
             ts = conn.state.tables.get(t.name)
             if ts is None or ts.seat is None or ts.view is None:
                 return
-            if ts.state == "playing" and not t.playing:
+            if ts.state == fields.TableState.PLAYING and not t.playing:
                 t.playing = True
                 family = ts.view.get("family")
                 t.strategy = entrant.make(str(family))
                 t.rng = random.Random(f"{config.seed}:{t.name}:{t.games_done}")
                 t.acted_seq = None
-            if ts.state == "over" and t.playing:
+            if ts.state == fields.TableState.OVER and t.playing:
                 t.playing = False
                 t.games_done += 1
                 report.games.append(

@@ -25,6 +25,7 @@ from client.records import RecordError, fetch_record
 from client.seats import SeatBook
 from client.state import TableState
 from client.words import plural
+from protocol import fields
 from protocol import messages as m
 from protocol.commands import CommandError, parse_command
 from protocol.errors import ProtocolError
@@ -118,7 +119,7 @@ class Session:
                 self._nursery.start_soon(self._quiet, m.ListTables())
                 if msg.table in self._arriving:
                     self._arriving.discard(msg.table)
-                    if msg.state in ("playing", "paused") and msg.seq > 0:
+                    if msg.state in fields.RUNNING and msg.seq > 0:
                         # Joined or watching mid-game: the log shows how the board came about.
                         self._nursery.start_soon(self.conn.catch_up_log, msg.table, LOG_CATCH_UP)
             elif isinstance(msg, m.Seated) and self.seats is not None:

@@ -32,6 +32,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from protocol import fields
 from protocol import messages as m
 
 MAX_LOG = 500
@@ -64,7 +65,7 @@ class TableState:
     table: str
     seat: int | None = None
     token: str | None = None
-    state: str = "waiting"
+    state: str = fields.TableState.WAITING
     seq: int = 0
     view: dict[str, Any] | None = None
     legal: tuple[str, ...] = ()
@@ -109,7 +110,11 @@ class TableState:
         compass = (self.view or {}).get("seat_names") or []
         out: list[str | None] = []
         for seat, player in enumerate(self.players):
-            if player is None and self.state == "over" and seat < len(self.played_by):
+            if (
+                player is None
+                and self.state == fields.TableState.OVER
+                and seat < len(self.played_by)
+            ):
                 player = self.played_by[seat]
             if player is not None and player.startswith("bot:"):
                 out.append(f"{compass[seat]} (bot)" if seat < len(compass) else f"bot {seat}")
@@ -162,7 +167,7 @@ class ClientState:
             if msg.seat is not None:
                 t.seat = msg.seat
             t.legal, t.players, t.master = tuple(msg.legal), tuple(msg.players), msg.master
-            if msg.state in ("playing", "paused"):
+            if msg.state in fields.RUNNING:
                 t.played_by = t.players
             t.to_act = (msg.view or {}).get("to_act")
             t._set_clock(msg.clock)

@@ -19,6 +19,7 @@ protocol.errors.LocalProtocolError: 'two words' is not a word (see protocol.fiel
 
 from __future__ import annotations
 
+import enum
 import re
 from collections.abc import Callable
 from typing import Annotated, Any
@@ -40,7 +41,28 @@ MAX_COUNT = (1 << 53) - 1
 #: the Unicode line and paragraph separators (so a text field is always one line).
 CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _WORD = re.compile(r"[^\s=\x00-\x1f\x7f-\x9f\u2028\u2029]{1,128}")
-TABLE_STATES = ("waiting", "playing", "paused", "over", "closed")
+
+
+class TableState(enum.StrEnum):
+    """A table's state, as snapshots and the lobby say it: one vocabulary for the server
+    and the client. The members are strings, so they go on the wire, and compare with
+    what comes off it, as the words themselves.
+
+    >>> TableState.PLAYING == "playing", "paused" in RUNNING, TableState.OVER in RUNNING
+    (True, True, False)
+    """
+
+    WAITING = "waiting"  #: no game has started, or the last one was cleared
+    PLAYING = "playing"  #: a game is under way
+    PAUSED = "paused"  #: the game master paused the game
+    OVER = "over"  #: the game ended (finished or abandoned); a new one may start
+    CLOSED = "closed"  #: the table is gone
+
+
+#: The states in which a game is under way.
+RUNNING = frozenset({TableState.PLAYING, TableState.PAUSED})
+#: The states as plain words (for the generated validators, which compare exact types).
+TABLE_STATES = tuple(state.value for state in TableState)
 
 
 def _int(value: Any, low: int, high: int, what: str) -> int:

@@ -58,6 +58,7 @@ import trio
 import engine
 from engine.events import Event
 from engine.strategies import Strategy, default_strategy, get_strategy, strategies
+from protocol.fields import RUNNING, TableState
 from server.clock import AwayTracker, TurnClock
 from server.ledger import ChipError, Ledger, winning_seats
 from server.logfmt import log_event
@@ -69,7 +70,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("switchboard.gamemaster")
 
-PAUSED = "paused"
+PAUSED = TableState.PAUSED
 
 #: The verbs of ``MasterCommand`` and the protocol message each comes from.
 VERBS = (
@@ -146,7 +147,7 @@ def is_master(table: Table, member: Member) -> bool:
 
 def running(table: Table) -> bool:
     """A game is under way (playing or paused)."""
-    return table.game is not None and table.state in ("playing", PAUSED)
+    return table.game is not None and table.state in RUNNING
 
 
 def strategy_for(table: Table, seat: int) -> Strategy:
@@ -289,7 +290,7 @@ def after_action(table: Table, seat: int) -> None:
 
 def deadline(table: Table) -> float:
     """When the countdown of a player to act runs out (inf: nothing to wait for)."""
-    if table.state != "playing" or table.game is None:
+    if table.state != TableState.PLAYING or table.game is None:
         return float("inf")
     seat = table.game.to_act
     if seat is None or table.seats[seat].name is None or is_away(table, seat):
@@ -300,7 +301,7 @@ def deadline(table: Table) -> float:
 
 async def on_deadline(table: Table) -> None:
     """The player to act ran out of time: an automatic move; twice in a row, away."""
-    if table.state != "playing" or table.game is None:
+    if table.state != TableState.PLAYING or table.game is None:
         return
     gm = table.gm
     seat = table.game.to_act
@@ -391,7 +392,7 @@ async def settle_owed(table: Table) -> None:
         ledger.place(table.id, table.game_no if running(table) else table.game_no + 1)
         prize = ledger.prize(table.id)
         assert prize is not None
-    if table.game is None or table.state != "over" or prize.game != table.game_no:
+    if table.game is None or table.state != TableState.OVER or prize.game != table.game_no:
         return
     announce(table, await commit_end(table, [], table.outcome))
 
@@ -459,7 +460,7 @@ async def intercept(table: Table, command: object) -> bool:
 
 
 async def _pause(table: Table, c: MasterCommand) -> None:
-    if table.state != "playing":
+    if table.state != TableState.PLAYING:
         _error(table, c, "bad_state", f"the table is {table.state}: nothing to pause")
         return
     await _commit_pause(table, True)
@@ -475,7 +476,7 @@ async def _resume(table: Table, c: MasterCommand) -> None:
         _error(table, c, "bad_state", f"the table is {table.state}, not paused")
         return
     await _commit_pause(table, False)
-    table.state = "playing"
+    table.state = TableState.PLAYING
     table.gm.clock.resume(trio.current_time())
     table._changed_at = trio.current_time()
     _ok(table, c, "resumed")
@@ -635,11 +636,12 @@ async def _end_game(table: Table, c: MasterCommand) -> None:
     if not running(table):
         _error(table, c, "bad_state", f"the table is {table.state}: no game to end")
         return
-    before, table.state = table.state, "playing"  # so the table's abandon sees a running game
+    # so the table's abandon sees a running game
+    before, table.state = table.state, TableState.PLAYING
     try:
         await table._abandon()  # stored as abandoned, its prize returned, in one transaction
     finally:
-        if table.state == "playing":  # the store refused it: as it was
+        if table.state == TableState.PLAYING:  # the store refused it: as it was
             table.state = before
     table.gm.clock.stop()
     _ok(table, c, "game ended")

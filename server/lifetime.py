@@ -30,13 +30,11 @@ from typing import Any, Protocol
 
 import trio
 
+from protocol.fields import RUNNING
 from server.config import ServerConfig
 from server.logfmt import log_event
 
 log = logging.getLogger("switchboard.lifetime")
-
-#: The states of a table whose game is under way (``gamemaster.running``).
-RUNNING = ("playing", "paused")
 
 
 class Lived(Protocol):

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 import trio
 
 from protocol import messages as m
+from protocol.fields import TableState
 from server import gamemaster, lifetime, wire
 from server.admin import ADMIN_TYPES, Admin, BanList, DropConnection, Operator, read_secret
 from server.config import ServerConfig
@@ -183,7 +184,7 @@ class Ops:
         chosen = [
             t
             for t in list(self.lobby.tables.values())
-            if t.state != "closed"
+            if t.state != TableState.CLOSED
             and (not empty or (t.creator is not None and not lifetime.running(t)
                                and lifetime.nobody_present(t)))
             and (key is None or (t.creator is not None and fold_name(t.creator) == key))
@@ -229,7 +230,7 @@ class Ops:
         return {
             "connections": len(self.connections),
             "tables": len(tables),
-            "playing": sum(t.state == "playing" for t in tables),
+            "playing": sum(t.state == TableState.PLAYING for t in tables),
             "actions_total": self.counter.total,
             "store_queue": 0 if store is None else store.queued,
             "store_commits": 0 if store is None else store.commits,
@@ -321,7 +322,7 @@ class ConnectionOps:
         config, lobby = self.ops.config, self.ops.lobby
         if lobby is None or self.conn.name is None:
             return None
-        tables = [t for t in lobby.tables.values() if t.state != "closed"]
+        tables = [t for t in lobby.tables.values() if t.state != TableState.CLOSED]
         limit = config.tables_per_name
         mine = sum(1 for t in tables if t.creator == self.conn.name)
         if limit > 0 and mine >= limit:

@@ -37,6 +37,7 @@ import trio
 import engine
 from engine.events import Event
 from engine.game import Game
+from protocol.fields import TableState
 from server import gamemaster, lifetime, records, wire
 from server.accounts import new_token, token_hash
 from server.clock import TIMED_OUT, receive_before
@@ -75,7 +76,12 @@ from server.store import (
 
 log = logging.getLogger("switchboard.table")
 
-WAITING, PLAYING, OVER, CLOSED = "waiting", "playing", "over", "closed"
+WAITING, PLAYING, OVER, CLOSED = (
+    TableState.WAITING,
+    TableState.PLAYING,
+    TableState.OVER,
+    TableState.CLOSED,
+)
 NO_TOKEN = "that token holds no seat at this table"
 
 

@@ -126,6 +126,7 @@ def run_network_arena(
 
     import engine
     from client.arena import Book, Entrant, places_for, schedule
+    from protocol import fields
 
     parsed = [Entrant.parse(x) for x in strategies]
     labels = [e.label for e in parsed]
@@ -202,7 +203,7 @@ def run_network_arena(
                 await conn.request(m.StartGame(table=table))
         for table, lineup in tables:
             t = conn.state.tables[table]
-            while t.state != "over" or t.view is None or not t.view.get("over"):
+            while t.state != fields.TableState.OVER or t.view is None or not t.view.get("over"):
                 await conn.events().receive()
             book.add(lineup, places_for(t.view["scores"], t.view.get("finished")))
         for (label, _k), rep in reports.items():
