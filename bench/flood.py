@@ -17,10 +17,8 @@ flooders' counts: requests sent, refusals (``rate_limited``) and drops.
 from __future__ import annotations
 
 import argparse
-import json
 import multiprocessing
 import random
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -30,21 +28,9 @@ sys.path.insert(0, str(ROOT))
 
 import trio  # noqa: E402
 
-from bench.wireconn import Conn  # noqa: E402
+from bench.wireconn import Conn, memory_server  # noqa: E402
 from protocol import messages as m  # noqa: E402
 from protocol.msgpack_codec import encode  # noqa: E402
-
-SERVER = """
-import json, sys, trio
-from server.app import Server
-from server.config import ServerConfig
-config = ServerConfig.from_mapping(json.loads(sys.argv[1]))
-async def main():
-    async with trio.open_nursery() as nursery:
-        port = await nursery.start(Server(config).serve)
-        print(port, flush=True)
-trio.run(main)
-"""
 
 
 class Recorder:
@@ -217,19 +203,8 @@ def main() -> int:
         "tables_per_name": 0,
         "flood_cooloff_seconds": args.cooloff,
     }
-    server = subprocess.Popen(
-        [sys.executable, "-c", SERVER, json.dumps(config)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        cwd=ROOT,
-        text=True,
-    )
-    try:
-        port = int(server.stdout.readline())  # type: ignore[union-attr]
+    with memory_server(config) as port:
         trio.run(measure, port, args)
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
     return 0
 
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -34,21 +33,9 @@ sys.path.insert(0, str(ROOT))
 
 import trio  # noqa: E402
 
-from bench.wireconn import Conn  # noqa: E402
+from bench.wireconn import Conn, memory_server  # noqa: E402
 from protocol import messages as m  # noqa: E402
 from protocol.msgpack_codec import encode  # noqa: E402
-
-SERVER = """
-import sys, trio
-from server.app import Server
-from server.config import ServerConfig
-config = ServerConfig(host="127.0.0.1", port=0)
-async def main():
-    async with trio.open_nursery() as nursery:
-        port = await nursery.start(Server(config).serve)
-        print(port, flush=True)
-trio.run(main)
-"""
 
 TARGET = 2.0
 CONTROL = "control"  #: a table name no server gives: the control clients only ping
@@ -191,19 +178,8 @@ def main() -> int:
         help="fetchers ask again at once after rate_limited (default: wait 0.2 s, as the client)",
     )
     args = parser.parse_args()
-    server = subprocess.Popen(
-        [sys.executable, "-c", SERVER],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        cwd=ROOT,
-        text=True,
-    )
-    try:
-        port = int(server.stdout.readline())  # type: ignore[union-attr]
+    with memory_server({"host": "127.0.0.1", "port": 0}) as port:
         trio.run(measure, port, args)
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
     return 0
 
 

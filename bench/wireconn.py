@@ -7,7 +7,14 @@ the wire shows in both benches at once.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import trio
 
@@ -57,3 +64,36 @@ class Conn:
             reply = await self.receive()
             if getattr(reply, "id", None) == rid:
                 return reply
+
+
+# A server in a process of its own (memory store), printing its port on stdout.
+_SERVER = """
+import json, sys, trio
+from server.app import Server
+from server.config import ServerConfig
+config = ServerConfig.from_mapping(json.loads(sys.argv[1]))
+async def main():
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(Server(config).serve)
+        print(port, flush=True)
+trio.run(main)
+"""
+
+
+@contextlib.contextmanager
+def memory_server(config: dict[str, Any]) -> Iterator[int]:
+    """A server in its own process (so it has a core of its own) with ``config`` (the
+    keys of ``ServerConfig``) and nothing kept; its port while the block runs."""
+    root = Path(__file__).resolve().parent.parent
+    server = subprocess.Popen(
+        [sys.executable, "-c", _SERVER, json.dumps(config)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        cwd=root,
+        text=True,
+    )
+    try:
+        yield int(server.stdout.readline())  # type: ignore[union-attr]
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
