@@ -61,16 +61,22 @@ async def until(predicate: Callable[[], Any], timeout: float = 10) -> None:
             await trio.sleep(0.005)
 
 
+async def game_played_for_a_prize(ann: Client) -> str:
+    """A 2-seat table of ann's against a bot, game 1 played out with a prize of 100."""
+    table = (await ok(ann, m.CreateTable(ruleset=RULESET, seats=2))).table
+    await ok(ann, m.Join(table=table, seat=0))
+    await ok(ann, m.SetPrize(table=table, chips=100))
+    await ok(ann, m.StartGame(table=table))
+    await ann.play(table, random.Random(1))
+    return table
+
+
 async def test_a_restart_pays_no_game_twice(tmp_path: Path) -> None:
     """Game 1 pays its prize; a prize set after it ended waits for game 2, across a
     restart (before, the restart paid it to game 1's winner a second time)."""
     async with serving(tmp_path) as (_server, port):
         ann = await Client.connect(port, "ann")
-        table = (await ok(ann, m.CreateTable(ruleset=RULESET, seats=2))).table
-        await ok(ann, m.Join(table=table, seat=0))
-        await ok(ann, m.SetPrize(table=table, chips=100))
-        await ok(ann, m.StartGame(table=table))
-        await ann.play(table, random.Random(1))
+        table = await game_played_for_a_prize(ann)
         # ann won, or the bot did and a bot's share goes back to her: 1000 either way
         assert await chips(ann) == 1000
         await ok(ann, m.SetPrize(table=table, chips=200))  # for the next game
@@ -219,11 +225,7 @@ async def test_a_data_directory_of_the_old_schema_opens(tmp_path: Path) -> None:
     a prize held at a table whose last game is over waits for the next game."""
     async with serving(tmp_path) as (_server, port):
         ann = await Client.connect(port, "ann")
-        table = (await ok(ann, m.CreateTable(ruleset=RULESET, seats=2))).table
-        await ok(ann, m.Join(table=table, seat=0))
-        await ok(ann, m.SetPrize(table=table, chips=100))
-        await ok(ann, m.StartGame(table=table))
-        await ann.play(table, random.Random(1))
+        table = await game_played_for_a_prize(ann)
         await ok(ann, m.SetPrize(table=table, chips=200))
         await ann.aclose()
     conn = sqlite3.connect(tmp_path / DB_NAME)
