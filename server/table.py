@@ -499,29 +499,31 @@ class Table:
             for m in self.spectators:
                 m.deliver(public)
 
-    def _record_events(self, events: list[Event]) -> list[tuple[int, Event]]:
+    def _record_events(self, events: list[Event]) -> list[tuple[int, Event, dict[str, Any]]]:
+        """Number the events, keep them (the ring, and the public log as spectators see
+        it); each with its number and that public presentation."""
         numbered = []
         for ev in events:
             self.seq += 1
-            numbered.append((self.seq, ev))
-        self.ring.extend(numbered)
-        self.game_events.extend(ev.present(None) for ev in events)
+            numbered.append((self.seq, ev, ev.present(None)))
+        self.ring.extend((n, ev) for n, ev, _public in numbered)
+        self.game_events.extend(public for _n, _ev, public in numbered)
         gamemaster.observe(self, events)
         return numbered
 
-    def _send_events(self, numbered: list[tuple[int, Event]]) -> None:
+    def _send_events(self, numbered: list[tuple[int, Event, dict[str, Any]]]) -> None:
         """Each seat its own view of each event, then its turn (with its view);
         spectators the public view of each, then a spectator's turn.
 
         Each view is computed once per batch: one per connected seat, and one
-        public view shared by every spectator (the same message object)."""
+        public view (the one the public log keeps) shared by every spectator."""
         for i, s in enumerate(self.seats):
             if s.member is not None:
-                for n, ev in numbered:
+                for n, ev, _public in numbered:
                     s.member.deliver(wire.event(self.id, n, ev.present(i)))
                 s.member.deliver(self._turn(i))
         if self.spectators:
-            public = [wire.event(self.id, n, ev.present(None)) for n, ev in numbered]
+            public = [wire.event(self.id, n, shown) for n, _ev, shown in numbered]
             public.append(self._turn(None))
             for m in list(self.spectators):
                 for msg in public:
