@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Any
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any
 
 import trio
 
@@ -19,6 +21,9 @@ from protocol import messages as m
 from protocol.msgpack_codec import MsgpackDecoder, encode
 from protocol.text_codec import ClientTextCodec
 from server.config import ServerConfig
+
+if TYPE_CHECKING:
+    from server.app import Server
 
 TIMEOUT = 20
 #: Fast settings for tests: cheap scrypt, no bot pause, short handshake.
@@ -188,3 +193,15 @@ def _my_turn(msg: m.Received, table: str) -> bool:
 
 def _fields(message: m.Message) -> dict[str, Any]:
     return {name: getattr(message, name) for name, _req, _default in message._wire}
+
+
+@asynccontextmanager
+async def serving_server(server: Server) -> AsyncIterator[tuple[Server, int]]:
+    """One run of ``server`` on a free port: started, then shut down (its store closed)
+    on leaving, so the next run on the same data is a restart."""
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(server.serve)
+        try:
+            yield server, port
+        finally:
+            server.shutdown()

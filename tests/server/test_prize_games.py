@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import random
 import sqlite3
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any
 
 import pytest
 import trio
-from e2e_client import TEST_CONFIG, Client
+from e2e_client import TEST_CONFIG, Client, serving_server
 
 import engine
 from protocol import messages as m
@@ -28,16 +28,9 @@ RULESET = FAST[0]
 CONFIG = TEST_CONFIG.replace(close_grace_seconds=0.5)
 
 
-@asynccontextmanager
-async def serving(data: Path, **settings: Any) -> AsyncIterator[tuple[Server, int]]:
+def serving(data: Path, **settings: Any) -> AbstractAsyncContextManager[tuple[Server, int]]:
     """One run of a server on ``data``: started, then shut down (store closed) on leaving."""
-    server = Server(CONFIG.replace(data_dir=data, **settings))
-    async with trio.open_nursery() as nursery:
-        port = await nursery.start(server.serve)
-        try:
-            yield server, port
-        finally:
-            server.shutdown()
+    return serving_server(Server(CONFIG.replace(data_dir=data, **settings)))
 
 
 async def ok(client: Client, message: m.Message) -> Any:

@@ -11,14 +11,14 @@ from __future__ import annotations
 import random
 import signal
 import sqlite3
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any
 
 import pytest
 import trio
-from e2e_client import TEST_CONFIG, Client
+from e2e_client import TEST_CONFIG, Client, serving_server
 from serverproc import start_server
 from test_gamemaster import CONFIG, Member
 
@@ -56,16 +56,9 @@ def make_server(request: pytest.FixtureRequest, tmp_path: Path) -> MakeServer:
     return lambda: Server(config)
 
 
-@asynccontextmanager
-async def serving(make: MakeServer) -> AsyncIterator[tuple[Server, int]]:
+def serving(make: MakeServer) -> AbstractAsyncContextManager[tuple[Server, int]]:
     """One run of the server: started, then shut down (store closed) on leaving."""
-    server = make()
-    async with trio.open_nursery() as nursery:
-        port = await nursery.start(server.serve)
-        try:
-            yield server, port
-        finally:
-            server.shutdown()
+    return serving_server(make())
 
 
 async def until(predicate: Callable[[], Any], timeout: float = 10) -> None:

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any
 
 import pytest
 import trio
-from e2e_client import TEST_CONFIG, Client
+from e2e_client import TEST_CONFIG, Client, serving_server
 
 from protocol import messages as m
 from server.app import DB_NAME, Server
@@ -29,15 +29,9 @@ from server.table import Table
 CONFIG = TEST_CONFIG.replace(close_grace_seconds=0.5, store_retry_seconds=0.05)
 
 
-@asynccontextmanager
-async def serving(data: Path, **settings: Any) -> AsyncIterator[tuple[Server, int]]:
-    server = Server(CONFIG.replace(data_dir=data, **settings))
-    async with trio.open_nursery() as nursery:
-        port = await nursery.start(server.serve)
-        try:
-            yield server, port
-        finally:
-            server.shutdown()
+def serving(data: Path, **settings: Any) -> AbstractAsyncContextManager[tuple[Server, int]]:
+    """One run of a server on ``data``: started, then shut down (store closed) on leaving."""
+    return serving_server(Server(CONFIG.replace(data_dir=data, **settings)))
 
 
 async def until(predicate: Callable[[], Any], timeout: float = 20) -> None:
