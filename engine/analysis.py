@@ -40,9 +40,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-import engine
 from engine.actions import Action, Ally, Move, Play, Vote
-from engine.game import Game
+from engine.registry import record_start
 from engine.strategies import get_strategy
 from engine.strategies.search import play_out
 
@@ -108,18 +107,6 @@ def grade(loss: float, error: float, exact: bool) -> str | None:
 
 
 # ----------------------------------------------------------- the decisions
-def new_game(record: dict[str, Any]) -> Game:
-    """The record's game at its start."""
-    return engine.new_game(
-        record["ruleset"],
-        record["seats"],
-        record["seed"],
-        record.get("options") or {},
-        dealer=record.get("dealer"),
-        deck=record.get("deck"),
-    )
-
-
 def candidates(family: str, view: dict[str, Any], legal: Sequence[Action]) -> list[Action]:
     """The alternatives the analysis values, as the family's search would consider them."""
     if family == "abbott":
@@ -142,7 +129,7 @@ def decision_points(record: dict[str, Any]) -> list[int]:
     seat to act, among two or more alternatives that include the played one."""
     if "actions" not in record or "seed" not in record:
         raise ValueError("analysis needs a full record (seed and actions), not an event log")
-    game = new_game(record)
+    game = record_start(record)
     out = []
     for i, (seat, notation) in enumerate(record["actions"]):
         if seat == game.to_act:
@@ -161,7 +148,7 @@ def analyse(record: dict[str, Any], indexes: Iterable[int], settings: Settings) 
     The game is replayed from the record; at each decision only the seat's
     view and the events that seat was shown reach the judge."""
     wanted = sorted(set(indexes))
-    game = new_game(record)
+    game = record_start(record)
     family = game.family
     seen: list[Any] = [_memory(family) for _ in range(game.seats)]
     for ev in game.opening_events:

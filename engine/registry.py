@@ -108,11 +108,9 @@ def new_game(
     return game
 
 
-def replay(record: Mapping[str, Any], observe: Callable[[list[Event]], None] | None = None) -> Game:
-    """Rebuild a game from ``record()``: the identical state. ``observe``, if
-    given, is shown the opening events and then each action's events, in order
-    (a bot joining mid-game learns the game so far from them)."""
-    game = new_game(
+def record_start(record: Mapping[str, Any]) -> Game:
+    """The game a ``record()`` describes, as it stood before its first action."""
+    return new_game(
         record["ruleset"],
         record["seats"],
         record["seed"],
@@ -120,6 +118,13 @@ def replay(record: Mapping[str, Any], observe: Callable[[list[Event]], None] | N
         dealer=record.get("dealer"),
         deck=record.get("deck"),
     )
+
+
+def replay(record: Mapping[str, Any], observe: Callable[[list[Event]], None] | None = None) -> Game:
+    """Rebuild a game from ``record()``: the identical state. ``observe``, if
+    given, is shown the opening events and then each action's events, in order
+    (a bot joining mid-game learns the game so far from them)."""
+    game = record_start(record)
     if observe is not None:
         observe(game.opening_events)
     for seat, notation in record.get("actions", []):
