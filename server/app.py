@@ -35,6 +35,7 @@ from server.accounts import Accounts, claim_throttle
 from server.addresses import lan_addresses, reachable
 from server.config import ServerConfig
 from server.connection import Connection, Services
+from server.discovery import Advertiser, advertised_addresses, default_server_name
 from server.ledger import Ledger
 from server.limits import peer_address
 from server.lobby import Lobby
@@ -69,6 +70,18 @@ def open_store(config: ServerConfig) -> Store:
     )
 
 
+def advertiser(config: ServerConfig, port: int, lobby: Lobby) -> Advertiser | None:
+    """The LAN advertisement of a server listening on ``port``, if it should have one:
+    when the config allows it and some machine other than this one could connect."""
+    addresses = advertised_addresses(config.host) if config.discovery else []
+    if not addresses:
+        if config.discovery:
+            log.info("not advertised on the LAN: it listens on %s only", config.host)
+        return None
+    name = config.server_name or default_server_name()
+    return Advertiser(name, port, addresses, lambda: lobby.statistics()["tables"])
+
+
 class Server:
     """One server. ``await nursery.start(server.serve)`` gives the port; ``shutdown()`` ends it."""
 
@@ -80,6 +93,7 @@ class Server:
         self.port: int | None = None
         self._stop = trio.Event()
         self.acceptor: Acceptor | None = None
+        self.advertiser: Advertiser | None = None
         # one line per minute about addresses refused, not one per attempt
         self._refused_address = "?"
         self._address_log = IntervalLog(60.0, self._log_refused_addresses)
@@ -123,6 +137,9 @@ class Server:
                 )
                 for line in invitations(config.host, self.port):
                     log.info("%s", line)
+                self.advertiser = advertiser(config, self.port, lobby)
+                if self.advertiser is not None:
+                    root.start_soon(self.advertiser.run)
                 async with trio.open_nursery() as clients:
                     accept_scope = trio.CancelScope()
                     clients.start_soon(self._accept, listeners, clients, accept_scope)

@@ -34,6 +34,10 @@ class ServerConfig:
     host: str | None = None  #: None: every interface
     port: int = DEFAULT_PORT
     data_dir: Path | None = None  #: None: keep nothing (tests); serve fills in a default
+    #: advertise on the LAN by multicast DNS (``_switchboard._tcp``) so that ``switchboard
+    #: play`` lists the server; never when listening on loopback only
+    discovery: bool = True
+    server_name: str | None = None  #: the name LAN players see (None: "Switchboard on HOST")
 
     # ------------------------------------------------------ connections
     send_queue: int = 512  #: messages queued to one client before it is dropped

@@ -1,10 +1,13 @@
 """Play in the terminal: `switchboard play [HOST[:PORT]]`.
 
-With an address, connect to that server and open the lobby. With none, start
-a server in this process on a free local port and sit you at a table of bots,
-so you are playing within seconds of installing (--game picks the ruleset,
---seats the table size). Inside: type `help` (or press F1) on any screen;
-Tab completes commands, the actions legal now and card names; Ctrl-D quits.
+With an address, connect to that server and open the lobby. With none, look
+for servers on the LAN (about a second; servers advertise themselves by
+multicast DNS) and offer them beside playing offline; offline starts a server
+in this process on a free local port and sits you at a table of bots, so you
+are playing within seconds of installing (--game picks the ruleset, --seats
+the table size). `--list` prints the servers found, one a line, for scripts.
+Inside: type `help` (or press F1) on any screen; Tab completes commands, the
+actions legal now and card names; Ctrl-D quits.
 """
 
 from __future__ import annotations
@@ -35,6 +38,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a turn clock at the local table (default: none; bots never hurry you)",
     )
     parser.add_argument("--name", help="your name (default: your login name)")
+    parser.add_argument(
+        "--list",
+        action="store_true",
+        help="print the servers on the LAN (ADDRESS, name, tables, versions; tab-separated), exit",
+    )
+    parser.add_argument(
+        "--offline", action="store_true", help="play bots here at once, without looking on the LAN"
+    )
     parser.add_argument("--ascii", action="store_true", help="plain ASCII cards (QH) instead of Q♥")
     parser.add_argument(
         "--bot-delay",
@@ -177,10 +188,44 @@ async def play_async(
     return await run_async(app, trio_main)
 
 
+def list_servers(found: list[Any]) -> int:
+    """``--list``: one line per server, for scripts; status 1 when none answered."""
+    for server in found:
+        print(server.line())
+    if not found:
+        print("switchboard play: no servers found on the LAN", file=sys.stderr)
+    return 0 if found else 1
+
+
+def look_on_the_lan(
+    browse: Callable[[], list[Any]], ask: Callable[[str], str] = input
+) -> tuple[str, int] | None:
+    """The address of the LAN server a person picks; None to play offline (nothing found,
+    or the person chose offline)."""
+    from client.discovery import pick_server
+
+    print("Looking for servers on the LAN...", flush=True)
+    found = browse()
+    if not found:
+        print("No servers on the LAN: playing offline against bots.")
+        return None
+    chosen = pick_server(found, ask, print)
+    return (chosen.host, chosen.port) if chosen is not None else None
+
+
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
+    from client.discovery import browse
+
+    if args.list:
+        return list_servers(browse())
     address = parse_address(args.address) if args.address else None
+    if address is None and not args.offline and sys.stdin.isatty():
+        try:
+            address = look_on_the_lan(browse)
+        except (EOFError, KeyboardInterrupt):
+            return 130
     if address is None:
         import engine
 

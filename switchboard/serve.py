@@ -38,6 +38,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="keep one waiting house table of RULESET (repeatable)",
     )
     parser.add_argument(
+        "--name",
+        metavar="NAME",
+        help="the name players on the LAN see (default: Switchboard on HOST)",
+    )
+    parser.add_argument(
+        "--no-discovery",
+        action="store_true",
+        help="do not advertise the server on the LAN (multicast DNS)",
+    )
+    parser.add_argument(
         "--log-level", choices=["debug", "info", "warning"], help="default: the config's, info"
     )
 
@@ -55,6 +65,10 @@ def load_settings(args: argparse.Namespace) -> dict[str, Any]:
         settings["port"] = args.port
     if args.data is not None:
         settings["data_dir"] = args.data
+    if args.name is not None:
+        settings["server_name"] = args.name
+    if args.no_discovery:
+        settings["discovery"] = False
     if args.open_table:
         settings["open_tables"] = args.open_table
     if settings.get("data_dir") is None:
