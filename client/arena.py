@@ -49,7 +49,11 @@ from itertools import combinations
 from typing import Any
 
 import engine
-from engine.game import Game
+from engine.places import (  # places_for, places_from_scores: for the arena's callers
+    outcome_places,
+    places_for,  # noqa: F401
+    places_from_scores,  # noqa: F401
+)
 from engine.strategies import Strategy, get_strategy
 
 #: A game that has not ended after this many actions is stopped and counted as a draw.
@@ -164,15 +168,6 @@ def quantile(values: Sequence[float], q: float) -> float:
     ordered = sorted(values)
     rank = max(1, math.ceil(q * len(ordered)))
     return ordered[rank - 1]
-
-
-def places_from_scores(scores: Sequence[int]) -> list[int]:
-    """Competition ranking, highest score first: ``[5, 9, 5] -> [1, 0, 1]``.
-
-    >>> places_from_scores([5, 9, 5])
-    [1, 0, 1]
-    """
-    return [sum(1 for other in scores if other > s) for s in scores]
 
 
 def lineup_for(entrants: Sequence[str], seats: int) -> list[str]:
@@ -292,26 +287,6 @@ def play_game(
     return GameResult(
         seed, [e.label for e in lineup], scores, places, actions, game.over, dict(times)
     )
-
-
-def outcome_places(game: Game) -> list[int]:
-    """Each seat's place at the end of ``game`` (0 = won)."""
-    return places_for(list(game.scores), game.view(None).get("finished"))
-
-
-def places_for(scores: Sequence[int], finished: Any = None) -> list[int]:
-    """Places from final scores; a finishing order (shedding's ``finished``)
-    breaks ties, since a one-hand shedding game scores only the winner.
-
-    >>> places_for([0, 12, 0], [1, 2, 0])
-    [2, 0, 1]
-    """
-    places = places_from_scores(scores)
-    if isinstance(finished, list) and finished:
-        order = {seat: i for i, seat in enumerate(finished)}
-        key = [(-scores[s], order.get(s, len(order))) for s in range(len(scores))]
-        places = [sum(1 for k in key if k < key[s]) for s in range(len(scores))]
-    return places
 
 
 @dataclass(frozen=True, slots=True)
