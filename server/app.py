@@ -40,6 +40,7 @@ from server.ledger import Ledger
 from server.limits import peer_address
 from server.lobby import Lobby
 from server.ops import Ops
+from server.profiles import Profiles
 from server.store import MemoryStore, Store
 
 log = logging.getLogger("switchboard.server")
@@ -120,6 +121,7 @@ class Server:
         limits = Limits(max_frame=config.max_frame_bytes)
         ops = self.ops = Ops.open(config, ledger)
         ops.store, ops.connections, ops.shutdown = self.store, self.connections, self.shutdown
+        ops.profiles = Profiles(state.profiles)
         lobby.on_table = ops.attach
         self.services = Services(config, accounts, lobby, limits, self.connections, ops)
         try:

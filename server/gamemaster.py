@@ -62,6 +62,7 @@ from protocol.fields import RUNNING, TableState
 from server.clock import AwayTracker, TurnClock
 from server.ledger import ChipError, Ledger, winning_seats
 from server.logfmt import log_event
+from server.profiles import RATED, Profiles, rated_setting
 from server.store import ABANDONED, FINISHED, ChipsMoved
 
 if TYPE_CHECKING:
@@ -108,6 +109,7 @@ class MasterState:
     #: seat is shown (a strategy may remember what was played).
     strategies: dict[int, tuple[str, Strategy]] = field(default_factory=dict)
     ledger: Ledger | None = None
+    profiles: Profiles | None = None  #: the server's ratings (``server.profiles``)
     counter: Any = None  #: the server's ``ops.ActionCounter`` (actions/s in stats)
     timeouts: int = 0  #: automatic moves made for players who ran out of time
 
@@ -231,6 +233,7 @@ def summary_extra(table: Table) -> dict[str, Any]:
         "prize": 0 if prize is None else prize.amount,
         "away": sorted(gm.away.away),
         "turn_seconds": table.options.get("turn_seconds", engine.options.TURN_SECONDS.default),
+        "ratings": gm.profiles.summary(table.family, table.players()) if gm.profiles else [],
     }
 
 
@@ -343,7 +346,15 @@ async def commit_end(table: Table, writes: list[Any], outcome: str | None) -> Ch
     """Commit ``writes`` (a game's end, a table's close) with what they do to the prize,
     as one transaction: a finished game's prize paid to its winners, an abandoned
     game's returned (``outcome`` ABANDONED), or, when the table closes (None), whatever
-    is held returned. The move made, if any (for ``announce``)."""
+    is held returned. The move made, if any (for ``announce``). A finished game's
+    result and ratings (``server.profiles``) are in the same transaction."""
+    if table.gm.profiles is None:
+        return await _commit_end(table, writes, outcome)
+    async with table.gm.profiles.ending(table, outcome) as rated:
+        return await _commit_end(table, [*writes, *rated], outcome)
+
+
+async def _commit_end(table: Table, writes: list[Any], outcome: str | None) -> ChipsMoved | None:
     ledger = table.gm.ledger
     if ledger is None:
         await table.commit(*writes)
@@ -574,6 +585,12 @@ async def _set_options(table: Table, c: MasterCommand) -> None:
             _error(table, c, "bad_options", "option 'start_when_full': true or false")
             return
         settings["start_when_full"] = swf
+    try:
+        if (rated := rated_setting(options)) is not None:
+            settings[RATED] = rated
+    except ValueError as exc:
+        _error(table, c, "bad_options", str(exc))
+        return
     try:
         engine.new_game(table.ruleset, len(table.seats), 0, options)
     except engine.OptionError as exc:

@@ -24,6 +24,7 @@ import trio
 import engine
 from server import wire
 from server.config import ServerConfig
+from server.profiles import RATED, rated_setting
 from server.store import Store, StoredState, StoreError, TableCreated
 from server.table import CLOSED, PLAYING, WAITING, Table
 
@@ -139,8 +140,10 @@ class Lobby:
                 raise LobbyError("bad_options", "option 'start_when_full': true or false")
             settings["start_when_full"] = swf
         try:
+            if (rated := rated_setting(options)) is not None:
+                settings[RATED] = rated
             engine.new_game(ruleset, seats, 0, options)
-        except engine.OptionError as exc:
+        except ValueError as exc:  # OptionError is one
             raise LobbyError("bad_options", str(exc)) from None
         table_id = self._next_id
         self._next_id += 1

@@ -38,6 +38,7 @@ from server.config import ServerConfig
 from server.ledger import Ledger
 from server.limits import AddressCounter, FloodGuard, Verdict, fold_name
 from server.logfmt import log_event
+from server.profiles import Profiles
 
 if TYPE_CHECKING:
     from server.connection import Connection
@@ -76,6 +77,7 @@ class Ops:
     connections: set[Connection] = field(default_factory=set)
     nursery: trio.Nursery | None = None  #: runs the shutdown countdown
     shutdown: Any = None  #: the server's ``shutdown()``
+    profiles: Profiles | None = None  #: ratings, rated at each game's end
     admin: Admin = field(init=False)
 
     def __post_init__(self) -> None:
@@ -116,6 +118,7 @@ class Ops:
     def attach(self, table: Any) -> None:
         """Give a table what it needs from the server (called as its task starts)."""
         table.gm.ledger = self.ledger
+        table.gm.profiles = self.profiles
         table.gm.counter = self.counter
 
     # ------------------------------------------------------- addresses

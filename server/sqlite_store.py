@@ -41,6 +41,7 @@ from typing import Any
 
 import trio
 
+from server import profile_sql
 from server.datalock import DataDirLock
 from server.store import (
     ActionTaken,
@@ -55,6 +56,7 @@ from server.store import (
     NameClaimed,
     OptionsSet,
     PauseSet,
+    PlayedGame,
     Prize,
     SeatSet,
     StoredGame,
@@ -65,6 +67,7 @@ from server.store import (
     TableClosed,
     TableCreated,
     TalkSaid,
+    Tally,
     Write,
     now,
 )
@@ -132,6 +135,7 @@ def migrate(conn: sqlite3.Connection) -> list[str]:
 
     Idempotent: run at every ``load()``; on a current database it does nothing."""
     conn.executescript(SCHEMA)  # new tables (IF NOT EXISTS)
+    conn.executescript(profile_sql.SCHEMA)
     added = []
     for table, column, definition in ADDED_COLUMNS:
         have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
@@ -260,6 +264,13 @@ class SQLiteStore:
             return [Entry(*row) for row in rows]
 
         return await self.run_in_writer(read)
+
+    # ------------------------------------------------------------ profiles
+    async def history(self, player: str, start: int, limit: int) -> tuple[list[PlayedGame], int]:
+        return await self.run_in_writer(lambda c: profile_sql.history(c, player, start, limit))
+
+    async def tallies(self, player: str) -> list[Tally]:
+        return await self.run_in_writer(lambda conn: profile_sql.tallies(conn, player))
 
     async def aclose(self) -> None:
         if self._thread is None:
@@ -450,6 +461,7 @@ def read_state(conn: sqlite3.Connection) -> StoredState:
         ledger.prizes[table] = Prize(table, funder, amount, game)
     (top,) = conn.execute("SELECT COALESCE(MAX(id), 0) FROM chip_txns").fetchone()
     ledger.next_txn = top + 1
+    state.profiles = profile_sql.read(conn)
     return state
 
 
@@ -538,6 +550,8 @@ def _execute(conn: sqlite3.Connection, w: Write) -> None:
             "INSERT OR IGNORE INTO shown (table_id, game, name, seat) VALUES (?, ?, ?, ?)",
             (w.table, w.game, w.name, w.seat),
         )
+    elif isinstance(w, profile_sql.WRITES):
+        profile_sql.execute(conn, w)
     elif isinstance(w, AwaySet):
         if w.away:
             conn.execute(

@@ -241,6 +241,82 @@ class LedgerState:
     next_txn: int = 1
 
 
+# ---------------------------------------------------------------- profiles
+@dataclass(frozen=True, slots=True)
+class GamePlayers:
+    """Who a game is played by, fixed at its deal (``server.profiles``): each seat's
+    player (a folded name, or ``bot:STRATEGY``) with the name as shown, and whether
+    the game is rated. Kept so that a restarted server still knows whom it rates."""
+
+    table: int
+    game: int
+    players: tuple[str, ...]
+    shown: tuple[str, ...]  #: each seat's player as the lobby shows him
+    rated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """One player's rating in one family (openskill's mu and sigma), after ``games``."""
+
+    player: str  #: a folded name, or ``bot:STRATEGY``
+    family: str
+    shown: str  #: the player's name as shown
+    mu: float
+    sigma: float
+    games: int  #: rated games played in the family
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """A finished game as the players' profiles keep it: stored in the transaction
+    that stores its end, with every rating it changed (after the change)."""
+
+    table: int
+    game: int
+    ruleset: str
+    family: str
+    rated: bool
+    at: float
+    players: tuple[str, ...]
+    shown: tuple[str, ...]
+    scores: tuple[int, ...]
+    places: tuple[int, ...]  #: each seat's place, 0 = won
+    ratings: tuple[Rating, ...] = ()  #: the ratings after this game (rated games only)
+
+
+@dataclass(slots=True)
+class ProfileState:
+    """What the profiles load: every rating, and who plays each open table's running game."""
+
+    ratings: dict[tuple[str, str], Rating] = field(default_factory=dict)
+    lineups: dict[int, GamePlayers] = field(default_factory=dict)  #: table -> its game's
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """One line of a player's history."""
+
+    table: int
+    game: int
+    ruleset: str
+    rated: bool
+    at: float
+    seat: int
+    players: tuple[str, ...]  #: as shown
+    scores: tuple[int, ...]
+    places: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """A player's games played and won in one ruleset (won: place 0, shared or not)."""
+
+    ruleset: str
+    played: int
+    won: int
+
+
 Write = (
     NameClaimed
     | TableCreated
@@ -257,6 +333,8 @@ Write = (
     | AwaySet
     | HandShown
     | ChipsMoved
+    | GamePlayers
+    | GameResult
 )
 
 
@@ -301,6 +379,7 @@ class StoredState:
     tables: dict[int, StoredTable] = field(default_factory=dict)
     next_table: int = 1
     ledger: LedgerState = field(default_factory=LedgerState)
+    profiles: ProfileState = field(default_factory=ProfileState)
 
 
 def apply_write(state: StoredState, w: Write) -> None:
@@ -343,8 +422,10 @@ def apply_write(state: StoredState, w: Write) -> None:
         g = state.tables[w.table].game
         assert g is not None and g.number == w.game
         g.over, g.outcome = True, w.outcome
+        _end_lineup(state, w.table, w.game)
     elif isinstance(w, TableClosed):
         state.tables.pop(w.table, None)
+        state.profiles.lineups.pop(w.table, None)
     elif isinstance(w, BotReserved):
         bots = state.tables[w.table].bots
         if w.strategy is None:
@@ -377,8 +458,19 @@ def apply_write(state: StoredState, w: Write) -> None:
         ledger.next_txn = max(ledger.next_txn, w.id + 1)
     elif isinstance(w, TalkSaid):
         pass  # talk is kept for the record, not reloaded
+    elif isinstance(w, GamePlayers):
+        state.profiles.lineups[w.table] = w
+    elif isinstance(w, GameResult):
+        _end_lineup(state, w.table, w.game)
+        state.profiles.ratings.update(((r.player, r.family), r) for r in w.ratings)
     else:  # pragma: no cover - the union is closed
         raise TypeError(f"not a store write: {w!r}")
+
+
+def _end_lineup(state: StoredState, table: int, game: int) -> None:
+    held = state.profiles.lineups.get(table)
+    if held is not None and held.game == game:
+        del state.profiles.lineups[table]
 
 
 @dataclass(frozen=True, slots=True)
@@ -408,6 +500,15 @@ class Store(Protocol):
         """The newest ``limit`` ledger entries of ``account``, newest first."""
         ...
 
+    async def history(self, player: str, start: int, limit: int) -> tuple[list[PlayedGame], int]:
+        """Up to ``limit`` of ``player``'s finished games, newest first, skipping the
+        newest ``start``; and how many he has finished in all."""
+        ...
+
+    async def tallies(self, player: str) -> list[Tally]:
+        """``player``'s games played and won, per ruleset (by ruleset name)."""
+        ...
+
     async def aclose(self) -> None:
         """Finish every queued write and close."""
         ...
@@ -425,6 +526,7 @@ class MemoryStore:
         self.state = StoredState()
         self.talk: list[TalkSaid] = []
         self.entries: dict[str, list[Entry]] = {}  #: account -> its statement, oldest first
+        self.results: list[GameResult] = []  #: finished games, oldest first (profiles)
         self._writes = 0
         self._commits = 0
 
@@ -440,6 +542,8 @@ class MemoryStore:
             apply_write(self.state, w)
             if isinstance(w, TalkSaid):
                 self.talk.append(w)
+            elif isinstance(w, GameResult):
+                self.results.append(w)
             elif isinstance(w, ChipsMoved):
                 after = dict(w.balances)
                 for account, delta in w.postings:
@@ -453,11 +557,33 @@ class MemoryStore:
         await trio.lowlevel.checkpoint()
         return list(reversed(self.entries.get(account, [])[-limit:]))
 
+    async def history(self, player: str, start: int, limit: int) -> tuple[list[PlayedGame], int]:
+        await trio.lowlevel.checkpoint()
+        mine = [played(r, r.players.index(player)) for r in self.results if player in r.players]
+        mine.reverse()
+        return mine[start : start + limit], len(mine)
+
+    async def tallies(self, player: str) -> list[Tally]:
+        await trio.lowlevel.checkpoint()
+        counts: dict[str, list[int]] = {}
+        for r in self.results:
+            if player in r.players:
+                c = counts.setdefault(r.ruleset, [0, 0])
+                c[0] += 1
+                c[1] += r.places[r.players.index(player)] == 0
+        return [Tally(ruleset, p, w) for ruleset, (p, w) in sorted(counts.items())]
+
     async def aclose(self) -> None:
         await trio.lowlevel.checkpoint()
 
     def statistics(self) -> StoreStatistics:
         return StoreStatistics(self._writes, self._commits, 0, 1)
+
+
+def played(r: GameResult, seat: int) -> PlayedGame:
+    """The history line of seat ``seat`` of a finished game."""
+    return PlayedGame(r.table, r.game, r.ruleset, r.rated, r.at, seat, r.shown, r.scores,
+                      r.places)  # fmt: skip
 
 
 def now() -> float:

@@ -810,7 +810,8 @@ class Table:
         number, base = self.game_no + 1, self.seq + 1
         # the deal shows each seat's holder his hand: stored, so a restart still knows it
         shown = [HandShown(self.id, number, i, s.name) for i, s in enumerate(self.seats) if s.name]
-        await self.commit(GameStarted(self.id, number, seed, None, None, base), *shown)
+        rated = [] if self.gm.profiles is None else [self.gm.profiles.dealt(self, number)]
+        await self.commit(GameStarted(self.id, number, seed, None, None, base), *shown, *rated)
         self.game, self.game_no, self.seq, self.game_base = game, number, base, base
         self.state, self.outcome = PLAYING, None
         self.ring.clear()

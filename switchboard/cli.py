@@ -21,6 +21,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "arena": ("switchboard.arena", "play strategies against each other and rate them"),
     "replay": ("switchboard.replay", "step through a finished game"),
     "audit": ("switchboard.audit", "check a data directory's chips (read-only)"),
+    "ratings": ("switchboard.ratings", "check or rebuild the players' ratings from stored games"),
 }
 
 

@@ -14,12 +14,15 @@ from server.store import (
     AwaySet,
     BotReserved,
     GameEnded,
+    GamePlayers,
+    GameResult,
     GameStarted,
     HandShown,
     MasterSet,
     MemoryStore,
     NameClaimed,
     PauseSet,
+    Rating,
     SeatSet,
     TableClosed,
     TableCreated,
@@ -39,10 +42,15 @@ def history(rng: random.Random) -> list:
                 out.append(SeatSet(t, seat, f"p{seat}", bytes([seat]) * 32))
         for game in range(1, rng.randrange(1, 4)):
             out.append(GameStarted(t, game, rng.randrange(2**62), None, None, game * 100))
+            players = ("p0", "p1", "bot:random", "p3")
+            out.append(GamePlayers(t, game, players, players, rng.random() < 0.5))
             for i in range(rng.randrange(0, 30)):
                 out.append(ActionTaken(t, game, i, rng.randrange(4), f"play {i}H"))
             if rng.random() < 0.6:
                 out.append(GameEnded(t, game, [1, 2, 3, 4]))
+                rated = (Rating("p0", "kilodney", "P0", 20.0 + game, 7.0, game),)
+                out.append(GameResult(t, game, "kilodney", "kilodney", True, 1.0, players,
+                                      players, (1, 2, 3, 4), (3, 2, 1, 0), rated))  # fmt: skip
         out.append(SeatSet(t, 0, None, None))
         out.append(MasterSet(t, "p1"))
         out.append(TalkSaid(t, "p1", "hello there", 1.0))
@@ -80,12 +88,28 @@ async def test_sqlite_loads_what_the_writes_mean(tmp_path):
         await again.aclose()
         assert loaded.names == memory.state.names
         assert loaded.tables == memory.state.tables
+        assert loaded.profiles == memory.state.profiles
+        for player in ("p0", "bot:random"):
+            assert await again_history(tmp_path / f"s{seed}.sqlite3", player) == (
+                await memory.history(player, 1, 3),
+                await memory.tallies(player),
+            )
         assert 3 not in loaded.tables and loaded.next_table == 6
         setups += [
             (bool(t.bots), bool(t.game and t.game.paused and t.game.away and t.game.shown))
             for t in loaded.tables.values()
         ]
     assert any(bots for bots, _ in setups) and any(kept for _, kept in setups)  # not vacuous
+
+
+async def again_history(path, player):
+    """A page of ``player``'s history and his tallies, as a reopened SQLite store reads them."""
+    store = SQLiteStore(path)
+    store.load()
+    try:
+        return await store.history(player, 1, 3), await store.tallies(player)
+    finally:
+        await store.aclose()
 
 
 async def test_concurrent_commits_share_transactions(tmp_path):

@@ -1,0 +1,295 @@
+"""Players remembered: who played each game, ratings per family, profiles and the leaderboard.
+
+Rulings (the sources are silent; these follow what FICS and lichess do):
+
+- **Who a game rates.** A game's players are fixed at its deal (``GamePlayers``):
+  each seat's name then, or ``bot:STRATEGY`` for a seat a server bot plays. A
+  player who leaves mid-game is still that seat's player (he takes the result,
+  as a resignation would); one who takes a free seat mid-game is not rated for
+  that game. Only a game that ends by its rules counts; an abandoned one (the
+  master ended it, everyone left, the table closed) is in nobody's history.
+- **Rated or not** is a table setting, ``rated`` (``create ... rated=true``, or the
+  master's ``set rated=false``): unset, a game is rated when every seat was held
+  by a person at the deal; ``rated=true`` rates a game with bots too, and each
+  bot is rated as its strategy (``bot:search``: every table's search bots share
+  one rating); ``rated=false`` rates nothing. Unrated games still count in the
+  played and won tallies and the history.
+- **The rating** is openskill's Plackett-Luce model, which rates a whole finishing
+  order (second of four tells more than "did not win"): each seat's place comes
+  from the final scores (``engine.places``), a player starts at mu 25, sigma
+  25/3, and is shown as ``1500 + 40 (mu - 3 sigma)``, rounded: 1500 for a new
+  player, going up as he wins and as his rating grows surer. One rating per
+  family (abbott, shedding, kilodney): the shedding presets share one. A strategy
+  holding two seats of one game gets both seats' shifts (as the arena's book).
+
+Durability: the new ratings are planned from memory, written in the same store
+transaction as the game's end and its payout (``GameResult``), and applied to
+memory only once that transaction is durable, under one lock, as the ledger does.
+So a store failure at the end leaves neither the end nor the ratings, and a
+restart loads exactly what was stored. ``rebuild`` recomputes every rating from
+the stored results alone (``switchboard ratings --check`` / ``--rebuild``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections import defaultdict
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from typing import Any
+
+import trio
+from openskill.models import PlackettLuce
+
+import engine
+from engine.places import outcome_places
+from engine.strategies import default_strategy
+from server.limits import fold_name
+from server.store import (
+    FINISHED,
+    GamePlayers,
+    GameResult,
+    PlayedGame,
+    ProfileState,
+    Rating,
+    Write,
+    now,
+)
+
+#: A ``server.table.Table`` (not imported: the table imports the game master, which
+#: imports this module). What is read of it: id, ruleset, family, seats, settings,
+#: game, game_no and the game master's bot reservations (``gm.bots``).
+Table = Any
+
+#: The table setting that makes its games rated (True), unrated (False) or, unset,
+#: rated when every seat is held by a person at the deal.
+RATED = "rated"
+#: A new player's rating (openskill's defaults).
+MU, SIGMA = 25.0, 25.0 / 3.0
+#: How a rating is shown: ``BASE + SCALE * (mu - 3 sigma)``, rounded.
+BASE, SCALE = 1500, 40
+#: The prefix of a server bot's player key: ``bot:STRATEGY``.
+BOT = "bot:"
+
+_MODEL = PlackettLuce(mu=MU, sigma=SIGMA)
+
+
+# ---------------------------------------------------------------- ratings
+def shown_rating(mu: float, sigma: float) -> int:
+    """The number people see: 1500 for a new player.
+
+    >>> shown_rating(MU, SIGMA)
+    1500
+    """
+    return round(BASE + SCALE * (mu - 3 * sigma))
+
+
+def player_key(name: str) -> str:
+    """The key a player is kept under: his name's normal form, or ``bot:STRATEGY``.
+
+    >>> player_key("Ann"), player_key("BOT:Search")
+    ('ann', 'bot:search')
+    """
+    if name[: len(BOT)].lower() == BOT:
+        return BOT + name[len(BOT) :].lower()
+    return fold_name(name)
+
+
+def family_of(word: str) -> str | None:
+    """The family ``word`` names (a family, or any ruleset of it), or None."""
+    families = {rs.family for rs in engine.all_rulesets()}
+    if word in families:
+        return word
+    try:
+        return engine.ruleset(word).family
+    except engine.OptionError:
+        return None
+
+
+def rate(
+    ratings: Mapping[tuple[str, str], Rating],
+    family: str,
+    players: Sequence[str],
+    shown: Sequence[str],
+    places: Sequence[int],
+) -> tuple[Rating, ...]:
+    """The ratings of ``players`` (one a seat) after a game they finished in ``places``.
+
+    A player holding several seats (a strategy) gets the sum of his seats' shifts
+    and the smallest sigma, and one game more."""
+    before = [
+        ratings.get((p, family)) or Rating(p, family, s, MU, SIGMA, 0)
+        for p, s in zip(players, shown, strict=True)
+    ]
+    teams = _MODEL.rate(
+        [[_MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in before], ranks=list(places)
+    )
+    shift: dict[str, float] = defaultdict(float)
+    sigma: dict[str, float] = {}
+    first: dict[str, Rating] = {}
+    for r, [new] in zip(before, teams, strict=True):
+        first.setdefault(r.player, r)
+        shift[r.player] += new.mu - r.mu
+        sigma[r.player] = min(sigma.get(r.player, new.sigma), new.sigma)
+    return tuple(
+        Rating(p, family, shown[players.index(p)], r.mu + shift[p], sigma[p], r.games + 1)
+        for p, r in first.items()
+    )
+
+
+def rebuild(results: Iterable[GameResult]) -> dict[tuple[str, str], Rating]:
+    """Every rating, recomputed from the finished games in the order they ended."""
+    ratings: dict[tuple[str, str], Rating] = {}
+    for r in results:
+        if r.rated:
+            for new in rate(ratings, r.family, r.players, r.shown, r.places):
+                ratings[(new.player, new.family)] = new
+    return ratings
+
+
+def disagreements(
+    stored: Mapping[tuple[str, str], Rating],
+    rebuilt: Mapping[tuple[str, str], Rating],
+    tolerance: float = 1e-6,
+) -> list[str]:
+    """Where the stored ratings differ from a rebuild (empty: they agree)."""
+    out = []
+    for key in sorted(set(stored) | set(rebuilt)):
+        a, b = stored.get(key), rebuilt.get(key)
+        if a is None or b is None:
+            out.append(f"{key[0]} in {key[1]}: {'only rebuilt' if a is None else 'only stored'}")
+        elif (
+            abs(a.mu - b.mu) > tolerance or abs(a.sigma - b.sigma) > tolerance or a.games != b.games
+        ):
+            out.append(
+                f"{key[0]} in {key[1]}: stored mu {a.mu:.6f} sigma {a.sigma:.6f} games"
+                f" {a.games}, rebuilt mu {b.mu:.6f} sigma {b.sigma:.6f} games {b.games}"
+            )
+    return out
+
+
+def rating_map(r: Rating) -> dict[str, Any]:
+    """A rating as the protocol shows it."""
+    return {
+        "family": r.family,
+        "rating": shown_rating(r.mu, r.sigma),
+        "mu": round(r.mu, 3),
+        "sigma": round(r.sigma, 3),
+        "games": r.games,
+    }
+
+
+def game_map(g: PlayedGame) -> dict[str, Any]:
+    """A history line as the protocol shows it."""
+    return {
+        "table": str(g.table),
+        "game": g.game,
+        "ruleset": g.ruleset,
+        "rated": g.rated,
+        "time": round(g.at, 3),
+        "seat": g.seat,
+        "players": list(g.players),
+        "scores": list(g.scores),
+        "places": list(g.places),
+    }
+
+
+# --------------------------------------------------------------- the keeper
+class Profiles:
+    """Every rating and each open table's lineup, in memory; changed only after the store
+    has kept the change (``ending``)."""
+
+    def __init__(self, state: ProfileState | None = None) -> None:
+        state = state or ProfileState()
+        self.ratings: dict[tuple[str, str], Rating] = dict(state.ratings)
+        self.lineups: dict[int, GamePlayers] = dict(state.lineups)
+        self._lock = trio.Lock()
+
+    def rating(self, name: str, family: str) -> Rating | None:
+        return self.ratings.get((player_key(name), family))
+
+    def of(self, name: str) -> list[Rating]:
+        """A player's ratings, by family."""
+        key = player_key(name)
+        return sorted((r for (p, _f), r in self.ratings.items() if p == key),
+                      key=lambda r: r.family)  # fmt: skip
+
+    def top(self, family: str, count: int) -> list[Rating]:
+        """The ``count`` best rated players of ``family``, best first (ties: more games)."""
+        rows = [r for (_p, f), r in self.ratings.items() if f == family]
+        rows.sort(key=lambda r: (-(r.mu - 3 * r.sigma), -r.games, r.player))
+        return rows[:count]
+
+    def known(self, name: str) -> bool:
+        key = player_key(name)
+        return any(p == key for p, _f in self.ratings)
+
+    def summary(self, family: str, players: Sequence[str | None]) -> list[int | None]:
+        """Each seat's shown rating for the lobby (None: nobody, or never rated)."""
+        out: list[int | None] = []
+        for p in players:
+            r = None if p is None else self.ratings.get((player_key(p), family))
+            out.append(None if r is None else shown_rating(r.mu, r.sigma))
+        return out
+
+    # --------------------------------------------------------- the deal
+    def dealt(self, table: Table, game: int) -> GamePlayers:
+        """Who plays ``table``'s game ``game`` (its deal), and whether it is rated; the
+        write to store with the game's start."""
+        players, shown = [], []
+        for seat, s in enumerate(table.seats):
+            if s.name is not None:
+                players.append(player_key(s.name))
+                shown.append(s.name)
+            else:
+                strategy = table.gm.bots.get(seat) or default_strategy(table.family).name
+                players.append(BOT + strategy)
+                shown.append(BOT + strategy)
+        setting = table.settings.get(RATED)
+        rated = all(s.name is not None for s in table.seats) if setting is None else bool(setting)
+        lineup = GamePlayers(table.id, game, tuple(players), tuple(shown), rated)
+        # memory first: a refused start is retried with the same game number, which replaces it
+        self.lineups[table.id] = lineup
+        return lineup
+
+    # ---------------------------------------------------------- the end
+    def plan(self, table: Table) -> GameResult | None:
+        """The result of ``table``'s game, finished by its rules (None: nobody's lineup)."""
+        lineup = self.lineups.get(table.id)
+        game = table.game
+        if lineup is None or game is None or not game.over or lineup.game != table.game_no:
+            return None
+        places = tuple(outcome_places(game))
+        ratings = (
+            rate(self.ratings, table.family, lineup.players, lineup.shown, places)
+            if lineup.rated
+            else ()
+        )
+        return GameResult(table.id, lineup.game, table.ruleset, table.family, lineup.rated, now(),
+                          lineup.players, lineup.shown, tuple(game.scores), places,
+                          ratings)  # fmt: skip
+
+    @contextlib.asynccontextmanager
+    async def ending(self, table: Table, outcome: str | None) -> AsyncIterator[list[Write]]:
+        """Around the commit of ``table``'s game end: yields the writes to add to that
+        commit (its result and ratings, for a game finished by its rules), and applies
+        them to memory only if the commit succeeded. One at a time, so two games
+        ending at once never rate from the same stale value."""
+        async with self._lock:
+            result = self.plan(table) if outcome == FINISHED else None
+            yield [] if result is None else [result]
+            if result is not None:
+                self.ratings.update(((r.player, r.family), r) for r in result.ratings)
+            held = self.lineups.get(table.id)
+            if held is not None and (outcome is None or held.game == table.game_no):
+                del self.lineups[table.id]  # its game ended, or its table closed
+
+
+def rated_setting(options: dict[str, Any]) -> bool | None:
+    """Take ``rated`` out of a table's ``options`` (a table setting, not a game option):
+    True, False, or None when absent. ``ValueError`` if not a boolean."""
+    if RATED not in options:
+        return None
+    value = options.pop(RATED)
+    if not isinstance(value, bool):
+        raise ValueError(f"option '{RATED}': true or false")
+    return value
