@@ -171,8 +171,8 @@ async def play_async(
                     host, port, name=name or default_name(), secret=secret, state=state
                 ) as conn:
                     # Seats on a real server are kept, so a restarted client sits down again.
-                    seats = SeatBook() if address is not None else None
-                    session = Session(conn, app, seats=seats)
+                    book = SeatBook() if address is not None else None
+                    session = Session(conn, app, seats=book)
                     if address is None:
                         create = f"create {game} {seats or default_seats(game)}"
                         await session.run_line(f"{create} turn_seconds={max(0, clock)}")
