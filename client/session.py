@@ -10,13 +10,16 @@ Lines are carried out one at a time, in the order typed.
 
 from __future__ import annotations
 
+import functools
 import json
+import threading
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import trio
 
+from client.advice import analysis_lines, compute_hint, hint_refusal, shown_events
 from client.app import ClientApp
 from client.config import records_dir, secret_for
 from client.connection import LATEST, Connection, ConnectionLost, ServerError
@@ -59,6 +62,8 @@ class Session:
         self._nursery: trio.Nursery | None = None
         #: tables joined or watched whose first snapshot has not come yet
         self._arriving: set[str] = set()
+        #: the analysis running in the background (set it to stop the workers)
+        self._analysing: threading.Event | None = None
 
     async def run(self, lines: trio.MemoryReceiveChannel[str]) -> None:
         """Until the lines end (the UI quit) or the connection is gone for good."""
@@ -155,6 +160,12 @@ class Session:
             if not self._confirmed(t, line):
                 return
         words = line.split()
+        if words and words[0].lower() == "hint":
+            await self.hint(t)
+            return
+        if words and words[0].lower() in ("analyze", "analyse"):
+            self.analyze(words[1] if len(words) > 1 else table)
+            return
         try:
             if words[0].lower() == "name" and len(words) == 2:
                 server = f"{self.conn.host}:{self.conn.port}"
@@ -178,6 +189,63 @@ class Session:
             self.ui.say(f"not sent: {exc}", "class:error")
             return
         await self._after(msg, reply)
+        self.ui.changed()
+
+    async def hint(self, t: TableState | None) -> None:
+        """The search's advice for this move, from this seat's knowledge (in a thread)."""
+        refused = hint_refusal(t)
+        if refused is not None or t is None or t.view is None:
+            self.ui.say(refused or "hint: only at a table", "class:error")
+            return
+        self.ui.say("thinking...")
+        think = functools.partial(compute_hint, dict(t.view), shown_events(t), list(t.legal))
+        self.ui.say(await trio.to_thread.run_sync(think, abandon_on_cancel=True), "class:ok")
+
+    def analyze(self, table: str | None) -> None:
+        """Start the analysis of ``table``'s finished game in the background: the person
+        plays on meanwhile; the result goes into the table's log."""
+        if table is None:
+            self.ui.say("analyze TABLE: the finished game of a table you are at", "class:error")
+        elif self._analysing is not None:
+            self.ui.say(
+                "analyze: one analysis at a time (the first is still running)", "class:error"
+            )
+        elif self._nursery is not None:
+            self._analysing = threading.Event()
+            self._nursery.start_soon(self._analyze, table, self._analysing)
+
+    async def _analyze(self, table: str, stop: threading.Event) -> None:
+        def progress(done: int, total: int) -> None:
+            text = f"analysing table {table}: {done}/{total} decisions"
+            trio.from_thread.run_sync(self.ui.say, text)
+
+        try:
+            try:
+                record = await fetch_record(self._quiet, table)
+            except RecordError as exc:
+                self.ui.say(f"analyze: {exc}", "class:error")
+                return
+            if not record.get("full") or "seed" not in record:
+                self.ui.say(
+                    f"analyze: table {table}'s game is not over yet (its deal is secret"
+                    " until it ends)",
+                    "class:error",
+                )
+                return
+            t = self.conn.state.tables.get(table)
+            if t is not None and not record.get("names"):
+                record = {**record, "names": list(t.names)}
+            work = functools.partial(analysis_lines, record, progress, stop)
+            lines = await trio.to_thread.run_sync(work, abandon_on_cancel=True)
+        except ValueError as exc:  # a family with no analysis, a record that does not replay
+            self.ui.say(f"analyze: {exc}", "class:error")
+            return
+        finally:
+            stop.set()  # the person quit, or it is done: the workers end either way
+            self._analysing = None
+        for text in lines:
+            self.conn.state.note(table, text)
+        self.ui.say(f"the analysis of table {table} is in its log", "class:ok")
         self.ui.changed()
 
     def _confirmed(self, t: TableState, line: str) -> bool:

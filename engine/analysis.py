@@ -194,6 +194,37 @@ def _solver_table(family: str) -> Any:
     return SolverTable(max_entries=500_000)
 
 
+# ------------------------------------------------------------- a hint
+#: A hint's budget: fewer worlds than the analysis, so that a person waits about a second.
+HINT = Settings(worlds=12)
+
+
+def advise(
+    view: dict[str, Any],
+    shown: Iterable[dict[str, Any]],
+    legal: Sequence[Action],
+    settings: Settings = HINT,
+) -> Decision:
+    """The analysis's judgement of the decision open now, for a player's ``hint``: each
+    alternative valued from what the seat may know, its ``view`` and the events it was
+    ``shown`` (their presentation to it, in order; a seat that arrived mid-game knows
+    less, and the advice is weaker for it, never better informed than the player).
+    ``best`` is the advice; ``played`` is the family heuristic's first candidate. A
+    choice the search makes by rule of thumb (a suit to name, a last card to announce) is
+    the heuristic strategy's, with no values."""
+    family = view["family"]
+    kept = candidates(family, view, legal)
+    if not kept:
+        rule = get_strategy("heuristic", family).choose(view, list(legal), random.Random(0))
+        return Decision(-1, view["viewer"], str(rule), str(rule), {}, 0.0, False)
+    memory = _memory(family)
+    for event in shown:
+        _observe(memory, event)
+    first = str(kept[0])
+    rng = random.Random(f"{settings.seed}:hint:{view.get('hand_number', 0)}")
+    return judge(-1, view, memory, legal, first, rng, settings, _solver_table(family))
+
+
 # ------------------------------------------------------------- the judge
 def judge(
     index: int,
@@ -431,10 +462,12 @@ def as_text(
 
 
 __all__ = [
+    "HINT",
     "MARGIN",
     "Decision",
     "PlayerSummary",
     "Settings",
+    "advise",
     "analyse",
     "as_json",
     "as_text",

@@ -1,7 +1,7 @@
 """``switchboard replay --analyze RECORD``: the after-game analysis, run in worker processes.
 
-The analysis itself is ``engine.analysis`` (pure); this module shares its
-decisions among worker processes, draws a progress bar on stderr, and prints
+The analysis itself is ``engine.analysis`` (pure), shared among worker processes
+by ``engine.analysis_workers``; this module draws a progress bar on stderr, and prints
 the report (text, or ``--json``). Ctrl-C stops it cleanly: the workers are
 ended at once and nothing is printed but a line saying so.
 """
@@ -10,20 +10,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing
-import os
-import signal
 import sys
-import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
-if TYPE_CHECKING:
-    from engine.analysis import Decision, Settings
-
-#: Decisions a worker judges per task: enough to pay for replaying the record.
-CHUNK = 6
+from engine.analysis_workers import run_analysis
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -35,69 +27,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--workers", type=int, default=None, help="processes (default: CPUs)")
     group.add_argument("--seed", type=int, default=1, help="the analysis seed (1)")
     group.add_argument("--worlds", type=int, default=24, help="sampled worlds a decision (24)")
-
-
-def _quiet_worker() -> None:
-    """Workers leave Ctrl-C to the parent, which ends them."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _start_pool(count: int) -> Any:
-    """Worker processes that never see Ctrl-C: they are started with SIGINT
-    ignored (a spawned interpreter keeps an ignored SIGINT ignored, so not even
-    its imports can be interrupted) and keep ignoring it; the parent ends them."""
-    main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
-    try:
-        return multiprocessing.get_context("spawn").Pool(count, initializer=_quiet_worker)
-    finally:
-        if main:
-            signal.signal(signal.SIGINT, previous)
-
-
-def _task(job: tuple[dict[str, Any], list[int], Settings]) -> list[Decision]:
-    from engine.analysis import analyse
-
-    record, indexes, settings = job
-    return analyse(record, indexes, settings)
-
-
-def run_analysis(
-    record: dict[str, Any],
-    settings: Settings,
-    workers: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
-) -> list[Decision]:
-    """Every decision of ``record`` judged, in record order. ``workers`` 0 runs
-    in this process; otherwise a pool of that many (default: the CPUs)."""
-    from engine.analysis import decision_points
-
-    points = decision_points(record)
-    chunks = [points[i : i + CHUNK] for i in range(0, len(points), CHUNK)]
-    jobs = [(record, chunk, settings) for chunk in chunks]
-    done: list[Decision] = []
-    if progress:
-        progress(0, len(points))
-    if workers == 0 or len(jobs) <= 1:
-        for job in jobs:
-            done += _task(job)
-            if progress:
-                progress(len(done), len(points))
-        return sorted(done, key=lambda d: d.index)
-    count = workers or os.cpu_count() or 1
-    pool = _start_pool(count)
-    try:
-        for part in pool.imap_unordered(_task, jobs):
-            done += part
-            if progress:
-                progress(len(done), len(points))
-        pool.close()
-    except BaseException:
-        pool.terminate()  # Ctrl-C (or any failure): end the workers now
-        raise
-    finally:
-        pool.join()
-    return sorted(done, key=lambda d: d.index)
 
 
 class ProgressBar:
