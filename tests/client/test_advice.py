@@ -88,7 +88,7 @@ def test_hint_on_my_turn_then_analyze_after_the_game_ends(tmp_path, monkeypatch)
             await d.until(lambda: d.table.my_turn, what="my turn again")
             before = d.table.seq
             d.line(d.table.legal[0])
-            await d.until(lambda: d.table.seq > before, what="my move taken")
+            await d.until(lambda b=before: d.table.seq > b, what="my move taken")
         d.line("end")
         await d.until(lambda: d.table.state == "over", what="the game ended")
         d.line("analyze")
