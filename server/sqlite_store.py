@@ -1,11 +1,31 @@
-"""The embedded store: SQLite in WAL mode, written by one thread that commits in groups.
+"""The embedded store: SQLite in WAL mode, one connection, commits in groups.
 
-Why one writer thread: SQLite allows one writer at a time, and a commit costs
-far more than the rows in it. So every write goes on a ``queue.Queue``; the
-writer takes whatever has gathered (up to ``batch`` writes), runs them in one
-transaction, commits once, and then wakes every waiting trio task with a
-*single* ``trio.from_thread.run_sync`` call. Under load, 250 tables acting at
-once share one commit and one thread hop instead of paying one each.
+Why one writer: SQLite allows one writer at a time, and a commit costs far
+more than the rows in it. Every write goes through the one connection, and
+writes that arrive together share one transaction and one commit.
+
+Where a commit runs depends on what it costs:
+
+- ``synchronous=NORMAL`` (the default) in WAL mode writes a commit to the WAL
+  without an fsync: a small transaction costs ~20 µs, less than handing it to a
+  thread and waking trio again (~60 µs at the median; milliseconds at the tail
+  when the trio thread keeps the GIL: ``bench/commit.py`` measures both). So a
+  commit runs *on the trio thread*: the first ``commit`` of a scheduler tick
+  waits one checkpoint, during which every other task that commits in that tick
+  joins its group, then writes the group in one transaction (``_commit_inline``).
+- Whatever may block for long runs on the writer thread instead: every commit
+  under ``synchronous=FULL`` (an fsync each), WAL checkpoints (an fsync of the
+  database; ``wal_autocheckpoint`` is off on the connection and the thread runs
+  one every ``checkpoint_every`` commits), reads (``run_in_writer``) and the
+  fire-and-forget writes of ``submit_nowait``. The thread takes whatever has
+  gathered on its ``queue`` (up to ``batch`` writes), runs it in one
+  transaction, and wakes every waiting trio task with a *single*
+  ``trio.from_thread.run_sync`` call.
+
+The two never touch the connection at once, and writes keep their order: a
+commit runs inline only while nothing is handed to the thread and not yet
+done (``_in_thread``, counted on the trio thread, so it needs no lock); else
+it queues behind what the thread holds.
 
 ``synchronous=NORMAL`` in WAL mode survives a killed process (the WAL is in the
 OS's hands once a commit returns) but may lose the last commits in a power
@@ -160,11 +180,12 @@ class _Request:
 
 
 class _Call:
-    """A function to run on the writer's connection between transactions (reads, tests)."""
+    """A function to run on the writer's connection between transactions (reads, tests,
+    checkpoints)."""
 
     __slots__ = ("done", "error", "fn", "result")
 
-    def __init__(self, fn: Callable[[sqlite3.Connection], Any], done: trio.Event) -> None:
+    def __init__(self, fn: Callable[[sqlite3.Connection], Any], done: trio.Event | None) -> None:
         self.fn = fn
         self.done = done
         self.result: Any = None
@@ -180,12 +201,29 @@ class SQLiteStore:
     never fails the others that shared its group. The log says so once when writes
     start failing and once when they succeed again (``healthy`` tells which)."""
 
-    def __init__(self, path: Path | str, synchronous: str = "NORMAL", batch: int = 1024) -> None:
+    def __init__(
+        self,
+        path: Path | str,
+        synchronous: str = "NORMAL",
+        batch: int = 1024,
+        checkpoint_every: int = 1000,
+        inline: bool = True,
+    ) -> None:
         if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"sqlite synchronous must be NORMAL or FULL, not {synchronous!r}")
         self.path = Path(path)
         self._synchronous = synchronous.upper()
         self._batch = batch
+        #: Commits run on the trio thread unless each costs an fsync (``inline=False``:
+        #: every commit goes through the writer thread, as ``bench/commit.py`` compares).
+        self._inline = inline and self._synchronous in ("OFF", "NORMAL")
+        self._checkpoint_every = checkpoint_every
+        self._since_checkpoint = 0  #: inline commits since the thread last checkpointed
+        self._conn: sqlite3.Connection | None = None
+        #: Items handed to the writer thread whose wake has not run yet: while it is
+        #: not 0 the thread may be using the connection, so nothing commits inline.
+        self._in_thread = 0
+        self._group: list[_Request] = []  #: requests joining this tick's inline commit
         self._queue: queue.SimpleQueue[object] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._token: trio.lowlevel.TrioToken | None = None
@@ -204,6 +242,8 @@ class SQLiteStore:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute(f"PRAGMA synchronous={self._synchronous}")
         conn.execute("PRAGMA foreign_keys=OFF")
+        if self._inline:  # checkpoints fsync: the writer thread runs them, not a commit
+            conn.execute("PRAGMA wal_autocheckpoint=0")
         return conn
 
     def load(self) -> StoredState:
@@ -221,6 +261,7 @@ class SQLiteStore:
             self._lock.release()
             raise
         self._token = trio.lowlevel.current_trio_token()
+        self._conn = conn
         self._thread = threading.Thread(
             target=self._writer, args=(conn,), name="switchboard-store", daemon=True
         )
@@ -229,16 +270,57 @@ class SQLiteStore:
 
     # ------------------------------------------------------------ writing
     async def commit(self, *writes: Write) -> None:
-        done = trio.Event()
-        request = _Request(writes, done)
         self._queued += len(writes)
-        self._queue.put(request)
-        await done.wait()
+        if self._inline and not self._in_thread:
+            request = _Request(writes, None)
+            self._group.append(request)
+            if len(self._group) == 1:  # the first this tick: the others join, then it writes
+                await trio.lowlevel.cancel_shielded_checkpoint()
+                group, self._group = self._group, []
+                if self._in_thread:  # the thread took work meanwhile: queue behind it
+                    await self._hand_to_thread(group)
+                else:
+                    self._commit_inline(group)
+            else:
+                request.done = trio.Event()
+                await request.done.wait()
+        else:
+            request = _Request(writes, trio.Event())
+            await self._hand_to_thread([request])
         if request.error is not None:
             raise StoreError(f"the store could not keep a write: {request.error}")
 
+    async def _hand_to_thread(self, requests: list[_Request]) -> None:
+        """Queue ``requests`` for the writer thread, in order, and wait until each is
+        done (each has its own event: a waiter cancelled leaves the others waiting)."""
+        self._in_thread += len(requests)
+        for request in requests:
+            if request.done is None:
+                request.done = trio.Event()
+            self._queue.put(request)
+        for request in requests:
+            assert request.done is not None
+            await request.done.wait()
+
+    def _commit_inline(self, group: list[_Request]) -> None:
+        """Write ``group`` in one transaction on this (the trio) thread and wake the
+        requests waiting on it. The writer thread is idle (``_in_thread`` is 0)."""
+        assert self._conn is not None
+        count = sum(len(r.writes) for r in group)
+        self._write_group(self._conn, group, count)
+        self._queued -= count
+        for request in group:
+            if request.done is not None:
+                request.done.set()
+        self._since_checkpoint += 1
+        if self._since_checkpoint >= self._checkpoint_every:
+            self._since_checkpoint = 0
+            self._in_thread += 1
+            self._queue.put(_Call(_checkpoint, None))
+
     def submit_nowait(self, *writes: Write) -> None:
         self._queued += len(writes)
+        self._in_thread += 1
         self._queue.put(_Request(writes, None))
 
     async def run_in_writer(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
@@ -247,6 +329,7 @@ class SQLiteStore:
         (a statement) and for tests (a ``PRAGMA`` that makes writes fail)."""
         done = trio.Event()
         call = _Call(fn, done)
+        self._in_thread += 1
         self._queue.put(call)
         await done.wait()
         if call.error is not None:
@@ -275,6 +358,9 @@ class SQLiteStore:
     async def aclose(self) -> None:
         if self._thread is None:
             return
+        while self._group:  # this tick's inline group is written first
+            await trio.lowlevel.checkpoint()
+        self._in_thread += 1  # the thread closes the connection: nothing commits inline
         self._queue.put(_STOP)
         await self._closed.wait()
         self._thread = None
@@ -313,10 +399,16 @@ class SQLiteStore:
         finally:
             conn.close()
             self._lock.release()
-            self._wake([self._closed], 0)
+            self._wake([self._closed], 0, 0)
 
     def _write_batch(self, conn: sqlite3.Connection, batch: list[_Request], count: int) -> None:
-        """One transaction for the whole group; if it fails, one for each request."""
+        """The writer thread's group: written, then its waiters woken (in one hop)."""
+        self._write_group(conn, batch, count)
+        self._wake([r.done for r in batch if r.done is not None], count, len(batch))
+
+    def _write_group(self, conn: sqlite3.Connection, batch: list[_Request], count: int) -> None:
+        """One transaction for the whole group; if it fails, one for each request
+        (so one bad request never fails the others). Each request's ``error`` is set."""
         error = _transaction(conn, [w for r in batch for w in r.writes])
         if error is not None and len(batch) > 1:
             for request in batch:
@@ -329,7 +421,6 @@ class SQLiteStore:
         self._writes += count
         self._commits += 1
         self._largest = max(self._largest, count)
-        self._wake([r.done for r in batch if r.done is not None], count)
 
     def _health(self, failed: list[_Request]) -> None:
         """Log the change between writes failing and writes succeeding, once each way."""
@@ -354,16 +445,27 @@ class SQLiteStore:
             call.result = call.fn(conn)
         except Exception as exc:
             call.error = exc
-        self._wake([call.done], 0)
+            if call.done is None:  # nobody waits for a checkpoint: the log hears of it
+                log.warning("a WAL checkpoint failed: %s", exc)
+        self._wake([] if call.done is None else [call.done], 0, 1)
 
-    def _wake(self, events: list[trio.Event], count: int) -> None:
+    def _wake(self, events: list[trio.Event], count: int, items: int) -> None:
+        """On the trio thread: ``items`` queue items are done (the connection is the
+        trio thread's again once none is left); their waiters run."""
+
         def wake_all() -> None:
             self._queued -= count
+            self._in_thread -= items
             for e in events:
                 e.set()
 
         with contextlib.suppress(trio.RunFinishedError):  # the server is gone: nobody waits
             trio.from_thread.run_sync(wake_all, trio_token=self._token)
+
+
+def _checkpoint(conn: sqlite3.Connection) -> None:
+    """Copy the WAL into the database as far as readers allow (never waits for them)."""
+    conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
 
 def _transaction(

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import random
 import sqlite3
+import threading
 
 import trio
+import trio.testing
 
 from server.sqlite_store import SQLiteStore
 from server.store import (
@@ -24,6 +26,7 @@ from server.store import (
     PauseSet,
     Rating,
     SeatSet,
+    StoreError,
     TableClosed,
     TableCreated,
     TalkSaid,
@@ -133,3 +136,111 @@ async def test_concurrent_commits_share_transactions(tmp_path):
     conn = sqlite3.connect(tmp_path / "g.sqlite3")
     assert conn.execute("SELECT COUNT(*) FROM talk").fetchone() == (350,)
     assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+def rows(path, sql: str) -> list:
+    """``sql`` read by a connection of its own (what is committed, as another reader sees it)."""
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute(sql).fetchall()
+    finally:
+        conn.close()
+
+
+async def test_a_commit_runs_on_the_trio_thread_unless_synchronous_full(tmp_path):
+    """Under ``synchronous=NORMAL`` a commit (no fsync) is written by the trio thread
+    itself, without a hop to the writer thread and back; under ``FULL`` (an fsync
+    each) by the writer thread, so that no table waits for a disk."""
+    for synchronous, inline in (("NORMAL", True), ("FULL", False)):
+        path = tmp_path / f"{synchronous}.sqlite3"
+        store = SQLiteStore(path, synchronous=synchronous)
+        store.load()
+        writers: list[int] = []
+
+        def trace(conn: sqlite3.Connection, seen: list[int] = writers) -> None:
+            conn.set_trace_callback(
+                lambda sql: seen.append(threading.get_ident()) if "actions" in sql else None
+            )
+
+        await store.run_in_writer(trace)
+        for i in range(3):
+            await store.commit(ActionTaken(1, 1, i, 0, "draw"))
+        await store.aclose()
+        assert len(writers) == 3
+        assert all((w == threading.get_ident()) is inline for w in writers), synchronous
+
+
+async def test_a_commit_keeps_its_place_behind_what_the_thread_holds(tmp_path):
+    """A commit never runs ahead of what was handed to the writer thread before it: while
+    the thread is busy, a commit queues behind it (and behind talk queued meanwhile)."""
+    path = tmp_path / "o.sqlite3"
+    store = SQLiteStore(path)
+    store.load()
+    gate = threading.Event()
+    done = trio.Event()
+
+    async def commit() -> None:
+        await store.commit(ActionTaken(1, 1, 0, 0, "draw"))
+        done.set()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(store.run_in_writer, lambda conn: gate.wait(30))  # the thread busy
+        await trio.testing.wait_all_tasks_blocked()
+        store.submit_nowait(TalkSaid(1, "x", "first", 0.0))
+        nursery.start_soon(commit)
+        await trio.testing.wait_all_tasks_blocked()
+        assert not done.is_set()  # it waits its turn: not written inline past the thread
+        assert rows(path, "SELECT COUNT(*) FROM actions") == [(0,)]
+        gate.set()
+        await done.wait()
+        assert rows(path, "SELECT COUNT(*) FROM talk") == [(1,)]
+        assert rows(path, "SELECT COUNT(*) FROM actions") == [(1,)]
+    await store.aclose()
+
+
+async def test_inline_commits_leave_checkpoints_to_the_writer_thread(tmp_path):
+    """No commit runs a checkpoint (an fsync) on the trio thread; the writer thread runs one
+    every ``checkpoint_every`` commits, so the WAL is copied into the database and stays
+    bounded."""
+
+    async def database_bytes_after(commits: int, checkpoint_every: int) -> int:
+        path = tmp_path / f"c{checkpoint_every}.sqlite3"
+        store = SQLiteStore(path, checkpoint_every=checkpoint_every)
+        store.load()
+        start = path.stat().st_size
+        for i in range(commits):
+            await store.commit(ActionTaken(1, 1, i, 0, "play " + "x" * 2000))
+        await store.run_in_writer(lambda conn: None)  # the thread has done what it was given
+        assert await store.run_in_writer(
+            lambda conn: conn.execute("PRAGMA wal_autocheckpoint").fetchone()
+        ) == (0,)
+        grown = path.stat().st_size - start
+        await store.aclose()
+        return grown
+
+    assert await database_bytes_after(40, checkpoint_every=10**6) == 0  # all still in the WAL
+    assert await database_bytes_after(40, checkpoint_every=20) > 40 * 2000  # copied over
+
+
+async def test_a_failed_inline_group_fails_only_its_bad_request(tmp_path):
+    """Commits of one tick share a transaction on the trio thread; one that cannot be
+    kept (a duplicate key here) is refused alone, and the others are stored."""
+    path = tmp_path / "f.sqlite3"
+    store = SQLiteStore(path)
+    store.load()
+    await store.commit(ActionTaken(1, 1, 0, 0, "draw"))
+    outcomes: dict[int, str] = {}
+
+    async def commit(i: int) -> None:
+        try:
+            await store.commit(ActionTaken(1, 1, i, 0, "draw"))  # i == 0: already there
+            outcomes[i] = "stored"
+        except StoreError:
+            outcomes[i] = "refused"
+
+    async with trio.open_nursery() as nursery:
+        for i in range(5):
+            nursery.start_soon(commit, i)
+    assert outcomes == {0: "refused", 1: "stored", 2: "stored", 3: "stored", 4: "stored"}
+    assert rows(path, "SELECT idx FROM actions ORDER BY idx") == [(i,) for i in range(5)]
+    await store.aclose()
