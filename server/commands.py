@@ -8,6 +8,7 @@ reply is always ordered with the table events around it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -25,6 +26,10 @@ class Member(Protocol):
     def operator(self) -> bool: ...
 
     def deliver(self, message: Any) -> None: ...
+
+    def deliver_many(self, messages: Sequence[Any]) -> None:
+        """``deliver`` each, in order (a connection writes them at once, in one write)."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,15 @@ channel: 9.7 KB instead of 17.4 KB each (bench/load.py). Anything the transport 
 (``BrokenResourceError``, ``ClosedResourceError``, ``OSError``) becomes one
 domain error, ``ConnectionLost``, at the boundary.
 
+A second departure, for speed: what a table delivers is written by the table's
+own task, at once, when nothing is queued before it and the socket takes it all
+(a non-blocking write: ``_write_now``). Only what the socket will not take yet
+is queued for the writer task. A table's action is then one ``send`` per
+connection, not a task started per connection per action; and a table hands
+the same message object to every connection that sees it (an event everyone
+sees alike, the spectators' turn), whose msgpack bytes ``SharedEncodings``
+keeps, so it is encoded once.
+
 Why a bounded queue and a drop: tables deliver with ``deliver()``, which never
 blocks. A client that stops reading fills its queue; the next ``deliver``
 finds it full and drops that connection (``goodbye slow_reader``) instead of
@@ -37,6 +46,8 @@ from __future__ import annotations
 import contextlib
 import itertools
 import logging
+import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,6 +78,8 @@ _ids = itertools.count(1)
 
 #: Server messages that move the connection's state on (``protocol.state.TRANSITIONS``).
 _TRANSITIONS = (m.Welcome, m.Named, m.Goodbye)
+#: Server messages that change what the connection holds: those and ``seated`` (its token).
+_STATEFUL = frozenset((*_TRANSITIONS, m.Seated))
 
 
 TRANSPORT_ERRORS = (trio.BrokenResourceError, trio.ClosedResourceError, OSError)
@@ -93,6 +106,36 @@ class Services:
     ops: Ops | None = None  #: chips, limits, operators
 
 
+class SharedEncodings:
+    """The msgpack bytes of the last messages encoded, by the message's identity.
+
+    A table builds one message per distinct view (an event everyone sees alike, the
+    spectators' turn) and hands that very object to every connection that sees it;
+    each connection encodes as it writes, one after the other, so a small cache of
+    the latest ones encodes each once. It holds the message itself beside its bytes,
+    so an identity is never reused while it is cached. The text codec is not cached:
+    its lines depend on the connection (its current table)."""
+
+    def __init__(self, size: int = 64) -> None:
+        self._size = size
+        self._entries: dict[int, tuple[m.Message, bytes]] = {}
+
+    def encode(self, message: m.Message) -> bytes:
+        key = id(message)
+        hit = self._entries.get(key)
+        if hit is not None and hit[0] is message:
+            return hit[1]
+        data = msgpack_encode(message)
+        entries = self._entries
+        if len(entries) >= self._size:
+            del entries[next(iter(entries))]  # the oldest
+        entries[key] = (message, data)
+        return data
+
+
+_shared = SharedEncodings()
+
+
 class Codec:
     """The msgpack codec as a connection uses it: bytes in, messages out; messages in,
     bytes out. ``protocol.text_codec.ServerTextCodec`` has the same shape."""
@@ -114,7 +157,7 @@ class Codec:
         return self._decoder.buffered
 
     def encode(self, message: m.Message) -> bytes:
-        return msgpack_encode(message)
+        return _shared.encode(message)
 
 
 def make_codec(kind: str, limits: Limits) -> Codec | None:
@@ -164,7 +207,9 @@ class Connection:
         self.session = Session(SERVER)
         self.tokens: dict[int, str] = {}  #: table -> seat token held by this connection
         self.tables: set[int] = set()  #: tables this connection is at (seated or watching)
-        self._out: list[m.Message] = []  #: the send queue, at most config.send_queue long
+        #: the send queue, at most config.send_queue long: messages, or the bytes a write
+        #: from a table's task left (the socket took only part of them)
+        self._out: list[m.Message | bytes] = []
         self._out_closed = False  #: a goodbye is queued: nothing more is accepted
         self._nursery: trio.Nursery | None = None
         self._writer_running = False
@@ -188,23 +233,67 @@ class Connection:
         return self._name
 
     def deliver(self, message: m.Message) -> None:
-        """Queue a message for this client; never blocks. A full queue drops the client."""
+        """Send a message to this client; never blocks. A full queue drops the client."""
+        self.deliver_many((message,))
+
+    def deliver_many(self, messages: Sequence[m.Message]) -> None:
+        """Send messages to this client, in order; never blocks. From a table's task
+        they are written at once if the socket takes them (one write for all), else
+        queued for the writer task; a queue that would overflow drops the client."""
         if self._dropped is not None:
             return
-        if isinstance(message, m.Seated):  # the token this connection now acts with
-            self.tokens[int(message.table)] = message.token
-        elif isinstance(message, _TRANSITIONS):
-            with contextlib.suppress(ProtocolError):
-                self.session.send(message)
+        for message in messages:
+            if type(message) in _STATEFUL:
+                if isinstance(message, m.Seated):  # the token this connection now acts with
+                    self.tokens[int(message.table)] = message.token
+                else:
+                    with contextlib.suppress(ProtocolError):
+                        self.session.send(message)
         if self._out_closed:
             return
-        if len(self._out) >= self.config.send_queue:
+        from_reader = trio.lowlevel.current_task() is self._reader
+        if not from_reader and not self._out and not self._writer_running:
+            self._write_now(messages)
+            return
+        if len(self._out) + len(messages) > self.config.send_queue:
             self.drop("slow_reader", "you did not read fast enough; reconnect and resume")
             return
-        self._out.append(message)
-        if trio.lowlevel.current_task() is not self._reader:
+        self._out.extend(messages)
+        if not from_reader:
             self._start_writer()
         # else: the reader's own reply; it writes it itself after this message (no task)
+
+    def _write_now(self, messages: Sequence[m.Message]) -> None:
+        """Write ``messages`` from the calling task without blocking: whatever the socket
+        does not take now is queued (as bytes) for the writer task. Only called while
+        nothing is queued or being written, so bytes never interleave."""
+        codec = self.codec
+        if codec is None:  # nothing can be said to a peer that never spoke
+            return
+        data = b"".join([codec.encode(message) for message in messages])
+        fileno = self._fileno()
+        written = 0
+        if fileno >= 0:
+            try:
+                written = os.write(fileno, data)
+            except BlockingIOError:
+                written = 0
+            except OSError:  # the peer is gone: as the writer would find it
+                self._dropped = "closed"
+                if self._nursery is not None:
+                    self._nursery.cancel_scope.cancel()
+                return
+        self.sent += written
+        if written < len(data):
+            self._out.append(data[written:] if written else data)
+            self._start_writer()
+
+    def _fileno(self) -> int:
+        """The socket's descriptor to write to at once, or -1: not a socket (a test's
+        in-memory stream), or closed (a closed trio socket says -1, so a descriptor
+        number reused by another connection is never written to)."""
+        socket = getattr(self.stream, "socket", None)
+        return -1 if socket is None else socket.fileno()
 
     def _start_writer(self) -> None:
         if not self._writer_running and self._nursery is not None:
@@ -324,7 +413,10 @@ class Connection:
                 batch, self._out = self._out, []
                 if codec is None:  # nothing can be said to a peer that never spoke
                     continue
-                data = b"".join([codec.encode(message) for message in batch])
+                # bytes: the rest of a write the socket did not take at once
+                data = b"".join(
+                    [item if type(item) is bytes else codec.encode(item) for item in batch]
+                )
                 self._writing = True
                 try:
                     await self.stream.send_all(data)

@@ -513,21 +513,28 @@ class Table:
 
     def _send_events(self, numbered: list[tuple[int, Event, dict[str, Any]]]) -> None:
         """Each seat its own view of each event, then its turn (with its view);
-        spectators the public view of each, then a spectator's turn.
+        spectators the public view of each, then a spectator's turn: one delivery
+        (one write) per connection.
 
-        Each view is computed once per batch: one per connected seat, and one
-        public view (the one the public log keeps) shared by every spectator."""
+        Each message is made once per distinct view: an event's public presentation
+        (the one the public log keeps) is one message, shared by the spectators and
+        by every seat it shows nothing private to (so a connection encodes it once
+        for all, ``server.connection.SharedEncodings``); a seat shown more gets its
+        own; each seat's turn, and the spectators' one, once per batch."""
+        tid = self.id
+        public = [wire.event(tid, n, shown) for n, _ev, shown in numbered]
         for i, s in enumerate(self.seats):
             if s.member is not None:
-                for n, ev, _public in numbered:
-                    s.member.deliver(wire.event(self.id, n, ev.present(i)))
-                s.member.deliver(self._turn(i))
+                batch = [
+                    wire.event(tid, n, ev.present(i)) if i in ev.private else msg
+                    for (n, ev, _shown), msg in zip(numbered, public, strict=True)
+                ]
+                batch.append(self._turn(i))
+                s.member.deliver_many(batch)
         if self.spectators:
-            public = [wire.event(self.id, n, shown) for n, _ev, shown in numbered]
             public.append(self._turn(None))
             for m in list(self.spectators):
-                for msg in public:
-                    m.deliver(msg)
+                m.deliver_many(public)
 
     # ------------------------------------------------------------- actions
     async def _act(self, c: Act) -> None:
@@ -794,17 +801,19 @@ class Table:
         if self.state == PLAYING:
             c.member.deliver(wire.error(c.req, "bad_state", "the game is already running", self.id))
             return
-        c.member.deliver(wire.ok(c.req, self.id))
-        await self._start()
+        await self._start(ack=c)
 
     def _start_rng(self, seed: int) -> None:
         self._rng = random.Random(f"{self.id}:{self.game_no}:{seed}")
 
-    async def _start(self, seed: int | None = None) -> None:
+    async def _start(self, seed: int | None = None, ack: Start | None = None) -> None:
         """A new game: empty seats are played by server bots (they stay free to join).
 
         The start takes a sequence number of its own, so a client that saw the
-        last event of the previous game is still behind this one's snapshot."""
+        last event of the previous game is still behind this one's snapshot.
+        ``ack``, the request that asked for it, is answered ``ok`` once the start
+        is stored, before the snapshots (a start the store refuses gets only
+        ``store_failed``)."""
         seed = secrets.randbits(62) if seed is None else seed
         game = engine.new_game(self.ruleset, len(self.seats), seed, self.options)
         number, base = self.game_no + 1, self.seq + 1
@@ -812,6 +821,8 @@ class Table:
         shown = [HandShown(self.id, number, i, s.name) for i, s in enumerate(self.seats) if s.name]
         rated = [] if self.gm.profiles is None else [self.gm.profiles.dealt(self, number)]
         await self.commit(GameStarted(self.id, number, seed, None, None, base), *shown, *rated)
+        if ack is not None:
+            ack.member.deliver(wire.ok(ack.req, self.id))
         self.game, self.game_no, self.seq, self.game_base = game, number, base, base
         self.state, self.outcome = PLAYING, None
         self.ring.clear()

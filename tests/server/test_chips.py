@@ -38,6 +38,10 @@ class Member:
     def deliver(self, message: Any) -> None:
         self.got.append(message)
 
+    def deliver_many(self, messages: Any) -> None:
+        for message in messages:
+            self.deliver(message)
+
 
 async def settle_down() -> None:
     for _ in range(5):

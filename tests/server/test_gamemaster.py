@@ -41,6 +41,10 @@ class Member:
     def deliver(self, message: Any) -> None:
         self.got.append(message)
 
+    def deliver_many(self, messages: Any) -> None:
+        for message in messages:
+            self.deliver(message)
+
     def replies(self, req: int) -> list[Any]:
         return [x for x in self.got if getattr(x, "id", None) == req]
 

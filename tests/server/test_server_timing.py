@@ -89,6 +89,10 @@ class Seat0:
         self.times.append((trio.current_time(), message))
         self.send.send_nowait(message)
 
+    def deliver_many(self, messages: Any) -> None:
+        for message in messages:
+            self.deliver(message)
+
 
 async def test_server_bots_move_at_the_table_pace(nursery, services, autojump_clock):
     table = await services.lobby.create("kilodney", 4, {}, None)  # a house table: no master

@@ -169,3 +169,21 @@ async def test_a_read_only_store_refuses_requests_and_loses_nothing(
     conn = sqlite3.connect(tmp_path / DB_NAME)
     assert conn.execute("SELECT COUNT(*) FROM names").fetchone() == (2,)
     conn.close()
+
+
+async def test_a_start_the_store_refuses_is_not_acknowledged(tmp_path: Path) -> None:
+    """``start_game`` is answered ``ok`` only once the start is stored: a start the store
+    refuses gets one reply, ``store_failed``, and the table still waits."""
+    async with serving(tmp_path) as (server, port):
+        ann = await Client.connect(port, "ann")
+        create = await ann.request(m.CreateTable(ruleset="switch", seats=2))
+        assert isinstance(await ann.request(m.Join(table=create.table, seat=0)), m.Seated)
+        await pragma(server, "PRAGMA query_only = 1")
+        refused = await ann.request(m.StartGame(table=create.table))
+        assert isinstance(refused, m.Error) and refused.code == "store_failed", refused
+        table = server.lobby.get(create.table)
+        assert table is not None and table.state == "waiting" and table.game is None
+        await pragma(server, "PRAGMA query_only = 0")
+        assert isinstance(await ann.request(m.StartGame(table=create.table)), m.Ok)
+        snapshot = await ann.wait_for(lambda x: isinstance(x, m.Snapshot) and x.seq > 0)
+        assert snapshot.state == "playing" and table.game is not None

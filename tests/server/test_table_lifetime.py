@@ -40,6 +40,10 @@ class Member:
     def deliver(self, message: Any) -> None:
         self.got.append(message)
 
+    def deliver_many(self, messages: Any) -> None:
+        for message in messages:
+            self.deliver(message)
+
     def notices(self) -> list[str]:
         return [x.text for x in self.got if isinstance(x, m.Notice)]
 

@@ -1,0 +1,173 @@
+"""Fan-out: every seat and spectator gets exactly its own view of each event, each
+message is made (and encoded) once per distinct view, and each member gets one
+delivery per action, which a connection writes at once when its socket has room.
+
+The table runs in-process with recording members; the last test speaks to a real
+server over sockets and compares the bytes each connection reads.
+"""
+
+from __future__ import annotations
+
+import socket
+from typing import Any
+
+import trio
+import trio.testing
+from e2e_client import TEST_CONFIG, Client
+
+from protocol import messages as m
+from protocol.msgpack_codec import MsgpackDecoder, encode
+from server.app import Server
+from server.commands import Act, Join, Start, Watch
+from server.config import ServerConfig
+from server.connection import SharedEncodings
+from server.store import MemoryStore, TableCreated
+from server.table import Table
+
+CONFIG = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2)
+OPTIONS = {"turn_seconds": 0, "target": 500}  # no clock, no bots: every seat is a member
+
+
+class Member:
+    """A connection as the table sees it, keeping each delivery as one batch."""
+
+    operator = False
+
+    def __init__(self, name: str | None) -> None:
+        self.name = name
+        self.batches: list[list[Any]] = []
+
+    def deliver(self, message: Any) -> None:
+        self.batches.append([message])
+
+    def deliver_many(self, messages: Any) -> None:
+        self.batches.append(list(messages))
+
+    @property
+    def got(self) -> list[Any]:
+        return [x for batch in self.batches for x in batch]
+
+
+async def settle() -> None:
+    for _ in range(5):
+        await trio.testing.wait_all_tasks_blocked()
+
+
+def test_a_message_shared_by_connections_is_encoded_once() -> None:
+    cache = SharedEncodings(size=2)
+    event = m.TableEvent(table="1", seq=3, event={"kind": "play", "seat": 0})
+    first = cache.encode(event)
+    assert first == encode(event) and cache.encode(event) is first  # the same bytes object
+    twin = m.TableEvent(table="1", seq=3, event={"kind": "play", "seat": 0})
+    assert cache.encode(twin) == first and cache.encode(twin) is not first  # by identity
+    other = m.Turn(table="1", seq=3, seat=None, to_act=1)
+    cache.encode(other)  # the cache holds two: ``event`` is gone, and encoded afresh
+    again = cache.encode(event)
+    assert again == first and again is not first
+
+
+async def test_each_seat_and_spectator_gets_its_view_once_per_action(nursery) -> None:
+    store = MemoryStore()
+    await store.commit(TableCreated(1, "switch", 4, dict(OPTIONS), "p0", {}))
+    table = Table(1, "switch", 4, dict(OPTIONS), config=CONFIG, store=store, creator="p0")
+    await nursery.start(table.run)
+    seats = [Member(f"p{i}") for i in range(4)]
+    fans = [Member("fan1"), Member("fan2")]
+    for i, member in enumerate(seats):
+        await table.submit(Join(member, i, i))
+    for fan in fans:
+        await table.submit(Watch(fan, 9))
+    await table.submit(Start(seats[0], 10))
+    await settle()
+    tokens = [next(x.token for x in s.got if isinstance(x, m.Seated)) for s in seats]
+    assert table.game is not None
+    drawn = 0
+    for req in range(100, 140):  # forty actions, drawing when it may (a private event)
+        seat = table.game.to_act
+        if seat is None:
+            break
+        legal = [str(a) for a in table.game.legal_actions(seat)]
+        action = "draw" if "draw" in legal else legal[0]
+        for member in [*seats, *fans]:
+            member.batches.clear()
+        await table.submit(Act(seats[seat], req, tokens[seat], action))
+        await settle()
+        # one delivery per member for the events and the turn (the actor's ok before it)
+        batches = {i: s.batches[-1] for i, s in enumerate(seats)}
+        assert seats[seat].batches[0] == [m.Ok(table="1", id=req)]
+        assert all(len(s.batches) == (2 if i == seat else 1) for i, s in enumerate(seats))
+        assert all(len(f.batches) == 1 for f in fans)
+        spectators = fans[0].batches[0]
+        assert fans[1].batches[0] == spectators
+        assert all(a is b for a, b in zip(fans[1].batches[0], spectators, strict=True))
+        numbered = [x for x in spectators if isinstance(x, m.TableEvent)]
+        events = {n: ev for n, ev in table.ring if n in {x.seq for x in numbered}}
+        assert [x.event for x in numbered] == [events[x.seq].present(None) for x in numbered]
+        for i, batch in batches.items():
+            *shown, turn = batch
+            assert isinstance(turn, m.Turn) and turn.seat == i
+            assert turn.view == table.game.view(i)
+            assert [x.seq for x in shown] == [x.seq for x in numbered]
+            for mine, public in zip(shown, numbered, strict=True):
+                assert mine.event == events[mine.seq].present(i)  # exactly its own view
+                # shown alike: the spectators' very message; shown more: one of its own
+                assert (mine is public) is (i not in events[mine.seq].private)
+                drawn += mine is not public
+    assert drawn  # not vacuous: some event showed a seat more than the others
+
+
+async def test_spectators_read_the_same_bytes_and_a_seat_reads_its_own(nursery) -> None:
+    """Over real sockets: two spectators read byte-identical streams (the events and
+    turns everyone sees alike, encoded once), and none of them carries a seat's hand."""
+    server = Server(TEST_CONFIG, MemoryStore())
+    port = await nursery.start(server.serve)
+    player = await Client.connect(port, "player")
+    made = await player.request(m.CreateTable(ruleset="kilodney", seats=4))
+    await player.request(m.Join(table=made.table, seat=0))
+    raw: list[trio.SocketStream] = []
+    for _ in range(2):
+        sock = trio.socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
+        await sock.connect(("127.0.0.1", port))
+        stream = trio.SocketStream(sock)
+        await stream.send_all(encode(m.Hello()) + encode(m.Spectate(table=made.table)))
+        raw.append(stream)
+    table = server.lobby.get(made.table)
+    with trio.fail_after(5):
+        while table.statistics().members < 3:
+            await trio.sleep(0.01)
+    await player.request(m.StartGame(table=made.table))
+    async with trio.open_nursery() as inner:
+        inner.start_soon(player.play, made.table)
+        streams = [await read_until_over(stream) for stream in raw]
+    for stream in raw:
+        await stream.aclose()
+    assert streams[0] == streams[1]
+    messages = MsgpackDecoder().feed(streams[0])
+    turns = [x for x in messages if isinstance(x, m.Turn)]
+    assert len(turns) > 10 and all(t.seat is None and t.view["viewer"] is None for t in turns)
+    assert any(isinstance(x, m.Turn) and x.view.get("hand") for x in player.inbox)
+    assert not any(t.view.get("hand") for t in turns)  # a seat's hand is its own
+    server.shutdown()
+
+
+async def read_until_over(stream: trio.SocketStream) -> bytes:
+    """Everything a spectator reads up to and including the game's final snapshot."""
+    data, decoder, frames = bytearray(), MsgpackDecoder(), 0
+    with trio.fail_after(30):
+        while True:
+            chunk = await stream.receive_some(1 << 16)
+            assert chunk, "the server closed the connection"
+            data += chunk
+            for message in decoder.feed(chunk):
+                frames += 1
+                if isinstance(message, m.Snapshot) and message.state == "over":
+                    return bytes(data[: frame_end(data, frames)])
+
+
+def frame_end(data: bytearray, frames: int) -> int:
+    """Where the ``frames``-th length-prefixed frame of ``data`` ends."""
+    at = 0
+    for _ in range(frames):
+        at += 4 + int.from_bytes(data[at : at + 4], "big")
+    return at
