@@ -2,6 +2,7 @@
 
     python bench/load.py                 # every figure (about three minutes on 2 cores)
     python bench/load.py --quick         # shorter runs
+    python bench/load.py --quick --runs 4a --profile FILE   # one run, under cProfile
 
 What it measures, each beside its reference from the same run:
 
@@ -20,7 +21,10 @@ What it measures, each beside its reference from the same run:
    (b) with bots that think ``--think`` seconds on average first (an offered
    load below saturation: the round trip is the server's latency under load).
 
-Every figure with a goal prints its target and whether this run met it.
+Every figure with a goal prints its target and whether this run met it. Each
+run also prints the server's CPU time per action, which a busy machine bends
+far less than the latencies (a process waiting for a core spends no CPU): on a
+shared machine, compare that figure between builds.
 
 The server is ``switchboard serve`` in its own process (SQLite in a temporary
 directory, WAL, group commit); the bots run in other processes (each a trio
@@ -315,6 +319,9 @@ def main() -> None:
     )
     parser.add_argument("--client-procs", type=int, default=2)
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile")
+    parser.add_argument(
+        "--runs", default="1,3,4a,4b", help="which runs, comma-separated (default: all)"
+    )
     args = parser.parse_args()
     seconds = args.seconds or (5.0 if args.quick else 15.0)
     raise_fd_limit()
@@ -326,53 +333,12 @@ def main() -> None:
     print(f"server pid {server.pid} port {port}; echo pid {echo_proc.pid} port {echo_port}")
     print(f"{os.cpu_count()} cores; python {sys.version.split()[0]}; trio {trio.__version__};"
           f" load average {os.getloadavg()[0]:.1f} at the start")  # fmt: skip
+    wanted = set(args.runs.split(","))
     try:
         count = 2000 if args.quick else 5000
-        echo = measure_pings(echo_port, count)
-        ours = measure_pings(port, count)
-        one = measure_tables(port, 1, seconds, 1, "one", server.pid)
-        print("\n1. an action's round trip on one table of 4 bots (kilodney), ms")
-        print(f"   echo floor (bare trio)     p50 {echo['p50']:.3f}  p99 {echo['p99']:.3f}")
-        print(f"   ping -> pong (wire alone)  p50 {ours['p50']:.3f}  p99 {ours['p99']:.3f}"
-              f"   ({ours['p50'] / echo['p50']:.1f}x echo)")  # fmt: skip
-        ratio = one["ok_p50"] / echo["p50"]
-        print(f"   act -> ok                  p50 {one['ok_p50']:.3f}  p99 {one['ok_p99']:.3f}"
-              f"   {ratio:.1f}x echo; target p50 <= 3x echo: {verdict(ratio <= 3)}")  # fmt: skip
-        print(f"   act -> turn at every seat  p50 {one['p50']:.3f}  p99 {one['p99']:.3f}"
-              f"   ({one['p50'] / echo['p50']:.1f}x echo)")  # fmt: skip
-
-        runs = [
-            (10, 0.0, "3. 10 tables x 4 bots acting at once (the reference for 4a)"),
-            (args.tables, 0.0, f"4a. {args.tables} tables x 4 bots acting at once (saturation)"),
-            (args.tables, args.think, f"4b. {args.tables} tables x 4 bots thinking"
-             f" {args.think:g} s on average"),
-        ]  # fmt: skip
-        reference = None
-        for n, think, label in runs:
-            procs = min(args.client_procs, n)
-            res = measure_tables(port, n, seconds, procs, f"b{n}t{think}", server.pid, think)
-            print(f"\n{label} (kilodney, {seconds:.0f} s)")
-            print(
-                f"   actions/s {res['actions_per_s']:.0f}   act -> ok p50 {res['ok_p50']:.2f} ms"
-                f"  p99 {res['ok_p99']:.2f} ms;  act -> turn at every seat p50 {res['p50']:.2f} ms"
-                f"  p99 {res['p99']:.2f} ms"
-            )
-            print(f"   server RSS {res['server_rss']:.0f} MB, CPU {100 * res['server_cpu']:.0f}%"
-                  f" of a core (and {100 * res['server_waiting']:.0f}% waiting for a CPU);"
-                  f" {procs} client processes CPU {100 * res['client_cpu']:.0f}%;"
-                  f" errors {res['errors']}")  # fmt: skip
-            if reference is None:
-                reference = res
-            elif think == 0.0:
-                goal = 2 * BEFORE_ACTIONS_PER_S
-                met = res["actions_per_s"] >= goal and res["p99"] < 100
-                print(f"   reference (run 3): {reference['actions_per_s']:.0f} actions/s;"
-                      f" target >= {goal:.0f} actions/s (2x the {BEFORE_ACTIONS_PER_S:,} measured"
-                      f" before) and p99 < 100 ms: {verdict(met)}")  # fmt: skip
-            else:
-                print(f"   target: act -> turn at every seat p99 < 100 ms:"
-                      f" {verdict(res['p99'] < 100)}")  # fmt: skip
-
+        if "1" in wanted:
+            run_one(port, echo_port, count, seconds, server.pid)
+        run_tables(args, port, seconds, server.pid, wanted)
     finally:
         server.terminate()  # SIGTERM: a graceful exit, which also writes the profile
         server.wait(30)
@@ -381,6 +347,70 @@ def main() -> None:
             import pstats
 
             pstats.Stats(args.profile).sort_stats("tottime").print_stats(25)
+
+
+def cpu_line(res: dict[str, Any], procs: int) -> str:
+    per_action = res["server_cpu"] / max(res["actions_per_s"], 1e-9) * 1e6
+    return (f"   server RSS {res['server_rss']:.0f} MB, CPU {100 * res['server_cpu']:.0f}%"
+            f" of a core = {per_action:.0f} µs an action"
+            f" (and {100 * res['server_waiting']:.0f}% waiting for a CPU);"
+            f" {procs} client processes CPU {100 * res['client_cpu']:.0f}%;"
+            f" errors {res['errors']}")  # fmt: skip
+
+
+def run_one(port: int, echo_port: int, count: int, seconds: float, server_pid: int) -> None:
+    """Run 1: the round trip on one table, beside the echo floor."""
+    echo = measure_pings(echo_port, count)
+    ours = measure_pings(port, count)
+    one = measure_tables(port, 1, seconds, 1, "one", server_pid)
+    print("\n1. an action's round trip on one table of 4 bots (kilodney), ms")
+    print(f"   echo floor (bare trio)     p50 {echo['p50']:.3f}  p99 {echo['p99']:.3f}")
+    print(f"   ping -> pong (wire alone)  p50 {ours['p50']:.3f}  p99 {ours['p99']:.3f}"
+          f"   ({ours['p50'] / echo['p50']:.1f}x echo)")  # fmt: skip
+    ratio = one["ok_p50"] / echo["p50"]
+    print(f"   act -> ok                  p50 {one['ok_p50']:.3f}  p99 {one['ok_p99']:.3f}"
+          f"   {ratio:.1f}x echo; target p50 <= 3x echo: {verdict(ratio <= 3)}")  # fmt: skip
+    print(f"   act -> turn at every seat  p50 {one['p50']:.3f}  p99 {one['p99']:.3f}"
+          f"   ({one['p50'] / echo['p50']:.1f}x echo)")  # fmt: skip
+    print(cpu_line(one, 1))
+
+
+def run_tables(
+    args: argparse.Namespace, port: int, seconds: float, server_pid: int, wanted: set[str]
+) -> None:
+    """Runs 3, 4a and 4b: many tables at once (4a's reference is run 3's, when run)."""
+    runs = [
+        ("3", 10, 0.0, "3. 10 tables x 4 bots acting at once (the reference for 4a)"),
+        ("4a", args.tables, 0.0,
+         f"4a. {args.tables} tables x 4 bots acting at once (saturation)"),
+        ("4b", args.tables, args.think, f"4b. {args.tables} tables x 4 bots thinking"
+         f" {args.think:g} s on average"),
+    ]  # fmt: skip
+    reference = None
+    for key, n, think, label in runs:
+        if key not in wanted:
+            continue
+        procs = min(args.client_procs, n)
+        res = measure_tables(port, n, seconds, procs, f"b{n}t{think}", server_pid, think)
+        print(f"\n{label} (kilodney, {seconds:.0f} s)")
+        print(
+            f"   actions/s {res['actions_per_s']:.0f}   act -> ok p50 {res['ok_p50']:.2f} ms"
+            f"  p99 {res['ok_p99']:.2f} ms;  act -> turn at every seat p50 {res['p50']:.2f} ms"
+            f"  p99 {res['p99']:.2f} ms"
+        )
+        print(cpu_line(res, procs))
+        if key == "3":
+            reference = res
+        elif key == "4a":
+            goal = 2 * BEFORE_ACTIONS_PER_S
+            met = res["actions_per_s"] >= goal and res["p99"] < 100
+            ref = "not run" if reference is None else f"{reference['actions_per_s']:.0f}"
+            print(f"   reference (run 3): {ref} actions/s;"
+                  f" target >= {goal:.0f} actions/s (2x the {BEFORE_ACTIONS_PER_S:,} measured"
+                  f" before) and p99 < 100 ms: {verdict(met)}")  # fmt: skip
+        else:
+            print(f"   target: act -> turn at every seat p99 < 100 ms:"
+                  f" {verdict(res['p99'] < 100)}")  # fmt: skip
 
 
 def _drain(stream: Any) -> None:

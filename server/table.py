@@ -511,10 +511,15 @@ class Table:
         gamemaster.observe(self, events)
         return numbered
 
-    def _send_events(self, numbered: list[tuple[int, Event, dict[str, Any]]]) -> None:
+    def _send_events(
+        self,
+        numbered: list[tuple[int, Event, dict[str, Any]]],
+        ack: tuple[Member, wire.Message] | None = None,
+    ) -> None:
         """Each seat its own view of each event, then its turn (with its view);
         spectators the public view of each, then a spectator's turn: one delivery
-        (one write) per connection.
+        (one write) per connection. ``ack``: a member and the reply to its request
+        (the action's ``ok``), which heads its delivery, the first one made.
 
         Each message is made once per distinct view: an event's public presentation
         (the one the public log keeps) is one message, shared by the spectators and
@@ -523,14 +528,26 @@ class Table:
         own; each seat's turn, and the spectators' one, once per batch."""
         tid = self.id
         public = [wire.event(tid, n, shown) for n, _ev, shown in numbered]
+
+        def seat_batch(i: int) -> list[wire.Message]:
+            batch = [
+                wire.event(tid, n, ev.present(i)) if i in ev.private else msg
+                for (n, ev, _shown), msg in zip(numbered, public, strict=True)
+            ]
+            batch.append(self._turn(i))
+            return batch
+
+        first = None
+        if ack is not None:
+            member, reply = ack
+            first = self._seat_of(member)
+            if first is None:
+                member.deliver(reply)
+            else:
+                member.deliver_many([reply, *seat_batch(first)])
         for i, s in enumerate(self.seats):
-            if s.member is not None:
-                batch = [
-                    wire.event(tid, n, ev.present(i)) if i in ev.private else msg
-                    for (n, ev, _shown), msg in zip(numbered, public, strict=True)
-                ]
-                batch.append(self._turn(i))
-                s.member.deliver_many(batch)
+            if s.member is not None and i != first:
+                s.member.deliver_many(seat_batch(i))
         if self.spectators:
             public.append(self._turn(None))
             for m in list(self.spectators):
@@ -605,9 +622,8 @@ class Table:
         self._actions += 1
         gamemaster.after_action(self, seat)  # the countdown follows the turn
         numbered = self._record_events(events)
-        if c is not None:
-            c.member.deliver(wire.ok(c.req, self.id))
-        self._send_events(numbered)
+        # the ok heads the actor's own events and turn: one write carries all three
+        self._send_events(numbered, None if c is None else (c.member, wire.ok(c.req, self.id)))
         if self.game.over:
             self.state, self.outcome = OVER, FINISHED
             gamemaster.announce(self, paid)

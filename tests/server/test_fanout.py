@@ -92,11 +92,10 @@ async def test_each_seat_and_spectator_gets_its_view_once_per_action(nursery) ->
             member.batches.clear()
         await table.submit(Act(seats[seat], req, tokens[seat], action))
         await settle()
-        # one delivery per member for the events and the turn (the actor's ok before it)
-        batches = {i: s.batches[-1] for i, s in enumerate(seats)}
-        assert seats[seat].batches[0] == [m.Ok(table="1", id=req)]
-        assert all(len(s.batches) == (2 if i == seat else 1) for i, s in enumerate(seats))
-        assert all(len(f.batches) == 1 for f in fans)
+        # one delivery per member for the events and the turn, the actor's ok at its head
+        assert all(len(s.batches) == 1 for s in [*seats, *fans])
+        assert seats[seat].batches[0][0] == m.Ok(table="1", id=req)
+        batches = {i: s.batches[0][(i == seat) :] for i, s in enumerate(seats)}
         spectators = fans[0].batches[0]
         assert fans[1].batches[0] == spectators
         assert all(a is b for a, b in zip(fans[1].batches[0], spectators, strict=True))
