@@ -285,6 +285,9 @@ class Connection:
                 return
         self.sent += written
         if written < len(data):
+            # a frame may be cut: until the writer sends the rest, nothing else may go
+            # out (not even a last goodbye), so ``_writing`` holds from here
+            self._writing = bool(written)
             self._out.append(data[written:] if written else data)
             self._start_writer()
 
