@@ -64,6 +64,10 @@ class ServerConfig:
     event_ring: int = 64  #: events kept per table for reconnect catch-up (beyond: a snapshot)
     bot_delay_seconds: float = 0.0  #: pause before a server bot acts (a clock hooks here too)
     table_inbox: int = 64  #: commands queued to one table
+    #: Where search bots think: "processes" (a pool of worker processes, off the event
+    #: loop) or "threads" (in the server, holding the GIL; a tiny machine, a test)
+    bot_thinking: str = "processes"
+    bot_workers: int = 0  #: worker processes at most (0: one fewer than the cores, at least 1)
     open_tables: tuple[str, ...] = ()  #: rulesets that always have one waiting table
     #: Mid-game, a free seat is refused to an address already shown another seat's hand
     #: (off: only names and connections count; for a LAN of strangers behind one address).

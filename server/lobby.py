@@ -27,6 +27,7 @@ from server.config import ServerConfig
 from server.profiles import RATED, rated_setting
 from server.store import Store, StoredState, StoreError, TableCreated
 from server.table import CLOSED, PLAYING, WAITING, Table
+from server.thinking import Thinker, open_thinker
 
 log = logging.getLogger("switchboard.lobby")
 
@@ -50,10 +51,13 @@ class Lobby:
         self._state = state
         self._nursery: trio.Nursery | None = None
         self.on_table: Any = None  #: called with each table as it starts (chips, counters)
+        self.thinker: Thinker | None = None  #: where the tables' search bots think, once running
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        """Rebuild the stored tables, open the house tables, then keep every table running."""
-        async with trio.open_nursery() as nursery:
+        """Rebuild the stored tables, open the house tables, then keep every table running.
+
+        The bots' thinker outlives the tables: its workers stop once every table has."""
+        async with open_thinker(self.config) as self.thinker, trio.open_nursery() as nursery:
             self._nursery = nursery
             for stored in sorted(self._state.tables.values(), key=lambda t: t.id):
                 try:
@@ -70,6 +74,8 @@ class Lobby:
 
     async def _run_table(self, table: Table, *, task_status: trio.TaskStatus[None]) -> None:
         self.tables[table.id] = table
+        if self.thinker is not None:
+            table.thinker = self.thinker
         if table.creator is None and table.ruleset in self.config.open_tables:
             table.on_start = self._house_table_started
         if self.on_table is not None:

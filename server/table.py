@@ -38,7 +38,7 @@ import engine
 from engine.events import Event
 from engine.game import Game
 from protocol.fields import TableState
-from server import gamemaster, lifetime, records, wire
+from server import gamemaster, lifetime, records, thinking, wire
 from server.accounts import new_token, token_hash
 from server.clock import TIMED_OUT, receive_before
 from server.commands import (
@@ -171,6 +171,9 @@ class Table:
         #: touched by it.
         self.store_failing = False
         self._retry_at = math.inf
+        #: Where its search bots think (``server.thinking``): the lobby gives the server's.
+        self.thinker = thinking.IN_THREADS
+        self._thought: trio.CancelScope | None = None  #: a search bot's thought under way
 
     # -------------------------------------------------------- restoring
     @classmethod
@@ -266,6 +269,7 @@ class Table:
     # ----------------------------------------------------------- the inbox
     async def submit(self, command: Command) -> None:
         """Queue a command; waits while the inbox is full (back-pressure on that client only)."""
+        self._interrupt(command)
         try:
             await self._send.send(command)
         except (trio.BrokenResourceError, trio.ClosedResourceError):
@@ -277,7 +281,21 @@ class Table:
             self._send.send_nowait(command)
         except (trio.WouldBlock, trio.BrokenResourceError, trio.ClosedResourceError):
             return False
+        self._interrupt(command)
         return True
+
+    def _interrupt(self, command: object) -> None:
+        """A close, or the game master's command, cancels a search bot's thought under
+        way rather than wait behind it: the game may be over, paused or the seat another
+        bot's by the time it ends. The bot thinks again if its turn is still there."""
+        if self._thought is not None and (
+            isinstance(command, Close)
+            or (
+                isinstance(command, gamemaster.MasterCommand)
+                and gamemaster.is_master(self, command.member)
+            )
+        ):
+            self._thought.cancel()
 
     # ------------------------------------------------------------ the loop
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
@@ -321,6 +339,8 @@ class Table:
     def freeze(self) -> None:
         """Stop the game where it is, for a shutdown (see ``frozen``)."""
         self.frozen = True  # a deadline already being waited for finds it so
+        if self._thought is not None:
+            self._thought.cancel()  # a bot's thought under way makes no move
 
     async def commit(self, *writes: Any) -> None:
         """Make ``writes`` durable before what they record is acknowledged; shielded,
@@ -579,19 +599,30 @@ class Table:
 
     async def _bot_move(self, seat: int) -> None:
         """A server bot's move. A ``slow`` strategy (a search: most of a second a
-        move) thinks in a worker thread, so that the event loop goes on serving
-        every other table meanwhile; this table waits for it (its commands
-        queue), so the game cannot change under the strategy. A fast one
-        (milliseconds) chooses at once, which costs less than a thread."""
+        move) thinks away from the event loop (``server.thinking``: a worker process),
+        so that the server goes on serving every other table meanwhile; this table
+        waits for it (its commands queue), so the game cannot change under the
+        strategy. A close or a game master's command cancels the thought
+        (``_interrupt``), as a shutdown's freeze does: no move is made, and the table
+        takes its commands. A thought that fails (its worker died) plays the family's
+        fast heuristic instead. A fast strategy (milliseconds) chooses at once, which
+        costs less than a worker."""
         assert self.game is not None
         strategy = gamemaster.strategy_for(self, seat)
         legal = self.game.legal_actions(seat)
         view = self.game.view(seat)
         try:
             if getattr(strategy, "slow", False):
-                action = await trio.to_thread.run_sync(strategy.choose, view, legal, self._rng)
-                if self.frozen:
-                    return  # the server began to shut down while it thought
+                scope = self._thought = trio.CancelScope()
+                try:
+                    with scope:
+                        action = await self.thinker.choose(
+                            self.family, strategy, view, legal, self._rng
+                        )
+                finally:
+                    self._thought = None
+                if scope.cancelled_caught or self.frozen:
+                    return  # closed, moved on or shutting down while it thought
             else:
                 action = strategy.choose(view, legal, self._rng)
             events = self.game.apply(seat, action)

@@ -31,8 +31,8 @@ class Strategy(Protocol):
     alone.
 
     A strategy that takes long to choose (a search) says so with a class
-    attribute ``slow = True``; the server then runs it in a worker thread so
-    that its event loop keeps serving the other tables.
+    attribute ``slow = True``; the server then runs it in a worker process (so it
+    must pickle) and its event loop keeps serving the other tables.
     """
 
     name: str

@@ -343,7 +343,7 @@ class AbbottSearch:
     """
 
     name = "search"
-    slow = True  # up to a second a move: the server runs it in a thread
+    slow = True  # up to a second a move: the server runs it in a worker process
 
     def __init__(
         self,

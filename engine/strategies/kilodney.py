@@ -648,7 +648,7 @@ class KilodneySearch:
     (``confidence=2, prune=1, infer=1``) with twice its playouts."""
 
     name = "search"
-    slow = True  # tens of milliseconds a move: the server runs it in a thread
+    slow = True  # tens of milliseconds a move: the server runs it in a worker process
 
     def __init__(
         self,

@@ -428,7 +428,7 @@ class SheddingSearch:
     """
 
     name = "search"
-    slow = True  # most of a second a move: the server runs it in a thread
+    slow = True  # most of a second a move: the server runs it in a worker process
 
     def __init__(
         self,

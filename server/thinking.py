@@ -1,0 +1,225 @@
+"""Where server bots think: a bounded pool of worker processes, or threads of the server.
+
+Why processes. A search bot thinks for tens of milliseconds to most of a second a move,
+in pure Python. In a thread of the server it holds the GIL while it thinks, so every
+other table (and every person's act) waits behind it. In a worker process
+(trio-parallel, the maintained trio way) it costs the server only the pickling of what
+a thought needs, a few kilobytes.
+
+What a thought needs. A strategy chooses from its seat's view, the legal actions and
+the table's random generator; it also remembers what its seat was shown (the game
+master briefs it with events, ``observe``), and that memory lives in the strategy
+object. So a worker is sent the strategy (its parameters and memory, pickled), the view,
+the legal actions and the generator, and sends back the action and the generator's new
+state. The table keeps its own strategy object, which goes on observing; the worker's
+copy, with whatever caches a search filled while it thought (abbott's endgame solver
+table), is dropped, so each move's search starts from the strategy's memory alone. The
+table's generator moves exactly as if the strategy had chosen in the server, so a seed
+plays the same game either way (a test checks it).
+
+- **Bounded**: at most ``bot_workers`` thoughts at once, one process each; the others
+  wait their turn (in order), which is where a busy server's bots slow down, not its
+  tables.
+- **Lazy**: no process starts until a search bot first thinks; an idle worker exits
+  after ``IDLE_SECONDS``.
+- **Behind the tables**: a worker lowers its own scheduling priority (``NICENESS``), so
+  on a busy machine the server's tables, where people wait for their replies, come first.
+- **Cancelled**: a thought whose table closes, freezes for a shutdown or moves on is
+  cancelled at once; its worker is killed and reaped (the next thought starts another).
+- **Failing**: a worker that dies, or a strategy that raises, is a ``ThoughtFailed``;
+  the bot then plays ``fallback`` (the family's fast heuristic). It is logged once,
+  then at most once a minute with the count since.
+- **Shut down with the server**: ``open_thinker`` closes the pool when the server's
+  tables have stopped.
+
+``bot_thinking = "threads"`` keeps thinking in the server, in threads (the way before
+the pool, for a tiny machine or a test): uncancellable, so a close or shutdown waits
+for the thought under way (one move's thinking at most).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import random
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager
+from typing import Any
+
+import trio
+import trio_parallel
+
+from engine.actions import Action
+from engine.strategies import Strategy, default_strategy
+from server.accept import IntervalLog
+from server.config import ServerConfig
+from server.logfmt import log_event
+
+log = logging.getLogger("switchboard.thinking")
+
+PROCESSES, THREADS = "processes", "threads"
+#: An idle worker process exits after this long (the next thought starts another).
+IDLE_SECONDS = 600.0
+#: How much a worker lowers its scheduling priority (``os.nice``): behind the tables.
+NICENESS = 5
+#: On shutdown, how long idle workers get to exit before they are killed.
+GRACE_SECONDS = 5.0
+
+
+class ThoughtFailed(Exception):
+    """A bot's thought gave no action: its worker died, or the strategy raised."""
+
+
+def pool_size(workers: int, cores: int | None = None) -> int:
+    """Worker processes for ``bot_workers = workers``: 0 means one fewer than the
+    cores this process may run on, at least one (the rest is the server's).
+
+    >>> pool_size(3), pool_size(0, cores=8), pool_size(0, cores=2), pool_size(0, cores=1)
+    (3, 7, 1, 1)
+    """
+    if workers > 0:
+        return workers
+    if cores is None:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+        cores = cores or os.cpu_count() or 1
+    return max(1, cores - 1)
+
+
+def think(
+    strategy: Strategy, view: dict[str, Any], legal: Sequence[Action], rng: random.Random
+) -> tuple[Action, Any]:
+    """One thought, in a worker: the action, and the generator's state after it."""
+    action = strategy.choose(view, legal, rng)
+    return action, rng.getstate()
+
+
+def _worker_init() -> None:
+    """Run once in each new worker: behind the server's tables for the CPU."""
+    with contextlib.suppress(AttributeError, OSError):  # no nice (Windows): as it is
+        os.nice(NICENESS)
+
+
+def fallback(
+    family: str, view: dict[str, Any], legal: Sequence[Action], rng: random.Random
+) -> Action:
+    """The move of a bot whose thought failed: the family's default strategy (a fast
+    heuristic, milliseconds), else the first legal action."""
+    strategy = default_strategy(family)
+    if not getattr(strategy, "slow", False):
+        try:
+            return strategy.choose(view, legal, rng)
+        except Exception:
+            log.exception("the fallback strategy failed too; the first legal action is played")
+    return legal[0]
+
+
+class Thinker:
+    """Where slow strategies choose: ``choose`` is the one call a table makes.
+
+    Build with ``open_thinker(config)`` (a server's) or ``Thinker(THREADS)`` (a table
+    on its own, in a test)."""
+
+    def __init__(self, mode: str = THREADS, workers: int = 1) -> None:
+        if mode not in (PROCESSES, THREADS):
+            raise ValueError(f"bot_thinking must be {PROCESSES!r} or {THREADS!r}, not {mode!r}")
+        self.mode = mode
+        self.workers = pool_size(workers)
+        self.thoughts = 0  #: thoughts finished (with an action)
+        self.failures = 0  #: thoughts that failed (``ThoughtFailed``)
+        self._limiter: trio.CapacityLimiter | None = None  #: made with the context
+        self._context: Any = None  #: the trio-parallel worker context, once opened
+        self._stack = AsyncExitStack()
+        self._closed = False
+        self._failed_log = IntervalLog(60.0, self._log_failures)
+        self._last_error = ""
+
+    async def choose(
+        self,
+        family: str,
+        strategy: Strategy,
+        view: dict[str, Any],
+        legal: Sequence[Action],
+        rng: random.Random,
+    ) -> Action:
+        """``strategy``'s choice, thought away from the event loop; ``rng`` moves as if
+        it had chosen here. A thought that fails (``ThoughtFailed``: the worker died,
+        the strategy raised) gives the ``fallback`` of ``family`` instead. Cancellable:
+        a process thought's worker is killed."""
+        try:
+            return await self._choose(strategy, view, legal, rng)
+        except ThoughtFailed:
+            return fallback(family, view, legal, rng)
+
+    async def _choose(
+        self,
+        strategy: Strategy,
+        view: dict[str, Any],
+        legal: Sequence[Action],
+        rng: random.Random,
+    ) -> Action:
+        """``choose`` without the fallback: ``ThoughtFailed`` if no action came."""
+        try:
+            if self.mode == THREADS:
+                action = await trio.to_thread.run_sync(strategy.choose, view, legal, rng)
+            else:
+                context, limiter = await self._open()
+                action, state = await context.run_sync(
+                    think, strategy, view, legal, rng, kill_on_cancel=True, limiter=limiter
+                )
+                rng.setstate(state)
+        except Exception as exc:
+            self.failures += 1
+            self._last_error = f"{type(exc).__name__}: {exc}"
+            self._failed_log.event(trio.current_time())
+            raise ThoughtFailed(self._last_error) from exc
+        self.thoughts += 1
+        return action
+
+    async def _open(self) -> tuple[Any, trio.CapacityLimiter]:
+        """The worker context and its bound, made at the first thought (the context
+        starts each process when a thought first needs it)."""
+        if self._closed:
+            raise ThoughtFailed("the server is shutting down")
+        if self._context is None or self._limiter is None:
+            self._limiter = trio.CapacityLimiter(self.workers)
+            self._context = await self._stack.enter_async_context(
+                trio_parallel.open_worker_context(
+                    idle_timeout=IDLE_SECONDS, init=_worker_init, grace_period=GRACE_SECONDS
+                )
+            )
+        return self._context, self._limiter
+
+    def statistics(self) -> dict[str, int]:
+        """Worker processes alive (idle or thinking), and thoughts so far."""
+        stats = None if self._context is None else self._context.statistics()
+        alive = 0 if stats is None else stats.idle_workers + stats.running_workers
+        return {"workers": alive, "thoughts": self.thoughts, "failures": self.failures}
+
+    async def aclose(self) -> None:
+        """Stop the workers (the tables have stopped: no thought is under way)."""
+        self._closed = True
+        with trio.CancelScope(shield=True):
+            try:
+                await self._stack.aclose()
+            except trio_parallel.BrokenWorkerError as exc:  # killed after the grace
+                log_event(log, "bot.workers_killed", logging.WARNING, error=str(exc))
+
+    def _log_failures(self, count: int) -> None:
+        log_event(log, "bot.thought_failed", logging.WARNING, count=count, mode=self.mode,
+                  error=self._last_error, then="the bot played its fallback")  # fmt: skip
+
+
+@asynccontextmanager
+async def open_thinker(config: ServerConfig) -> AsyncIterator[Thinker]:
+    """The server's thinker, per ``bot_thinking`` and ``bot_workers``; its workers stop
+    when the block ends."""
+    thinker = Thinker(config.bot_thinking, config.bot_workers)
+    try:
+        yield thinker
+    finally:
+        await thinker.aclose()
+
+
+#: The thinker of a table that runs outside a server (a test's): threads, as before.
+IN_THREADS = Thinker(THREADS)
