@@ -167,9 +167,10 @@ async def test_a_thought_is_cancelled_when_the_game_moves_on(strategies: Path, h
     async with bots_table(["sleeper"]) as (server, ann, table):
         t = table_of(server, table)
         assert t.game is not None
-        while t.game.to_act == 0:
+        while t.game.to_act == 0:  # ann plays until the bot is to act (a draw may not do)
+            before = t.game.actions_taken
             await ann.send(m.Act(table=table, action=str(t.game.legal_actions(0)[0])))
-            await until(lambda: t.game.to_act != 0 or t.game.over)  # type: ignore[union-attr]
+            await until(lambda n=before: t.game.actions_taken > n)  # type: ignore[union-attr]
         await until(pid_file.exists)  # the bot thinks, in a worker
         pid, taken = int(pid_file.read_text()), t.game.actions_taken
         assert pid != os.getpid() and alive(pid)

@@ -21,7 +21,9 @@ class Sleeper:
         self.path = path
 
     def choose(self, view: dict[str, Any], legal: Any, rng: random.Random) -> Any:
-        self.path.write_text(str(os.getpid()))
+        part = self.path.with_suffix(".part")  # whole or absent: the test reads it meanwhile
+        part.write_text(str(os.getpid()))
+        part.replace(self.path)
         time.sleep(600)
         return legal[0]
 
