@@ -124,6 +124,21 @@ def candidates(family: str, view: dict[str, Any], legal: Sequence[Action]) -> li
     return list(legal)
 
 
+def alternatives(
+    family: str, view: dict[str, Any], legal: Sequence[Action], played: Action | str
+) -> list[Action]:
+    """The alternatives a decision is judged among: the search's ``candidates``, and the
+    played action too when it is one the search never considers but a player chose (a
+    concession or a vote in abbott: throwing away a won hand is the costliest decision of
+    all, and must be judged like any other)."""
+    kept = candidates(family, view, legal)
+    if not kept:
+        return kept  # chosen by rule of thumb: not a decision the search judges
+    if str(played) not in {str(a) for a in kept}:
+        kept += [a for a in legal if str(a) == str(played)]
+    return kept
+
+
 def decision_points(record: dict[str, Any]) -> list[int]:
     """The indexes of the record's actions that were decisions: taken by the
     seat to act, among two or more alternatives that include the played one."""
@@ -134,8 +149,8 @@ def decision_points(record: dict[str, Any]) -> list[int]:
     for i, (seat, notation) in enumerate(record["actions"]):
         if seat == game.to_act:
             legal = game.legal_actions(seat)
-            kept = candidates(game.family, game.view(seat), legal)
             played = game.normalize(seat, Action.parse(notation))
+            kept = alternatives(game.family, game.view(seat), legal, played)
             if len(kept) > 1 and played in kept:
                 out.append(i)
         game.apply(seat, notation)
@@ -239,7 +254,7 @@ def judge(
     """Value the alternatives of one decision from the seat's ``view`` and ``memory``."""
     family = view["family"]
     me = view["viewer"]
-    kept = candidates(family, view, legal)
+    kept = alternatives(family, view, legal, played)
     exact = _solved(view, kept, settings, table) if family == "abbott" else None
     if exact is not None:
         values, error = exact, 0.0
@@ -277,10 +292,14 @@ def _solved(
     if view["seats"] != 2 or cards_left(view) > settings.solve_at:
         return None
     advice = hint(view, settings.node_limit, table)
-    if advice is None or any(str(a) not in advice.results for a in kept):
+    if advice is None:
+        return None
+    # In the 2-player game a side is one player: a concession gives the hand away.
+    results = {"concede": "loss", **advice.results}
+    if any(str(a) not in results for a in kept):
         return None
     worth = {"win": 1.0, "tie": 0.5, "loss": 0.0}
-    return {str(a): worth[advice.results[str(a)]] for a in kept}
+    return {str(a): worth[results[str(a)]] for a in kept}
 
 
 def _shortlist(
@@ -468,6 +487,7 @@ __all__ = [
     "PlayerSummary",
     "Settings",
     "advise",
+    "alternatives",
     "analyse",
     "as_json",
     "as_text",

@@ -87,6 +87,30 @@ def test_a_solved_losing_move_is_marked_exactly() -> None:
     assert decision.loss == 1.0 and decision.values[decision.best] == 1.0
 
 
+def test_conceding_a_won_endgame_is_judged_and_marked_exactly() -> None:
+    """A concession is a decision like any move (before, it was never judged, since the
+    search never considers conceding): giving up a hand the solver says is won is the
+    costliest blunder there is."""
+
+    def concede_a_win(game: Any, seat: int, legal: list[Any]) -> Any:
+        view = game.view(seat)
+        concede = [a for a in legal if str(a) == "concede"]
+        if not concede or cards_left(view) > 6 or solve(view).winner != seat:
+            return None
+        return concede[0]
+
+    for seed in range(30):
+        record = play_out(engine.new_game("abbott", 2, seed), seed, concede_a_win)
+        if record["planted"] is not None:
+            break
+    else:
+        pytest.fail("no won endgame where conceding was legal")
+    assert record["planted"] in decision_points(record)
+    [decision] = analyse(record, [record["planted"]], FAST)
+    assert decision.played == "concede" and decision.exact and decision.mark == "blunder"
+    assert decision.values["concede"] == 0.0 and decision.values[decision.best] == 1.0
+
+
 def test_grades_need_the_margin_and_beat_the_noise() -> None:
     assert grade(0.04, 0.0, True) is None
     assert grade(0.05, 0.0, True) == "inaccuracy"
