@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import ipaddress
 import logging
+import re
 import socket
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -79,14 +80,17 @@ class Advertiser:
     def _info(self, tables: int) -> Any:
         from zeroconf import ServiceInfo
 
-        host = socket.gethostname().split(".")[0] or "switchboard"
+        # The SRV record's target: a host name of this server's own, so that its A
+        # records never mix with another responder's for the machine (avahi's, or a
+        # second server's on another port).
+        host = re.sub(r"[^A-Za-z0-9-]", "-", socket.gethostname().split(".")[0]) or "switchboard"
         return ServiceInfo(
             SERVICE_TYPE,
             f"{self.name}.{SERVICE_TYPE}",
             addresses=[socket.inet_aton(a) for a in self.addresses],
             port=self.port,
             properties=txt_record(self.name, VERSIONS, tables),
-            server=f"{host}.local.",
+            server=f"{host}-switchboard-{self.port}.local.",
         )
 
     def _open(self) -> Any:
