@@ -61,6 +61,7 @@ from client.boards.legal import legal_text
 from client.commands import ACTIONS_HELP, COMMANDS, MASTER_COMMANDS, TABLE_COMMANDS
 from client.completion import CommandCompleter
 from client.describe import describe_event
+from client.players import with_rating
 from client.rules import rules_lines
 from client.state import MAX_LOG, ClientState, LogLine, TableState, display_name
 from client.words import plural
@@ -485,7 +486,11 @@ class ClientApp:
         ]
         rows = 0
         for info in self.state.lobby:
-            players = ", ".join(display_name(p) or "-" for p in (info.get("players") or []))
+            ratings = list(info.get("ratings") or [])
+            players = ", ".join(
+                with_rating(display_name(p) or "-", ratings[i] if i < len(ratings) else None)
+                for i, p in enumerate(info.get("players") or [])
+            )
             if len(players) > players_width - 1:
                 players = players[: players_width - 2] + ("~" if self.ascii_only else "…")
             taken = sum(1 for p in info.get("players") or [] if p)

@@ -20,6 +20,9 @@ COMMANDS: dict[str, str] = {
     "filter": "filter [WORDS]: show only tables matching every word (no words: all)",
     "name": "name NAME: play under another name (its secret is kept for you)",
     "chips": "your chip balance",
+    "finger": "finger [NAME]: a player's ratings, games won, chips and last games",
+    "history": "history [NAME] [START]: a player's finished games, newest first",
+    "top": "top FAMILY [N]: the best rated players (abbott, shedding, kilodney)",
     "ascii": "switch between card symbols (Q♥) and plain ASCII (QH)",
     "rules": "rules [GAME]: the rules of the table's game and its options (or F2)",
 }

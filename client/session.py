@@ -19,6 +19,7 @@ from typing import Any
 
 import trio
 
+from client import players
 from client.advice import analysis_lines, compute_hint, hint_refusal, shown_events
 from client.app import ClientApp
 from client.config import records_dir, secret_for
@@ -295,6 +296,9 @@ class Session:
             self.ui.say(f"record saved to {self.save_record(reply.table, record)}", "class:ok")
         elif isinstance(reply, m.Chips):
             self.ui.say(f"{reply.name} has {reply.balance} chips", "class:ok")
+        elif isinstance(reply, (m.Profile, m.History, m.Top)):
+            for line in players.describe(reply):
+                self.ui.say(line, "class:ok")
         elif isinstance(reply, m.Named):
             self.ui.say(f"you are {reply.name}", "class:ok")
         elif isinstance(reply, m.HelpText):

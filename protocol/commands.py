@@ -58,7 +58,10 @@ from protocol.messages import (
     CreateTable,
     EndGame,
     GetChips,
+    GetHistory,
+    GetProfile,
     GetRecord,
+    GetTop,
     HandOver,
     Hello,
     Help,
@@ -325,6 +328,38 @@ def _chips(args: list[str], rest: str, table: str | None) -> Message:
     return GetChips(name=args[0] if args else None)
 
 
+def _finger(args: list[str], rest: str, table: str | None) -> Message:
+    if len(args) > 1:
+        raise _usage("finger [NAME]")
+    return GetProfile(name=args[0] if args else None)
+
+
+def _history(args: list[str], rest: str, table: str | None) -> Message:
+    """``history [NAME] [START]``: a lone number is START (your own history's page)."""
+    usage = "history [NAME] [START]"
+    if len(args) > 2:
+        raise _usage(usage)
+    if len(args) == 1 and _DIGITS.fullmatch(args[0]):
+        return GetHistory(start=_int(args[0], "START", usage))
+    start = _int(args[1], "START", usage) if len(args) == 2 else 0
+    return GetHistory(name=args[0] if args else None, start=start)
+
+
+def _format_history(m: GetHistory) -> str:
+    """The ``history`` line of ``m`` (a name that is a number keeps its START, even 0)."""
+    if m.name is None:
+        return _join_words("history", str(m.start) if m.start else "")
+    start = str(m.start) if m.start or _DIGITS.fullmatch(m.name) else ""
+    return _join_words("history", m.name, start)
+
+
+def _top(args: list[str], rest: str, table: str | None) -> Message:
+    usage = "top FAMILY [N]"
+    if not 1 <= len(args) <= 2:
+        raise _usage(usage)
+    return GetTop(family=args[0], count=_int(args[1], "N", usage) if len(args) == 2 else None)
+
+
 def _close(args: list[str], rest: str, table: str | None) -> Message:
     return CloseTable(table=_need_table(table, "close [REASON]"), reason=rest.strip())
 
@@ -431,6 +466,12 @@ COMMANDS: tuple[Command, ...] = (
         _record,
     ),
     Command("chips", "chips [NAME]", "a chip balance and its recent entries", "lobby", _chips),
+    Command("finger", "finger [NAME]", "a player's profile: ratings, games won, chips", "lobby",
+            _finger, ("profile",)),
+    Command("history", "history [NAME] [START]", "a player's finished games, newest first",
+            "lobby", _history),
+    Command("top", "top FAMILY [N]", "the best rated players of a family (or a ruleset's)",
+            "lobby", _top),
     Command("start", "start", "deal (game master; empty seats get bots)", "master",
             _table_only(lambda t: StartGame(table=t), "start")),
     Command("pause", "pause", "pause the game and its clock (game master)", "master",
@@ -584,6 +625,9 @@ _LOBBY_FORMS: dict[type[Message], Callable[[Any], str]] = {
     ),
     Resume: lambda m: f"resume {m.table} {m.token} {m.last_seq}",
     GetChips: lambda m: _join_words("chips", m.name or ""),
+    GetProfile: lambda m: _join_words("finger", m.name or ""),
+    GetHistory: _format_history,
+    GetTop: lambda m: _join_words("top", m.family, "" if m.count is None else str(m.count)),
     GetRecord: lambda m: f"record {m.table}" + (f" {m.start}" if m.start else ""),
     Help: lambda m: _join_words("help", m.topic or ""),
 }

@@ -57,6 +57,7 @@ CODES: dict[str, str] = {
     # chips and records
     "no_chips": "not enough chips for that",
     "no_record": "no record is available",
+    "no_player": "no player of that name is known here (never claimed, never rated)",
     # abuse and operators
     "rate_limited": "too many messages or too much talk; slow down",
     "forbidden": "operators only (authenticate with admin_auth)",

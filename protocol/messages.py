@@ -770,6 +770,82 @@ class Record(Message):
     id: Id = field(default=None, kw_only=True)
 
 
+# ---------------------------------------------------------------- players
+@message("get_profile", CLIENT)
+@dataclass(frozen=True, slots=True)
+class GetProfile(Message):
+    """A player's profile (``finger``): ``name`` ``None``: your own; ``bot:STRATEGY``: a
+    server bot's."""
+
+    name: OptWord = None
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("profile", SERVER)
+@dataclass(frozen=True, slots=True)
+class Profile(Message):
+    """A player's profile: ``ratings`` one map a family (family, rating, mu, sigma,
+    games), ``tallies`` one map a ruleset (ruleset, played, won), ``recent`` his last
+    finished games (maps as in ``history``), ``games`` how many he has finished,
+    ``chips`` his chip balance (``None``: no chip account, e.g. a bot)."""
+
+    name: Word
+    games: Count = 0
+    chips: OptCount = None
+    ratings: Payloads = ()
+    tallies: Payloads = ()
+    recent: Payloads = ()
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("get_history", CLIENT)
+@dataclass(frozen=True, slots=True)
+class GetHistory(Message):
+    """A page of a player's finished games, newest first, skipping the newest ``start``
+    (``name`` ``None``: your own)."""
+
+    name: OptWord = None
+    start: Count = 0
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("history", SERVER)
+@dataclass(frozen=True, slots=True)
+class History(Message):
+    """A page of ``name``'s finished games, newest first: maps of table, game, ruleset,
+    rated, time, seat (his), players, scores and places (0 = won). ``next``: the
+    ``start`` of the next page (null: this is the last); ``total``: his games in all."""
+
+    name: Word
+    games: Payloads = ()
+    start: Count = 0
+    next: OptCount = None
+    total: Count = 0
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("get_top", CLIENT)
+@dataclass(frozen=True, slots=True)
+class GetTop(Message):
+    """The best rated players of a family (a ruleset's name means its family); at most
+    ``count`` of them (``None``: the server's most)."""
+
+    family: Word
+    count: OptCount = None
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("top", SERVER)
+@dataclass(frozen=True, slots=True)
+class Top(Message):
+    """The leaderboard of ``family``, best first: maps of place, name, rating, mu,
+    sigma and games."""
+
+    family: Word
+    players: Payloads = ()
+    id: Id = field(default=None, kw_only=True)
+
+
 # ------------------------------------------------------------ the operators
 @message("admin_auth", CLIENT)
 @dataclass(frozen=True, slots=True)
@@ -952,12 +1028,16 @@ __all__ = [
     "EndGame",
     "Error",
     "GetChips",
+    "GetHistory",
+    "GetProfile",
     "GetRecord",
+    "GetTop",
     "Goodbye",
     "HandOver",
     "Hello",
     "Help",
     "HelpText",
+    "History",
     "InvalidMessage",
     "Join",
     "Leave",
@@ -971,6 +1051,7 @@ __all__ = [
     "Ping",
     "Pong",
     "Presence",
+    "Profile",
     "Quit",
     "Received",
     "Record",
@@ -989,6 +1070,7 @@ __all__ = [
     "TableEvent",
     "Tables",
     "Talk",
+    "Top",
     "Turn",
     "UnknownMessage",
     "Unseat",

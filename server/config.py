@@ -106,6 +106,11 @@ class ServerConfig:
     auth_forget_seconds: float = 3600.0  #: an address's wrong secrets forgotten after this
     auth_overall_allowance: int = 20  #: wrong secrets from anywhere before everyone waits
     start_chips: int = 1000  #: a new name's chip balance
+    history_page: int = 20  #: finished games in one history reply at most (then pages)
+    profile_recent: int = 5  #: a profile's recent games
+    top_max: int = 20  #: players in one leaderboard reply at most (a larger count is cut)
+    profile_per_second: float = 5.0  #: profiles, history pages, leaderboards, sustained...
+    profile_burst: int = 20  #: ...after a burst of this many (a token bucket, per connection)
     log_level: str = "info"  #: debug, info or warning
 
     extra: dict[str, Any] = field(default_factory=dict)  #: settings for later layers

@@ -38,6 +38,7 @@ from server.config import ServerConfig
 from server.ledger import Ledger
 from server.limits import AddressCounter, FloodGuard, Verdict, fold_name
 from server.logfmt import log_event
+from server.profile_requests import ProfileRequests
 from server.profiles import Profiles
 
 if TYPE_CHECKING:
@@ -262,6 +263,7 @@ class ConnectionOps:
             )
         )
         self.operator = Operator()
+        self.profile_requests = ProfileRequests(self.conn, ops)
 
     def handlers(self) -> dict[type[m.Message], Any]:
         """Handlers for the messages this module serves, to merge into the connection's."""
@@ -279,6 +281,7 @@ class ConnectionOps:
         ):
             out[t] = self._master
         out[m.GetChips] = self._chips
+        out.update(self.profile_requests.handlers())
         return out
 
     # ---------------------------------------------------------- limits

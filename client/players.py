@@ -1,0 +1,84 @@
+"""How the client shows the players' replies: a profile, a history page, a leaderboard.
+
+Pure functions from a reply to the lines the screen shows, so each is tested without
+a terminal.
+
+>>> from protocol import messages as m
+>>> describe_top(m.Top(family="shedding", players=({"place": 1, "name": "ann",
+...     "rating": 1612, "games": 3},)))
+['top shedding:', '  1. ann 1612 (3 games)']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from client.state import display_name
+from protocol import messages as m
+
+
+def with_rating(name: str, rating: Any) -> str:
+    """A lobby name with its rating beside it (``ann 1532``), or the name alone."""
+    return name if rating is None else f"{name} {rating}"
+
+
+def _place(n: int) -> str:
+    return {0: "1st", 1: "2nd", 2: "3rd"}.get(n, f"{n + 1}th")
+
+
+def describe_game(game: dict[str, Any]) -> str:
+    """One finished game: ``table 4 game 2, switch, rated: ann 1st, bob 2nd``."""
+    players = game.get("players") or []
+    places = game.get("places") or []
+    who = ", ".join(
+        f"{display_name(p) or '-'} {_place(places[i]) if i < len(places) else '?'}"
+        for i, p in enumerate(players)
+    )
+    rated = "rated" if game.get("rated") else "unrated"
+    return (
+        f"table {game.get('table')} game {game.get('game')}, {game.get('ruleset')}, {rated}: {who}"
+    )
+
+
+def describe_profile(p: m.Profile) -> list[str]:
+    """A profile, a few lines: ratings, tallies, chips, the last games."""
+    ratings = ", ".join(f"{r['family']} {r['rating']} ({r['games']} rated games)"
+                        for r in p.ratings) or "not rated yet"  # fmt: skip
+    tallies = ", ".join(f"{t['ruleset']} {t['won']} won of {t['played']}" for t in p.tallies)
+    lines = [f"{display_name(p.name)}: {ratings}"]
+    lines.append(f"  {p.games} games finished" + (f": {tallies}" if tallies else ""))
+    if p.chips is not None:
+        lines.append(f"  {p.chips} chips")
+    lines += [f"  {describe_game(g)}" for g in p.recent]
+    return lines
+
+
+def describe_history(h: m.History) -> list[str]:
+    """A history page, newest first, and how to get the next one."""
+    lines = [f"{display_name(h.name)}: games {h.start + 1}-{h.start + len(h.games)} of {h.total}"]
+    if not h.games:
+        lines = [f"{display_name(h.name)}: no finished games" + (" there" if h.start else "")]
+    lines += [f"  {describe_game(g)}" for g in h.games]
+    if h.next is not None:
+        lines.append(f"  more: history {h.name} {h.next}")
+    return lines
+
+
+def describe(reply: m.Profile | m.History | m.Top) -> list[str]:
+    """The lines for any of the three replies."""
+    if isinstance(reply, m.Profile):
+        return describe_profile(reply)
+    if isinstance(reply, m.History):
+        return describe_history(reply)
+    return describe_top(reply)
+
+
+def describe_top(t: m.Top) -> list[str]:
+    """A leaderboard, best first."""
+    if not t.players:
+        return [f"top {t.family}: nobody is rated yet"]
+    return [f"top {t.family}:"] + [
+        f"  {p.get('place')}. {display_name(p.get('name'))} {p.get('rating')}"
+        f" ({p.get('games')} games)"
+        for p in t.players
+    ]

@@ -1,0 +1,43 @@
+"""The client's lines for a profile, a history page and a leaderboard, and the lobby's
+rating beside each name."""
+
+from __future__ import annotations
+
+from client.players import describe, with_rating
+from protocol import messages as m
+
+GAME = {"table": "4", "game": 2, "ruleset": "switch", "rated": True, "time": 1.0, "seat": 0,
+        "players": ["ann", "bot:search"], "scores": [0, 12], "places": [1, 0]}  # fmt: skip
+
+
+def test_a_profile_reads_as_sentences() -> None:
+    profile = m.Profile(
+        name="ann",
+        games=3,
+        chips=950,
+        ratings=({"family": "shedding", "rating": 1532, "mu": 26.1, "sigma": 7.9, "games": 3},),
+        tallies=({"ruleset": "switch", "played": 3, "won": 2},),
+        recent=(GAME,),
+    )
+    assert describe(profile) == [
+        "ann: shedding 1532 (3 rated games)",
+        "  3 games finished: switch 2 won of 3",
+        "  950 chips",
+        "  table 4 game 2, switch, rated: ann 2nd, search (bot) 1st",
+    ]
+    assert describe(m.Profile(name="bob"))[0] == "bob: not rated yet"
+
+
+def test_a_history_page_says_how_to_go_on() -> None:
+    page = m.History(name="ann", games=(GAME,), start=20, next=21, total=30)
+    assert describe(page) == [
+        "ann: games 21-21 of 30",
+        "  table 4 game 2, switch, rated: ann 2nd, search (bot) 1st",
+        "  more: history ann 21",
+    ]
+
+
+def test_a_leaderboard_and_the_lobby() -> None:
+    top = m.Top(family="kilodney", players=())
+    assert describe(top) == ["top kilodney: nobody is rated yet"]
+    assert with_rating("ann", 1532) == "ann 1532" and with_rating("ann", None) == "ann"
