@@ -8,6 +8,7 @@ import contextlib
 import socket
 import struct
 import uuid
+from collections.abc import Callable
 
 import pytest
 import trio
@@ -55,6 +56,16 @@ async def browse_loopback(name: str) -> list[FoundServer]:
     return [s for s in found if s.name == name]
 
 
+async def browse_until(name: str, wanted: Callable[[list[FoundServer]], bool]) -> list[FoundServer]:
+    """Browse again (up to 5 times) until what is found for ``name`` is ``wanted``: on a
+    loaded machine an answer or a TXT update may miss one browse's window."""
+    for _ in range(5):
+        found = await browse_loopback(name)
+        if wanted(found):
+            break
+    return found
+
+
 @needs_multicast
 async def test_a_browse_finds_the_advertised_server_and_its_tables_and_not_after_it_stops():
     open_tables = [2]
@@ -71,15 +82,18 @@ async def test_a_browse_finds_the_advertised_server_and_its_tables_and_not_after
         nursery.start_soon(ad.run)
         with trio.fail_after(15):
             await ad.registered.wait()
-        found = await browse_loopback(name)
+        found = await browse_until(name, lambda f: bool(f))
         assert [(s.name, s.host, s.port, s.versions, s.tables) for s in found] == [
             (name, "127.0.0.1", 7399, (1,), 2)
         ]
         open_tables[0] = 3  # a table opened: the TXT record follows
         await trio.sleep(0.5)
-        assert [s.tables for s in await browse_loopback(name)] == [3]
+        updated = await browse_until(name, lambda f: [s.tables for s in f] == [3])
+        assert [s.tables for s in updated] == [3]
         nursery.cancel_scope.cancel()
-    assert await browse_loopback(name) == []  # withdrawn: its goodbye emptied the caches
+    assert (
+        await browse_until(name, lambda f: not f) == []
+    )  # withdrawn: its goodbye emptied the caches
 
 
 def test_a_server_advertises_only_where_another_machine_could_connect():
