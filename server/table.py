@@ -497,12 +497,14 @@ class Table:
         start of this game (``game_base``) always gets a snapshot."""
         held = self.ring[0][0] if self.ring else self.seq + 1
         if since is not None and self.game_base <= since <= self.seq and held <= since + 1:
-            if answer:  # a spectate's reply, before the events it brings (a resume's is seated)
-                member.deliver(wire.ok(req, self.id))
-            for n, ev in self.ring:
-                if n > since:
-                    member.deliver(wire.event(self.id, n, ev.present(seat)))
-            member.deliver(self._turn(seat))
+            # a spectate's reply, before the events it brings (a resume's is seated); all in
+            # one delivery, so one write
+            batch = [wire.ok(req, self.id)] if answer else []
+            batch.extend(
+                wire.event(self.id, n, ev.present(seat)) for n, ev in self.ring if n > since
+            )
+            batch.append(self._turn(seat))
+            member.deliver_many(batch)
         else:
             member.deliver(self._snapshot(seat, req))
 

@@ -170,3 +170,34 @@ def frame_end(data: bytearray, frames: int) -> int:
     for _ in range(frames):
         at += 4 + int.from_bytes(data[at : at + 4], "big")
     return at
+
+
+async def test_a_spectator_catching_up_gets_the_events_it_missed_in_one_delivery(nursery) -> None:
+    store = MemoryStore()
+    await store.commit(TableCreated(1, "switch", 2, dict(OPTIONS), "p0", {}))
+    table = Table(1, "switch", 2, dict(OPTIONS), config=CONFIG, store=store, creator="p0")
+    await nursery.start(table.run)
+    seats = [Member("p0"), Member("p1")]
+    for i, member in enumerate(seats):
+        await table.submit(Join(member, i, i))
+    await table.submit(Start(seats[0], 3))
+    await settle()
+    tokens = [next(x.token for x in s.got if isinstance(x, m.Seated)) for s in seats]
+    assert table.game is not None
+    since = table.seq
+    for req in range(10, 14):
+        seat = table.game.to_act
+        assert seat is not None
+        action = str(table.game.legal_actions(seat)[0])
+        await table.submit(Act(seats[seat], req, tokens[seat], action))
+        await settle()
+    late = Member("late")
+    await table.submit(Watch(late, 20, since))
+    await settle()
+    assert len(late.batches) == 1  # one write: the reply, what it missed, its turn
+    reply, *events, turn = late.batches[0]
+    assert reply == m.Ok(table="1", id=20)
+    assert [x.seq for x in events] == list(range(since + 1, table.seq + 1))
+    ring = dict(table.ring)
+    assert all(x.event == ring[x.seq].present(None) for x in events)
+    assert isinstance(turn, m.Turn) and turn.seat is None and turn.seq == table.seq
