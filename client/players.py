@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from client.state import display_name
+from client.words import plural
 from protocol import messages as m
 
 
@@ -42,11 +43,11 @@ def describe_game(game: dict[str, Any]) -> str:
 
 def describe_profile(p: m.Profile) -> list[str]:
     """A profile, a few lines: ratings, tallies, chips, the last games."""
-    ratings = ", ".join(f"{r['family']} {r['rating']} ({r['games']} rated games)"
+    ratings = ", ".join(f"{r['family']} {r['rating']} ({plural(r['games'], 'rated game')})"
                         for r in p.ratings) or "not rated yet"  # fmt: skip
     tallies = ", ".join(f"{t['ruleset']} {t['won']} won of {t['played']}" for t in p.tallies)
     lines = [f"{display_name(p.name)}: {ratings}"]
-    lines.append(f"  {p.games} games finished" + (f": {tallies}" if tallies else ""))
+    lines.append(f"  {plural(p.games, 'game')} finished" + (f": {tallies}" if tallies else ""))
     if p.chips is not None:
         lines.append(f"  {p.chips} chips")
     lines += [f"  {describe_game(g)}" for g in p.recent]
@@ -79,6 +80,6 @@ def describe_top(t: m.Top) -> list[str]:
         return [f"top {t.family}: nobody is rated yet"]
     return [f"top {t.family}:"] + [
         f"  {p.get('place')}. {display_name(p.get('name'))} {p.get('rating')}"
-        f" ({p.get('games')} games)"
+        f" ({plural(p.get('games'), 'game')})"
         for p in t.players
     ]

@@ -234,6 +234,7 @@ def summary_extra(table: Table) -> dict[str, Any]:
         "away": sorted(gm.away.away),
         "turn_seconds": table.options.get("turn_seconds", engine.options.TURN_SECONDS.default),
         "ratings": gm.profiles.summary(table.family, table.players()) if gm.profiles else [],
+        "rated": table.settings.get(RATED),  # None: rated when every seat is a person
     }
 
 

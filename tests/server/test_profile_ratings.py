@@ -137,6 +137,8 @@ async def test_a_bad_rated_option_is_refused() -> None:
         reply = await ann.request(m.SetOptions(table=table, options={"rated": "maybe"}))
         assert isinstance(reply, m.Error) and reply.code == "bad_options", reply
         await ok(ann, m.SetOptions(table=table, options={"rated": False}))
+        listed = (await ok(ann, m.ListTables())).tables
+        assert [t["rated"] for t in listed if t["table"] == table] == [False]
 
 
 def stored(data: Path, sql: str) -> list[tuple[Any, ...]]:
@@ -223,3 +225,20 @@ async def test_switchboard_ratings_checks_and_rebuilds(tmp_path: Path, capsys: A
     assert main(["ratings", "--rebuild", "--data", str(tmp_path)]) == 0
     assert main(["ratings", "--data", str(tmp_path)]) == 0
     assert main(["ratings", "--data", str(tmp_path / "nowhere")]) == 2
+
+
+async def test_who_plays_a_game_survives_a_restart_mid_game(tmp_path: Path) -> None:
+    """The players are fixed at the deal and stored with it: a game dealt before a restart
+    and finished after it rates the same two people (before, nothing said who they were)."""
+    async with serving(tmp_path) as (server, port):
+        ann, bob = await Client.connect(port, "ann"), await Client.connect(port, "bob")
+        table = await table_of(ann, bob)
+        tokens = {0: ann.tokens[table], 1: bob.tokens[table]}
+    async with serving(tmp_path) as (server, port):
+        ann, bob = await Client.connect(port, "ann"), await Client.connect(port, "bob")
+        for client, seat in ((ann, 0), (bob, 1)):
+            await ok(client, m.Resume(table=table, token=tokens[seat], last_seq=0))
+        await play_out(server, table, {0: ann, 1: bob})
+        assert server.ops.profiles is not None
+        assert {p for p, _f in server.ops.profiles.ratings} == {"ann", "bob"}
+    assert stored(tmp_path, "SELECT players, rated FROM results") == [('["ann", "bob"]', 1)]
