@@ -201,3 +201,53 @@ async def test_a_spectator_catching_up_gets_the_events_it_missed_in_one_delivery
     ring = dict(table.ring)
     assert all(x.event == ring[x.seq].present(None) for x in events)
     assert isinstance(turn, m.Turn) and turn.seat is None and turn.seq == table.seq
+
+
+async def test_a_socket_that_fills_gets_the_rest_in_order_from_the_writer(nursery) -> None:
+    """A spectator that reads nothing for a whole game, behind small socket buffers: the
+    table's writes fill its socket, the rest waits in its queue (``send_queue`` is large
+    enough here) for the writer task, and what it reads at last is, byte for byte, what
+    a spectator that kept reading got: every frame whole and in order."""
+    server = Server(TEST_CONFIG.replace(send_queue=100_000), MemoryStore())
+    port = await nursery.start(server.serve)
+    player = await Client.connect(port, "player")
+    made = await player.request(m.CreateTable(ruleset="kilodney", seats=4))
+    await player.request(m.Join(table=made.table, seat=0))
+    streams = []
+    for name in ("keen", "late"):
+        sock = trio.socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        await sock.connect(("127.0.0.1", port))
+        stream = trio.SocketStream(sock)
+        await stream.send_all(encode(m.Hello()) + encode(m.ClaimName(name=name, secret="pw")))
+        await stream.send_all(encode(m.Spectate(table=made.table)))
+        streams.append(stream)
+    table = server.lobby.get(made.table)
+    with trio.fail_after(5):
+        while table.statistics().members < 3:
+            await trio.sleep(0.01)
+    late = next(c for c in server.connections if c.name == "late")
+    late.stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+    await player.request(m.StartGame(table=made.table))
+    async with trio.open_nursery() as inner:
+        inner.start_soon(player.play, made.table)
+        keen = await read_until_over(streams[0])
+    late_bytes = await read_until_over(streams[1])  # only now: the game is over
+    assert len(late_bytes) > 20 * 4096  # far more than both socket buffers held
+    # from the table's first snapshot on (before it, each was told its own name)
+    assert from_the_table(late_bytes) == from_the_table(keen)
+    for stream in streams:
+        await stream.aclose()
+    server.shutdown()
+
+
+def from_the_table(data: bytes) -> list[bytes]:
+    """The frames of ``data`` from the first snapshot on."""
+    frames, at = [], 0
+    while at < len(data):
+        end = at + 4 + int.from_bytes(data[at : at + 4], "big")
+        frames.append(data[at:end])
+        at = end
+    kinds = [MsgpackDecoder().feed(frame)[0] for frame in frames]
+    first = next(i for i, x in enumerate(kinds) if isinstance(x, m.Snapshot))
+    return frames[first:]
