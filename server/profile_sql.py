@@ -7,8 +7,11 @@ writes and its load) so the store's core stays about tables and games:
   restarted server still knows whom a running game rates;
 - ``results``: each finished game as the profiles read it (players, scores,
   places, rated or not), one row per game in the order they ended, and
-  ``result_seats``, one row per (player, game), which is what a history page and
-  the played/won tallies are read from (by the primary key: no scan);
+  ``result_seats``, one row per (player, game), which is what a history page is
+  read from (by the primary key: no scan);
+- ``tallies``: each player's games played and won per ruleset, counted as each
+  result is written, so a profile costs one row a ruleset however many games the
+  player has (a bot may have played hundreds of thousands);
 - ``ratings``: each player's current rating per family, written in the transaction
   that stores the game's end (``GameResult.ratings``: the values after it).
 
@@ -42,12 +45,28 @@ CREATE TABLE IF NOT EXISTS results (
 CREATE TABLE IF NOT EXISTS result_seats (
     player TEXT NOT NULL, result INTEGER NOT NULL, seat INTEGER NOT NULL,
     ruleset TEXT NOT NULL, won INTEGER NOT NULL, PRIMARY KEY (player, result)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tallies (
+    player TEXT NOT NULL, ruleset TEXT NOT NULL, played INTEGER NOT NULL, won INTEGER NOT NULL,
+    PRIMARY KEY (player, ruleset)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS ratings (
     player TEXT NOT NULL, family TEXT NOT NULL, shown TEXT NOT NULL, mu REAL NOT NULL,
     sigma REAL NOT NULL, games INTEGER NOT NULL, PRIMARY KEY (player, family)) WITHOUT ROWID;
 """
 
 WRITES = (GamePlayers, GameResult)
+
+
+def migrate(conn: sqlite3.Connection) -> None:
+    """Create the profiles' tables a database lacks; a ``tallies`` table new to a
+    database that already holds results is counted from them once."""
+    had = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    conn.executescript(SCHEMA)
+    if "tallies" not in had and "result_seats" in had:
+        conn.execute(
+            "INSERT INTO tallies (player, ruleset, played, won)"
+            " SELECT player, ruleset, COUNT(*), SUM(won) FROM result_seats"
+            " GROUP BY player, ruleset"
+        )
 
 
 def execute(conn: sqlite3.Connection, w: GamePlayers | GameResult) -> None:
@@ -65,10 +84,17 @@ def execute(conn: sqlite3.Connection, w: GamePlayers | GameResult) -> None:
         (w.table, w.game, w.ruleset, w.family, int(w.rated), w.at, json.dumps(w.players),
          json.dumps(w.shown), json.dumps(w.scores), json.dumps(w.places)),
     )  # fmt: skip
-    conn.executemany(  # a strategy holding two seats: its first seat speaks for it
-        "INSERT OR IGNORE INTO result_seats (player, result, seat, ruleset, won)"
-        " VALUES (?, ?, ?, ?, ?)",
-        [(p, cur.lastrowid, s, w.ruleset, int(w.places[s] == 0)) for s, p in enumerate(w.players)],
+    # each player's first seat (a strategy may hold two: its first seat speaks for it)
+    first = {p: s for s, p in reversed(list(enumerate(w.players)))}
+    conn.executemany(
+        "INSERT INTO result_seats (player, result, seat, ruleset, won) VALUES (?, ?, ?, ?, ?)",
+        [(p, cur.lastrowid, s, w.ruleset, int(w.places[s] == 0)) for p, s in first.items()],
+    )
+    conn.executemany(
+        "INSERT INTO tallies (player, ruleset, played, won) VALUES (?, ?, 1, ?)"
+        " ON CONFLICT (player, ruleset) DO UPDATE SET played = played + 1,"
+        " won = won + excluded.won",
+        [(p, w.ruleset, int(w.places[s] == 0)) for p, s in first.items()],
     )
     write_ratings(conn, w.ratings)
 
@@ -127,7 +153,7 @@ def history(
 ) -> tuple[list[PlayedGame], int]:
     """A page of ``player``'s finished games, newest first, and how many there are."""
     (total,) = conn.execute(
-        "SELECT COUNT(*) FROM result_seats WHERE player = ?", (player,)
+        "SELECT COALESCE(SUM(played), 0) FROM tallies WHERE player = ?", (player,)
     ).fetchone()
     rows = conn.execute(
         f"SELECT s.seat, {', '.join('r.' + c.strip() for c in RESULT_COLUMNS.split(','))}"
@@ -142,8 +168,7 @@ def tallies(conn: sqlite3.Connection, player: str) -> list[Tally]:
     return [
         Tally(*row)
         for row in conn.execute(
-            "SELECT ruleset, COUNT(*), SUM(won) FROM result_seats WHERE player = ?"
-            " GROUP BY ruleset ORDER BY ruleset",
+            "SELECT ruleset, played, won FROM tallies WHERE player = ? ORDER BY ruleset",
             (player,),
         )
     ]

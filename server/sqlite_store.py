@@ -155,7 +155,7 @@ def migrate(conn: sqlite3.Connection) -> list[str]:
 
     Idempotent: run at every ``load()``; on a current database it does nothing."""
     conn.executescript(SCHEMA)  # new tables (IF NOT EXISTS)
-    conn.executescript(profile_sql.SCHEMA)
+    profile_sql.migrate(conn)
     added = []
     for table, column, definition in ADDED_COLUMNS:
         have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}

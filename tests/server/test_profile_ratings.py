@@ -242,3 +242,21 @@ async def test_who_plays_a_game_survives_a_restart_mid_game(tmp_path: Path) -> N
         assert server.ops.profiles is not None
         assert {p for p, _f in server.ops.profiles.ratings} == {"ann", "bob"}
     assert stored(tmp_path, "SELECT players, rated FROM results") == [('["ann", "bob"]', 1)]
+
+
+async def test_a_store_without_tallies_counts_them_from_its_results(tmp_path: Path) -> None:
+    """A data directory written before games were tallied gets its tallies counted once
+    from the stored results when it is opened."""
+    async with serving(tmp_path) as (server, port):
+        ann, bob = await Client.connect(port, "ann"), await Client.connect(port, "bob")
+        table = await table_of(ann, bob)
+        await play_out(server, table, {0: ann, 1: bob})
+        before = await server.store.tallies("ann")  # type: ignore[attr-defined]
+    conn = sqlite3.connect(tmp_path / DB_NAME)
+    conn.execute("DROP TABLE tallies")
+    conn.commit()
+    conn.close()
+    async with serving(tmp_path) as (server, _port):
+        assert [t.played for t in before] == [1]
+        assert await server.store.tallies("ann") == before  # type: ignore[attr-defined]
+        assert (await server.store.history("ann", 0, 5))[1] == 1  # type: ignore[attr-defined]
