@@ -8,7 +8,8 @@ they draw it, so every family subclasses ``Game`` and fills in a few hooks:
 - ``to_act``, ``over``, ``scores`` describe where the game stands;
 - ``legal_actions(seat)`` lists every action that seat may take now;
 - ``_apply(seat, action)`` carries out a legal action and returns its events;
-- ``_view(seat)`` is what that seat (``None``: a spectator) may see.
+- ``_view(seat)`` is what that seat (``None``: a spectator) may see;
+- ``_copy_state(new)`` gives a copy its own copies of the family's mutable state.
 
 The first deal happens in the constructor, before anyone can ``apply``, so its
 events (the cut, each seat's dealt cards) are kept in ``opening_events``; the
@@ -24,7 +25,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from engine.actions import Action, as_action
 from engine.cards import Card, parse_cards
@@ -109,6 +110,14 @@ class Game(ABC):
     def _view(self, seat: int | None) -> dict[str, Any]:
         """The family's part of ``view``: primitives only."""
 
+    def _copy_state(self, new: Self) -> None:
+        """Give ``new`` (which starts sharing every attribute with ``self``) its own
+        copies of whatever the family's play changes: hands, piles, scores, ...
+        Each family says this itself: a generic deep copy would copy the table's
+        fixed lookups too, and costs a search that copies its worlds thousands of
+        times a move."""
+        raise NotImplementedError(f"{type(self).__name__} does not say how it is copied")
+
     # ------------------------------------------------- overridable defaults
     def normalize(self, seat: int, action: Action) -> Action:
         """Map equivalent spellings onto the form ``legal_actions`` lists
@@ -185,6 +194,36 @@ class Game(ABC):
             "deck": None if self._deck_arg is None else list(self._deck_arg),
             "actions": [list(entry) for entry in self._log],
         }
+
+    def copy(self, *, rng: random.Random | None = None) -> Self:
+        """An independent game in the identical state: equal views, legal actions and
+        record, and acting on either leaves the other as it was (python-chess's
+        ``Board.copy``). The copy's generator continues from the same state, so it
+        deals what this game would deal; a search's world passes its own ``rng``
+        instead, because the real game's future shuffles are not for it to know.
+
+        >>> import engine
+        >>> game = engine.new_game("switch", seats=3, seed=4)
+        >>> twin = game.copy()
+        >>> _ = twin.apply(twin.to_act, twin.legal_actions(twin.to_act)[0])
+        >>> twin.actions_taken, game.actions_taken
+        (1, 0)
+        """
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.options = dict(self.options)
+        new._given_options = dict(self._given_options)
+        new.house_rules = dict(self.house_rules)
+        if self._deck_arg is not None:
+            new._deck_arg = list(self._deck_arg)
+        if rng is None:
+            rng = random.Random()
+            rng.setstate(self.rng.getstate())
+        new.rng = rng
+        new._log = [list(entry) for entry in self._log]
+        new.opening_events = list(self.opening_events)
+        self._copy_state(new)
+        return new
 
     @property
     def actions_taken(self) -> int:

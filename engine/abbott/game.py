@@ -208,6 +208,24 @@ class Abbott(Game):
             },
         )
 
+    def _copy_state(self, new: Abbott) -> None:
+        """The board's lookups (square names, the cached actions) are built once per
+        table and never change, so copies share them; the packs still to come are
+        shared too (each is taken whole, never changed), but not the list of them."""
+        new._scores = list(self._scores)
+        new.hand_scores = [list(h) for h in self.hand_scores]
+        new._packs = list(self._packs)
+        new.grid = list(self.grid)
+        new.grid_bits = list(self.grid_bits)
+        new.unused = list(self.unused)
+        new.pieces = list(self.pieces)
+        new.collections = [list(c) for c in self.collections]
+        new.masks = list(self.masks)
+        new.values = list(self.values)
+        new.turns_taken = list(self.turns_taken)
+        new.votes = list(self.votes)
+        new.conceded = list(self.conceded)
+
     # ------------------------------------------------------ where it stands
     @property
     def to_act(self) -> int | None:

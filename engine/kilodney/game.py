@@ -203,6 +203,16 @@ class Kilodney(Game):
             {s: {"cards": format_cards(self.hands[s])} for s in range(n)},
         )
 
+    def _copy_state(self, new: Kilodney) -> None:
+        """Cards are immutable values, so copying the lists that hold them is enough."""
+        new._scores = list(self._scores)
+        new.hands = [list(h) for h in self.hands]
+        new.pile = list(self.pile)
+        new.in_hand = list(self.in_hand)
+        new.knocked_out = list(self.knocked_out)
+        new.stranded = list(self.stranded)
+        new.hand_points = list(self.hand_points)
+
     # ------------------------------------------------------ where it stands
     @property
     def to_act(self) -> int | None:

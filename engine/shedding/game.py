@@ -141,6 +141,24 @@ class SheddingGame(Game):
         self._hand_points = [0] * n
         self._listed: tuple[int, tuple[Action, ...]] | None = None
 
+    def _copy_state(self, new: SheddingGame) -> None:
+        """Every list, set and dict play changes gets a copy; the power table is shared
+        (it is the table's rules, compiled once) and so is the listing cache, which holds
+        the very actions that are still legal in the copy's identical state."""
+        new.total_scores = list(self.total_scores)
+        new.hand_scores = [list(h) for h in self.hand_scores]
+        new.hands = [list(h) for h in self.hands]
+        new.stock = list(self.stock)
+        new.pile = list(self.pile)
+        pend = self.pending
+        if pend is not None:
+            new.pending = {**pend, "cards": list(pend["cards"])} if "cards" in pend else dict(pend)
+        new.drawn = list(self.drawn)
+        new.finished = list(self.finished)
+        new.announced = set(self.announced)
+        new.misses = list(self.misses)
+        new._hand_points = list(self._hand_points)
+
     # ---------------------------------------------------------- contract
     @property
     def to_act(self) -> int | None:

@@ -41,7 +41,7 @@ from engine.game import Game
 from engine.poker import CARD_BIT, value_of_mask
 from engine.strategies import register_strategy
 from engine.strategies.abbott_solver import VOTE_END, Solution, SolverTable, cards_left, solve
-from engine.strategies.search import ISMCTS, clone_game
+from engine.strategies.search import ISMCTS, fresh_copy
 
 log = logging.getLogger(__name__)
 
@@ -234,7 +234,7 @@ class AbbottAdapter:
     """The search's view of abbott: the world is the view itself."""
 
     def world(self, view: dict[str, Any], memory: Any, rng: random.Random) -> Game:
-        return clone_game(memory, rng)
+        return fresh_copy(memory, rng)
 
     def keep(self, legal: list[Action]) -> list[Action]:
         """Moves and alliances; votes and concessions are left to people."""

@@ -72,7 +72,7 @@ from engine.cards import JOKER, SUITS, Card
 from engine.game import Game
 from engine.kilodney import default_extra_jokers, follows, score_play
 from engine.strategies import register_strategy
-from engine.strategies.search import clone_game
+from engine.strategies.search import fresh_copy
 
 #: the careless-seat model (``KilodneyMemory.careless``): loose jokers a play
 CARELESS_PRIOR = 0.25
@@ -288,7 +288,7 @@ class KilodneyAdapter:
 
     def world(self, view: dict[str, Any], memory: Any, rng: random.Random) -> Game:
         proto, pool = memory
-        g: Any = clone_game(proto, rng)
+        g: Any = fresh_copy(proto, rng)
         cards = list(pool)
         rng.shuffle(cards)
         me = view["viewer"]

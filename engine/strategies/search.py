@@ -67,23 +67,10 @@ class Node:
         self.reward = [0.0] * seats
 
 
-def clone_game(game: Game, rng: random.Random) -> Game:
-    """A copy of ``game`` whose containers are copied two levels deep (hands are
-    lists of lists) and whose generator is fresh: the real game's future
-    shuffles are unknown, so a world must not share them."""
-    new = object.__new__(type(game))
-    state = {}
-    for key, value in game.__dict__.items():
-        if isinstance(value, list):
-            state[key] = [v.copy() if isinstance(v, list | dict | set) else v for v in value]
-        elif isinstance(value, dict | set):
-            state[key] = value.copy()
-        elif isinstance(value, random.Random):
-            state[key] = random.Random(rng.getrandbits(64))
-        else:
-            state[key] = value
-    new.__dict__.update(state)
-    return new
+def fresh_copy(game: Game, rng: random.Random) -> Game:
+    """A copy of ``game`` (``Game.copy``) with a generator of its own drawn from ``rng``:
+    the real game's future shuffles are unknown, so a world must not share them."""
+    return game.copy(rng=random.Random(rng.getrandbits(64)))
 
 
 def play_out(
@@ -100,7 +87,7 @@ def play_out(
     adapter scores (the game's, or the hand's). The copy and the rollout draw from
     ``seed``, so every candidate played from one world with one seed meets the same luck
     (paired playouts). ``choices`` narrows each actor's legal actions (default: all)."""
-    game = clone_game(world, random.Random(seed))
+    game = fresh_copy(world, random.Random(seed))
     roll = random.Random(seed)
     game.apply(view["viewer"], action)
     steps = 1

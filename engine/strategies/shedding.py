@@ -42,7 +42,7 @@ from engine.game import Game
 from engine.shedding.codes import JK, RANK, SUIT, code, codes_of, suit_index
 from engine.shedding.table import PowerTable, power_table
 from engine.strategies import register_strategy
-from engine.strategies.search import ISMCTS, DeterminizedMC, clone_game
+from engine.strategies.search import ISMCTS, DeterminizedMC, fresh_copy
 
 SUITS = "CDHS"
 
@@ -247,7 +247,7 @@ class SheddingAdapter:
 
     def world(self, view: dict[str, Any], memory: Any, rng: random.Random) -> Game:
         proto, pool, known_pile = memory
-        g: Any = clone_game(proto, rng)
+        g: Any = fresh_copy(proto, rng)
         cards = list(pool)
         rng.shuffle(cards)
         me = view["viewer"]
