@@ -376,26 +376,21 @@ def _worth(view: dict[str, Any], values: list[float], me: int) -> float:
 def _adapter(family: str, view: dict[str, Any], memory: Any) -> tuple[Any, Any]:
     """The family search's adapter and what its ``world`` needs, built from the view."""
     if family == "abbott":
-        from engine.strategies.abbott import AbbottAdapter, game_from_view
+        from engine.abbott.game import Abbott
+        from engine.strategies.abbott import AbbottAdapter
 
-        return AbbottAdapter(), game_from_view(view)
+        return AbbottAdapter(), Abbott.from_view(view)
     if family == "shedding":
-        from collections import Counter
-
         from engine.strategies import shedding as shed
 
-        proto, full = shed.game_from_view(view)
-        known_pile = memory.pile_for(view)
-        pool = Counter(full)
-        pool.subtract(shed._codes(view["hand"]))
-        pool.subtract(known_pile)
-        return shed.SheddingAdapter(smart=True), (proto, sorted(pool.elements()), known_pile)
+        return shed.SheddingAdapter(smart=True), shed.worlds_from(view, memory.pile_for(view))
     if family == "kilodney":
+        from engine.kilodney.game import Kilodney
         from engine.strategies import kilodney as kil
 
         played = memory.played_for(view)
-        proto = kil.game_from_view(view, played)
-        return kil.KilodneyAdapter(), (proto, kil.unseen_cards(view, played))
+        seen = Kilodney.from_view(view, played)
+        return kil.KilodneyAdapter(), (seen, kil.unseen_cards(view, played))
     raise ValueError(f"no analysis for the {family} family")
 
 

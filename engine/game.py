@@ -225,6 +225,24 @@ class Game(ABC):
         self._copy_state(new)
         return new
 
+    @classmethod
+    def from_view(cls, view: Mapping[str, Any], **known: Any) -> Self:
+        """The game as ``view`` shows it to its seat, for a search to sample worlds
+        from: everything the view shows is set, and the places it hides (the other
+        seats' hands, the stock) are left empty for ``deal_unseen``. ``known`` is what
+        the seat remembers beyond its view (the cards it saw played), as each family
+        takes it. Only the family writes its game's state: a strategy never does."""
+        raise NotImplementedError(f"{cls.__name__} cannot be built from a view")
+
+    def deal_unseen(
+        self, view: Mapping[str, Any], cards: Sequence[Any], rng: random.Random
+    ) -> Self:
+        """A world: a copy of this game (``from_view(view)``) with ``cards``, the cards
+        the seat has not seen in the order a search sampled them, dealt into the places
+        the view hides, and ``rng`` for its future shuffles. A family that hides
+        nothing has nothing to deal: the copy is the world."""
+        return self.copy(rng=rng)
+
     @property
     def actions_taken(self) -> int:
         """How many actions have been accepted so far."""

@@ -22,6 +22,7 @@ engine.errors.IllegalActionError: seat 0: 'move f1' is not legal: f1 is occupied
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from engine.actions import Action, Ally, Concede, Move, Vote
@@ -31,6 +32,7 @@ from engine.events import Event
 from engine.game import Game
 from engine.options import Option, OptionSchema
 from engine.poker import CARD_BIT, Hand, value_of_mask
+from engine.registry import new_game
 
 from .board import (
     SEAT_NAMES,
@@ -40,6 +42,7 @@ from .board import (
     has_move,
     in_line,
     rook_moves,
+    square_index,
     square_name,
 )
 from .scoring import game_winner, hand_points, hand_winner, sides
@@ -225,6 +228,63 @@ class Abbott(Game):
         new.turns_taken = list(self.turns_taken)
         new.votes = list(self.votes)
         new.conceded = list(self.conceded)
+
+    # ------------------------------------------------- rebuilt from a view
+    @classmethod
+    def from_view(cls, view: Mapping[str, Any]) -> Abbott:
+        """The hand exactly as ``view`` shows it: in abbott nothing is hidden, so this is
+        the whole state a search needs (later hands deal from the game's own generator,
+        which a search replaces with its own).
+
+        >>> import engine
+        >>> game = engine.new_game("abbott", seats=4, seed=1, dealer=3)
+        >>> _ = game.apply(0, "move c1")
+        >>> Abbott.from_view(game.view(2)).view(None) == game.view(None)
+        True
+        """
+        n = view["seats"]
+        options = view.get("options")  # the table's house rules
+        if options is None:  # a view from before views carried them
+            options = {
+                "stall_limit": view["stall_limit"],
+                "target": view["target"],
+                "alliance_from_round": view.get("alliance_from_round", 1),
+                "end_when_decided": view.get("end_when_decided", True),
+            }
+        game = new_game(view["ruleset"], seats=n, seed=0, options=options, dealer=view["dealer"])
+        assert isinstance(game, cls)
+        size = view["size"]
+        grid = [None if c is None else Card.parse(c) for row in view["grid"] for c in row]
+        game.grid = grid
+        game.grid_bits = [0 if c is None else CARD_BIT[str(c)] for c in grid]
+        game.grid_mask = sum(game.grid_bits)
+        game.pieces = [square_index(p, size) for p in view["pieces"]]
+        game.collections = [[Card.parse(c) for c in coll] for coll in view["collections"]]
+        placed = {c for c in grid if c is not None} | {c for coll in game.collections for c in coll}
+        game.unused = [c for c in FULL_PACK if c not in placed]
+        game.masks = [sum(CARD_BIT[c] for c in coll) for coll in view["collections"]]
+        game.values = [value_of_mask(m) for m in game.masks]
+        game.turn = view["turn_of"]
+        first = (view["dealer"] + 1) % n
+        done = view["round"]
+        here = (game.turn - first) % n
+        game.turns_taken = [done if (s - first) % n < here else done - 1 for s in range(n)]
+        a = view.get("alliance")
+        game.alliance = None if a is None else (a["chooser"], a["partner"])
+        game.power = view.get("power")
+        game._proxy = None
+        if game.power is not None and game.alliance is not None:
+            c, p = game.alliance
+            game._proxy = (p if game.power == c else c, game.power)
+        game.votes = list(view.get("votes", []))
+        game.conceded = list(view.get("conceded", []))
+        game.stall = view["stall"]
+        game.hand_number = view["hand_number"]
+        game._scores = list(view["scores"])
+        game.hand_scores = [list(h) for h in view.get("hand_scores", [])]
+        game._packs = []
+        game.opening_events = []
+        return game
 
     # ------------------------------------------------------ where it stands
     @property

@@ -24,16 +24,18 @@ lists every ruling made where the source is silent.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+import random
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.actions import Action, Play
-from engine.cards import JOKER_RANK, SUITS, Card, format_cards, make_deck, shuffled
+from engine.cards import JOKER, JOKER_RANK, SUITS, Card, format_cards, make_deck, shuffled
 from engine.errors import OptionError
 from engine.events import Event
 from engine.game import Game
 from engine.kilodney.vocabulary import VOCABULARY
 from engine.options import Option, OptionSchema
+from engine.registry import new_game
 
 STANDARD_JOKERS = 2
 STANDARD_DECK = 52 + STANDARD_JOKERS
@@ -212,6 +214,66 @@ class Kilodney(Game):
         new.knocked_out = list(self.knocked_out)
         new.stranded = list(self.stranded)
         new.hand_points = list(self.hand_points)
+
+    # ------------------------------------------------- rebuilt from a view
+    @classmethod
+    def from_view(cls, view: Mapping[str, Any], played: Sequence[Card] | None = None) -> Kilodney:
+        """The hand as ``view`` shows it to its seat, with the cards the seat saw played
+        this hand (``played``; ``None`` if it missed some) as the pile: the seat's own hand,
+        the card to follow, who is in and out, the scores. The other hands are empty:
+        ``deal_unseen`` fills them. The deck's extra jokers follow from the cards
+        counted (the hands and the pile) when every played card is known.
+
+        >>> import engine
+        >>> game = engine.new_game("kilodney", seats=4, seed=3)
+        >>> seen = Kilodney.from_view(game.view(2), played=[])
+        >>> seen.view(2)["hand"] == game.view(2)["hand"], seen.view(2)["hand_sizes"]
+        (True, [0, 0, 14, 0])
+        """
+        n = view["seats"]
+        total = sum(view["hand_sizes"]) + len(played) if played is not None else None
+        extra = max(0, (total - STANDARD_DECK) if total is not None else default_extra_jokers(n))
+        game = new_game(
+            view["ruleset"],
+            seats=n,
+            seed=0,
+            options={"target": view["target"], "extra_jokers": min(extra, MAX_EXTRA_JOKERS)},
+            dealer=view["dealer"],
+        )
+        assert isinstance(game, cls)
+        me = view["viewer"]
+        game.hands = [
+            [Card.parse(c) for c in view["hand"] or []] if s == me else [] for s in range(n)
+        ]
+        game.pile = list(played) if played is not None else []
+        game.top = Card.parse(view["top"]) if view.get("top") else None
+        game.running = view["running"]
+        game.leader = view.get("leader")
+        game.in_hand = list(view["in_hand"])
+        game.knocked_out = list(view["knocked_out"])
+        game.stranded = list(view.get("stranded", []))
+        game.hand_points = list(view.get("hand_points", [0] * n))
+        game.turn = view["to_act"]
+        game.hand_number = view["hand_number"]
+        game._scores = list(view["scores"])
+        game.opening_events = []
+        return game
+
+    def deal_unseen(
+        self, view: Mapping[str, Any], cards: Sequence[Card], rng: random.Random
+    ) -> Kilodney:
+        """A world: ``cards`` fill each other seat's hand to the size ``view`` gives (a
+        knocked-out hand too: its cards are unseen, not gone). Where they run short (the
+        seat missed some plays) jokers make up the count, which only makes the sampled
+        opponents a little stronger."""
+        world = self.copy(rng=rng)
+        me = view["viewer"]
+        rest = list(cards)
+        for s, size in enumerate(view["hand_sizes"]):
+            if s != me:
+                take, rest = rest[:size], rest[size:]
+                world.hands[s] = take + [JOKER] * (size - len(take))
+        return world
 
     # ------------------------------------------------------ where it stands
     @property

@@ -20,6 +20,9 @@ valid play typed by a person is accepted.
 
 from __future__ import annotations
 
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from itertools import pairwise
 from typing import Any, ClassVar
 
@@ -29,6 +32,7 @@ from engine.errors import OptionError
 from engine.events import Event
 from engine.game import Game
 from engine.options import OptionSchema
+from engine.registry import new_game
 from engine.shedding.codes import (
     _CODES,
     DRAW,
@@ -158,6 +162,94 @@ class SheddingGame(Game):
         new.announced = set(self.announced)
         new.misses = list(self.misses)
         new._hand_points = list(self._hand_points)
+
+    # ------------------------------------------------- rebuilt from a view
+    @classmethod
+    def from_view(cls, view: Mapping[str, Any], known_pile: Sequence[int] = ()) -> SheddingGame:
+        """The hand as ``view`` shows it to its seat: the table's rules (the ruleset and
+        the house rules the view carries), whose turn it is and what is owed, the seat's
+        own hand, and as the pile the cards the seat saw go onto it (``known_pile``, as
+        codes, top last; at least the top). The other hands and the stock are empty, and
+        so is the pile under what the seat saw: ``deal_unseen`` fills them.
+
+        >>> import engine
+        >>> game = engine.new_game("switch", seats=3, seed=2)
+        >>> view = game.view(1)
+        >>> seen = SheddingGame.from_view(view)
+        >>> seen.view(1)["hand"] == view["hand"], seen.view(1)["hand_sizes"]
+        (True, [0, 7, 0])
+        """
+        n = view["seats"]
+        options = {**(view.get("options") or {}), "target": view["target"]}
+        # An empty deck: nothing is dealt that the view does not say.
+        game = new_game(
+            view["ruleset"], seats=n, seed=0, options=options, dealer=view["dealer"], deck=[]
+        )
+        assert isinstance(game, cls)
+        me = view["viewer"]
+        game.hands = [_codes(view["hand"]) if s == me else [] for s in range(n)]
+        top = _codes([view["top"]]) if view.get("top") else []
+        game.pile = list(known_pile) or top
+        game.stock = []
+        game.turn = view["to_act"]
+        game.direction = view["direction"]
+        game.nominated = None if view.get("nominated") is None else suit_index(view["nominated"])
+        pend = view.get("pending")
+        if pend is None:
+            game.pending = None
+        else:
+            game.pending = {
+                "kind": pend["kind"],
+                "count": pend["count"],
+                "cards": _codes(pend["cards"]),
+            }
+            if pend.get("rank") is not None:
+                game.pending["rank"] = "23456789TJQKA".index(pend["rank"])
+        # The game's own ``awaiting`` holds only a suit or a drawn card owed; the view's
+        # ``awaiting_kind`` names a pending power's kind too.
+        owed = view.get("awaiting_kind")
+        game.awaiting = owed if owed in ("suit", "drawn") else None
+        game.drawn = _codes(view.get("drawn"))
+        game.after_suit = None
+        game.finished = list(view["finished"])
+        game.announced = set(view.get("announced", []))
+        game.owing = None
+        game.misses = list(view.get("misses", [0] * n))
+        game.idle = 0
+        game.turns = 0
+        game.hand_over = False
+        game._hand_points = [0] * n
+        game.total_scores = list(view["scores"])
+        game.hand_scores = []
+        game.hand_number = view["hand_number"]
+        game.opening_events = []
+        return game
+
+    def unseen_cards(self) -> list[int]:
+        """The cards of this table's deck that are nowhere in this game, as sorted codes:
+        for a game ``from_view``, the cards its seat has not seen."""
+        pool = Counter(list(range(52)) * self.decks + [JK] * self.options["jokers"])
+        for hand in self.hands:
+            pool.subtract(hand)
+        pool.subtract(self.pile)
+        pool.subtract(self.stock)
+        return sorted(pool.elements())
+
+    def deal_unseen(
+        self, view: Mapping[str, Any], cards: Sequence[int], rng: random.Random
+    ) -> SheddingGame:
+        """A world: ``cards`` (codes) fill each other seat's hand to the size ``view``
+        gives, then the pile under the cards the seat saw, then the stock."""
+        world = self.copy(rng=rng)
+        me = view["viewer"]
+        rest = list(cards)
+        for s, size in enumerate(view["hand_sizes"]):
+            if s != me:
+                world.hands[s], rest = rest[:size], rest[size:]
+        under = max(0, view["pile_size"] - len(self.pile))
+        world.pile, rest = rest[:under] + self.pile, rest[under:]
+        world.stock = rest[: view["stock"]]
+        return world
 
     # ---------------------------------------------------------- contract
     @property
@@ -1161,6 +1253,10 @@ class SheddingGame(Game):
 
 def _texts(cards: list[int] | tuple[int, ...]) -> list[str]:
     return [TEXT[c] for c in cards]
+
+
+def _codes(texts: Sequence[str] | None) -> list[int]:
+    return [code(Card.parse(t)) for t in texts or []]
 
 
 __all__ = ["HAND_TURN_LIMIT", "MAX_MULTI", "SheddingGame"]

@@ -32,11 +32,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import engine
 from engine.abbott import rook_moves, square_index, square_name
+from engine.abbott.game import Abbott
 from engine.abbott.scoring import hand_points
 from engine.actions import Action, Ally, Move, Vote
-from engine.cards import Card
 from engine.game import Game
 from engine.poker import CARD_BIT, value_of_mask
 from engine.strategies import register_strategy
@@ -285,52 +284,6 @@ class AbbottAdapter:
         ]
 
 
-def game_from_view(view: dict[str, Any]) -> Game:
-    """An abbott game in exactly the state the view shows (the current hand)."""
-    n = view["seats"]
-    options = view.get("options")  # the table's house rules
-    if options is None:  # a view from before views carried them
-        options = {
-            "stall_limit": view["stall_limit"],
-            "target": view["target"],
-            "alliance_from_round": view.get("alliance_from_round", 1),
-            "end_when_decided": view.get("end_when_decided", True),
-        }
-    g: Any = engine.new_game(
-        view["ruleset"], seats=n, seed=0, options=options, dealer=view["dealer"]
-    )
-    size = view["size"]
-    grid = [None if c is None else Card.parse(c) for row in view["grid"] for c in row]
-    g.grid = grid
-    g.grid_bits = [0 if c is None else CARD_BIT[str(c)] for c in grid]
-    g.grid_mask = sum(g.grid_bits)
-    g.pieces = [square_index(p, size) for p in view["pieces"]]
-    g.collections = [[Card.parse(c) for c in coll] for coll in view["collections"]]
-    g.masks = [sum(CARD_BIT[c] for c in coll) for coll in view["collections"]]
-    g.values = [value_of_mask(m) for m in g.masks]
-    g.turn = view["turn_of"]
-    first = (view["dealer"] + 1) % n
-    done = view["round"]
-    here = (g.turn - first) % n
-    g.turns_taken = [done if (s - first) % n < here else done - 1 for s in range(n)]
-    a = view.get("alliance")
-    g.alliance = None if a is None else (a["chooser"], a["partner"])
-    g.power = view.get("power")
-    g._proxy = None
-    if g.power is not None and g.alliance is not None:
-        c, p = g.alliance
-        g._proxy = (p if g.power == c else c, g.power)
-    g.votes = list(view.get("votes", []))
-    g.conceded = list(view.get("conceded", []))
-    g.stall = view["stall"]
-    g.hand_number = view["hand_number"]
-    g._scores = list(view["scores"])
-    g.hand_scores = [list(h) for h in view.get("hand_scores", [])]
-    g._packs = []
-    g.opening_events = []
-    return g
-
-
 class AbbottSearch:
     """IS-MCTS from the view; the exact solver in a 2-player endgame.
 
@@ -394,7 +347,7 @@ class AbbottSearch:
                 cards_left(view),
             )
             kept = [m for m in moves if str(m) in result.candidates] or kept
-        action, _ = self.mcts.search(view, kept, game_from_view(view), rng)
+        action, _ = self.mcts.search(view, kept, Abbott.from_view(view), rng)
         return action
 
 
@@ -519,4 +472,4 @@ def hint(
 register_strategy("heuristic", "abbott", AbbottHeuristic, default=True)
 register_strategy("search", "abbott", AbbottSearch)
 
-__all__ = ["AbbottHeuristic", "AbbottSearch", "Hint", "game_from_view", "hint", "square_name"]
+__all__ = ["AbbottHeuristic", "AbbottSearch", "Hint", "hint", "square_name"]

@@ -72,7 +72,6 @@ from engine.cards import JOKER, SUITS, Card
 from engine.game import Game
 from engine.kilodney import default_extra_jokers, follows, score_play
 from engine.strategies import register_strategy
-from engine.strategies.search import fresh_copy
 
 #: the careless-seat model (``KilodneyMemory.careless``): loose jokers a play
 CARELESS_PRIOR = 0.25
@@ -287,20 +286,12 @@ class KilodneyAdapter:
     plays its worlds out on ``Race`` (below), which is much cheaper."""
 
     def world(self, view: dict[str, Any], memory: Any, rng: random.Random) -> Game:
-        proto, pool = memory
-        g: Any = fresh_copy(proto, rng)
-        cards = list(pool)
+        """``memory`` is ``(Kilodney.from_view(view, played), unseen_cards(view, played))``."""
+        seen, unseen = memory
+        world_rng = random.Random(rng.getrandbits(64))
+        cards = list(unseen)
         rng.shuffle(cards)
-        me = view["viewer"]
-        for s, size in enumerate(view["hand_sizes"]):
-            if s == me:
-                continue
-            take, cards = cards[:size], cards[size:]
-            # Without the played cards the pool may run short: pad with jokers,
-            # which only makes the sampled opponents a little stronger.
-            take += [JOKER] * (size - len(take))
-            g.hands[s] = take
-        return g
+        return seen.deal_unseen(view, cards, world_rng)
 
     def rollout(self, game: Game, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
         """The heuristic's idea with the world's cards in view: knock the next
@@ -335,34 +326,6 @@ class KilodneyAdapter:
         return [
             0.5 + 0.5 * math.tanh((gains[s] - (total - gains[s]) / (n - 1)) / 8) for s in range(n)
         ]
-
-
-def game_from_view(view: dict[str, Any], played: list[Card] | None) -> Game:
-    """A kilodney game in the view's public state; the other hands are filled per world."""
-    n = view["seats"]
-    total = sum(view["hand_sizes"]) + len(played) if played is not None else None
-    extra = max(0, (total - 54) if total is not None else default_extra_jokers(n))
-    g: Any = engine.new_game(
-        view["ruleset"],
-        seats=n,
-        seed=0,
-        options={"target": view["target"], "extra_jokers": min(extra, 2)},
-        dealer=view["dealer"],
-    )
-    g.hands[view["viewer"]] = _cards(view["hand"] or [])
-    g.pile = list(played) if played is not None else []
-    g.top = Card.parse(view["top"]) if view.get("top") else None
-    g.running = view["running"]
-    g.leader = view.get("leader")
-    g.in_hand = list(view["in_hand"])
-    g.knocked_out = list(view["knocked_out"])
-    g.stranded = list(view.get("stranded", []))
-    g.hand_points = list(view.get("hand_points", [0] * n))
-    g.turn = view["to_act"]
-    g.hand_number = view["hand_number"]
-    g._scores = list(view["scores"])
-    g.opening_events = []
-    return g
 
 
 # ------------------------------------------------------------- fast search

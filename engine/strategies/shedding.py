@@ -39,10 +39,11 @@ import engine
 from engine.actions import Action, Draw, Last, Nominate, Pass, Play
 from engine.cards import Card
 from engine.game import Game
-from engine.shedding.codes import JK, RANK, SUIT, code, codes_of, suit_index
+from engine.shedding.codes import JK, RANK, SUIT, code, codes_of
+from engine.shedding.game import SheddingGame
 from engine.shedding.table import PowerTable, power_table
 from engine.strategies import register_strategy
-from engine.strategies.search import ISMCTS, DeterminizedMC, fresh_copy
+from engine.strategies.search import ISMCTS, DeterminizedMC
 
 SUITS = "CDHS"
 
@@ -246,18 +247,13 @@ class SheddingAdapter:
             self.rollout = self._smart_rollout  # type: ignore[method-assign]
 
     def world(self, view: dict[str, Any], memory: Any, rng: random.Random) -> Game:
-        proto, pool, known_pile = memory
-        g: Any = fresh_copy(proto, rng)
-        cards = list(pool)
+        """``memory`` is ``worlds_from(view, ...)``: the hand as the view shows it and
+        the cards the seat has not seen, dealt here in a fresh order."""
+        seen, unseen = memory
+        world_rng = random.Random(rng.getrandbits(64))
+        cards = list(unseen)
         rng.shuffle(cards)
-        me = view["viewer"]
-        for s, size in enumerate(view["hand_sizes"]):
-            if s != me:
-                g.hands[s], cards = cards[:size], cards[size:]
-        under = view["pile_size"] - len(known_pile)
-        g.pile, cards = cards[: max(0, under)] + list(known_pile), cards[max(0, under) :]
-        g.stock = cards[: view["stock"]]
-        return g
+        return seen.deal_unseen(view, cards, world_rng)
 
     def keep(self, legal: list[Action]) -> list[Action]:
         """Plays with 'last' when a plain one exists are the same move: keep one."""
@@ -360,46 +356,11 @@ class SheddingAdapter:
         return out
 
 
-def game_from_view(view: dict[str, Any]) -> tuple[Game, list[int]]:
-    """A game in the view's public state, and the unseen cards (hands are filled per world)."""
-    n = view["seats"]
-    options = {**(view.get("options") or {}), "target": view["target"]}
-    g: Any = engine.new_game(
-        view["ruleset"], seats=n, seed=0, options=options, dealer=view["dealer"]
-    )
-    me = view["viewer"]
-    mine = _codes(view["hand"])
-    g.hands = [list(mine) if s == me else [] for s in range(n)]
-    g.turn = view["to_act"]
-    g.direction = view["direction"]
-    g.nominated = None if view.get("nominated") is None else suit_index(view["nominated"])
-    pend = view.get("pending")
-    if pend is None:
-        g.pending = None
-    else:
-        g.pending = {"kind": pend["kind"], "count": pend["count"], "cards": _codes(pend["cards"])}
-        if pend.get("rank") is not None:
-            g.pending["rank"] = "23456789TJQKA".index(pend["rank"])
-    # The view's word for what is owed (``awaiting`` says the same in English for people);
-    # the game's own ``awaiting`` holds only a suit or a drawn card owed, not a pending power.
-    owed = view.get("awaiting_kind")
-    g.awaiting = owed if owed in ("suit", "drawn") else None
-    g.drawn = _codes(view.get("drawn"))
-    g.after_suit = None
-    g.finished = list(view["finished"])
-    g.announced = set(view.get("announced", []))
-    g.owing = None
-    g.misses = list(view.get("misses", [0] * n))
-    g.idle = 0
-    g.turns = 0
-    g.hand_over = False
-    g._hand_points = [0] * n
-    g.total_scores = list(view["scores"])
-    g.hand_scores = []
-    g.hand_number = view["hand_number"]
-    g.opening_events = []
-    full = Counter(list(range(52)) * g.decks + [JK] * g.options["jokers"])
-    return g, full
+def worlds_from(view: dict[str, Any], known_pile: Sequence[int]) -> tuple[SheddingGame, list[int]]:
+    """What ``SheddingAdapter.world`` samples from: the hand as the view shows it (with
+    the cards the seat saw go onto the pile) and the cards the seat has not seen."""
+    seen = SheddingGame.from_view(view, known_pile)
+    return seen, seen.unseen_cards()
 
 
 class SheddingSearch:
@@ -463,12 +424,7 @@ class SheddingSearch:
             return self.heuristic.choose(view, legal, rng)
         if any(isinstance(a, Last) for a in legal):
             return next(a for a in legal if isinstance(a, Last))
-        proto, full = game_from_view(view)
-        known_pile = self.memory.pile_for(view)
-        pool = Counter(full)
-        pool.subtract(_codes(view["hand"]))
-        pool.subtract(known_pile)
-        memory = (proto, sorted(pool.elements()), known_pile)
+        memory = worlds_from(view, self.memory.pile_for(view))
         if self.method == "ismcts":
             return self.mcts.search(view, legal, memory, rng)[0]
         pt = view_table(view)

@@ -10,6 +10,7 @@ import pytest
 from support import soak
 
 import engine
+from engine.abbott.game import Abbott
 from engine.actions import Action, Ally, Move
 from engine.game import Game
 from engine.strategies.abbott import (
@@ -17,7 +18,6 @@ from engine.strategies.abbott import (
     AbbottHeuristic,
     AbbottLookahead,
     AbbottSearch,
-    game_from_view,
 )
 from engine.strategies.search import ISMCTS
 
@@ -57,7 +57,7 @@ def test_two_seats_still_the_tree_search() -> None:
             continue
         kept = [a for a in legal if isinstance(a, Move | Ally)]
         tree = ISMCTS(AbbottAdapter(), iterations=12, depth=40)
-        expected, _ = tree.search(view, kept, game_from_view(view), random.Random(5))
+        expected, _ = tree.search(view, kept, Abbott.from_view(view), random.Random(5))
         rng = random.Random(5)
         got = AbbottSearch(iterations=12).choose(view, legal, rng)
         assert got == expected

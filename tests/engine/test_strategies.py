@@ -14,11 +14,12 @@ import pytest
 from support import soak
 
 import engine
+from engine.abbott.game import Abbott
 from engine.game import Game
+from engine.kilodney.game import Kilodney
 from engine.strategies import default_strategy, get_strategy, strategies
 from engine.strategies import kilodney as kil
 from engine.strategies import shedding as shed
-from engine.strategies.abbott import game_from_view as abbott_world
 from engine.strategies.abbott_solver import cards_left, solve
 
 SHEDDING = ["switch", "blackjack", "irish", "j28", "taketwo", "gamebot"]
@@ -169,7 +170,7 @@ def test_abbott_world_is_the_viewed_state(seats: int) -> None:
             continue
         seat = game.to_act
         view = game.view(seat)
-        world = abbott_world(view)
+        world = Abbott.from_view(view)
         assert world.view(seat) == view
         assert world.legal_actions(seat) == game.legal_actions(seat)
 
@@ -182,8 +183,8 @@ def test_kilodney_worlds_agree_with_the_view() -> None:
             continue
         seat = game.to_act
         view = game.view(seat)
-        proto = kil.game_from_view(view, None)
-        world = kil.KilodneyAdapter().world(view, (proto, kil.unseen_cards(view, None)), rng)
+        seen = Kilodney.from_view(view, None)
+        world = kil.KilodneyAdapter().world(view, (seen, kil.unseen_cards(view, None)), rng)
         wv = world.view(seat)
         for key in ("hand", "hand_sizes", "top", "running", "in_hand", "scores", "to_act"):
             assert wv[key] == view[key], key
@@ -223,13 +224,8 @@ def assert_world_agrees(game: Game, rng: random.Random) -> None:
     seat = game.to_act
     view = game.view(seat)
     search = shed.SheddingSearch(**TINY)
-    proto, full = shed.game_from_view(view)
-    pool = full.copy()
-    pool.subtract(shed._codes(view["hand"]))
-    pool.subtract(shed._codes([view["top"]]) if view["top"] else [])
-    world = shed.SheddingAdapter().world(
-        view, (proto, sorted(pool.elements()), search.memory.pile_for(view)), rng
-    )
+    memory = shed.worlds_from(view, search.memory.pile_for(view))
+    world = shed.SheddingAdapter().world(view, memory, rng)
     wv = world.view(seat)
     for key in ("hand", "hand_sizes", "top", "pile_size", "stock", "pending", "nominated"):
         assert wv[key] == view[key], key
