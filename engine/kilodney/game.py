@@ -263,16 +263,16 @@ class Kilodney(Game):
         self, view: Mapping[str, Any], cards: Sequence[Card], rng: random.Random
     ) -> Kilodney:
         """A world: ``cards`` fill each other seat's hand to the size ``view`` gives (a
-        knocked-out hand too: its cards are unseen, not gone). Where they run short (the
-        seat missed some plays) jokers make up the count, which only makes the sampled
-        opponents a little stronger."""
+        knocked-out hand too: its cards are unseen, not gone), sorted as every hand is.
+        Where they run short (the seat missed some plays) jokers make up the count,
+        which only makes the sampled opponents a little stronger."""
         world = self.copy(rng=rng)
         me = view["viewer"]
         rest = list(cards)
         for s, size in enumerate(view["hand_sizes"]):
             if s != me:
                 take, rest = rest[:size], rest[size:]
-                world.hands[s] = take + [JOKER] * (size - len(take))
+                world.hands[s] = sorted(take + [JOKER] * (size - len(take)), key=hand_order)
         return world
 
     # ------------------------------------------------------ where it stands

@@ -16,7 +16,7 @@ from support import soak
 import engine
 from engine.abbott.game import Abbott
 from engine.game import Game
-from engine.kilodney.game import Kilodney
+from engine.kilodney.game import Kilodney, hand_order
 from engine.strategies import default_strategy, get_strategy, strategies
 from engine.strategies import kilodney as kil
 from engine.strategies import shedding as shed
@@ -189,6 +189,10 @@ def test_kilodney_worlds_agree_with_the_view() -> None:
         for key in ("hand", "hand_sizes", "top", "running", "in_hand", "scores", "to_act"):
             assert wv[key] == view[key], key
         assert world.legal_actions(seat) == game.legal_actions(seat)
+        # every hand kept as the engine keeps one (by suit, jokers last: a seat holding
+        # two jokers then has one joker play, as at the real table)
+        for s, hand in enumerate(world.hands):
+            assert hand == sorted(hand, key=hand_order), s
 
 
 @pytest.mark.parametrize("preset", SHEDDING)
