@@ -9,8 +9,10 @@ reply is always ordered with the table events around it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol, get_args
+
+from protocol import messages as m
 
 
 class Member(Protocol):
@@ -107,4 +109,128 @@ class Close:
     reason: str
 
 
-Command = Join | Watch | Resume | Leave | Detach | Act | Talk | Start | Export | Close
+# ------------------------------------------------------- the game master's
+# Only the table's game master (or an operator) may give these; ``verb`` names
+# each in replies and logs. Checks that need the table (a seat in range, a known
+# strategy, valid options) are the game master's (``server.gamemaster``).
+
+
+@dataclass(frozen=True, slots=True)
+class PauseGame:
+    verb: ClassVar[str] = "pause"
+    member: Member
+    req: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ResumeGame:
+    verb: ClassVar[str] = "resume"
+    member: Member
+    req: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatBot:
+    """Reserve ``seat`` for a server bot of ``strategy`` (None: the family's default)."""
+
+    verb: ClassVar[str] = "seat_bot"
+    member: Member
+    req: int | None
+    seat: int
+    strategy: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Unseat:
+    """Empty ``seat``: a bot's reservation, or a player (his token stops working)."""
+
+    verb: ClassVar[str] = "unseat"
+    member: Member
+    req: int | None
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SetOptions:
+    """Options merged into the table's (``start_when_full`` among them)."""
+
+    verb: ClassVar[str] = "set_options"
+    member: Member
+    req: int | None
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class SetPrize:
+    verb: ClassVar[str] = "set_prize"
+    member: Member
+    req: int | None
+    chips: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandOver:
+    """Make ``name`` (someone at the table) the game master."""
+
+    verb: ClassVar[str] = "hand_over"
+    member: Member
+    req: int | None
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class EndGame:
+    """Abandon the running game: scored as it stands, its prize returned."""
+
+    verb: ClassVar[str] = "end_game"
+    member: Member
+    req: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class CloseTable:
+    """Close the table for good, telling everyone ``reason``."""
+
+    verb: ClassVar[str] = "close"
+    member: Member
+    req: int | None
+    reason: str = ""
+
+
+MasterCommand = (
+    PauseGame | ResumeGame | SeatBot | Unseat | SetOptions | SetPrize | HandOver | EndGame
+    | CloseTable
+)  # fmt: skip
+#: Every game-master command by its verb.
+MASTER_VERBS: dict[str, type[MasterCommand]] = {c.verb: c for c in get_args(MasterCommand)}
+
+Command = (
+    Join | Watch | Resume | Leave | Detach | Act | Talk | Start | Export | Close | MasterCommand
+)
+
+#: The table command each game-master protocol message becomes.
+_FROM_MESSAGE: dict[type[m.Message], Any] = {
+    m.PauseGame: lambda who, msg: PauseGame(who, msg.id),
+    m.ResumeGame: lambda who, msg: ResumeGame(who, msg.id),
+    m.SeatBot: lambda who, msg: SeatBot(who, msg.id, msg.seat, msg.strategy),
+    m.Unseat: lambda who, msg: Unseat(who, msg.id, msg.seat),
+    m.SetOptions: lambda who, msg: SetOptions(who, msg.id, dict(msg.options)),
+    m.SetPrize: lambda who, msg: SetPrize(who, msg.id, msg.chips),
+    m.HandOver: lambda who, msg: HandOver(who, msg.id, msg.name),
+    m.EndGame: lambda who, msg: EndGame(who, msg.id),
+    m.CloseTable: lambda who, msg: CloseTable(who, msg.id, msg.reason),
+}
+#: The protocol messages that are game-master commands.
+MASTER_MESSAGES = tuple(_FROM_MESSAGE)
+
+
+def master_command(member: Member, msg: m.Message) -> MasterCommand:
+    """The table command for a game-master protocol message (one of ``MASTER_MESSAGES``).
+
+    >>> class Ann:
+    ...     name, operator = "ann", False
+    ...     def deliver(self, message): pass
+    >>> master_command(who := Ann(), m.SeatBot(table="3", seat=2, id=7)) == SeatBot(who, 7, 2)
+    True
+    """
+    return _FROM_MESSAGE[type(msg)](member, msg)

@@ -5,7 +5,7 @@ here at a few points of its loop; everything the game master may do, and
 everything timed beyond a bot's move, lives in this module so the table
 actor stays one readable loop:
 
-- ``intercept(table, command)``: the game master's commands (``MasterCommand``:
+- ``intercept(table, command)``: the game master's commands (``server.commands.MasterCommand``:
   pause, resume, seat or unseat a bot or player, set options, set a prize,
   hand the role on, end the game, close the table); ``start`` while paused resumes, as in the
   ``003`` source ("to resume a paused game, type !start");
@@ -60,6 +60,19 @@ from engine.events import Event
 from engine.strategies import Strategy, default_strategy, get_strategy, strategies
 from protocol.fields import RUNNING, TableState
 from server.clock import AwayTracker, TurnClock
+from server.commands import (
+    CloseTable,
+    EndGame,
+    HandOver,
+    MasterCommand,
+    PauseGame,
+    ResumeGame,
+    SeatBot,
+    SetOptions,
+    SetPrize,
+    Start,
+    Unseat,
+)
 from server.ledger import ChipError, Ledger, winning_seats
 from server.logfmt import log_event
 from server.profiles import RATED, Profiles, rated_setting
@@ -72,29 +85,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("switchboard.gamemaster")
 
 PAUSED = TableState.PAUSED
-
-#: The verbs of ``MasterCommand`` and the protocol message each comes from.
-VERBS = (
-    "pause",
-    "resume",
-    "seat_bot",
-    "unseat",
-    "set_options",
-    "set_prize",
-    "hand_over",
-    "end_game",
-    "close",
-)
-
-
-@dataclass(frozen=True, slots=True)
-class MasterCommand:
-    """A game-master command queued to a table like any other command."""
-
-    member: Member
-    req: int | None
-    verb: str
-    args: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -450,10 +440,8 @@ async def on_run(table: Table) -> None:
 # --------------------------------------------------------------- commands
 async def intercept(table: Table, command: object) -> bool:
     """Handle ``command`` if it is the game master's; True if it was handled here."""
-    from server.commands import Start
-
     if isinstance(command, Start) and table.state == PAUSED:
-        c = MasterCommand(command.member, command.req, "resume")
+        c: MasterCommand = ResumeGame(command.member, command.req)
     elif isinstance(command, MasterCommand):
         c = command
     else:
@@ -462,16 +450,12 @@ async def intercept(table: Table, command: object) -> bool:
         who = table.master or "nobody"
         _error(table, c, "not_master", f"only the game master ({who}) may {c.verb}")
         return True
-    handler = _HANDLERS.get(c.verb)
-    if handler is None:
-        _error(table, c, "bad_message", f"unknown game master command {c.verb!r}")
-        return True
     log_event(log, "table.master", table=table.id, verb=c.verb, by=c.member.name)
-    await handler(table, c)
+    await _HANDLERS[type(c)](table, c)  # type: ignore[operator]
     return True
 
 
-async def _pause(table: Table, c: MasterCommand) -> None:
+async def _pause(table: Table, c: PauseGame) -> None:
     if table.state != TableState.PLAYING:
         _error(table, c, "bad_state", f"the table is {table.state}: nothing to pause")
         return
@@ -483,7 +467,7 @@ async def _pause(table: Table, c: MasterCommand) -> None:
     table._send_snapshots()
 
 
-async def _resume(table: Table, c: MasterCommand) -> None:
+async def _resume(table: Table, c: ResumeGame) -> None:
     if table.state != PAUSED:
         _error(table, c, "bad_state", f"the table is {table.state}, not paused")
         return
@@ -508,22 +492,22 @@ async def _commit_bot(table: Table, seat: int, strategy: str | None) -> None:
     await table.commit(BotReserved(table.id, seat, strategy))
 
 
-def _seat_arg(table: Table, c: MasterCommand) -> int | None:
-    seat = c.args.get("seat")
+def _seat_arg(table: Table, c: SeatBot | Unseat) -> int | None:
+    seat = c.seat
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(table.seats):
         _error(table, c, "no_seat", f"there is no seat {seat!r}")
         return None
     return seat
 
 
-async def _seat_bot(table: Table, c: MasterCommand) -> None:
+async def _seat_bot(table: Table, c: SeatBot) -> None:
     seat = _seat_arg(table, c)
     if seat is None:
         return
     if table.seats[seat].name is not None:
         _error(table, c, "seat_taken", f"{table.seats[seat].name} holds seat {seat}; unseat first")
         return
-    name = c.args.get("strategy")
+    name = c.strategy
     if name is not None:
         known = strategies(table.family)
         if name not in known:
@@ -537,7 +521,7 @@ async def _seat_bot(table: Table, c: MasterCommand) -> None:
     table._send_snapshots()
 
 
-async def _unseat(table: Table, c: MasterCommand) -> None:
+async def _unseat(table: Table, c: Unseat) -> None:
     from server.store import SeatSet
     from server.table import Seat
 
@@ -568,13 +552,13 @@ async def _unseat(table: Table, c: MasterCommand) -> None:
     table._send_snapshots()
 
 
-async def _set_options(table: Table, c: MasterCommand) -> None:
+async def _set_options(table: Table, c: SetOptions) -> None:
     from server.store import OptionsSet
 
     if running(table):
         _error(table, c, "bad_state", "options change only while no game runs")
         return
-    given = c.args.get("options")
+    given = c.options
     if not isinstance(given, dict):
         _error(table, c, "bad_options", "options must be a map of name to value")
         return
@@ -603,7 +587,7 @@ async def _set_options(table: Table, c: MasterCommand) -> None:
     table._send_snapshots()
 
 
-async def _set_prize(table: Table, c: MasterCommand) -> None:
+async def _set_prize(table: Table, c: SetPrize) -> None:
     ledger = table.gm.ledger
     if ledger is None:
         _error(table, c, "bad_state", "this server keeps no chips")
@@ -617,7 +601,7 @@ async def _set_prize(table: Table, c: MasterCommand) -> None:
         return
     await ledger.commit(lambda: ledger.welcome(funder), commit=table.commit)  # an old name
     game = table.game_no + 1  # for the next game: none runs now
-    chips = c.args.get("chips", 0)
+    chips = c.chips
     try:
         await ledger.commit(lambda: ledger.prize_change(table.id, game, funder, chips),
                             commit=table.commit)  # fmt: skip
@@ -631,10 +615,10 @@ async def _set_prize(table: Table, c: MasterCommand) -> None:
     table._send_snapshots()
 
 
-async def _hand_over(table: Table, c: MasterCommand) -> None:
+async def _hand_over(table: Table, c: HandOver) -> None:
     from server.store import MasterSet
 
-    target = c.args.get("name")
+    target = c.name
     present = {m.name for m in table.members() if m.name is not None}
     present.update(s.name for s in table.seats if s.name is not None)
     match = next(
@@ -650,7 +634,7 @@ async def _hand_over(table: Table, c: MasterCommand) -> None:
     table._send_snapshots()
 
 
-async def _end_game(table: Table, c: MasterCommand) -> None:
+async def _end_game(table: Table, c: EndGame) -> None:
     if not running(table):
         _error(table, c, "bad_state", f"the table is {table.state}: no game to end")
         return
@@ -667,49 +651,23 @@ async def _end_game(table: Table, c: MasterCommand) -> None:
     table._send_snapshots()
 
 
-async def _close_table(table: Table, c: MasterCommand) -> None:
+async def _close_table(table: Table, c: CloseTable) -> None:
     """Close the table for good: a running game is abandoned (its prize goes back), and
     everyone at it is told why."""
-    reason = str(c.args.get("reason") or "").strip()
+    reason = c.reason.strip()
     why = f"{c.member.name} closed it" + (f": {reason}" if reason else "")
     await table.close(why)
     _ok(table, c, "closed")
 
 
 _HANDLERS = {
-    "pause": _pause,
-    "resume": _resume,
-    "seat_bot": _seat_bot,
-    "unseat": _unseat,
-    "set_options": _set_options,
-    "set_prize": _set_prize,
-    "hand_over": _hand_over,
-    "end_game": _end_game,
-    "close": _close_table,
+    PauseGame: _pause,
+    ResumeGame: _resume,
+    SeatBot: _seat_bot,
+    Unseat: _unseat,
+    SetOptions: _set_options,
+    SetPrize: _set_prize,
+    HandOver: _hand_over,
+    EndGame: _end_game,
+    CloseTable: _close_table,
 }
-
-
-def from_message(member: Member, msg: Any) -> MasterCommand | None:
-    """The table command for a protocol game-master message (None: not one of them)."""
-    from protocol import messages as m
-
-    req = msg.id
-    if isinstance(msg, m.PauseGame):
-        return MasterCommand(member, req, "pause")
-    if isinstance(msg, m.ResumeGame):
-        return MasterCommand(member, req, "resume")
-    if isinstance(msg, m.SeatBot):
-        return MasterCommand(member, req, "seat_bot", {"seat": msg.seat, "strategy": msg.strategy})
-    if isinstance(msg, m.Unseat):
-        return MasterCommand(member, req, "unseat", {"seat": msg.seat})
-    if isinstance(msg, m.SetOptions):
-        return MasterCommand(member, req, "set_options", {"options": dict(msg.options)})
-    if isinstance(msg, m.SetPrize):
-        return MasterCommand(member, req, "set_prize", {"chips": msg.chips})
-    if isinstance(msg, m.HandOver):
-        return MasterCommand(member, req, "hand_over", {"name": msg.name})
-    if isinstance(msg, m.EndGame):
-        return MasterCommand(member, req, "end_game")
-    if isinstance(msg, m.CloseTable):
-        return MasterCommand(member, req, "close", {"reason": msg.reason})
-    return None

@@ -32,8 +32,9 @@ import trio
 
 from protocol import messages as m
 from protocol.fields import TableState
-from server import gamemaster, lifetime, wire
+from server import lifetime, wire
 from server.admin import ADMIN_TYPES, Admin, BanList, DropConnection, Operator, read_secret
+from server.commands import MASTER_MESSAGES, master_command
 from server.config import ServerConfig
 from server.ledger import Ledger
 from server.limits import AddressCounter, FloodGuard, Verdict, fold_name
@@ -268,17 +269,7 @@ class ConnectionOps:
     def handlers(self) -> dict[type[m.Message], Any]:
         """Handlers for the messages this module serves, to merge into the connection's."""
         out: dict[type[m.Message], Any] = {t: self._admin for t in ADMIN_TYPES}
-        for t in (
-            m.PauseGame,
-            m.ResumeGame,
-            m.SeatBot,
-            m.Unseat,
-            m.SetOptions,
-            m.SetPrize,
-            m.HandOver,
-            m.EndGame,
-            m.CloseTable,
-        ):
+        for t in MASTER_MESSAGES:
             out[t] = self._master
         out[m.GetChips] = self._chips
         out.update(self.profile_requests.handlers())
@@ -345,9 +336,7 @@ class ConnectionOps:
         table = self.conn._table(msg)
         if table is None:
             return
-        command = gamemaster.from_message(self.conn, msg)
-        assert command is not None
-        await table.submit(command)
+        await table.submit(master_command(self.conn, msg))
 
     async def _chips(self, msg: m.GetChips) -> None:
         ledger = self.ops.ledger

@@ -19,9 +19,8 @@ from protocol import messages as m
 from server import gamemaster
 from server.app import Server
 from server.chip_audit import audit_file
-from server.commands import Close, Join, Start
+from server.commands import Close, EndGame, Join, SetPrize, Start
 from server.config import ServerConfig
-from server.gamemaster import MasterCommand
 from server.ledger import Ledger, split_prize
 from server.store import MemoryStore, TableCreated
 from server.table import CLOSED, OVER, Table
@@ -92,7 +91,7 @@ async def test_chips_are_conserved_over_random_games(
                 await table.submit(Join(member, 1, seat))
             master = members[0]
             amount = rng.randrange(0, ledger.balance(master.name) + 1)
-            await table.submit(MasterCommand(master, 2, "set_prize", {"chips": amount}))
+            await table.submit(SetPrize(master, 2, chips=amount))
             await table.submit(Start(master, 3))
             await settle_down()
             assert table.game is not None
@@ -101,7 +100,7 @@ async def test_chips_are_conserved_over_random_games(
             held_before = {n: ledger.balance(n) for n in NAMES}  # the prize is held now
             if fate == "abandon":
                 await trio.sleep(rng.uniform(0, 20))
-                await table.submit(MasterCommand(master, 4, "end_game"))
+                await table.submit(EndGame(master, 4))
                 await wait_until(lambda t=table: t.state == OVER)
             elif fate == "close":
                 await trio.sleep(rng.uniform(0, 20))
@@ -191,7 +190,7 @@ async def test_a_game_that_ended_just_before_a_crash_is_paid_at_start(
         await nursery.start(table.run)
         ann = Member("ann")
         await table.submit(Join(ann, 1, 0))
-        await table.submit(MasterCommand(ann, 2, "set_prize", {"chips": 300}))
+        await table.submit(SetPrize(ann, 2, chips=300))
         await table.submit(Start(ann, 3))
         await settle_down()
         table.gm.ledger = None  # the crash: the payout never happens

@@ -19,9 +19,9 @@ import engine
 import engine.strategies
 from engine.strategies import register_strategy
 from protocol import messages as m
-from server.commands import Act, Join, Start, Watch
+from server.commands import MASTER_VERBS, Act, Join, Start, Watch
 from server.config import ServerConfig
-from server.gamemaster import PAUSED, MasterCommand
+from server.gamemaster import PAUSED
 from server.ledger import Ledger
 from server.store import MemoryStore, TableCreated
 from server.table import OVER, PLAYING, Table
@@ -74,7 +74,7 @@ class Setup:
 
     async def master(self, who: Member, verb: str, **args: Any) -> Any:
         self.req += 1
-        await self.send(MasterCommand(who, self.req, verb, args))
+        await self.send(MASTER_VERBS[verb](who, self.req, **args))
         return who.last_reply(self.req)
 
 

@@ -27,8 +27,8 @@ from engine.strategies import default_strategy
 from protocol import messages as m
 from server import gamemaster
 from server.app import Server
-from server.commands import Act, Join, Resume, Start
-from server.gamemaster import PAUSED, MasterCommand
+from server.commands import Act, Join, Resume, SeatBot, Start
+from server.gamemaster import PAUSED
 from server.sqlite_store import SQLiteStore, migrate
 from server.store import (
     AwaySet,
@@ -253,7 +253,7 @@ async def test_restored_bots_remember_the_hand(kind: str, tmp_path: Path) -> Non
         table = Table(1, "kilodney", 4, options, config=CONFIG, store=store, creator="ann")
         await nursery.start(table.run)
         await table.submit(Join(ann, 1, 0))
-        await table.submit(MasterCommand(ann, 2, "seat_bot", {"seat": 1, "strategy": "heuristic"}))
+        await table.submit(SeatBot(ann, 2, seat=1, strategy="heuristic"))
         await table.submit(Start(ann, 3))
         await until(lambda: table.game is not None)
         game = table.game
@@ -299,8 +299,8 @@ async def test_a_bot_seated_mid_hand_is_shown_the_hand(nursery: trio.Nursery) ->
     await play_ann(table, ann, 10, lambda: len(game.pile) >= 4)
     assert len(game.pile) >= 4 and not game.over
     before = {seat: id(s) for seat, (_k, s) in table.gm.strategies.items()}
-    await table.submit(MasterCommand(ann, 3, "seat_bot", {"seat": 2, "strategy": "heuristic"}))
-    await table.submit(MasterCommand(ann, 4, "seat_bot", {"seat": 3, "strategy": "search"}))
+    await table.submit(SeatBot(ann, 3, seat=2, strategy="heuristic"))
+    await table.submit(SeatBot(ann, 4, seat=3, strategy="search"))
     await until(lambda: len(ann.replies(4)) == 1)
     assert isinstance(ann.last_reply(3), m.Ok) and isinstance(ann.last_reply(4), m.Ok)
     assert table.gm.strategies[3][1].name == "search"

@@ -14,9 +14,8 @@ import trio
 import trio.testing
 
 from protocol import messages as m
-from server.commands import Detach, Join, Start, Watch
+from server.commands import CloseTable, Detach, Join, SetPrize, Start, Watch
 from server.config import ServerConfig
-from server.gamemaster import MasterCommand
 from server.ledger import Ledger
 from server.store import MemoryStore, SeatSet, TableCreated
 from server.table import CLOSED, OVER, PLAYING, Table
@@ -110,7 +109,7 @@ async def test_a_game_nobody_plays_is_abandoned_and_its_prize_returned(nursery, 
     table = await new_table(nursery, store, ledger)
     ann, fan = Member("ann"), Member("fan")
     await send(table, Join(ann, 1, 0))
-    await send(table, MasterCommand(ann, 2, "set_prize", {"chips": 250}))
+    await send(table, SetPrize(ann, 2, chips=250))
     assert ledger.balance("ann") == 750
     await send(table, Start(ann, 3))
     await send(table, Watch(fan, 4))
@@ -139,13 +138,13 @@ async def test_the_game_master_closes_his_table_with_a_reason(nursery, autojump_
     await send(table, Join(ann, 1, 0))
     await send(table, Join(bob, 2, 1))
     await send(table, Watch(fan, 3))
-    await send(table, MasterCommand(ann, 4, "set_prize", {"chips": 100}))
+    await send(table, SetPrize(ann, 4, chips=100))
     await send(table, Start(ann, 5))
-    await send(table, MasterCommand(bob, 6, "close", {"reason": "mine now"}))
+    await send(table, CloseTable(bob, 6, reason="mine now"))
     refused = next(x for x in bob.got if getattr(x, "id", None) == 6)
     assert isinstance(refused, m.Error) and refused.code == "not_master"
     assert table.state == PLAYING
-    await send(table, MasterCommand(ann, 7, "close", {"reason": "time for bed"}))
+    await send(table, CloseTable(ann, 7, reason="time for bed"))
     assert isinstance(next(x for x in ann.got if getattr(x, "id", None) == 7), m.Ok)
     assert table.state == CLOSED and 1 not in store.load().tables
     for member in (ann, bob, fan):
