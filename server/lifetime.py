@@ -45,7 +45,7 @@ class Lived(Protocol):
     creator: str | None
     state: str
     game: Any
-    gm: Any  #: ``gamemaster.MasterState``: ``gm.away`` says which seats are away
+    gm: Any  #: ``gamemaster.GameMaster``: ``gm.away`` says which seats are away
     seats: Sequence[Any]  #: each with ``name`` and ``member`` (None: not connected)
     spectators: set[Any]
     empty_since: float | None

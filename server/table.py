@@ -49,6 +49,7 @@ from server.commands import (
     Export,
     Join,
     Leave,
+    MasterCommand,
     Member,
     Resume,
     Start,
@@ -155,7 +156,7 @@ class Table:
         self._actions = 0
         #: Called (without waiting) when a game starts: the lobby opens a new house table.
         self.on_start: Callable[[Table], None] | None = None
-        self.gm = gamemaster.MasterState()  #: clock, away seats, bots, prize
+        self.gm = gamemaster.GameMaster(self)  #: clock, away seats, bots, prize
         #: Who has been shown which seat's hand this game: one hand to a person.
         self.witnesses = Witnesses(by_address=config.one_hand_per_address)
         #: The server is shutting down: no bot or clock moves and no act is taken, so the
@@ -201,7 +202,7 @@ class Table:
         t.master = stored.master
         for seat, name, th in zip(t.seats, stored.seat_names, stored.token_hashes, strict=True):
             seat.name, seat.token_hash = name, th
-        gamemaster.reserve(t, stored.bots)
+        t.gm.reserve(stored.bots)
         g = stored.game
         if g is not None:
             t.game_no = g.number
@@ -211,7 +212,7 @@ class Table:
             )
             t._start_rng(g.seed)
             if not g.over:  # the bots that will play on watch the replay
-                gamemaster.new_strategies(t)
+                t.gm.new_strategies()
             t._record_events(t.game.opening_events)  # numbered as when the game started
             for seat, notation in g.actions:
                 t._record_events(t.game.apply(seat, notation))
@@ -221,7 +222,7 @@ class Table:
                 t.outcome = g.outcome or (FINISHED if t.game.over else ABANDONED)
             else:
                 t.state = PLAYING
-            gamemaster.restore(t, g.paused, g.away)
+            t.state = t.gm.restore(g.paused, g.away)
             for i, name in enumerate(stored.seat_names):
                 if name is not None:  # each holder was shown his seat's hand
                     t.witnesses.remember_name(name, i)
@@ -236,11 +237,11 @@ class Table:
 
     def players(self) -> list[str | None]:
         """Each seat's occupant: a name, ``bot:STRATEGY`` while a server bot plays it, or None."""
-        bot = self.state in (PLAYING, gamemaster.PAUSED)
+        bot = self.gm.running()
         return [
             s.name
             if s.name is not None
-            else (gamemaster.bot_name(self, i) if bot or gamemaster.reserved(self, i) else None)
+            else (self.gm.bot_name(i) if bot or self.gm.reserved(i) else None)
             for i, s in enumerate(self.seats)
         ]
 
@@ -259,7 +260,7 @@ class Table:
             "master": self.master,
             "options": self.options,
             "start_when_full": bool(self.settings.get("start_when_full")),
-            **gamemaster.summary_extra(self),
+            **self.gm.summary_extra(),
         }
 
     def statistics(self) -> TableStatistics:
@@ -290,10 +291,7 @@ class Table:
         bot's by the time it ends. The bot thinks again if its turn is still there."""
         if self._thought is not None and (
             isinstance(command, Close)
-            or (
-                isinstance(command, gamemaster.MasterCommand)
-                and gamemaster.is_master(self, command.member)
-            )
+            or (isinstance(command, MasterCommand) and self.gm.is_master(command.member))
         ):
             self._thought.cancel()
 
@@ -303,7 +301,7 @@ class Table:
         self._changed_at = trio.current_time()
         task_status.started()
         with contextlib.suppress(StoreError):  # a prize owed stays held; the next start pays
-            await gamemaster.on_run(self)  # a restored game's clock; a prize still owed
+            await self.gm.on_run()  # a restored game's clock; a prize still owed
         lifetime.update(self)  # a restored table: nobody is connected yet
         try:
             while self.state != CLOSED:
@@ -384,7 +382,7 @@ class Table:
         if self._bot_seat() is not None:
             due = self._changed_at + self._config.bot_delay_seconds
         else:
-            due = gamemaster.deadline(self)  # the turn clock of a player to act
+            due = self.gm.deadline()  # the turn clock of a player to act
         due = min(ends, due)
         return max(due, self._retry_at) if self.store_failing else due
 
@@ -394,22 +392,25 @@ class Table:
         seat = self._bot_seat()
         if seat is not None:
             await self._bot_move(seat)
-        else:
-            await gamemaster.on_deadline(self)  # a player ran out of time
+        elif (seat := await self.gm.timed_out()) is not None:  # a player ran out of time
+            assert self.game is not None
+            before = self.game.actions_taken
+            await self._bot_move(seat)
+            self.gm.clock_moved(seat, before)
 
     def _bot_seat(self) -> int | None:
         """The seat a server bot must move for now, if any: a free seat whose turn it is."""
         if self.state != PLAYING or self.game is None:
             return None
         seat = self.game.to_act
-        if seat is None or (
-            self.seats[seat].name is not None and not gamemaster.is_away(self, seat)
-        ):
+        if seat is None or (self.seats[seat].name is not None and not self.gm.is_away(seat)):
             return None
         return seat
 
     async def _handle(self, command: Command) -> None:
-        if await gamemaster.intercept(self, command):  # the game master's commands
+        decision = await self.gm.decide(command)  # the game master's commands
+        if decision is not None:
+            await self._carry_out(decision)
             return
         match command:
             case Act() if self.frozen:
@@ -436,6 +437,42 @@ class Table:
                 self._export(command)
             case Close():
                 await self._close(command.reason)
+
+    async def _carry_out(self, d: gamemaster.Decision) -> None:
+        """Do what the game master decided (``gamemaster.Decision``), in its order."""
+        if d.writes:
+            await self.commit(*d.writes)
+        match d.change:
+            case gamemaster.NewState(state):
+                self.state = state
+                if state == PLAYING:  # resumed: a bot to act waits its delay from now
+                    self._changed_at = trio.current_time()
+            case gamemaster.FreeSeat(seat):
+                member = self.seats[seat].member
+                if member is not None:
+                    member.deliver(
+                        wire.notice(f"the game master unseated you from table {self.id}")
+                    )
+                    self.spectators.add(member)  # he may keep watching
+                self.seats[seat] = Seat()
+                self._changed_at = trio.current_time()
+            case gamemaster.NewOptions(options, settings):
+                self.options, self.settings = options, settings
+            case gamemaster.NewMaster(name):
+                self.master = name
+            case gamemaster.AbandonGame():
+                await self._abandon_running()
+            case gamemaster.CloseForGood(reason):
+                await self._close(reason)
+        if d.then is not None:
+            d.then()
+        d.member.deliver(d.reply)
+        for text in d.notices:
+            msg = wire.notice(text)
+            for m in self.members():
+                m.deliver(msg)
+        if d.snapshots:
+            self._send_snapshots()
 
     # --------------------------------------------------------- messaging
     def members(self) -> list[Member]:
@@ -469,7 +506,7 @@ class Table:
             self.players(),
             self.master,
             req,
-            gamemaster.clock_left(self),
+            self.gm.clock_left(),
         )
 
     def _turn(self, seat: int | None) -> wire.Message:
@@ -479,7 +516,7 @@ class Table:
         to_act = None if game is None else game.to_act
         view = None if game is None else game.view(seat)
         return wire.turn(
-            self.id, self.seq, seat, to_act, self._legal(seat), gamemaster.clock_left(self), view
+            self.id, self.seq, seat, to_act, self._legal(seat), self.gm.clock_left(), view
         )
 
     def _catch_up(
@@ -530,7 +567,7 @@ class Table:
             numbered.append((self.seq, ev, ev.present(None)))
         self.ring.extend((n, ev) for n, ev, _public in numbered)
         self.game_events.extend(public for _n, _ev, public in numbered)
-        gamemaster.observe(self, events)
+        self.gm.observe(events)
         return numbered
 
     def _send_events(
@@ -585,7 +622,7 @@ class Table:
             why = f"seat {seat} was resumed elsewhere; resume it here with its token to act"
             c.member.deliver(wire.error(c.req, "bad_token", why, self.id))
             return
-        await gamemaster.player_acted(self, seat)  # back from away, even if refused
+        await self.gm.player_acted(seat)  # back from away, even if refused
         if self.state != PLAYING or self.game is None:
             c.member.deliver(wire.error(c.req, "bad_state", f"the table is {self.state}", self.id))
             return
@@ -610,7 +647,7 @@ class Table:
         fast heuristic instead. A fast strategy (milliseconds) chooses at once, which
         costs less than a worker."""
         assert self.game is not None
-        strategy = gamemaster.strategy_for(self, seat)
+        strategy = self.gm.strategy_for(seat)
         legal = self.game.legal_actions(seat)
         view = self.game.view(seat)
         try:
@@ -646,20 +683,20 @@ class Table:
         try:
             if self.game.over:  # the end and its payout: one transaction
                 writes.append(GameEnded(self.id, self.game_no, list(self.game.scores), FINISHED))
-                paid = await gamemaster.commit_end(self, writes, FINISHED)
+                paid = await self.gm.commit_end(writes, FINISHED)
             else:
                 await self.commit(*writes)  # an applied action is always made durable
         except StoreError:
             self._take_back()  # not stored, so not taken
             raise
         self._actions += 1
-        gamemaster.after_action(self, seat)  # the countdown follows the turn
+        self.gm.after_action(seat)  # the countdown follows the turn
         numbered = self._record_events(events)
         # the ok heads the actor's own events and turn: one write carries all three
         self._send_events(numbered, None if c is None else (c.member, wire.ok(c.req, self.id)))
         if self.game.over:
             self.state, self.outcome = OVER, FINISHED
-            gamemaster.announce(self, paid)
+            self.gm.announce(paid)
             self._send_snapshots()
         self._changed_at = trio.current_time()
 
@@ -685,12 +722,8 @@ class Table:
         name = c.member.name
         err = None
         mine = [i for i, s in enumerate(self.seats) if s.name == name]
-        free = [
-            i
-            for i, s in enumerate(self.seats)
-            if s.name is None and not gamemaster.reserved(self, i)
-        ]
-        dealt = gamemaster.running(self)  # one hand to a person from the deal on
+        free = [i for i, s in enumerate(self.seats) if s.name is None and not self.gm.reserved(i)]
+        dealt = self.gm.running()  # one hand to a person from the deal on
         if name is None:
             err = ("need_name", "claim a name before taking a seat")
         elif mine:
@@ -707,7 +740,7 @@ class Table:
                 seat = free[0]
         elif not 0 <= c.seat < len(self.seats):
             err = ("no_seat", f"there is no seat {c.seat}")
-        elif self.seats[c.seat].name is not None or gamemaster.reserved(self, c.seat):
+        elif self.seats[c.seat].name is not None or self.gm.reserved(c.seat):
             err = ("seat_taken", f"seat {c.seat} is taken")
         else:
             seat = c.seat
@@ -722,9 +755,9 @@ class Table:
         th = token_hash(token)
         # whoever sits down is not away; once dealt, he is shown the seat's hand for good
         shown = [HandShown(self.id, self.game_no, seat, name)] if dealt else []
-        writes = [SeatSet(self.id, seat, name, th), *shown, *gamemaster.back_writes(self, seat)]
+        writes = [SeatSet(self.id, seat, name, th), *shown, *self.gm.back_writes(seat)]
         await self.commit(*writes)
-        gamemaster.back(self, seat)
+        self.gm.back(seat)
         old = self.seats[seat].member
         if old is not None and old is not c.member:
             old.deliver(wire.notice(f"your seat at table {self.id} was taken up elsewhere"))
@@ -756,7 +789,7 @@ class Table:
         if seat is None:
             c.member.deliver(wire.error(c.req, "bad_token", NO_TOKEN, self.id))
             return
-        if gamemaster.running(self):
+        if self.gm.running():
             why = self.witnesses.refusal(c.member, seat, by_token=True)
             if why is not None:
                 c.member.deliver(wire.error(c.req, "other_hand", why, self.id))
@@ -778,9 +811,9 @@ class Table:
         if seat is not None:
             # an empty seat is a bot's, not away
             freed = SeatSet(self.id, seat, None, None)
-            await self.commit(freed, *gamemaster.back_writes(self, seat))
+            await self.commit(freed, *self.gm.back_writes(seat))
             self._presence(seat, "left")  # once stored: a refused leave leaves him seated
-            gamemaster.back(self, seat)
+            self.gm.back(seat)
             self.seats[seat] = Seat()
             self._changed_at = trio.current_time()
         elif c.member in self.spectators:
@@ -883,7 +916,7 @@ class Table:
                 self.witnesses.remember_name(s.name, i)
             if s.member is not None:
                 self.witnesses.shown(s.member, i)
-        gamemaster.on_start(self)  # a fresh countdown, nobody away
+        self.gm.on_start()  # a fresh countdown, nobody away
         # The first deal's events are numbered after the start's snapshot and end with
         # each seat's turn, which (not the snapshot) then says what it may do.
         self._send_snapshots(legal=not game.opening_events)
@@ -897,9 +930,9 @@ class Table:
         """End a running game as abandoned; its prize goes back in the same transaction."""
         if self.state == PLAYING and self.game is not None:
             ended = GameEnded(self.id, self.game_no, list(self.game.scores), ABANDONED)
-            returned = await gamemaster.commit_end(self, [ended], ABANDONED)
+            returned = await self.gm.commit_end([ended], ABANDONED)
             self.state, self.outcome = OVER, ABANDONED
-            gamemaster.announce(self, returned)
+            self.gm.announce(returned)
 
     def _export(self, c: Export) -> None:
         """A page of the current (or last) game's record (``server.records``): a running
@@ -909,7 +942,7 @@ class Table:
             c.member.deliver(wire.error(c.req, "no_record", "no game has started here", self.id))
             return
         size = self._config.record_page
-        if gamemaster.running(self):
+        if self.gm.running():
             if not (c.member.operator or self.is_member(c.member)):
                 text = "a running game's record is for the table's members (join or watch it)"
                 c.member.deliver(wire.error(c.req, "not_member", text, self.id))
@@ -927,16 +960,20 @@ class Table:
         """Whether ``member`` is at this table: in a seat or watching."""
         return member in self.spectators or self._seat_of(member) is not None
 
-    async def abandon_game(self, reason: str) -> None:
-        """Abandon the running game (its prize goes back) and tell everyone why."""
-        if not gamemaster.running(self):
-            return
-        before, self.state = self.state, PLAYING  # paused too: ``_abandon`` ends a running one
+    async def _abandon_running(self) -> None:
+        """Abandon the running game, playing or paused (``_abandon`` ends a playing one)."""
+        before, self.state = self.state, PLAYING
         try:
             await self._abandon()  # stored as abandoned, its prize returned, in one transaction
         finally:
             if self.state == PLAYING:  # the store refused it: as it was
                 self.state = before
+
+    async def abandon_game(self, reason: str) -> None:
+        """Abandon the running game (its prize goes back) and tell everyone why."""
+        if not self.gm.running():
+            return
+        await self._abandon_running()
         self.gm.clock.stop()
         msg = wire.notice(f"the game at table {self.id} was abandoned: {reason}")
         for m in self.members():
@@ -955,10 +992,10 @@ class Table:
         if self.game is not None and self.state not in (OVER, WAITING):
             writes.append(GameEnded(self.id, self.game_no, list(self.game.scores), ABANDONED))
         writes.append(TableClosed(self.id))
-        returned = await gamemaster.commit_end(self, writes, None)
+        returned = await self.gm.commit_end(writes, None)
         self.state = CLOSED
         self.closed.set()
-        gamemaster.announce(self, returned)
+        self.gm.announce(returned)
         msg = wire.notice(f"table {self.id} closed: {reason}")
         for m in self.members():
             m.deliver(msg)

@@ -26,7 +26,6 @@ ALLOWED = {
 #: and when one of these is gone (so that the list only ever shrinks).
 KNOWN_CIRCLES = {
     frozenset({"server.connection", "server.ops"}),
-    frozenset({"server.gamemaster", "server.table"}),
 }
 
 

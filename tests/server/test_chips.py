@@ -16,7 +16,6 @@ from support import soak
 
 import engine
 from protocol import messages as m
-from server import gamemaster
 from server.app import Server
 from server.chip_audit import audit_file
 from server.commands import Close, EndGame, Join, SetPrize, Start
@@ -124,7 +123,7 @@ async def test_chips_are_conserved_over_random_games(
         game = table.game
         assert game is not None
         if game.over:  # it ended by the rules (before any abandon): paid to the winners
-            expected = split_prize(amount, gamemaster.winners(table), master.name)
+            expected = split_prize(amount, table.gm.winners(), master.name)
         else:  # abandoned: back to the game master
             expected = {master.name: amount} if amount else {}
         after = {n: ledger.balance(n) for n in NAMES}

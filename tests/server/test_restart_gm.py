@@ -25,7 +25,6 @@ from test_gamemaster import CONFIG, Member
 import engine
 from engine.strategies import default_strategy
 from protocol import messages as m
-from server import gamemaster
 from server.app import Server
 from server.commands import Act, Join, Resume, SeatBot, Start
 from server.gamemaster import PAUSED
@@ -118,7 +117,7 @@ async def test_reserved_and_unseated_bots_come_back(make_server: MakeServer) -> 
         assert t.game is not None and t.game.actions_taken == actions and t.state == PLAYING
         chosen = {seat: key for seat, (key, _s) in t.gm.strategies.items()}
         assert chosen == {0: "", 1: "search", 2: "", 3: ""}
-        assert gamemaster.strategy_for(t, 1).name == "search"
+        assert t.gm.strategy_for(1).name == "search"
         # the game goes on, and the search bot plays seat 1 after the restart
         await ok(ann, m.Join(table=table, seat=0))
         game = t.game
@@ -153,7 +152,7 @@ async def test_a_paused_game_stays_paused(make_server: MakeServer) -> None:
         ann = await Client.connect(port, "ann")
         t = table_of(server, table)
         assert t.state == PAUSED and (await summary(ann, table))["state"] == "paused"
-        assert gamemaster.clock_left(t) == 1.0  # a full turn, kept while paused
+        assert t.gm.clock_left() == 1.0  # a full turn, kept while paused
         await trio.sleep(1.5)  # longer than the turn: no timeout, no bot
         assert t.game is not None and t.game.actions_taken == actions and t.gm.timeouts == 0
         await ok(ann, m.ResumeGame(table=table))
