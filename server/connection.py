@@ -47,7 +47,7 @@ import contextlib
 import itertools
 import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,8 +66,9 @@ from protocol.text_codec import ServerTextCodec
 from server import commands as cmd
 from server import wire
 from server.accounts import Accounts
+from server.admin import ADMIN_TYPES
 from server.config import ServerConfig
-from server.limits import TokenBucket, clean_text, fold_name
+from server.limits import TokenBucket, Verdict, clean_text, fold_name
 from server.lobby import Lobby, LobbyError
 from server.ops import ConnectionOps, Ops
 from server.store import StoreError
@@ -167,28 +168,6 @@ def make_codec(kind: str, limits: Limits) -> Codec | None:
     if kind == TEXT:
         return ServerTextCodec(limits)
     return None
-
-
-#: The handler method of each message type this module serves (one table for every
-#: connection: a per-connection dict of bound methods would cost 2 KB each).
-_HANDLERS: dict[type[m.Message], str] = {
-    m.Hello: "_hello",
-    m.Ping: "_ping",
-    m.Quit: "_quit",
-    m.ClaimName: "_claim_name",
-    m.ListRulesets: "_list_rulesets",
-    m.ListTables: "_list_tables",
-    m.CreateTable: "_create_table",
-    m.Join: "_join",
-    m.Spectate: "_spectate",
-    m.Leave: "_leave",
-    m.Resume: "_resume",
-    m.Act: "_act",
-    m.Say: "_say",
-    m.StartGame: "_start_game",
-    m.GetRecord: "_get_record",
-    m.Help: "_help",
-}
 
 
 class Connection:
@@ -520,28 +499,22 @@ class Connection:
 
     async def _dispatch(self, message: m.Received) -> None:
         self._last_message = trio.current_time()
-        if self.ops is not None and not self.ops.admit(message):
-            return  # over the request rate: refused (or dropped, if flooding)
+        if self.ops is not None and (verdict := self.ops.admit(message)) is not Verdict.OK:
+            if verdict is Verdict.DROP:  # flooding: told goodbye; stop reading
+                raise _Closing
+            return  # over the request rate: refused
         refusal = self.session.receive(message)
         if refusal is not None:
             self.deliver(refusal)
             if self.session.state is State.AWAIT_HELLO:
                 self._handshake_refused()
             return
-        method = _HANDLERS.get(type(message))
-        if method is not None:
-            handler = getattr(self, method)
-        elif self.ops is not None:  # game master, chips and admin messages (rarer)
-            handler = self.ops.handlers().get(type(message))
-        else:
-            handler = None
+        handler = HANDLERS.get(type(message))
         if handler is None:
-            self.deliver(
-                wire.error(message.id, "not_allowed", f"{message.type} is not served here yet")
-            )
+            self._not_served(message)
             return
         try:
-            await handler(message)
+            await handler(self, message)
         except (_Closing, ConnectionLost, trio.Cancelled):
             raise
         except StoreError:  # disk full ...: nothing was done; the store logged it once
@@ -551,6 +524,9 @@ class Connection:
             self.deliver(wire.error(message.id, "internal", "the server failed on that request"))
 
     # ------------------------------------------------------------ handlers
+    def _not_served(self, message: m.Message) -> None:
+        self.deliver(wire.error(message.id, "not_allowed", f"{message.type} is not served here"))
+
     async def _hello(self, msg: m.Hello) -> None:
         reply = negotiate(msg, server="switchboard")
         self.deliver(reply)
@@ -699,3 +675,57 @@ class Connection:
         # a text client reads a page as one line: no longer than the protocol's max_line
         budget = DEFAULT_LIMITS.max_line if isinstance(self.codec, ServerTextCodec) else None
         await table.submit(cmd.Export(self, msg.id, msg.start, budget))
+
+    async def _master(self, msg: Any) -> None:
+        """A game-master command (``server.commands.MasterCommand``), for the table."""
+        if (table := self._table(msg)) is not None:
+            await table.submit(cmd.master_command(self, msg))
+
+    async def _chips(self, msg: m.GetChips) -> None:
+        if self.ops is None:  # a server without chips
+            self._not_served(msg)
+        else:
+            await self.ops.chips(msg)
+
+    async def _admin(self, msg: m.Message) -> None:
+        if self.ops is None:  # a server without operators
+            self._not_served(msg)
+        else:
+            await self.ops.admin(msg)
+
+    async def _players(self, msg: m.Message) -> None:
+        """A profile, a history page or the leaderboard (``server.profile_requests``)."""
+        if self.ops is None:  # a server without profiles
+            self._not_served(msg)
+        else:
+            requests = self.ops.profile_requests
+            await requests.handlers()[type(msg)](msg)
+
+
+Handler = Callable[[Connection, Any], Awaitable[None]]
+
+#: The handler of each message type a client may send: one table for every connection
+#: (a per-connection dict of bound methods would cost 2 KB each). Anything else a
+#: client sends gets ``not_allowed``.
+HANDLERS: dict[type[m.Message], Handler] = {
+    m.Hello: Connection._hello,
+    m.Ping: Connection._ping,
+    m.Quit: Connection._quit,
+    m.Help: Connection._help,
+    m.ClaimName: Connection._claim_name,
+    m.ListRulesets: Connection._list_rulesets,
+    m.ListTables: Connection._list_tables,
+    m.CreateTable: Connection._create_table,
+    m.Join: Connection._join,
+    m.Spectate: Connection._spectate,
+    m.Leave: Connection._leave,
+    m.Resume: Connection._resume,
+    m.Act: Connection._act,
+    m.Say: Connection._say,
+    m.StartGame: Connection._start_game,
+    m.GetRecord: Connection._get_record,
+    **dict.fromkeys(cmd.MASTER_MESSAGES, Connection._master),
+    m.GetChips: Connection._chips,
+    **dict.fromkeys(ADMIN_TYPES, Connection._admin),
+    **dict.fromkeys((m.GetProfile, m.GetHistory, m.GetTop), Connection._players),
+}

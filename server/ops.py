@@ -9,8 +9,9 @@ tables; it calls into this module at a few points:
   ``admin.ServerControl`` for the operator commands.
 - ``ConnectionOps`` is one per connection: its flood guard (``admit`` is
   called before every message is handled), its operator state, and the
-  handlers for the game master's, the chips and the admin messages, which
-  ``Connection`` adds to its own table of handlers.
+  handlers for the chips and the admin messages, which the connection's one
+  table of handlers names. It sees its connection as a ``Peer`` (a protocol:
+  this module does not import ``server.connection``).
 
 Limits, each a ``ServerConfig`` number (see ``deploy/switchboard.toml``):
 requests per second with a penalty then a disconnect (``commands_*``,
@@ -26,15 +27,14 @@ import logging
 import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import trio
 
 from protocol import messages as m
 from protocol.fields import TableState
 from server import lifetime, wire
-from server.admin import ADMIN_TYPES, Admin, BanList, DropConnection, Operator, read_secret
-from server.commands import MASTER_MESSAGES, master_command
+from server.admin import Admin, BanList, DropConnection, Operator, read_secret
 from server.config import ServerConfig
 from server.ledger import Ledger
 from server.limits import AddressCounter, FloodGuard, Verdict, fold_name
@@ -43,7 +43,6 @@ from server.profile_requests import ProfileRequests
 from server.profiles import Profiles
 
 if TYPE_CHECKING:
-    from server.connection import Connection
     from server.lobby import Lobby
     from server.store import Store
 
@@ -55,6 +54,25 @@ CLOSE_WAIT_SECONDS = 5.0
 #: The SQLite file the server keeps its tables in (the ledger shares it).
 DB_NAME = "switchboard.sqlite3"
 BANS_NAME = "bans.txt"
+
+
+class Peer(Protocol):
+    """A client connection as operations see it (``server.connection.Connection``)."""
+
+    id: int
+    peer: str  #: the address it connected from
+    operator: bool  #: it proved the operator secret
+
+    @property
+    def name(self) -> str | None: ...
+
+    def deliver(self, message: m.Message) -> None: ...
+
+    def drop(self, code: str, text: str) -> None: ...
+
+    def close_nowait(self, code: str, text: str) -> None: ...
+
+    def statistics(self) -> dict[str, Any]: ...
 
 
 @dataclass(slots=True)
@@ -76,7 +94,7 @@ class Ops:
     cooloff: dict[str, float] = field(default_factory=dict)  #: address -> refused until
     lobby: Lobby | None = None
     store: Store | None = None
-    connections: set[Connection] = field(default_factory=set)
+    connections: set[Peer] = field(default_factory=set)
     nursery: trio.Nursery | None = None  #: runs the shutdown countdown
     shutdown: Any = None  #: the server's ``shutdown()``
     profiles: Profiles | None = None  #: ratings, rated at each game's end
@@ -245,9 +263,9 @@ class Ops:
 
 
 class ConnectionOps:
-    """One connection's flood guard, operator state and issue-8 handlers."""
+    """One connection's flood guard, operator state, and its chips and admin handlers."""
 
-    def __init__(self, conn: Connection, ops: Ops) -> None:
+    def __init__(self, conn: Peer, ops: Ops) -> None:
         # A proxy, not the connection itself: the connection owns this object, and a
         # back reference would make the pair a cycle that only a full gc frees.
         self.conn = weakref.proxy(conn)
@@ -266,41 +284,31 @@ class ConnectionOps:
         self.operator = Operator()
         self.profile_requests = ProfileRequests(self.conn, ops)
 
-    def handlers(self) -> dict[type[m.Message], Any]:
-        """Handlers for the messages this module serves, to merge into the connection's."""
-        out: dict[type[m.Message], Any] = {t: self._admin for t in ADMIN_TYPES}
-        for t in MASTER_MESSAGES:
-            out[t] = self._master
-        out[m.GetChips] = self._chips
-        out.update(self.profile_requests.handlers())
-        return out
-
     # ---------------------------------------------------------- limits
-    def admit(self, message: object) -> bool:
-        """Whether to handle ``message`` now. Over the rate: an error reply (False); a
-        flooder is told goodbye and its reader stops (raises the connection's ``_Closing``)."""
+    def admit(self, message: object) -> Verdict:
+        """Whether to handle ``message`` now (``OK``). Over the rate: an error reply
+        (``REFUSE``); a flooder is told goodbye, and the connection must stop reading
+        (``DROP``)."""
         if self.guard is None:
-            return True
+            return Verdict.OK
         now = trio.current_time()
         verdict = self.guard.check(now)
         if verdict is Verdict.OK:
-            return True
+            return verdict
         if verdict is Verdict.REFUSE:
             wait = self.guard.retry_after(now)
             req = getattr(message, "id", None)
             self.conn.deliver(
                 wire.error(req, "rate_limited", f"too many requests; wait {wait:.1f} s")
             )
-            return False
+            return verdict
         self.ops.cool_off(self.conn.peer)
         # A flooder: a goodbye after the replies already queued, then the reader stops
         # (the connection's polite close, bounded by close_grace_seconds).
-        from server.connection import _Closing
-
         log_event(log, "conn.flood_dropped", logging.WARNING, conn=self.conn.id,
                   peer=self.conn.peer, name=self.conn.name)  # fmt: skip
         self.conn.deliver(wire.goodbye("rate_limited", "too many requests: disconnected"))
-        raise _Closing
+        return Verdict.DROP
 
     def refuse_name(self, name: str) -> str | None:
         """Why ``name`` may not be claimed here (banned), or None."""
@@ -332,13 +340,7 @@ class ConnectionOps:
         return None
 
     # -------------------------------------------------------- handlers
-    async def _master(self, msg: Any) -> None:
-        table = self.conn._table(msg)
-        if table is None:
-            return
-        await table.submit(master_command(self.conn, msg))
-
-    async def _chips(self, msg: m.GetChips) -> None:
+    async def chips(self, msg: m.GetChips) -> None:
         ledger = self.ops.ledger
         own = self.conn.name
         name = msg.name or own
@@ -365,7 +367,7 @@ class ConnectionOps:
             m.Chips(name=match, balance=ledger.balance(match), entries=entries, id=msg.id)
         )
 
-    async def _admin(self, msg: m.Message) -> None:
+    async def admin(self, msg: m.Message) -> None:
         who = f"{self.conn.name or '-'}@{self.conn.peer}#{self.conn.id}"
         try:
             reply = await self.ops.admin.handle(

@@ -1,0 +1,21 @@
+"""The connection's dispatch is one table from message type to handler."""
+
+from __future__ import annotations
+
+from protocol import messages as m
+from server.admin import ADMIN_TYPES
+from server.commands import MASTER_MESSAGES
+from server.connection import HANDLERS, Connection
+
+
+def test_every_message_a_client_sends_has_one_handler() -> None:
+    sent = {cls for cls, who in m.SENDER.items() if who == m.CLIENT}
+    assert sent <= set(HANDLERS), sent - set(HANDLERS)
+    assert all(m.SENDER[cls] != m.SERVER for cls in HANDLERS)  # nothing a server says
+
+
+def test_the_game_masters_chips_and_admin_messages_are_in_the_same_table() -> None:
+    assert {HANDLERS[t] for t in MASTER_MESSAGES} == {Connection._master}
+    assert {HANDLERS[t] for t in ADMIN_TYPES} == {Connection._admin}
+    assert HANDLERS[m.GetChips] is Connection._chips
+    assert HANDLERS[m.Ping] is Connection._ping  # sent by either side; a client's is answered
