@@ -61,7 +61,7 @@ class TableState(enum.StrEnum):
 
 #: The states in which a game is under way.
 RUNNING = frozenset({TableState.PLAYING, TableState.PAUSED})
-#: The states as plain words (for the generated validators, which compare exact types).
+#: The states as plain words (``check_state`` compares them).
 TABLE_STATES = tuple(state.value for state in TableState)
 
 
@@ -265,35 +265,3 @@ Notation = Annotated[str, check_action]
 Legal = Annotated[tuple[str, ...], check_legal]
 Lines = Annotated[tuple[str, ...], tuple_of(check_text, 0, 1000)]
 Players = Annotated["tuple[str | None, ...]", tuple_of(_opt_word, 0, MAX_SEAT + 1)]
-
-
-def _ints(low: int, high: int, opt: bool = False) -> str:
-    test = f"(type({{v}}) is int and {low} <= {{v}} <= {high})"
-    return f"{{v}} is None or {test}" if opt else test
-
-
-#: For the common checkers, an expression (``{v}``: the value) that is true
-#: only of values the checker accepts unchanged. ``protocol.messages`` inlines
-#: it in the compiled ``__init__`` and calls the checker only when it is false
-#: (to normalise the value or to raise with the reason), which saves a call per
-#: field on the hot path. ``_KW`` is the set of known words, ``_STR`` ``{str}``.
-FAST: dict[Checker, str] = {
-    check_word: "type({v}) is str and {v} in _KW",
-    _opt_word: "{v} is None or (type({v}) is str and {v} in _KW)",
-    check_text: "type({v}) is str and len({v}) <= " + str(MAX_TEXT) + " and {v}.isprintable()",
-    check_id: _ints(0, MAX_ID, opt=True),
-    check_seq: _ints(0, MAX_SEQ),
-    _opt_seq: _ints(0, MAX_SEQ, opt=True),
-    check_seat: _ints(0, MAX_SEAT),
-    _opt_seat: _ints(0, MAX_SEAT, opt=True),
-    check_count: _ints(0, MAX_COUNT),
-    _opt_count: _ints(0, MAX_COUNT, opt=True),
-    check_signed: _ints(-MAX_COUNT, MAX_COUNT),
-    check_bool: "type({v}) is bool",
-    _opt_number: "{v} is None or ((type({v}) is int or type({v}) is float) and 0 <= {v} <= 1e9)",
-    check_state: "type({v}) is str and {v} in " + repr(TABLE_STATES),
-    check_payload: "type({v}) is dict and (not {v} or set(map(type, {v})) == _STR)",
-    _opt_payload: "{v} is None or (type({v}) is dict and (not {v} or set(map(type, {v})) == _STR))",
-    check_event: "type({v}) is dict and type({v}.get('kind')) is str"
-    " and set(map(type, {v})) == _STR",
-}

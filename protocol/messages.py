@@ -43,13 +43,11 @@ from __future__ import annotations
 import typing
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from protocol.errors import LocalProtocolError, ProtocolError
 from protocol.fields import (
     CONTROL,
-    FAST,
-    KNOWN_WORDS,
     Bool,
     Clock,
     Count,
@@ -125,171 +123,125 @@ class InvalidMessage:
 OMIT_EMPTY = "omit_empty"
 
 
+class _Field(NamedTuple):
+    """One field of a message class, as ``@message`` reads it from the declaration."""
+
+    name: str
+    check: Callable[[Any], Any]  #: the checker of its annotation (``protocol.fields``)
+    required: bool
+    default: Any  #: its default value, or the factory of one (``factory``)
+    factory: bool
+    listed: bool  #: a tuple on the message, a list on the wire
+    omit_empty: bool  #: left off the wire while empty (``OMIT_EMPTY``)
+
+
 @dataclass(frozen=True, slots=True)
 class Message:
-    """Base of every wire message. Subclasses set ``type`` with ``@message``."""
+    """Base of every wire message. Subclasses set ``type`` with ``@message``.
+
+    Every message is a plain frozen dataclass; its fields' checkers (one table a class,
+    ``_fields``, read from the annotations by ``@message``) run when it is built
+    (``__post_init__``) and when it is decoded (``_from_map``)."""
 
     type: ClassVar[str] = ""
+    _fields: ClassVar[tuple[_Field, ...]] = ()
+    # The same table cut for each loop below (a tuple unpacks faster than a NamedTuple's
+    # attributes are read): names and checkers; what encoding needs; what decoding needs.
     _checks: ClassVar[tuple[tuple[str, Callable[[Any], Any]], ...]] = ()
+    _encoding: ClassVar[tuple[tuple[str, bool, bool], ...]] = ()
+    _decoding: ClassVar[tuple[tuple[str, Callable[[Any], Any], Any, bool], ...]] = ()
+    _required: ClassVar[tuple[str, ...]] = ()  #: the names of the fields without a default
     _wire: ClassVar[tuple[tuple[str, bool, Any], ...]] = ()
 
     def __post_init__(self) -> None:
-        # Only reached by a subclass that skipped @message; @message compiles a
-        # validating __init__ for every registered class.
         for name, check in self._checks:
             value = getattr(self, name)
-            new = check(value)
-            if new is not value:
-                object.__setattr__(self, name, new)
+            try:
+                checked = check(value)
+            except LocalProtocolError as exc:
+                where = f"{type(self).__name__}.{name}"
+                raise LocalProtocolError(f"{where}: {exc}", exc.code) from None
+            if checked is not value:  # normalised (a list made a tuple, notation canonical)
+                object.__setattr__(self, name, checked)
 
     def to_map(self) -> dict[str, Any]:
-        """The wire map: ``type`` then every field, ``None`` values left out."""
+        """The wire map: ``type`` then every field, ``None`` values left out (and a field
+        marked ``OMIT_EMPTY`` while it is empty)."""
         out: dict[str, Any] = {"type": self.type}
-        for name, _required, _default in self._wire:
+        for name, listed, omit_empty in self._encoding:
             value = getattr(self, name)
-            if value is not None:
-                out[name] = list(value) if type(value) is tuple else value
+            if value if omit_empty else value is not None:
+                out[name] = list(value) if listed else value
         return out
 
     @classmethod
     def _from_map(cls, data: dict[str, Any]) -> Received:
-        raise NotImplementedError  # compiled per class by @message
+        """The message ``data`` (a map of this class's type) stands for; never raises.
+
+        Every required field is looked for first (a missing one is reported before any
+        bad one, as the constructor would); a missing optional field takes its default
+        (valid by construction, so unchecked). The instance is made without the
+        constructor's argument handling: each field is checked once, here."""
+        get = data.get
+        for name in cls._required:
+            if get(name) is None:
+                text = f"{cls.type}: missing field '{name}'"
+                return InvalidMessage(cls.type, "bad_message", text, _peer_id(get("id")))
+        self = object.__new__(cls)
+        for name, check, default, factory in cls._decoding:
+            value = get(name)
+            if value is None:
+                value = default() if factory else default
+            else:
+                try:
+                    value = check(value)
+                except LocalProtocolError as exc:
+                    text = f"{cls.__name__}.{name}: {exc}"
+                    return InvalidMessage(cls.type, exc.code, text, _peer_id(get("id")))
+            object.__setattr__(self, name, value)
+        return self
 
 
 M = typing.TypeVar("M", bound=type[Message])
-_FACTORY = object()
 
 
 def _peer_id(value: Any) -> int | None:
     return value if type(value) is int and 0 <= value <= (1 << 31) - 1 else None
 
 
-def _field_error(exc: LocalProtocolError, where: str) -> LocalProtocolError:
-    return LocalProtocolError(f"{where}: {exc}", exc.code)
-
-
-def _compile(cls: type[Message], hints: dict[str, Any]) -> None:
-    """Give ``cls`` a validating ``__init__``, ``to_map`` and ``_from_map``.
-
-    Why generated code: these run for every message on the wire, and one
-    straight-line function per class is several times faster than a loop over
-    the fields (the benchmark in bench/protocol.py holds us to plain msgpack).
-    The generated ``__init__`` has the dataclass's signature and defaults;
-    ``_from_map`` (decoding) makes the instance itself and sets each checked
-    field, without going through the constructor's argument handling, and
-    returns an ``InvalidMessage`` instead of raising."""
-    env: dict[str, Any] = {
-        "_KW": KNOWN_WORDS,
-        "_LPE": LocalProtocolError,
-        "_err": _field_error,
-        "_STR": {str},
-        "_FACTORY": _FACTORY,
-        "_Invalid": InvalidMessage,
-        "_cls": cls,
-        "_new": object.__new__,
-        "_pid": _peer_id,
-    }
-    params, kw_params, body, to_map, from_map, checks = [], [], [], [], [], []
-    for i, f in enumerate(fields(cls)):
-        name = f.name
-        env[f"_c{i}"] = hints[name].__metadata__[0]
-        if f.default is not MISSING:
-            env[f"_d{i}"] = f.default
-            param = f"{name}=_d{i}"
-        elif f.default_factory is not MISSING:
-            env[f"_f{i}"] = f.default_factory
-            param = f"{name}=_FACTORY"
-            body.append(f"    if {name} is _FACTORY: {name} = _f{i}()")
-        else:
-            param = name
-        (kw_params if f.kw_only else params).append(param)
-        fast = FAST.get(env[f"_c{i}"])
-        indent = "    "
-        if fast is not None:
-            body.append(f"    if not ({fast.format(v=name)}):")
-            indent = "        "
-        body.append(f"{indent}try: {name} = _c{i}({name})")
-        body.append(
-            f"{indent}except _LPE as exc: raise _err(exc, '{cls.__name__}.{name}') from None"
-        )
-        env[f"_s{i}"] = cls.__dict__[name].__set__  # the slot's setter: no name lookup
-        body.append(f"    _s{i}(self, {name})")
-        base = typing.get_args(hints[name])[0]
-        is_tuple = typing.get_origin(base) is tuple or base is tuple
-        to_map.append(f"    v = self.{name}")
-        # A field declared OMIT_EMPTY (e.g. error.supported) is written only when it
-        # says something: an empty one is its default, which the decoder fills in.
-        present = "v" if f.metadata.get(OMIT_EMPTY) else "v is not None"
-        to_map.append(f"    if {present}: out['{name}'] = {'list(v)' if is_tuple else 'v'}")
-        # _from_map: read every field first (a missing one is reported before
-        # any bad one, as the constructor would), then check and set each.
-        from_map.append(f"    v{i} = get('{name}')")
-        if f.default is MISSING and f.default_factory is MISSING:
-            from_map.append(
-                f"    if v{i} is None: return _Invalid('{cls.type}', 'bad_message',"
-                f" \"{cls.type}: missing field '{name}'\", _pid(get('id')))"
-            )
-            ind = "    "
-        else:
-            # Defaults are valid by construction (tested), so they skip the check.
-            dflt = f"_d{i}" if f.default is not MISSING else f"_f{i}()"
-            checks.append(f"    if v{i} is None: v{i} = {dflt}")
-            checks.append("    else:")
-            ind = "        "
-        if fast is not None:
-            checks.append(f"{ind}if not ({fast.format(v=f'v{i}')}):")
-            ind += "    "
-        checks.append(f"{ind}try: v{i} = _c{i}(v{i})")
-        checks.append(
-            f"{ind}except _LPE as exc: return _Invalid({cls.type!r}, exc.code,"
-            f" '{cls.__name__}.{name}: ' + str(exc), _pid(get('id')))"
-        )
-        checks.append(f"    _s{i}(self, v{i})")
-    signature = ", ".join(["self", *params, *(["*", *kw_params] if kw_params else [])])
-    source = "\n".join(
-        [
-            f"def __init__({signature}):",
-            *(body or ["    pass"]),
-            "def to_map(self):",
-            f"    out = {{'type': {cls.type!r}}}",
-            *to_map,
-            "    return out",
-            "def _from_map(data):",
-            "    get = data.get",
-            *from_map,
-            "    self = _new(_cls)",
-            *checks,
-            "    return self",
-        ]
+def _declared(cls: type[Message], f: Any, hints: dict[str, Any]) -> _Field:
+    meta = getattr(hints[f.name], "__metadata__", None)
+    if not meta:
+        raise TypeError(f"{cls.__name__}.{f.name} needs a checker annotation")
+    base = typing.get_args(hints[f.name])[0]
+    factory = f.default is MISSING and f.default_factory is not MISSING
+    return _Field(
+        name=f.name,
+        check=meta[0],
+        required=f.default is MISSING and f.default_factory is MISSING,
+        default=f.default_factory if factory else (None if f.default is MISSING else f.default),
+        factory=factory,
+        listed=typing.get_origin(base) is tuple or base is tuple,
+        omit_empty=bool(f.metadata.get(OMIT_EMPTY)),
     )
-    exec(compile(source, f"<protocol message {cls.__name__}>", "exec"), env)
-    cls.__init__ = env["__init__"]
-    cls.__init__.__qualname__ = f"{cls.__name__}.__init__"
-    cls.to_map = env["to_map"]
-    cls._from_map = staticmethod(env["_from_map"])
 
 
 def message(type_name: str, sender: str) -> Callable[[M], M]:
-    """Register a message class under its wire ``type`` and compile its checks."""
+    """Register a message class under its wire ``type`` and read its fields' checkers."""
 
     def register(cls: M) -> M:
-        hints = typing.get_type_hints(cls, include_extras=True)
-        checks = []
-        wire = []
-        for f in fields(cls):
-            meta = getattr(hints[f.name], "__metadata__", None)
-            if not meta:
-                raise TypeError(f"{cls.__name__}.{f.name} needs a checker annotation")
-            checks.append((f.name, meta[0]))
-            required = f.default is MISSING and f.default_factory is MISSING
-            default = f.default if f.default is not MISSING else f.default_factory
-            wire.append((f.name, required, default))
-        cls.type = type_name
-        cls._checks = tuple(checks)
-        cls._wire = tuple(wire)
         if type_name in TYPES:
             raise TypeError(f"message type {type_name!r} registered twice")
-        _compile(cls, hints)
+        hints = typing.get_type_hints(cls, include_extras=True)
+        cls.type = type_name
+        cls._fields = tuple(_declared(cls, f, hints) for f in fields(cls))
+        cls._required = tuple(f.name for f in cls._fields if f.required)
+        cls._checks = tuple((f.name, f.check) for f in cls._fields)
+        cls._encoding = tuple((f.name, f.listed, f.omit_empty) for f in cls._fields)
+        cls._decoding = tuple((f.name, f.check, f.default, f.factory) for f in cls._fields)
+        cls._wire = tuple(
+            (f.name, f.required, f.default if not f.required else MISSING) for f in cls._fields
+        )
         TYPES[type_name] = cls
         SENDER[cls] = sender
         return cls
