@@ -122,6 +122,13 @@ def markdown(vocabulary: Vocabulary) -> str:
     return "\n".join(lines) + "\n"
 
 
+def common_markdown() -> str:
+    """The keys every family's view holds, as the spec writes them."""
+    lines = ["| key | type | meaning |", "|---|---|---|"]
+    lines += [f"| `{f.name}` | {_type(f)} | {f.meaning} |" for f in COMMON_VIEW]
+    return "\n".join(lines) + "\n"
+
+
 def _type(f: Field) -> str:
     """The type as the spec writes it (``or``, not ``|``, which would split a table cell)."""
     return f.type.replace(" | ", " or ")
@@ -132,4 +139,4 @@ def _field(f: Field) -> str:
     return f"`{f.name}` ({_type(f)}{sometimes}): {f.meaning}"
 
 
-__all__ = ["COMMON_VIEW", "EventKind", "Field", "Vocabulary", "markdown"]
+__all__ = ["COMMON_VIEW", "EventKind", "Field", "Vocabulary", "common_markdown", "markdown"]

@@ -3,8 +3,9 @@
     python tests/vocabulary_docs.py           # exit 1 and say which section is stale
     python tests/vocabulary_docs.py --write   # rewrite the sections in place
 
-Each family's section stands between ``<!-- vocabulary:FAMILY -->`` and
-``<!-- /vocabulary:FAMILY -->``; tests/engine/test_vocabulary.py fails while one is stale.
+Each section stands between ``<!-- vocabulary:NAME -->`` and ``<!-- /vocabulary:NAME -->``
+(NAME: ``common`` for the keys of every view, or a family); tests/engine/test_vocabulary.py
+fails while one is stale.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
-from engine.vocabulary import Vocabulary, markdown  # noqa: E402
+from engine.vocabulary import Vocabulary, common_markdown, markdown  # noqa: E402
 
 SPEC = ROOT / "docs" / "protocol.md"
 
@@ -38,21 +39,27 @@ def _block(family: str) -> re.Pattern[str]:
     )
 
 
+def sections() -> dict[str, str]:
+    """Each generated section's text by its marker name: ``common`` (the keys of every
+    view), then one per family."""
+    out = {"common": common_markdown()}
+    out.update((family, markdown(v)) for family, v in vocabularies().items())
+    return out
+
+
 def stale(text: str) -> list[str]:
-    """The families whose section in ``text`` is missing or differs from its declaration."""
+    """The sections of ``text`` that are missing or differ from their declaration."""
     out = []
-    for family, vocabulary in vocabularies().items():
-        found = _block(family).search(text)
-        if found is None or found.group(2) != markdown(vocabulary):
-            out.append(family)
+    for name, wanted in sections().items():
+        found = _block(name).search(text)
+        if found is None or found.group(2) != wanted:
+            out.append(name)
     return out
 
 
 def rewrite(text: str) -> str:
-    for family, vocabulary in vocabularies().items():
-        text = _block(family).sub(
-            lambda m, v=vocabulary: m.group(1) + markdown(v) + m.group(3), text
-        )
+    for name, wanted in sections().items():
+        text = _block(name).sub(lambda m, w=wanted: m.group(1) + w + m.group(3), text)
     return text
 
 

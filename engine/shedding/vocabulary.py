@@ -93,7 +93,7 @@ VOCABULARY = Vocabulary(
         EventKind(
             "nominate",
             "a seat named the suit to follow",
-            (_SEAT, Field("suit", "str", "the suit named, as a word (`hearts`)")),
+            (_SEAT, Field("suit", "str", "the suit named, as its letter (`C`, `D`, `H`, `S`)")),
         ),
         EventKind("last", "a seat announced its last card (or a cards call)", (_SEAT,)),
         EventKind(
@@ -144,7 +144,12 @@ VOCABULARY = Vocabulary(
             (
                 _HAND,
                 Field("finished", "list[int]", "every seat in finishing order"),
-                Field("points", "list[int]", "what the hand gave each seat"),
+                Field(
+                    "points",
+                    "list[int]",
+                    "what the hand gave each seat: the seat out first scores the cards left in"
+                    " the other hands (docs/rules.md, Scoring); every other seat 0",
+                ),
                 _SCORES,
                 Field(
                     "blocked",
