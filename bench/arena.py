@@ -25,7 +25,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from client.arena import run_arena
+from client.arena import Versus, run_arena
+
+#: The slowest a search may be at the 99th percentile of its moves to count as playable.
+P99_TARGET = 1.0
 
 SHEDDING_SEARCH = "search:iterations=200"
 #: RULESET:SEATS -> the search entrant its table uses.
@@ -52,16 +55,17 @@ def main() -> None:
     )
     args = ap.parse_args()
     configs = args.only.split(",") if args.only else list(CONFIGS)
+    rows: list[tuple[Versus, str]] = []
     for item in configs:
         ruleset, _, seats = item.partition(":")
         n = int(seats or 4)
         search = args.search or CONFIGS.get(f"{ruleset}:{n}", "search")
         entrants = [search, "heuristic"] if args.head_to_head else [search, "heuristic", "random"]
-        print(
-            f"$ switchboard arena {ruleset} {' '.join(entrants)}"
-            f" --seats {n} --games {args.games} --seed {args.seed} --jobs {args.jobs}",
-            flush=True,
+        command = (
+            f"switchboard arena {ruleset} {' '.join(entrants)}"
+            f" --seats {n} --games {args.games} --seed {args.seed} --jobs {args.jobs}"
         )
+        print(f"$ {command}", flush=True)
         start = time.perf_counter()
         result = run_arena(
             ruleset,
@@ -72,7 +76,33 @@ def main() -> None:
             jobs=args.jobs,
         )
         print(result.table())
-        print(f"({time.perf_counter() - start:.0f} s)\n", flush=True)
+        print(f"({time.perf_counter() - start:.0f} s)", flush=True)
+        if args.head_to_head:
+            vs = result.versus(search, "heuristic")
+            rows.append((vs, command))
+            print(target_line(vs) + "\n", flush=True)
+        else:
+            print(flush=True)
+    if rows:
+        print("| ruleset | games | search − heuristic, paired | search ms a move (p50 / p99) |")
+        print("|---|---|---|---|")
+        for vs, _command in rows:
+            print(vs.row())
+        for _vs, command in rows:
+            print(f"$ {command}")
+        met = sum(vs.met(P99_TARGET) for vs, _command in rows)
+        print(f"target met in {met} of {len(rows)} tables")
+
+
+def target_line(vs: Versus) -> str:
+    """The figure beside its target: the paired difference's lower bound above 0
+    (search the better, 95%) with search's p99 time a move at most ``P99_TARGET``."""
+    d = vs.difference
+    return (
+        f"search − heuristic {d.mean * 100:+.1f} points, 95% CI [{d.low * 100:+.1f},"
+        f" {d.high * 100:+.1f}] (target: above 0); p99 {vs.p99 * 1000:.0f} ms a move"
+        f" (target: ≤ {P99_TARGET * 1000:.0f} ms): {'met' if vs.met(P99_TARGET) else 'NOT met'}"
+    )
 
 
 if __name__ == "__main__":

@@ -341,6 +341,42 @@ def paired_difference(
     return Difference(first, second, n, mean, mean - half, mean + half)
 
 
+@dataclass(frozen=True, slots=True)
+class Versus:
+    """One row of a per-ruleset table: ``difference`` (``first``'s win rate minus
+    ``second``'s, paired by deal) and ``first``'s time a move, the two figures a
+    strategy must show to be called the better at a playable pace."""
+
+    ruleset: str
+    games: int
+    difference: Difference
+    p50: float  # seconds
+    p99: float  # seconds
+
+    def met(self, p99_limit: float = 1.0) -> bool:
+        """Whether ``first`` is the better with 95% confidence within ``p99_limit`` a move."""
+        return self.difference.significant and self.p99 <= p99_limit
+
+    def row(self) -> str:
+        """A Markdown table row: ruleset, games, the difference with its interval, ms a move.
+
+        >>> d = Difference("s", "h", 500, 0.071, 0.043, 0.1)
+        >>> Versus("switch", 2000, d, 0.00012, 0.258).row()
+        '| switch | 2000 | +7.1 [+4.3, +10.0], 500 deals | 0.12 / 258 |'
+        """
+        d = self.difference
+        return (
+            f"| {self.ruleset} | {self.games} | {d.mean * 100:+.1f} [{d.low * 100:+.1f},"
+            f" {d.high * 100:+.1f}], {d.deals} deals | {_ms(self.p50)} / {_ms(self.p99)} |"
+        )
+
+
+def _ms(seconds: float) -> str:
+    """Milliseconds with two significant decimals below 10 ms, whole above."""
+    ms = seconds * 1000
+    return f"{ms:.2f}" if ms < 10 else f"{ms:.0f}"
+
+
 @dataclass(slots=True)
 class ArenaResult:
     """The standings of one arena run, with enough to print its table."""
@@ -357,6 +393,17 @@ class ArenaResult:
     def difference(self, first: str, second: str) -> Difference:
         """``first``'s win rate minus ``second``'s, paired by deal, with its 95% interval."""
         return paired_difference(first, second, self.deals)
+
+    def versus(self, first: str, second: str) -> Versus:
+        """``first`` against ``second``: the paired difference and ``first``'s time a move."""
+        own = self.standings[first]
+        return Versus(
+            self.ruleset,
+            self.games,
+            self.difference(first, second),
+            own.time_quantile(0.5),
+            own.time_quantile(0.99),
+        )
 
     def table(self) -> str:
         """The printed table: win rate with its 95% interval, rating, time a move."""

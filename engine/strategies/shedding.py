@@ -32,6 +32,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -363,6 +364,54 @@ def worlds_from(view: dict[str, Any], known_pile: Sequence[int]) -> tuple[Sheddi
     return seen, seen.unseen_cards()
 
 
+@dataclass(frozen=True, slots=True)
+class SearchSettings:
+    """What a ``SheddingSearch`` can be tuned by (the defaults: switch's tuning, below).
+
+    ``iterations``: rollouts a decision, shared by the candidates; ``depth``: actions a
+    rollout plays before the cards-left estimate stands in; ``candidates``: how many of
+    the heuristic's best actions are played out; ``method``: ``mc`` or ``ismcts``;
+    ``seconds``: a wall-time cap a decision (none: reproducible); ``confidence``:
+    standard errors by which a candidate must beat the heuristic's choice to replace
+    it; ``gap``: a rating lead at which the heuristic's choice is played unsearched;
+    ``smart``: the heuristic-like rollout (1) or the plain shed-the-most one (0).
+    """
+
+    iterations: int = 600
+    depth: int = 40
+    candidates: int = 5
+    method: str = "mc"
+    seconds: float | None = None
+    confidence: float = 2.0
+    gap: float = 1.0
+    smart: int = 1
+
+    def __post_init__(self) -> None:
+        if self.method not in ("mc", "ismcts"):
+            raise ValueError("method is mc or ismcts")
+        if self.iterations < 1:
+            raise ValueError("iterations must be at least 1")
+
+    @staticmethod
+    def given(params: dict[str, Any]) -> dict[str, Any]:
+        """The parameters actually given (``None`` means "the preset's")."""
+        return {k: v for k, v in params.items() if v is not None}
+
+
+#: Each preset's settings where they differ from ``SearchSettings``'s, from the
+#: head-to-head arena (docs/bots.md has the tables and the commands).
+PRESET_SEARCH: dict[str, dict[str, Any]] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class PresetSearch:
+    """A preset's settings and the searches built from them."""
+
+    settings: SearchSettings
+    mc: DeterminizedMC
+    mcts: ISMCTS
+
+
 class SheddingSearch:
     """Search over sampled deals of the unseen cards.
 
@@ -391,29 +440,35 @@ class SheddingSearch:
     name = "search"
     slow = True  # most of a second a move: the server runs it in a worker process
 
-    def __init__(
-        self,
-        iterations: int = 600,
-        depth: int = 40,
-        candidates: int = 5,
-        method: str = "mc",
-        seconds: float | None = None,
-        confidence: float = 2.0,
-        gap: float = 1.0,
-        smart: int = 1,
-    ) -> None:
-        if method not in ("mc", "ismcts"):
-            raise ValueError("method is mc or ismcts")
-        adapter = SheddingAdapter(smart=bool(smart))
-        self.gap = gap
-        self.method = method
-        self.mc = DeterminizedMC(
-            adapter, iterations=iterations, depth=depth, seconds=seconds, confidence=confidence
-        )
-        self.mcts = ISMCTS(adapter, iterations=iterations, depth=depth, seconds=seconds)
-        self.candidates = candidates
+    def __init__(self, **params: Any) -> None:
+        """``params`` (any field of ``SearchSettings``) override the preset's tuned
+        settings (``PRESET_SEARCH``) at every preset this strategy plays."""
+        self.params = SearchSettings(**params).given(params)  # fail early on a bad one
+        self._tuned: dict[str, PresetSearch] = {}
         self.memory = SheddingMemory()
         self.heuristic = SheddingHeuristic()
+
+    def settings(self, ruleset: str) -> SearchSettings:
+        """The settings this strategy plays ``ruleset`` with: the preset's tuned ones,
+        then the parameters it was made with."""
+        return SearchSettings(**{**PRESET_SEARCH.get(ruleset, {}), **self.params})
+
+    def searchers(self, ruleset: str) -> PresetSearch:
+        """The searches ``ruleset`` is played with, built from its settings once."""
+        tuned = self._tuned.get(ruleset)
+        if tuned is None:
+            st = self.settings(ruleset)
+            adapter = SheddingAdapter(smart=bool(st.smart))
+            mc = DeterminizedMC(
+                adapter,
+                iterations=st.iterations,
+                depth=st.depth,
+                seconds=st.seconds,
+                confidence=st.confidence,
+            )
+            mcts = ISMCTS(adapter, iterations=st.iterations, depth=st.depth, seconds=st.seconds)
+            tuned = self._tuned[ruleset] = PresetSearch(st, mc, mcts)
+        return tuned
 
     def observe(self, event: dict[str, Any]) -> None:
         self.memory.observe(event)
@@ -425,16 +480,27 @@ class SheddingSearch:
         if any(isinstance(a, Last) for a in legal):
             return next(a for a in legal if isinstance(a, Last))
         memory = worlds_from(view, self.memory.pile_for(view))
-        if self.method == "ismcts":
-            return self.mcts.search(view, legal, memory, rng)[0]
+        tuned = self.searchers(view["ruleset"])
+        st = tuned.settings
+        if st.method == "ismcts":
+            return tuned.mcts.search(view, legal, memory, rng)[0]
         pt = view_table(view)
         hand = _codes(view["hand"])
-        rated = [(rate_play(view, a, hand, pt) if isinstance(a, Play) else -5.0, a) for a in plays]
+        h = self.heuristic  # the candidates ranked as the heuristic ranks them
+        rated = [
+            (
+                rate_play(view, a, hand, pt, h.go_on, h.pickup_scale)
+                if isinstance(a, Play)
+                else -5,
+                a,
+            )
+            for a in plays
+        ]
         rated.sort(key=lambda wa: -wa[0])
-        if self.gap > 0 and rated[0][0] - rated[1][0] >= self.gap:
+        if st.gap > 0 and rated[0][0] - rated[1][0] >= st.gap:
             return rated[0][1]  # the heuristic leads by far: not worth the search
-        ranked = [a for _, a in rated[: self.candidates]]
-        return self.mc.search(view, ranked, memory, rng)[0]
+        ranked = [a for _, a in rated[: st.candidates]]
+        return tuned.mc.search(view, ranked, memory, rng)[0]
 
 
 register_strategy("heuristic", "shedding", SheddingHeuristic, default=True)

@@ -8,6 +8,7 @@ so with intervals that do not overlap.
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -16,10 +17,14 @@ from typing import Any
 import pytest
 
 from client.arena import (
+    Difference,
     Entrant,
+    Versus,
     distinct_arrangements,
+    paired_difference,
     places_from_scores,
     play_game,
+    quantile,
     run_arena,
     schedule,
     wilson,
@@ -190,3 +195,44 @@ def test_network_arena_plays_through_a_real_server(
     assert "switch, 2 seats, 4 games (0 unfinished)" in out
     rows = {line.split()[0]: line.split() for line in out.splitlines()[2:]}
     assert int(rows["heuristic"][1]) == int(rows["random"][1]) == 4
+
+
+def test_the_paired_interval_is_students_t_on_the_per_deal_differences() -> None:
+    """25 deals whose differences are known: the mean, and a half-width of Student's
+    t (24 degrees of freedom: 2.0639) times the standard error, not the normal 1.96."""
+    diffs = [0.5, -0.25, 0.0, 0.25, 0.75] * 5
+    deals = {i: {"a": [0.5 + d / 2, 1], "b": [0.5 - d / 2, 1]} for i, d in enumerate(diffs)}
+    deals[99] = {"a": [1.0, 1]}  # a deal only one of them played is left out
+    r = paired_difference("a", "b", deals)
+    mean = sum(diffs) / 25
+    sd = math.sqrt(sum((x - mean) ** 2 for x in diffs) / 24)
+    assert r.deals == 25 and r.mean == pytest.approx(mean)
+    assert (r.high - r.low) / 2 == pytest.approx(2.0639 * sd / 5, rel=2e-3)
+    assert r.significant == (r.low > 0)
+
+
+def test_a_versus_row_needs_both_the_edge_and_the_pace() -> None:
+    edge = Difference("s", "h", 100, 0.05, 0.01, 0.09)
+    none = Difference("s", "h", 100, 0.05, -0.01, 0.11)
+    assert Versus("j28", 400, edge, 0.001, 0.9).met()
+    assert not Versus("j28", 400, edge, 0.001, 1.2).met()  # too slow at the 99th percentile
+    assert Versus("j28", 400, edge, 0.001, 1.2).met(p99_limit=1.5)
+    assert not Versus("j28", 400, none, 0.001, 0.5).met()  # the interval reaches 0
+    assert Versus("j28", 400, none, 0.0004, 0.5).row() == (
+        "| j28 | 400 | +5.0 [-1.0, +11.0], 100 deals | 0.40 / 500 |"
+    )
+
+
+def test_versus_takes_the_first_strategys_times(drawtoy: str) -> None:
+    result = run_arena(drawtoy, ["greedy", "random"], games=40, seats=2, seed=3)
+    vs = result.versus("greedy", "random")
+    assert vs.difference == result.difference("greedy", "random")
+    times = result.standings["greedy"].times
+    assert (vs.p50, vs.p99) == (quantile(times, 0.5), quantile(times, 0.99))
+    assert vs.games == 40 and vs.ruleset == drawtoy
+
+
+def test_quantile_is_nearest_rank() -> None:
+    values = [float(v) for v in range(200, 0, -1)]
+    assert quantile(values, 0.99) == 198.0 and quantile(values, 0.5) == 100.0
+    assert quantile([7.0], 0.99) == 7.0 and quantile([], 0.5) == 0.0

@@ -85,7 +85,7 @@ def _no_search(*args: Any, **kwargs: Any) -> Any:
 def test_a_clear_heuristic_lead_skips_the_search() -> None:
     for game in _positions(gap_wanted=True):
         s = shed.SheddingSearch(iterations=10, depth=5, gap=1.0)
-        s.mc.search = _no_search  # type: ignore[method-assign]
+        s.searchers("switch").mc.search = _no_search  # type: ignore[method-assign]
         seat = game.to_act
         choice = s.choose(game.view(seat), game.legal_actions(seat), random.Random(1))
         assert choice == _rated(game)[0][1]
@@ -94,7 +94,7 @@ def test_a_clear_heuristic_lead_skips_the_search() -> None:
 def test_a_close_call_is_searched() -> None:
     for game in _positions(gap_wanted=False):
         s = shed.SheddingSearch(iterations=10, depth=5, gap=1.0)
-        s.mc.search = _no_search  # type: ignore[method-assign]
+        s.searchers("switch").mc.search = _no_search  # type: ignore[method-assign]
         seat = game.to_act
         with pytest.raises(Searched):
             s.choose(game.view(seat), game.legal_actions(seat), random.Random(1))
@@ -179,3 +179,54 @@ def test_the_search_plays_the_go_on_and_the_new_options() -> None:
             assert action in legal
             for event in game.apply(seat, action):
                 bot.observe(event.present(seat))
+
+
+def test_each_preset_is_searched_with_its_own_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The settings come from the view's preset: a gap of 0 set for switch alone makes
+    a position the default gap would settle unsearched go to the search, while
+    another preset keeps the defaults; a parameter given to the strategy wins."""
+    monkeypatch.setitem(shed.PRESET_SEARCH, "switch", {"gap": 0.0, "iterations": 30})
+    s = shed.SheddingSearch(depth=5)
+    assert s.settings("switch").gap == 0.0 and s.settings("irish").gap == 1.0
+    assert s.searchers("switch").mc.iterations == 30
+    assert s.searchers("irish").mc.iterations == shed.SearchSettings().iterations
+    assert shed.SheddingSearch(iterations=7).searchers("switch").mc.iterations == 7
+    for game in _positions(gap_wanted=True):
+        s = shed.SheddingSearch(depth=5)
+        s.searchers("switch").mc.search = _no_search  # type: ignore[method-assign]
+        seat = game.to_act
+        with pytest.raises(Searched):
+            s.choose(game.view(seat), game.legal_actions(seat), random.Random(1))
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_tuned_settings_are_the_ones_played(preset: str) -> None:
+    """Every preset's tuned settings reach the search that plays it."""
+    tuned = shed.SheddingSearch().searchers(preset)
+    want = shed.SearchSettings(**shed.PRESET_SEARCH.get(preset, {}))
+    assert tuned.settings == want
+    assert (tuned.mc.iterations, tuned.mc.depth, tuned.mc.confidence) == (
+        want.iterations,
+        want.depth,
+        want.confidence,
+    )
+
+
+def test_bad_search_settings_are_refused() -> None:
+    with pytest.raises(ValueError, match="mc or ismcts"):
+        shed.SheddingSearch(method="tree")
+    with pytest.raises(TypeError):
+        shed.SheddingSearch(budget=3)
+
+
+def test_the_search_ranks_its_candidates_with_the_heuristics_weights() -> None:
+    """The search settles a clear lead with the heuristic's own rating: at j28 a go-on
+    jack is not rated up by the cards it would let the bot lay after it (the heuristic
+    measured that as spending the jack early), so the search keeps its jack here as
+    the heuristic does."""
+    game = deal("j28", ["JD 6H 7H 3C 9D KH", "5C 6D 7D 8C 9C 4S"], "9S", "KS KD QC QD")
+    view, legal = game.view(0), game.legal_actions(0)
+    assert str(shed.SheddingHeuristic().choose(view, legal, random.Random(1))) == "play 9D"
+    s = shed.SheddingSearch()
+    s.searchers("j28").mc.search = _no_search  # type: ignore[method-assign]
+    assert str(s.choose(view, legal, random.Random(1))) == "play 9D"
