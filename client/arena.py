@@ -25,7 +25,9 @@ Why this design:
   those per-deal differences: the luck of the deal cancels inside each one,
   and the dependence between seats is inside it too.
 - **Time per move** is the wall time of ``choose`` only, so the engine's own
-  cost does not blur a strategy's.
+  cost does not blur a strategy's; its CPU time is kept too, since on a
+  shared machine the wall time also counts whoever else was using the CPU,
+  while the CPU time is the strategy's own cost, what it would wait alone.
 - **Games in parallel, results in order.** Games are independent, so ``jobs``
   worker processes play them (forked, so a strategy or toy game registered in
   this process exists there too) while the book is kept here in game order:
@@ -109,6 +111,7 @@ class GameResult:
     actions: int
     finished: bool
     move_times: dict[str, list[float]]
+    move_cpu: dict[str, list[float]] = field(default_factory=dict)  # CPU seconds a move
 
 
 @dataclass(slots=True)
@@ -121,6 +124,7 @@ class Standing:
     mu: float = 25.0
     sigma: float = 25.0 / 3
     times: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)  # CPU seconds a move (in-process arena)
 
     @property
     def win_rate(self) -> float:
@@ -263,6 +267,7 @@ def play_game(
         getattr(p, "observe", None) for p in players
     ]
     times: dict[str, list[float]] = defaultdict(list)
+    cpu: dict[str, list[float]] = defaultdict(list)
     actions = 0
     for event in getattr(game, "opening_events", ()):  # the first deal, before any action
         for s, observe in enumerate(observers):
@@ -273,9 +278,10 @@ def play_game(
         assert seat is not None
         legal = game.legal_actions(seat)
         view = game.view(seat)
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.thread_time()
         action = players[seat].choose(view, legal, rngs[seat])
         times[lineup[seat].label].append(time.perf_counter() - start)
+        cpu[lineup[seat].label].append(time.thread_time() - start_cpu)
         events = game.apply(seat, action)
         actions += 1
         for s, observe in enumerate(observers):
@@ -285,7 +291,7 @@ def play_game(
     scores = list(game.scores)
     places = outcome_places(game) if game.over else [0] * seats
     return GameResult(
-        seed, [e.label for e in lineup], scores, places, actions, game.over, dict(times)
+        seed, [e.label for e in lineup], scores, places, actions, game.over, dict(times), dict(cpu)
     )
 
 
@@ -350,24 +356,29 @@ class Versus:
     ruleset: str
     games: int
     difference: Difference
-    p50: float  # seconds
-    p99: float  # seconds
+    p50: float  # seconds, wall
+    p99: float  # seconds, wall
+    cpu_p99: float | None = None  # seconds of CPU; None where only wall times are known
 
     def met(self, p99_limit: float = 1.0) -> bool:
-        """Whether ``first`` is the better with 95% confidence within ``p99_limit`` a move."""
-        return self.difference.significant and self.p99 <= p99_limit
+        """Whether ``first`` is the better with 95% confidence within ``p99_limit`` a move
+        (its CPU time where known: the wall time of a shared machine counts the others)."""
+        pace = self.p99 if self.cpu_p99 is None else self.cpu_p99
+        return self.difference.significant and pace <= p99_limit
 
     def row(self) -> str:
-        """A Markdown table row: ruleset, games, the difference with its interval, ms a move.
+        """A Markdown table row: ruleset, games, the difference with its interval, ms a
+        move (wall p50 / p99, then the CPU p99 where known).
 
         >>> d = Difference("s", "h", 500, 0.071, 0.043, 0.1)
-        >>> Versus("switch", 2000, d, 0.00012, 0.258).row()
-        '| switch | 2000 | +7.1 [+4.3, +10.0], 500 deals | 0.12 / 258 |'
+        >>> Versus("switch", 2000, d, 0.00012, 0.258, 0.2).row()
+        '| switch | 2000 | +7.1 [+4.3, +10.0], 500 deals | 0.12 / 258 | 200 |'
         """
         d = self.difference
+        cpu = "" if self.cpu_p99 is None else f" {_ms(self.cpu_p99)} |"
         return (
             f"| {self.ruleset} | {self.games} | {d.mean * 100:+.1f} [{d.low * 100:+.1f},"
-            f" {d.high * 100:+.1f}], {d.deals} deals | {_ms(self.p50)} / {_ms(self.p99)} |"
+            f" {d.high * 100:+.1f}], {d.deals} deals | {_ms(self.p50)} / {_ms(self.p99)} |{cpu}"
         )
 
 
@@ -403,10 +414,12 @@ class ArenaResult:
             self.difference(first, second),
             own.time_quantile(0.5),
             own.time_quantile(0.99),
+            quantile(own.cpu, 0.99) if own.cpu else None,
         )
 
     def table(self) -> str:
-        """The printed table: win rate with its 95% interval, rating, time a move."""
+        """The printed table: win rate with its 95% interval, rating, time a move (wall
+        median and p99, and the CPU p99 where the arena measured it)."""
         rows = sorted(self.standings.values(), key=lambda s: -s.ordinal)
         head = (
             f"{self.ruleset}, {self.seats} seats, {self.games} games"
@@ -416,7 +429,7 @@ class ArenaResult:
         lines = [
             head,
             f"{'strategy':<28}{'seats':>6}{'win rate':>10}{'95% CI':>17}"
-            f"{'rating':>8}{'mu':>7}{'median ms':>11}{'p99 ms':>9}",
+            f"{'rating':>8}{'mu':>7}{'median ms':>11}{'p99 ms':>9}{'p99 cpu ms':>12}",
         ]
         for s in rows:
             lo, hi = s.interval
@@ -424,6 +437,7 @@ class ArenaResult:
                 f"{s.label:<28}{s.seats:>6}{s.win_rate:>10.1%}{f'[{lo:.1%}, {hi:.1%}]':>17}"
                 f"{s.ordinal:>8.1f}{s.mu:>7.1f}{s.time_quantile(0.5) * 1000:>11.2f}"
                 f"{s.time_quantile(0.99) * 1000:>9.2f}"
+                + (f"{quantile(s.cpu, 0.99) * 1000:>12.2f}" if s.cpu else f"{'-':>12}")
             )
         if self.deals:
             for a, b in combinations(rows, 2):  # every pair, the better rated first
@@ -514,6 +528,8 @@ def run_arena(
     for i, result in enumerate(_play_all(tasks, jobs)):
         for label, ts in result.move_times.items():
             standings[label].times.extend(ts)
+        for label, ts in result.move_cpu.items():
+            standings[label].cpu.extend(ts)
         book.add(result.lineup, result.places if result.finished else None, deal=result.seed)
         if progress is not None:
             progress(i, result)

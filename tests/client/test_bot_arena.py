@@ -218,6 +218,9 @@ def test_a_versus_row_needs_both_the_edge_and_the_pace() -> None:
     assert not Versus("j28", 400, edge, 0.001, 1.2).met()  # too slow at the 99th percentile
     assert Versus("j28", 400, edge, 0.001, 1.2).met(p99_limit=1.5)
     assert not Versus("j28", 400, none, 0.001, 0.5).met()  # the interval reaches 0
+    # the CPU time, where known, is the pace: a loaded machine's wall time is not the bot's
+    assert Versus("j28", 400, edge, 0.001, 1.8, cpu_p99=0.6).met()
+    assert not Versus("j28", 400, edge, 0.001, 0.5, cpu_p99=1.1).met()
     assert Versus("j28", 400, none, 0.0004, 0.5).row() == (
         "| j28 | 400 | +5.0 [-1.0, +11.0], 100 deals | 0.40 / 500 |"
     )
@@ -229,7 +232,10 @@ def test_versus_takes_the_first_strategys_times(drawtoy: str) -> None:
     assert vs.difference == result.difference("greedy", "random")
     times = result.standings["greedy"].times
     assert (vs.p50, vs.p99) == (quantile(times, 0.5), quantile(times, 0.99))
+    cpu = result.standings["greedy"].cpu
+    assert len(cpu) == len(times) and vs.cpu_p99 == quantile(cpu, 0.99)
     assert vs.games == 40 and vs.ruleset == drawtoy
+    assert "p99 cpu ms" in result.table()
 
 
 def test_quantile_is_nearest_rank() -> None:
