@@ -1,7 +1,7 @@
 """Arena tables for every family: search vs heuristic vs random.
 
 Run: ``python bench/arena.py [--games 2000] [--jobs 2] [--only abbott:2,switch:4] [--search SPEC]
-[--head-to-head]``.
+[--head-to-head [--save FILE]]``, or ``python bench/arena.py --merge FILE...``.
 
 Each table is ``switchboard arena RULESET SEARCH heuristic random`` at the usual table
 size (the command is printed above it), so any one can be re-run on its own. The
@@ -9,7 +9,11 @@ reference beside each strategy is the even share (1/seats): a strategy no better
 chance wins that often. Every seat rotates over the same deals (see ``client/arena.py``),
 and under each table every pair of strategies is compared deal by deal. ``--head-to-head``
 leaves random out: search and heuristic then hold half the seats each, the direct test of
-whether search is the better.
+whether search is the better; each such table ends with its row (the paired
+difference, search's time a move) beside the target (the difference above 0 with 95%
+confidence, at most a second a move at the 99th percentile of CPU time). ``--save``
+keeps a head-to-head table's deals, and ``--merge`` joins tables of one ruleset played
+at different seeds (a long table played in bounded pieces) into one row.
 
 ``SEARCH`` is each family's arena budget below (``--search`` replaces it everywhere):
 smaller than the strategy's default (which stays under a second a move) so that
@@ -19,13 +23,15 @@ thousands of games finish on two cores; the tables say which budget they used.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from client.arena import Versus, run_arena
+from client.arena import Versus, paired_difference, quantile, run_arena
 
 #: The slowest a search may be at the 99th percentile of its moves to count as playable.
 P99_TARGET = 1.0
@@ -53,7 +59,24 @@ def main() -> None:
         action="store_true",
         help="search against heuristic alone (half the seats each), without random",
     )
+    ap.add_argument(
+        "--save",
+        metavar="FILE",
+        help="with --head-to-head: write each table's deals and times as JSON to FILE"
+        " (RULESET in the name is replaced by the ruleset), for --merge",
+    )
+    ap.add_argument(
+        "--merge",
+        nargs="+",
+        metavar="FILE",
+        help="print one row from saved head-to-head runs of one ruleset on disjoint deals",
+    )
     args = ap.parse_args()
+    if args.merge:
+        vs = merged([json.loads(Path(f).read_text()) for f in args.merge])
+        print(vs.row())
+        print(target_line(vs))
+        return
     configs = args.only.split(",") if args.only else list(CONFIGS)
     rows: list[tuple[Versus, str]] = []
     for item in configs:
@@ -80,6 +103,17 @@ def main() -> None:
         if args.head_to_head:
             vs = result.versus(search, "heuristic")
             rows.append((vs, command))
+            if args.save:
+                saved = {
+                    "ruleset": ruleset,
+                    "games": args.games,
+                    "command": command,
+                    "deals": result.deals,
+                    "times": result.standings[search].times,
+                    "cpu": result.standings[search].cpu,
+                    "labels": [search, "heuristic"],
+                }
+                Path(args.save.replace("RULESET", ruleset)).write_text(json.dumps(saved))
             print(target_line(vs) + "\n", flush=True)
         else:
             print(flush=True)
@@ -95,6 +129,30 @@ def main() -> None:
             print(f"$ {command}")
         met = sum(vs.met(P99_TARGET) for vs, _command in rows)
         print(f"target met in {met} of {len(rows)} tables")
+
+
+def merged(parts: list[dict[str, Any]]) -> Versus:
+    """Saved head-to-head runs of one ruleset as one table: the paired difference over
+    all their deals (each deal is keyed by its seed, so runs at seeds far enough apart
+    hold different deals) and the search's times a move from all of them."""
+    if len({p["ruleset"] for p in parts}) != 1:
+        raise SystemExit("--merge: the runs are of different rulesets")
+    deals: dict[str, Any] = {}
+    for p in parts:
+        if deals.keys() & p["deals"].keys():
+            raise SystemExit("--merge: two runs share deals (seeds overlap)")
+        deals |= p["deals"]
+    first, second = parts[0]["labels"]
+    times = [t for p in parts for t in p["times"]]
+    cpu = [t for p in parts for t in p["cpu"]]
+    return Versus(
+        parts[0]["ruleset"],
+        sum(p["games"] for p in parts),
+        paired_difference(first, second, deals),
+        quantile(times, 0.5),
+        quantile(times, 0.99),
+        quantile(cpu, 0.99),
+    )
 
 
 def target_line(vs: Versus) -> str:
