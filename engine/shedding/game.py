@@ -62,6 +62,8 @@ MAX_MULTI = 64
 HAND_TURN_LIMIT = 2000
 
 _SUIT_WORD = ("a club", "a diamond", "a heart", "a spade")
+#: ``_opening``'s row when any card may open a play.
+_ANY_CARD = (True,) * 53
 
 
 def _names(cards: list[int] | tuple[int, ...]) -> str:
@@ -272,18 +274,25 @@ class SheddingGame(Game):
         return [Card.parse(TEXT[c]) for c in self.hands[seat]]
 
     # ----------------------------------------------------------- matching
+    def _opening(self) -> tuple[bool, ...]:
+        """Which cards may be laid on the pile now as the first card of a play, by card:
+        the power table's ``follows`` row for the suit asked (the nominated one, else
+        the top's) and the top's rank, where a wild card always goes; any card on an
+        empty pile or on a joker with no suit named. The matching rule is read here only."""
+        pile = self.pile
+        if not pile:
+            return _ANY_CARD
+        top = pile[-1]
+        suit = self.nominated
+        if suit is None:
+            if top == JK:
+                return _ANY_CARD
+            suit = SUIT[top]
+        return self.pt.follows[suit * 14 + RANK[top] + 1]
+
     def _matches(self, c: int) -> bool:
         """Whether card ``c`` may be laid on the pile now as the first card of a play."""
-        if self.pt.wild[c]:
-            return True
-        if not self.pile:
-            return True
-        top = self.pile[-1]
-        if self.nominated is not None:
-            return SUIT[c] == self.nominated or RANK[c] == RANK[top]
-        if top == JK:
-            return True
-        return SUIT[c] == SUIT[top] or RANK[c] == RANK[top]
+        return self._opening()[c]
 
     def _mismatch(self, c: int) -> str:
         if self.nominated is not None:
@@ -304,10 +313,7 @@ class SheddingGame(Game):
             return direction  # Black Jack's house rule: "J 2 2 2 2"
         if combos == "chain":
             return direction if SUIT[nxt] == SUIT[prev] or RANK[nxt] == RANK[prev] else None
-        if RANK[nxt] == RANK[prev] and (
-            combos in ("sets", "mixed")
-            or (pt.together[prev] and pt.together[nxt] and pt.sig[prev] == pt.sig[nxt])
-        ):
+        if RANK[nxt] == RANK[prev] and self._same_set(prev, nxt):  # ranks first: cheap
             return direction
         if combos in ("runs", "mixed") and SUIT[nxt] == SUIT[prev]:
             d = RANK[nxt] - RANK[prev]
@@ -315,32 +321,41 @@ class SheddingGame(Game):
                 return d
         return None
 
-    def _together_ok(self, cards: tuple[int, ...]) -> bool:
-        """Several cards answering a pending effect must be one rank laid together."""
-        if len(cards) == 1:
-            return True
-        first = cards[0]
+    def _same_set(self, a: int, b: int) -> bool:
+        """Whether ``b`` may be laid with ``a`` as one set: the same rank, at a table that
+        plays sets, or two cards that go down together and do the same thing."""
+        if RANK[a] != RANK[b]:
+            return False
         if self.options["combos"] in ("sets", "mixed"):
-            return all(RANK[c] == RANK[first] for c in cards)
+            return True
         pt = self.pt
-        return all(
-            pt.together[c] and pt.sig[c] == pt.sig[first] and RANK[c] == RANK[first] for c in cards
-        )
+        return pt.together[a] and pt.together[b] and pt.sig[a] == pt.sig[b]
+
+    def _together_ok(self, cards: tuple[int, ...]) -> bool:
+        """Several cards answering a pending effect must be one set."""
+        first = cards[0]
+        return len(cards) == 1 or all(self._same_set(first, c) for c in cards)
+
+    def _suit_run(self, first: int, cards: Sequence[int]) -> bool:
+        """Whether ``cards`` go down after ``first`` as its suit run (Black Jack's red jack
+        takes every card of its suit with it, in any order)."""
+        return self.pt.suit_run[first] and all(SUIT[c] == SUIT[first] for c in cards)
+
+    def _then(self, prev: int, nxt: int, direction: int) -> int | None:
+        """Whether ``nxt`` may come after ``prev`` in one play: the run's direction after
+        it, or None. After a go-on card any card but a joker may (it names the suit its
+        player goes on in); otherwise ``_step`` says."""
+        if self.pt.go_on[prev] and nxt != JK:
+            return 0
+        return self._step(prev, nxt, direction)
 
     def _sequence_reason(self, cards: tuple[int, ...]) -> str | None:
         """Why the cards after the first do not make one play, or None."""
-        if len(cards) == 1:
-            return None
-        first = cards[0]
-        if self.pt.suit_run[first] and all(SUIT[c] == SUIT[first] for c in cards[1:]):
+        if len(cards) == 1 or self._suit_run(cards[0], cards[1:]):
             return None
         direction = 0
-        go_on = self.pt.go_on
         for prev, nxt in pairwise(cards):
-            if go_on[prev] and nxt != JK:
-                direction = 0  # the card after it names the suit the player goes on in
-                continue
-            d = self._step(prev, nxt, direction)
+            d = self._then(prev, nxt, direction)
             if d is None:
                 return f"{TEXT[nxt]} cannot follow {TEXT[prev]} in one play"
             direction = d
@@ -380,11 +395,24 @@ class SheddingGame(Game):
         if reason is not None:
             return reason
         left = len(self.hands[seat]) - len(cards)
-        if left == 0 and self.pt.no_end[cards[-1]]:
+        if self._bad_finish(left, cards[-1]):
             return f"you may not go out on {TEXT[cards[-1]]}"
         if last and (left == 0 or (left != 1 and not self.cards_call)):
             return "'last' is for a play that leaves you one card"
         return None
+
+    def _bad_finish(self, left: int, last: int) -> bool:
+        """Whether a play that leaves ``left`` cards and ends on ``last`` goes out on a
+        card nobody may go out on."""
+        return left == 0 and self.pt.no_end[last]
+
+    def _answering(self, cards: list[int], pend: dict[str, Any]) -> set[int]:
+        """Which of ``cards`` alone answer the waiting pick-up: the ones that stack on
+        the pile's top (the power table's ``stack_on``) and the ones that cancel."""
+        stack = self.pt.stack_on[self.pile[-1]]
+        if not self.pt.any_cancel:  # no card cancels at this table
+            return {c for c in cards if c in stack}
+        return {c for c in cards if c in stack or self._cancels(c, pend)}
 
     def _answer_reason(self, cards: tuple[int, ...], pend: dict[str, Any]) -> str | None:
         count = pend["count"]
@@ -393,7 +421,6 @@ class SheddingGame(Game):
             pt.pickup_together
             and len(cards) > 1
             and cards[0] in pt.stack_on[self.pile[-1]]
-            and pt.raises[cards[0]]
             and all(pt.pickup[c] for c in cards[1:])
         ):
             return None  # the first stacks; the pick-up cards laid with it add up
@@ -405,7 +432,7 @@ class SheddingGame(Game):
             return None
         prev = self.pile[-1]
         for c in cards:
-            if c not in pt.stack_on[prev] or not pt.raises[c]:
+            if c not in pt.stack_on[prev]:
                 return (
                     f"{TEXT[c]} does not answer the pick-up of {count}:"
                     f" stack, cancel, or draw {count}"
@@ -414,6 +441,7 @@ class SheddingGame(Game):
         return None
 
     def _cancels(self, c: int, pend: dict[str, Any]) -> bool:
+        """Whether ``c`` cancels some of the waiting pick-up."""
         pt = self.pt
         if pt.cancels_all[c]:
             return True
@@ -460,7 +488,7 @@ class SheddingGame(Game):
                 return None
             if pend["kind"] == "go_on":
                 return "you may go on in the suit you named, or pass to end your go"
-        if self._can_draw() and self.options["draw_when_able"]:
+        if self._draw_when_able():
             return None
         if can_play is None:
             can_play = self._any_play(seat)
@@ -469,6 +497,11 @@ class SheddingGame(Game):
                 return "the stock is empty: you must play"
             return "you can play, so you may not draw"
         return None
+
+    def _draw_when_able(self) -> bool:
+        """Whether a player owing nothing may draw even when he could play: where the
+        table allows it and there is a card to draw (else only when he cannot play)."""
+        return self.options["draw_when_able"] and self._can_draw()
 
     def _pass_reason(self, seat: int) -> str | None:
         if self.hand_over or seat != self.turn:
@@ -541,7 +574,7 @@ class SheddingGame(Game):
             for a in listed[1]:
                 if a is action:
                     events = self._apply(seat, a)
-                    text = NOTATION.get(id(a))  # ``notation(a)``, inlined
+                    text = NOTATION.get(id(a))  # ``codes.notation(a)``: a lookup, not a rule
                     self._log.append([seat, str(a) if text is None else text])
                     return events
         return super().apply(seat, action)
@@ -552,6 +585,7 @@ class SheddingGame(Game):
     def legal_actions(self, seat: int) -> list[Action]:
         """Every single-card play, up to ``MAX_MULTI`` multi-card plays (automatic
         moves announce last card with the play), draw, pass, suit, last."""
+        hand = self.hands[seat]
         if (
             seat == self.turn
             and self.awaiting is None
@@ -560,99 +594,78 @@ class SheddingGame(Game):
             and self._fast
             and not self.pt.any_multi
             and not self.cards_call
-            and self.pile
-            and len(self.hands[seat]) >= 2
+            and len(hand) >= 2
         ):
-            out = self._list_common(self.hands[seat])
-        elif (
-            seat == self.turn
-            and self.awaiting == "suit"
-            and not self.game_over
-            and len(self.hands[seat]) != 1
-        ):
-            out = list(NOMINATE)  # what ``_list_actions`` says then (no ``last`` to add)
+            # The common turn, kept tight because bots list actions every turn: his go
+            # with nothing owed or awaited, two cards or more, at a table of one-card
+            # plays and no cards call. What ``_list_actions`` lists then, from the same
+            # rules: the single cards that may open a play, and a draw where allowed.
+            ok = self._opening()
+            out = self._singles(len(hand), {c for c in hand if ok[c]})
+            if not out or self._draw_when_able():
+                out.append(DRAW)
         else:
             out = self._list_actions(seat)
         self._listed = (seat, tuple(out))
         return out
 
+    def _singles(self, size: int, cards: set[int]) -> list[Action]:
+        """The one-card plays of ``cards`` (each may open the play) from a hand of
+        ``size``: in card order, announcing the last card where the play leaves one, and
+        none that goes out on a card nobody may go out on."""
+        single = SINGLE[self.announce and size == 2]
+        if size == 1:
+            return [single[c] for c in cards if not self._bad_finish(0, c)]
+        return [single[c] for c in sorted(cards)]
+
     def _list_actions(self, seat: int) -> list[Action]:
         if self.game_over:
             return []
         hand = self.hands[seat]
-        if (
-            self._fast
-            and seat == self.turn
-            and self.awaiting is None
-            and self.pending is None
-            and len(hand) >= 2
-            and not self.pt.any_multi
-            and not self.cards_call
-            and self.pile
-        ):
-            return self._list_common(hand)
         out: list[Action] = []
-        if (
-            self.announce
-            and len(hand) == 1
-            and seat not in self.announced
-            and not self.hand_over
-            and seat not in self.finished
-        ):
-            out.append(LAST)
+        if len(hand) == 1 and self._reason(seat, LAST) is None:
+            out.append(LAST)  # with more cards, the cards call goes with a play (_with_call)
         if seat != self.turn:
             return out
         if self.awaiting == "suit":
             return out + list(NOMINATE)
-        announce = self.announce and len(hand) >= 2
         size = len(hand)
         pend = self.pending
-        pt = self.pt
-        plays: list[Action] = []
+        plays: list[Action]
         if self.awaiting is None and (pend is None or pend["kind"] in ("cover", "go_on")):
-            # the common case, inlined: singles that match the pile
-            wild, no_end = pt.wild, pt.no_end
-            top = self.pile[-1] if self.pile else JK
-            nominated = self.nominated
-            suit, rank = (SUIT[top], RANK[top]) if nominated is None else (nominated, RANK[top])
-            anything = top == JK and nominated is None
-            single = SINGLE[announce and size == 2]
-            for c in sorted(set(hand)):
-                if (anything or wild[c] or SUIT[c] == suit or RANK[c] == rank) and not (
-                    size == 1 and no_end[c]
-                ):
-                    plays.append(single[c])
-            if pt.any_multi and size >= 2:
-                for cards in self._multi_plays(seat):
-                    if self._play_reason(seat, cards, False) is None:
-                        plays.append(make_play(cards, announce and size - len(cards) == 1))
+            ok = self._opening()
+            plays = self._singles(size, {c for c in hand if ok[c]})
+            plays += self._multi(seat)
         elif self.awaiting is None and pend is not None and pend["kind"] == "pickup":
-            top = self.pile[-1]
-            stack_on, raises = pt.stack_on[top], pt.raises
-            for c in sorted(set(hand)):
-                answers = (c in stack_on and raises[c]) or (
-                    pt.any_cancel and self._cancels(c, pend)
-                )
-                if answers and not (size == 1 and pt.no_end[c]):  # as _play_reason says
-                    plays.append(SINGLE[announce and size == 2][c])
-            if pt.any_multi and size >= 2:
-                for cards in self._multi_plays(seat):
-                    if self._play_reason(seat, cards, False) is None:
-                        plays.append(make_play(cards, announce and size - len(cards) == 1))
+            plays = self._singles(size, self._answering(hand, pend))
+            plays += self._multi(seat)
         else:
-            for cards in self._candidate_plays(seat):
-                if self._play_reason(seat, cards, False) is None:
-                    plays.append(make_play(cards, announce and size - len(cards) == 1))
+            plays = self._checked(seat, self._candidate_plays(seat))
         if self.cards_call and plays:
             plays = [self._with_call(hand, p) for p in plays]
         out += plays
         if self._draw_reason(seat, bool(plays)) is None:
             out.append(DRAW)
-        if self.awaiting == "drawn" or (
-            pend is not None and pend["kind"] in ("skip", "miss", "go_on")
-        ):
-            out.append(PASS)  # as _pass_reason says
+        if self._pass_reason(seat) is None:
+            out.append(PASS)
         return out
+
+    def _multi(self, seat: int) -> list[Action]:
+        """The multi-card plays ``_multi_plays`` finds that are legal."""
+        if not self.pt.any_multi or len(self.hands[seat]) < 2:
+            return []
+        return self._checked(seat, self._multi_plays(seat))
+
+    def _checked(self, seat: int, candidates: list[tuple[int, ...]]) -> list[Action]:
+        """The candidates ``_play_reason`` passes, as plays (announcing last card where
+        one leaves one card)."""
+        size = len(self.hands[seat])
+        announce = self.announce
+        return [
+            make_play(cards, announce and size - len(cards) == 1)
+            for cards in candidates
+            if self._play_reason(seat, cards, False) is None
+        ]
 
     def _with_call(self, hand: list[int], play: Action) -> Action:
         """The play with the cards call where the cards it leaves could all go in one
@@ -671,11 +684,9 @@ class SheddingGame(Game):
         the card they would go on); hands above seven are not searched."""
         if not 2 <= len(cards) <= 7:
             return False
-        pt = self.pt
+        if any(self._suit_run(c, cards) for c in set(cards)):
+            return True
         counts = {c: cards.count(c) for c in cards}
-        for c in counts:
-            if pt.suit_run[c] and all(SUIT[x] == SUIT[c] for x in cards):
-                return True
 
         def extend(prev: int, direction: int, left: int) -> bool:
             if left == 0:
@@ -683,7 +694,7 @@ class SheddingGame(Game):
             for nxt, k in counts.items():
                 if k == 0:
                     continue
-                d = 0 if pt.go_on[prev] and nxt != JK else self._step(prev, nxt, direction)
+                d = self._then(prev, nxt, direction)
                 if d is None:
                     continue
                 counts[nxt] -= 1
@@ -701,23 +712,6 @@ class SheddingGame(Game):
                 return True
         return False
 
-    def _list_common(self, hand: list[int]) -> list[Action]:
-        """The common turn, kept tight because bots list actions every turn: single
-        cards that match the pile, and a draw where it is allowed."""
-        top = self.pile[-1]
-        single = SINGLE[self.announce and len(hand) == 2]
-        out: list[Action]
-        nominated = self.nominated
-        if top == JK and nominated is None:
-            out = [single[c] for c in sorted(set(hand))]
-        else:
-            suit = SUIT[top] if nominated is None else nominated
-            ok = self.pt.follows[suit * 14 + RANK[top] + 1]
-            out = [single[c] for c in sorted({c for c in hand if ok[c]})]
-        if not out or (self.options["draw_when_able"] and (self.stock or len(self.pile) > 1)):
-            out.append(DRAW)  # as _draw_reason says
-        return out
-
     def _candidate_plays(self, seat: int) -> list[tuple[int, ...]]:
         """Singles, then multi-card sequences, for the uncommon states."""
         if self.awaiting == "drawn":
@@ -734,9 +728,10 @@ class SheddingGame(Game):
         counts = {c: hand.count(c) for c in faces}
         pend = self.pending
         if pend is None or pend["kind"] in ("cover", "go_on"):
-            starts = [c for c in faces if self._matches(c)]
+            ok = self._opening()
+            starts = [c for c in faces if ok[c]]
         elif pend["kind"] == "pickup":
-            starts = [c for c in faces if self._answer_reason((c,), pend) is None]
+            starts = sorted(self._answering(faces, pend))
         else:
             starts = [c for c in faces if self._chain_reason((c,), pend) is None]
         multi: list[tuple[int, ...]] = []
@@ -784,7 +779,7 @@ class SheddingGame(Game):
         events = self._settle_owing(seat) if self.owing is not None else []
         if isinstance(action, Play):
             self.turns += 1
-            codes = _CODES.get(id(action))  # ``codes_of(action)``, inlined
+            codes = _CODES.get(id(action))  # ``codes.codes_of(action)``: a lookup, not a rule
             played = self._play(seat, codes_of(action) if codes is None else codes, action.last)
             if events:
                 events += played
@@ -1026,15 +1021,12 @@ class SheddingGame(Game):
         # the play's own power
         steps = 1
         if pt.pickup[last] and not answered:
-            if single:
-                self.pending = {"kind": "pickup", "count": pt.pickup[last], "cards": [last]}
-            else:
-                picked = [c for c in cards if pt.pickup[c]]
-                self.pending = {
-                    "kind": "pickup",
-                    "count": sum(pt.pickup[c] for c in picked),
-                    "cards": picked,
-                }
+            picked = [last] if single else [c for c in cards if pt.pickup[c]]
+            self.pending = {
+                "kind": "pickup",
+                "count": sum(pt.pickup[c] for c in picked),
+                "cards": picked,
+            }
         if pt.skip[last]:
             if self.options["skip_chain"]:
                 self.pending = {"kind": "skip", "count": 1, "rank": RANK[last]}

@@ -58,7 +58,9 @@ class PowerTable:
     #: what laying it on a waiting pick-up adds: its own pick-up, or a red jack's ``adds``
     raises: tuple[int, ...]
     pickup_together: bool  # pick-up cards may be laid together in any mix (J 2 2 2 2)
-    stack_on: tuple[frozenset[int], ...]  # what may be stacked on a pending pick-up topped by it
+    #: what may be stacked on a pending pick-up topped by it: the cards that the table's
+    #: stacking rules allow on it and that raise the pick-up
+    stack_on: tuple[frozenset[int], ...]
     any_multi: bool  # whether any multi-card play can exist at this table
     any_chain: bool  # whether any card may follow another as a set, run or together
     any_cancel: bool  # whether any card cancels a pick-up
@@ -90,6 +92,7 @@ def _compile(options: dict[str, Any]) -> PowerTable:
     sig = tuple(sigs.setdefault(p.signature(), len(sigs)) for p in ps)
     together_pickups = bool(options["pickup_together"]) and sum(p.pickup > 0 for p in ps) > 1
     chains = options["combos"] != "single" or together_pickups or any(p.together for p in ps)
+    raises = tuple(p.pickup or p.adds for p in ps)
     return PowerTable(
         pickup=tuple(p.pickup for p in ps),
         wild=wild,
@@ -114,9 +117,11 @@ def _compile(options: dict[str, Any]) -> PowerTable:
             for p in ps
         ),
         cancels_all=tuple(p.cancels_all for p in ps),
-        raises=tuple(p.pickup or p.adds for p in ps),
+        raises=raises,
         pickup_together=together_pickups,
-        stack_on=tuple(frozenset(code(x) for x in stack.get(c, ())) for c in CARD),
+        stack_on=tuple(
+            frozenset(code(x) for x in stack.get(c, ()) if raises[code(x)]) for c in CARD
+        ),
         any_multi=chains or any(p.suit_run for p in ps),
         any_chain=chains,
         any_cancel=any(
