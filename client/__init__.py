@@ -9,7 +9,7 @@
 - ``client.bot`` / ``client.arena``: bots and the arena.
 
 ``connect``, ``Connection``, ``ConnectionLost`` and ``ServerError`` are also importable from
-here; they load on first use, so importing ``client.cards`` stays cheap.
+here; they load on first use, so importing ``client.boards`` stays cheap.
 """
 
 from __future__ import annotations

@@ -60,12 +60,12 @@ from client.boards import BoardContext, render_board
 from client.boards.legal import legal_text
 from client.commands import ACTIONS_HELP, COMMANDS, MASTER_COMMANDS, TABLE_COMMANDS
 from client.completion import CommandCompleter
-from client.describe import describe_event
 from client.players import with_rating
 from client.rules import rules_lines
 from client.state import MAX_LOG, ClientState, LogLine, TableState, display_name
-from client.words import plural
 from protocol import fields
+from protocol.describe import describe_event
+from protocol.words import plural
 
 PANEL_WIDTH = 24
 TALK_APART = 100  #: columns from which talk has its own pane

@@ -38,8 +38,8 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 import engine
 from client.app import STYLE
 from client.boards import BoardContext, render_board
-from client.describe import describe_event
 from client.public_board import PublicBoard
+from protocol.describe import describe_event
 
 
 def load_record(path: str | Path) -> dict[str, Any]:

@@ -28,11 +28,11 @@ from client.moves import blunder_penalty, draw_alias, square_problem
 from client.records import RecordError, fetch_record
 from client.seats import SeatBook
 from client.state import TableState
-from client.words import plural
 from protocol import fields
 from protocol import messages as m
 from protocol.commands import CommandError, parse_command
 from protocol.errors import ProtocolError
+from protocol.words import plural
 
 LOBBY_REFRESH = 5.0
 #: events of a game in progress shown in the log of a table joined or watched mid-game

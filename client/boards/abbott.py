@@ -31,7 +31,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from client.boards.common import BoardContext, lines_to_text, seat_style, you
 from client.boards.legal import legal_lines
-from client.cards import card_fragments, cards_fragments, rank_key
+from protocol.cards import card_fragments, cards_fragments, rank_key
 
 FILES = "abcdef"
 PIECE_STYLES = ("class:piece.s0", "class:piece.s1", "class:piece.s2", "class:piece.s3")

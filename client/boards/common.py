@@ -15,7 +15,7 @@ from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from client.cards import fragments_width
+from protocol.cards import fragments_width
 
 
 @dataclass(frozen=True)

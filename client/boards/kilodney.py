@@ -31,8 +31,8 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from client.boards.common import BoardContext, columns, lines_to_text, seat_style, you
 from client.boards.legal import legal_lines
 from client.boards.shedding import hand_lines
-from client.cards import card_fragments, suit_style, suit_text
-from client.words import article
+from protocol.cards import card_fragments, suit_style, suit_text
+from protocol.words import article
 
 
 def render(view: dict[str, Any], ctx: BoardContext) -> StyleAndTextTuples:

@@ -37,8 +37,8 @@ from client.boards.common import (
     you,
 )
 from client.boards.legal import legal_lines, must_text
-from client.cards import card_fragments, fragments_width, sort_cards, suit_style, suit_text
-from client.words import plural
+from protocol.cards import card_fragments, fragments_width, sort_cards, suit_style, suit_text
+from protocol.words import plural
 
 
 def pending_text(pending: dict[str, Any]) -> str:

@@ -12,7 +12,7 @@ from prompt_toolkit.formatted_text import fragment_list_to_text
 
 import engine
 from client.boards import BoardContext, render_board
-from client.cards import card_text
+from protocol.cards import card_text
 
 GAMES = [("abbott", 4), ("abbott", 2), ("switch", 4), ("j28", 3), ("kilodney", 6)]
 

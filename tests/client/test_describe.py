@@ -10,10 +10,10 @@ import pytest
 from prompt_toolkit.formatted_text import fragment_list_to_text
 
 import engine
-from client.describe import SENTENCES, describe_event
 from engine.abbott.vocabulary import VOCABULARY as ABBOTT
 from engine.kilodney.vocabulary import VOCABULARY as KILODNEY
 from engine.shedding.vocabulary import VOCABULARY as SHEDDING
+from protocol.describe import SENTENCES, describe_event
 
 NAMES = ["ann", "bob", "cy", "di"]
 

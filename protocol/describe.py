@@ -5,19 +5,20 @@ with ``kind`` and fields; see ``engine.events`` and the families' vocabularies).
 Every kind the three families make has a sentence here (the tests play every
 ruleset and check that none falls through); a kind the client does not know
 yet (a new family, a new table event) still gets a readable line of its
-fields, so nothing is silently dropped.
+fields, so nothing is silently dropped. The terminal client draws the
+sentences in colour; the server's text mode writes them plain
+(``describe_text``), so a person at ``nc`` reads the same words.
 
->>> from prompt_toolkit.formatted_text import fragment_list_to_text as text
 >>> names = ["ann", "bob"]
->>> text(describe_event({"kind": "play", "seat": 1, "cards": ["QH", "QS"]}, names, True))
+>>> describe_text({"kind": "play", "seat": 1, "cards": ["QH", "QS"]}, names, True)
 'bob plays QH QS'
->>> text(describe_event({"kind": "draw", "seat": 0, "count": 2, "cards": ["2C", "3C"]}, names))
+>>> describe_text({"kind": "draw", "seat": 0, "count": 2, "cards": ["2C", "3C"]}, names)
 'ann draws 2 cards: 2♣ 3♣'
->>> text(describe_event({"kind": "draw", "seat": 1, "count": 1}, names))
+>>> describe_text({"kind": "draw", "seat": 1, "count": 1}, names)
 'bob draws 1 card'
->>> text(describe_event({"kind": "cut", "seat": 1, "dealer": 1, "draws": []}, names))
+>>> describe_text({"kind": "cut", "seat": 1, "dealer": 1, "draws": []}, names)
 'The cut: bob deals first'
->>> text(describe_event({"kind": "wobble", "seat": 0, "size": 3}, names))
+>>> describe_text({"kind": "wobble", "seat": 0, "size": 3}, names)
 'ann: wobble size=3'
 """
 
@@ -26,10 +27,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from prompt_toolkit.formatted_text import StyleAndTextTuples
-
-from client.cards import SUIT_NAMES, cards_fragments
-from client.words import plural
+from protocol.cards import SUIT_NAMES, StyleAndTextTuples, cards_fragments
+from protocol.words import plural
 
 Names = Sequence[str | None]
 Line = StyleAndTextTuples
@@ -261,3 +260,8 @@ def describe_event(ev: dict[str, Any], names: Names, ascii_only: bool = False) -
     if ev.get("seat") is None:
         return [("class:log.event", kind + (f" {rest}" if rest else ""))]
     return [("class:log.seat", _name(names, ev.get("seat"))), ("", f": {kind} {rest}".rstrip())]
+
+
+def describe_text(ev: dict[str, Any], names: Names, ascii_only: bool = False) -> str:
+    """``describe_event`` as plain text: the sentence a text-mode line carries."""
+    return "".join(text for _style, text in describe_event(ev, names, ascii_only))

@@ -1,7 +1,7 @@
 """Cards on a screen: ``Q♥`` in red and ``K♠`` in black, or plain ``QH`` in ASCII mode.
 
 Every board draws cards through here so that the colour and ASCII rules live in
-one place. The functions return prompt_toolkit *formatted text* (a list of
+one place. The functions return *formatted text* as prompt_toolkit reads it (a list of
 ``(style, text)`` pairs) whose styles are class names (``class:card.red``), so
 a terminal without colour, or the ``--ascii`` switch, changes only the style
 sheet and the glyphs, never the layout: a card is always two cells wide.
@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from prompt_toolkit.formatted_text import StyleAndTextTuples
+#: Formatted text as prompt_toolkit takes it: (style, text) pairs. Plain tuples here, so
+#: the server's text mode can share the words without a terminal library.
+StyleAndTextTuples = list[tuple[str, str]]
 
 RANKS = "23456789TJQKA"
 SUIT_ORDER = "CDHS"
