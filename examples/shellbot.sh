@@ -5,8 +5,9 @@
 # quits when the game is over. The server is $SWITCHBOARD_HOST:$SWITCHBOARD_PORT
 # (default 127.0.0.1:7373). It talks through `nc` when there is one, and
 # otherwise through bash's own /dev/tcp, so it runs on a bare machine too.
-# Every line the server sends starts with a word naming the message; this bot
-# needs only three of them: `turn` (act when it is ours), `view` (a snapshot:
+# Every line the server sends starts with a word naming the message; the bot
+# asks for the JSON format (`format json`: every field, for programs; people
+# read sentences) and needs only three of its lines: `turn` (act when it is ours), `view` (a snapshot:
 # act on it too, and stop when the game is over) and `goodbye`. It acts once
 # per sequence number, so a snapshot and a turn for the same moment are one
 # move. See docs/bots.md and docs/protocol.md (section 13).
@@ -27,6 +28,7 @@ fi
 
 send() { printf '%s\n' "$*" >&"$out"; }
 
+send "format json" # lines with every field, for programs (a person reads sentences)
 send "name $name $secret"
 send "join $table"
 moves=0

@@ -187,7 +187,7 @@ class Session:
                 if code == "need_hello":
                     text = f"send hello first (got {message.type!r})"
                 elif code == "need_name":
-                    text = f"claim a name first (name NAME SECRET) before {_typed(message)!r}"
+                    text = f"claim a name first (name YOURNAME) before {_typed(message)!r}"
                 else:
                     text = f"{_typed(message)!r} is not allowed now"
             else:

@@ -3,7 +3,15 @@
 A connection whose first byte is a letter speaks text (``protocol.sniff``):
 a person at ``nc`` or a shell script types commands (``protocol.commands``)
 and reads lines whose first word is stable, so ``read word rest`` is enough
-to dispatch on them::
+to dispatch on them. The server writes them in one of two formats, chosen
+per connection by the command ``format text|json``:
+
+- ``text`` (the default): the word, the table if the line is about one, then
+  sentences a person reads (``protocol.readable``)::
+
+    turn 1 · your turn · top K♣ · your hand 7♣ A♦ · you may: play 7C, play AD, draw
+
+- ``json``: every field, for programs (``format_lines`` / ``parse_line``)::
 
     welcome 1 switchboard Switchboard 0.1
     ok #4 table=t1 created
@@ -16,15 +24,21 @@ to dispatch on them::
     talk t1 ann: good luck
 
 The server side uses ``ServerTextCodec`` (commands in, server lines out; it
-sends the implicit ``hello`` and remembers the current table). Programs that
-read a server's text lines use ``ClientTextCodec`` (server lines in, command
-lines out). ``format_line`` / ``parse_line`` convert one server message.
+sends the implicit ``hello``, remembers the current table, and answers
+``format`` and a guest's ``name NAME``). Programs that read a server's JSON
+lines use ``ClientTextCodec`` (server lines in, command lines out).
+``format_line`` / ``parse_line`` convert one server message.
 
 >>> codec = ServerTextCodec()
 >>> codec.receive_data(b"name ann s3cret\\n")
 >>> codec.next_message(), codec.next_message(), codec.next_message()
 (Hello(versions=(1,), protocol='switchboard', client='text', id=None), \
 ClaimName(name='ann', secret='s3cret', id=None), None)
+>>> codec.encode(Turn(table="t1", seq=7, seat=2, to_act=2, legal=("play QH", "draw")))
+b'turn t1 \\xc2\\xb7 your turn \\xc2\\xb7 you may: play QH, draw\\n'
+>>> codec.receive_data(b"format json\\n")
+>>> codec.encode(codec.set_format(codec.next_message()))
+b'ok server lines are JSON, for programs now\\n'
 >>> codec.encode(Turn(table="t1", seq=7, seat=2, to_act=2, legal=("play QH", "draw")))
 b'turn t1 7 2 2 legal: play QH | draw\\n'
 >>> parse_line("turn t1 7 2 2 legal: play QH | draw")
@@ -34,7 +48,7 @@ Turn(table='t1', seq=7, seat=2, to_act=2, legal=('play QH', 'draw'), clock=None,
 >>> parse_line('turn t1 8 - 0 {"to_act":0} legal:').view
 {'to_act': 0}
 
-Line grammar of server messages: ``WORD [#ID] POSITIONAL... [KEY=VALUE...]
+Line grammar of the JSON format's server lines: ``WORD [#ID] POSITIONAL... [KEY=VALUE...]
 [TAIL]``, single spaces between items; ``-`` is ``None`` (or an empty
 list); the tail is free text, JSON, or ``legal: A | B`` (in a ``turn``, after
 the receiver's view as a JSON object when the server sends it). ``help_text`` with
@@ -45,6 +59,7 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -89,6 +104,10 @@ from protocol.messages import (
     Welcome,
 )
 from protocol.msgpack_codec import depth_ok
+from protocol.readable import Readable
+
+#: The formats of a text connection's server lines: sentences for people, JSON for programs.
+FORMATS = ("text", "json")
 
 # ---------------------------------------------------------------- token kinds
 # Each kind: (to token, from token). ``from`` may raise ValueError.
@@ -411,8 +430,27 @@ class LineReader(Splitter):
             return raw
 
 
+@dataclass(frozen=True, slots=True)
+class TextFormat:
+    """``format text|json``: a text connection's own command, answered by the connection
+    with ``ServerTextCodec.set_format`` (no other codec has formats, so it is no message)."""
+
+    format: str
+    id: int | None = None
+
+
+_FORMAT_LINE = re.compile(r"(?:#(\d{1,10}) +)?format(?: +(\S+))?", re.IGNORECASE)
+_GUEST_LINE = re.compile(r"(?:#(\d{1,10}) +)?name +(\S+)", re.IGNORECASE)
+
+
 class ServerTextCodec:
     """The server's side of a text connection: command lines in, server lines out.
+
+    Server lines are sentences for a person (``protocol.readable``) until the
+    peer types ``format json``; then they are the lines of ``format_lines``
+    (JSON for programs), until ``format text``. ``name NAME`` without a
+    secret claims NAME as a guest: the codec makes the secret, and the
+    ``named`` sentence shows it once.
 
     The first message out of ``next_message`` is always a ``Hello``: the
     line's own if it is ``hello ...``, otherwise an implied one offering every
@@ -429,7 +467,10 @@ class ServerTextCodec:
         self.reader = LineReader(limits)
         self.table: str | None = None
         self._greeted = False
-        self._pending: deque[Received] = deque()
+        self._pending: deque[Received | TextFormat] = deque()
+        self.format = "text"
+        self.readable = Readable()
+        self._switches: dict[int, tuple[Message, str]] = {}  #: id(reply) -> its format
 
     @property
     def failed(self) -> bool:
@@ -445,8 +486,8 @@ class ServerTextCodec:
         ``RemoteProtocolError`` (a line over the limit: fatal)."""
         self.reader.receive_data(data)
 
-    def next_message(self) -> Received | None:
-        """The next message, or ``None`` until more data arrives."""
+    def next_message(self) -> Received | TextFormat | None:
+        """The next message (or a ``TextFormat``), or ``None`` until more data arrives."""
         if self._pending:
             return self._pending.popleft()
         while True:
@@ -467,7 +508,18 @@ class ServerTextCodec:
                     return Hello(client="text")
             return message
 
-    def _parse(self, line: str) -> Received:
+    def _parse(self, line: str) -> Received | TextFormat:
+        stripped = line.strip()
+        if match := _FORMAT_LINE.fullmatch(stripped):
+            request_id = int(match.group(1)) if match.group(1) else None
+            request = TextFormat((match.group(2) or "").lower(), request_id)
+            if not self._greeted and request.format in FORMATS:
+                self.format = request.format  # the first line: the welcome is in it too
+            return request
+        if match := _GUEST_LINE.fullmatch(stripped):  # no secret: a guest's name
+            secret = secrets.token_urlsafe(9)
+            self.readable.guest = (match.group(2), secret)
+            line = f"{stripped} {secret}"
         try:
             message = parse_command(line, table=self.table)
         except CommandError as exc:
@@ -481,11 +533,33 @@ class ServerTextCodec:
             self.table = message.table
         return message
 
+    def set_format(self, request: TextFormat) -> Message:
+        """Switch to the format ``request`` names; the reply to send."""
+        if request.format not in FORMATS:
+            text = "usage: format text (sentences for people) or format json (for programs)"
+            return Error(code="bad_command", text=text, id=request.id)
+        what = "sentences" if request.format == "text" else "JSON, for programs"
+        reply = Ok(text=f"server lines are {what} now", id=request.id)
+        # The switch happens when the reply is written, not now: lines queued before it
+        # (replies to earlier commands, events) keep the format they were asked in.
+        self._switches[id(reply)] = (reply, request.format)
+        return reply
+
     def encode(self, message: Message) -> bytes:
         """The line(s) for a server message, as bytes."""
         if isinstance(message, (Seated, Snapshot)):
             self.table = message.table
-        return "".join(line + "\n" for line in format_lines(message)).encode("utf-8")
+        switch = self._switches.pop(id(message), None)
+        if switch is not None and switch[0] is message:
+            self.format = switch[1]
+        if self.format == "text":
+            lines = self.readable.lines(message)
+        else:
+            lines = None
+            self.readable.remember(message)
+        if lines is None:
+            lines = format_lines(message)
+        return "".join(line + "\n" for line in lines).encode("utf-8")
 
 
 class ClientTextCodec:

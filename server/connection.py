@@ -62,7 +62,7 @@ from protocol.msgpack_codec import MsgpackDecoder
 from protocol.msgpack_codec import encode as msgpack_encode
 from protocol.sniff import MSGPACK, TEXT, sniff
 from protocol.state import SERVER, Session, State, negotiate
-from protocol.text_codec import ServerTextCodec
+from protocol.text_codec import ServerTextCodec, TextFormat
 from server import commands as cmd
 from server import wire
 from server.accounts import Accounts
@@ -436,7 +436,10 @@ class Connection:
             try:  # each message is handled before the next is decoded: a bad frame
                 codec.receive_data(data)  # after good ones costs only what follows it
                 while (message := codec.next_message()) is not None:
-                    await self._dispatch(message)
+                    if isinstance(message, TextFormat):  # text mode's own: the codec answers
+                        self.deliver(codec.set_format(message))  # type: ignore[union-attr]
+                    else:
+                        await self._dispatch(message)
                     if len(self._out) >= self._pause_at:
                         await self._drain()
             except RemoteProtocolError as exc:
@@ -605,11 +608,17 @@ class Connection:
         except LobbyError as exc:
             self.deliver(wire.error(msg.id, exc.code, str(exc)))
             return
-        if isinstance(self.codec, ServerTextCodec):
-            # A person at nc types "create switch 4" then "start" and means the new
-            # table, as after "join": the new table is the text session's current one.
-            self.codec.table = wire.table_word(table.id)
-        self.deliver(wire.ok(msg.id, table.id, f"table {table.id} is open: {msg.ruleset}"))
+        if not isinstance(self.codec, ServerTextCodec):
+            self.deliver(wire.ok(msg.id, table.id, f"table {table.id} is open: {msg.ruleset}"))
+            return
+        # A person at nc who types "create switch 4" then "start" means the new table, and
+        # sits at it, as the terminal client's create does: the new table is the text
+        # session's current one, and its creator takes a seat.
+        self.codec.table = wire.table_word(table.id)
+        text = f"table {table.id} is open: {msg.ruleset}; you sit down at it"
+        self.deliver(wire.ok(msg.id, table.id, text))
+        self.tables.add(table.id)
+        await table.submit(cmd.Join(self, None, None))
 
     def _table(self, msg: Any) -> Any:
         table = self.services.lobby.get(msg.table)

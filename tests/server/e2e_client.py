@@ -82,8 +82,11 @@ class Client:
         stream = await trio.open_tcp_stream("127.0.0.1", port)
         client = cls(stream, text)
         if text:  # a text client's first byte must be a letter: no "#id" on the hello
-            await client.send(m.Hello())
+            # A program reads the JSON lines, not the sentences a person reads; the
+            # first line implies the hello, whose welcome is then written as JSON too.
+            await client.stream.send_all(b"format json\n")
             welcome = await client.wait_for(lambda x: isinstance(x, m.Welcome))
+            await client.wait_for(lambda x: isinstance(x, m.Ok))
         else:
             welcome = await client.request(m.Hello())
         assert isinstance(welcome, m.Welcome), welcome

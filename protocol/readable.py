@@ -1,0 +1,329 @@
+"""Server messages as sentences, for a person at ``nc``: text mode's default format.
+
+A text connection starts in this format (``format json`` switches it to the
+lines of ``protocol.text_codec.format_lines``, which carry JSON for programs;
+``format text`` switches back). Every line still begins with the stable word
+that names the message, so ``read word rest`` still dispatches; a line about
+a table says the table next; then `` · `` and words a person reads::
+
+    welcome · this is switchboard (protocol 1). Type help for the commands, name YOURNAME to begin
+    turn 1 · your turn · top K♣ · your hand A♥ A♦ 7♣ · you may: play 7C, play AD, draw
+    event 1 · bob plays K♣
+    error no_table · there is no table 9
+
+``Readable`` keeps what the sentences need from earlier lines: each table's
+player names and this connection's seat there. A message it has no sentence
+for is written in the JSON format, so nothing is ever dropped.
+
+>>> from protocol.messages import Snapshot, TableEvent, Turn
+>>> r = Readable()
+>>> players = ("ann", None)
+>>> r.lines(Snapshot(table="1", seq=0, state="waiting", view={}, seat=0, players=players))
+['view 1 · table 1, waiting · seats: ann (you), empty · the game master types start to deal \
+(bots take the empty seats)']
+>>> r.lines(TableEvent(table="1", seq=3, event={"kind": "play", "seat": 0, "cards": ["KC"]}))
+['event 1 · ann plays K♣']
+>>> view = {"to_act": 0, "over": False, "top": "KC", "hand": ["7C", "AD"]}
+>>> r.lines(Turn(table="1", seq=4, seat=0, to_act=0, legal=("play 7C", "draw"), view=view))
+['turn 1 · your turn · top K♣ · your hand 7♣ A♦ · you may: play 7C, draw']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from protocol.cards import SUIT_NAMES, card_text
+from protocol.describe import describe_text
+from protocol.messages import (
+    Chips,
+    Error,
+    Goodbye,
+    HelpText,
+    Message,
+    Named,
+    Notice,
+    Ok,
+    Ping,
+    Pong,
+    Presence,
+    Rulesets,
+    Seated,
+    Snapshot,
+    TableEvent,
+    Tables,
+    Talk,
+    Turn,
+    Welcome,
+)
+from protocol.words import plural
+
+DOT = " · "
+
+#: What each ``presence`` word says about the player.
+_PRESENCE = {
+    "left": "left the table",
+    "dropped": "lost the connection (the seat and its clock stay)",
+    "back": "is back",
+    "away": "is away",
+}
+
+
+def _cards(cards: Sequence[str]) -> str:
+    return " ".join(card_text(c) for c in cards) if cards else "no cards"
+
+
+class Readable:
+    """One connection's sentences: it remembers each table's names and our seat there."""
+
+    def __init__(self) -> None:
+        self.players: dict[str, list[str | None]] = {}
+        self.seats: dict[str, int | None] = {}
+        #: a guest name the codec claimed with a secret it made: said once, on ``named``
+        self.guest: tuple[str, str] | None = None
+        self.me: str | None = None  #: the name this connection goes by
+
+    # ------------------------------------------------------------ names
+    def name(self, table: str, seat: Any) -> str:
+        """A seat's player as a sentence names him (a bot: ``the bot``, or ``bot 2``)."""
+        players = self.players.get(table, [])
+        if not isinstance(seat, int) or not 0 <= seat < len(players):
+            return f"seat {seat}"
+        who = players[seat]
+        if who is None:
+            return f"seat {seat}"
+        if who.startswith("bot:"):
+            bots = sum(1 for p in players if p and p.startswith("bot:"))
+            return "the bot" if bots == 1 else f"bot {seat}"
+        return who
+
+    def _names(self, table: str) -> list[str]:
+        return [self.name(table, i) for i in range(len(self.players.get(table, [])))]
+
+    # ------------------------------------------------------------ lines
+    def lines(self, message: Message) -> list[str] | None:
+        """The lines for ``message``; ``None``: no sentence here (write it as JSON)."""
+        write = _WRITERS.get(type(message))
+        return None if write is None else write(self, message)
+
+    def remember(self, message: Message) -> None:
+        """Keep what later sentences need from a line written in the JSON format."""
+        if isinstance(message, (Snapshot, Seated, Presence)):
+            self.lines(message)
+
+    def _welcome(self, msg: Welcome) -> list[str]:
+        return [
+            f"welcome{_id(msg)}{DOT}this is {msg.server or 'switchboard'} (protocol"
+            f" {msg.version}). Type help for the commands, name YOURNAME to begin"
+            " (format json: lines for programs)"
+        ]
+
+    def _named(self, msg: Named) -> list[str]:
+        guest, self.guest = self.guest, None
+        self.me = msg.name
+        if guest is not None and guest[0].casefold() == msg.name.casefold():
+            return [
+                f"named{_id(msg)}{DOT}you are {msg.name}, a guest. Your secret is {guest[1]}"
+                f" (shown only now): to be {msg.name} again later, type: name {msg.name}"
+                f" {guest[1]}"
+            ]
+        return [f"named{_id(msg)}{DOT}you are {msg.name}"]
+
+    def _ok(self, msg: Ok) -> list[str]:
+        return [f"ok{_id(msg)}{DOT}{msg.text}" if msg.text else f"ok{_id(msg)}"]
+
+    def _error(self, msg: Error) -> list[str]:
+        where = f"at table {msg.table}: " if msg.table else ""
+        text = msg.text
+        if self.guest is not None and msg.code in ("bad_secret", "name_taken"):
+            name, self.guest = self.guest[0], None
+            text += f" ({name} is someone's name: choose another with name NEWNAME)"
+        return [f"error{_id(msg)} {msg.code}{DOT}{where}{text}"]
+
+    def _goodbye(self, msg: Goodbye) -> list[str]:
+        return [f"goodbye{_id(msg)}{DOT}{msg.text or msg.code}"]
+
+    def _bare(self, msg: Message) -> list[str]:
+        return [f"{msg.type}{_id(msg)}"]
+
+    def _seated(self, msg: Seated) -> list[str]:
+        self.seats[msg.table] = msg.seat
+        return [
+            f"seated{_id(msg)} {msg.table}{DOT}you sit in seat {msg.seat} at table {msg.table}."
+            f" If your connection drops, resume {msg.table} {msg.token} 0 takes the seat back"
+        ]
+
+    def _snapshot(self, msg: Snapshot) -> list[str]:
+        table = msg.table
+        self.players[table] = list(msg.players)
+        self.seats[table] = msg.seat
+        seats = []
+        for i, who in enumerate(msg.players):
+            tags = [
+                t
+                for t, on in (
+                    ("you", i == msg.seat),
+                    ("game master", who is not None and who == msg.master),
+                )
+                if on
+            ]
+            text = "empty" if who is None else self.name(table, i)
+            seats.append(f"{text} ({', '.join(tags)})" if tags else text)
+        ruleset = msg.view.get("ruleset") if isinstance(msg.view, dict) else None
+        head = f"table {table}" + (f", {ruleset}" if ruleset else "") + f", {msg.state}"
+        parts = [head, "seats: " + ", ".join(seats)]
+        if msg.seat is None:
+            parts.append("you are watching")
+        if msg.state == "waiting":
+            who = (
+                "type" if self.me is not None and msg.master == self.me else "the game master types"
+            )
+            parts.append(f"{who} start to deal (bots take the empty seats)")
+        elif msg.view:
+            parts += self._situation(table, msg.seat, msg.view, msg.legal, msg.clock)
+        return [f"view{_id(msg)} {table}{DOT}{DOT.join(parts)}"]
+
+    def _event(self, msg: TableEvent) -> list[str]:
+        return [f"event {msg.table}{DOT}{describe_text(msg.event, self._names(msg.table))}"]
+
+    def _turn(self, msg: Turn) -> list[str]:
+        view = msg.view or {"to_act": msg.to_act, "over": msg.to_act is None}
+        parts = self._situation(
+            msg.table, msg.seat, view, msg.legal, msg.clock, msg.to_act, brief=True
+        )
+        return [f"turn{_id(msg)} {msg.table}{DOT}{DOT.join(parts)}"]
+
+    def _situation(
+        self,
+        table: str,
+        seat: int | None,
+        view: dict[str, Any],
+        legal: Sequence[str],
+        clock: float | None,
+        to_act: Any = None,
+        brief: bool = False,
+    ) -> list[str]:
+        """Whose turn, what is on the table, what this seat holds and may do."""
+        to_act = view.get("to_act", to_act)
+        names = self._names(table)
+        if view.get("over"):
+            parts = ["the game is over"]
+            scores = view.get("scores")
+            if isinstance(scores, list) and scores:
+                named = zip(
+                    names or [f"seat {i}" for i in range(len(scores))], scores, strict=False
+                )
+                parts.append("scores: " + ", ".join(f"{n} {s}" for n, s in named))
+            return parts
+        mine = seat is not None and to_act == seat
+        parts = ["your turn" if mine else f"{self.name(table, to_act)} to play"]
+        if brief and seat is not None and not mine and not legal:
+            return parts  # a player waiting reads the events; the rest comes on his turn
+        if "top" in view:
+            top = view["top"]
+            parts.append(f"top {card_text(top)}" if top else "nothing on the pile yet")
+        if view.get("nominated"):
+            parts.append(f"suit named: {SUIT_NAMES.get(view['nominated'], view['nominated'])}")
+        if view.get("pending"):
+            parts.append(f"to pick up: {view['pending']}")
+        pieces = view.get("pieces")
+        if isinstance(pieces, list) and pieces:
+            parts.append(
+                "pieces: " + ", ".join(f"{self.name(table, i)} {sq}" for i, sq in enumerate(pieces))
+            )
+        sizes = view.get("hand_sizes")
+        if isinstance(sizes, list) and len(sizes) > 1:
+            parts.append(
+                "cards: " + ", ".join(f"{self.name(table, i)} {n}" for i, n in enumerate(sizes))
+            )
+        hand = view.get("hand")
+        if isinstance(hand, list):
+            parts.append(f"your hand {_cards(hand)}")
+        if mine and view.get("awaiting"):
+            parts.append(f"you must {view['awaiting']}")
+        if legal:
+            parts.append("you may: " + ", ".join(legal))
+        if mine and clock:
+            parts.append(f"{plural(round(clock), 'second')} to play")
+        return parts
+
+    def _talk(self, msg: Talk) -> list[str]:
+        return [f"talk {msg.table}{DOT}{msg.name}: {msg.text}"]
+
+    def _presence(self, msg: Presence) -> list[str]:
+        players = self.players.setdefault(msg.table, [])
+        if 0 <= msg.seat < len(players) and msg.what != "left":
+            players[msg.seat] = msg.name
+        what = _PRESENCE.get(msg.what, msg.what)
+        return [f"presence {msg.table}{DOT}{msg.name} {what}"]
+
+    def _notice(self, msg: Notice) -> list[str]:
+        when = f" (shutdown in {plural(msg.shutdown_in, 'second')})" if msg.shutdown_in else ""
+        return [f"notice{DOT}{msg.text}{when}"]
+
+    def _help(self, msg: HelpText) -> list[str]:
+        return [f"help{_id(msg)} {line}".rstrip() for line in msg.lines or ("",)]
+
+    def _tables(self, msg: Tables) -> list[str]:
+        if not msg.tables:
+            return [
+                f"tables{_id(msg)}{DOT}no tables yet: open one with create switch 2"
+                " (rulesets lists the games)"
+            ]
+        out = []
+        for t in msg.tables:
+            players = [p for p in t.get("players", []) if p]
+            who = ", ".join(p if not p.startswith("bot:") else "bot" for p in players) or "nobody"
+            free = t.get("seats", 0) - t.get("taken", 0)
+            parts = [
+                f"{t.get('ruleset')}, {t.get('state')}",
+                f"{plural(t.get('seats'), 'seat')}: {who}",
+            ]
+            if t.get("master"):
+                parts.append(f"game master {t['master']}")
+            if t.get("spectators"):
+                parts.append(f"{t['spectators']} watching")
+            hint = f"join {t.get('table')}" if free > 0 else f"watch {t.get('table')}"
+            parts.append(f"{hint} to {'sit' if free > 0 else 'watch'}")
+            out.append(f"tables{_id(msg)} {t.get('table')}{DOT}{DOT.join(parts)}")
+        return out
+
+    def _rulesets(self, msg: Rulesets) -> list[str]:
+        out = []
+        for rs in msg.rulesets:
+            lo, hi = rs.get("min_seats"), rs.get("max_seats")
+            seats = f"{lo} to {hi} seats" if lo != hi else plural(lo, "seat")
+            out.append(
+                f"rulesets{_id(msg)} {rs.get('name')}{DOT}{rs.get('summary')}{DOT}{seats}"
+                f"{DOT}create {rs.get('name')} {lo}"
+            )
+        return out
+
+    def _chips(self, msg: Chips) -> list[str]:
+        return [f"chips{_id(msg)} {msg.name}{DOT}{msg.name} has {plural(msg.balance, 'chip')}"]
+
+
+def _id(msg: Message) -> str:
+    return "" if msg.id is None else f" #{msg.id}"
+
+
+_WRITERS: dict[type[Message], Any] = {
+    Welcome: Readable._welcome,
+    Named: Readable._named,
+    Ok: Readable._ok,
+    Error: Readable._error,
+    Goodbye: Readable._goodbye,
+    Ping: Readable._bare,
+    Pong: Readable._bare,
+    Seated: Readable._seated,
+    Snapshot: Readable._snapshot,
+    TableEvent: Readable._event,
+    Turn: Readable._turn,
+    Talk: Readable._talk,
+    Presence: Readable._presence,
+    Notice: Readable._notice,
+    HelpText: Readable._help,
+    Tables: Readable._tables,
+    Rulesets: Readable._rulesets,
+    Chips: Readable._chips,
+}
