@@ -62,7 +62,7 @@ from client.commands import ACTIONS_HELP, COMMANDS, MASTER_COMMANDS, TABLE_COMMA
 from client.completion import CommandCompleter
 from client.players import with_rating
 from client.rules import rules_lines
-from client.state import MAX_LOG, ClientState, LogLine, TableState, display_name
+from client.state import CLOCK_WARNING, MAX_LOG, ClientState, LogLine, TableState, display_name
 from protocol import fields
 from protocol.describe import describe_event
 from protocol.words import plural
@@ -398,6 +398,7 @@ class ClientApp:
             left += f" @ {self.state.server}"
         t = self.table
         right = ""
+        low = False  # our own clock is nearly out: the right side turns red
         if t is not None:
             ruleset = (t.view or {}).get("ruleset") or self._lobby_ruleset(t.table)
             left += f"{dot}table {t.table} {ruleset}"
@@ -406,6 +407,11 @@ class ClientApp:
             if t.to_act is not None and t.state == fields.TableState.PLAYING:
                 whose = "YOUR TURN" if t.to_act == t.seat else f"{self._name(t, t.to_act)} to play"
                 right = f"{whose} {clock_text(t.clock_left())} "
+                left_s = t.clock_left()
+                if t.my_turn and left_s is not None and left_s <= CLOCK_WARNING:
+                    hurry = "HURRY: " if self.ascii_only else "⏰ HURRY: "
+                    right = f"{hurry}{right}"
+                    low = True
             elif t.state != fields.TableState.PLAYING:
                 right = f"{t.state} "
         else:
@@ -413,7 +419,8 @@ class ClientApp:
         width = get_app().output.get_size().columns
         left = left[: max(0, width - len(right) - 1)]
         pad = max(1, width - len(left) - len(right))
-        return [("class:title", left + " " * pad + right)]
+        right_style = "class:title class:clock.low" if low else "class:title"
+        return [("class:title", left + " " * pad), (right_style, right)]
 
     def _lobby_ruleset(self, table: str) -> str:
         for info in self.state.lobby:
@@ -463,8 +470,14 @@ class ClientApp:
             elif t.master:
                 waiting += [("", f"\n{t.master} starts the game.")]
             return waiting
-        board = render_board(t.view, ctx)
-        if t.state == fields.TableState.OVER or t.view.get("over"):
+        view = t.view
+        finished = t.state == fields.TableState.OVER or view.get("over")
+        if finished and view.get("to_act") is not None:
+            # A game the master ended keeps its last view, whose seat to act is no one's
+            # turn now: a finished board marks no seat.
+            view = {**view, "to_act": None}
+        board = render_board(view, ctx)
+        if finished:
             board = [*board, ("", "\n"), ("class:turn", "Game over.")]
             if t.master and t.master == self.state.name:
                 # Two short lines: the board does not wrap, and at 80 columns it is 55 wide.
@@ -896,9 +909,15 @@ class ClientApp:
         """Redraw every half second while a clock counts down."""
         while True:
             await asyncio.sleep(0.5)
-            t = self.table
-            if t is not None and t.deadline is not None:
-                self.application.invalidate()
+            self.check_clocks()
+
+    def check_clocks(self) -> None:
+        """Warn once where our own clock is nearly out (at any of our tables), and redraw
+        while the shown table's clock counts down."""
+        warned = [t for t in self.state.tables.values() if t.clock_warning()]
+        t = self.table
+        if warned or (t is not None and t.deadline is not None):
+            self.application.invalidate()
 
 
 def render_text(app: ClientApp, columns: int = 80, rows: int = 24) -> str:

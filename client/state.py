@@ -58,6 +58,11 @@ class LogLine:
     seq: int | None = None  #: an event's table sequence number
 
 
+#: Seconds left on our own clock at which the client warns (the title turns red, and the
+#: log says it once).
+CLOCK_WARNING = 10.0
+
+
 @dataclass
 class TableState:
     """One table this client sits at or watches."""
@@ -77,6 +82,8 @@ class TableState:
     to_act: int | None = None
     #: ``time.monotonic()`` at which the seat to act runs out of time, or ``None``.
     deadline: float | None = None
+    #: the clock's warning was given for the current deadline (``clock_warning``)
+    warned: bool = False
     #: events applied since the last view arrived (the board may lag them).
     stale: int = 0
     #: a snapshot has set ``seq``: from now on a jump in ``seq`` is a gap.
@@ -138,6 +145,21 @@ class TableState:
 
     def _set_clock(self, clock: float | None) -> None:
         self.deadline = None if clock is None else time.monotonic() + float(clock)
+        if clock is None or clock > CLOCK_WARNING:
+            self.warned = False  # a new turn's clock (one still low keeps its warning)
+
+    def clock_warning(self, now: float | None = None) -> bool:
+        """True once a turn: when our own clock first reads ``CLOCK_WARNING`` seconds or
+        less. The warning goes in the table's log, so it is read once, not every redraw."""
+        left = self.clock_left(now)
+        if self.warned or left is None or left > CLOCK_WARNING or not self.my_turn:
+            return False
+        if self.state != fields.TableState.PLAYING:
+            return False
+        self.warned = True
+        text = f"{CLOCK_WARNING:g} seconds left: play, or the clock plays for you"
+        self.log.append(LogLine("error", {"text": text}))
+        return True
 
 
 class ClientState:

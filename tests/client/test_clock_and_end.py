@@ -1,0 +1,74 @@
+"""The terminal client's clock warning and its finished board, as a person sees them."""
+
+from __future__ import annotations
+
+import asyncio
+
+from harness import CTRL_D, Driver, run_client
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from client.app import ClientApp, render_text
+from client.state import ClientState
+from protocol import messages as m
+
+
+def _app_at_my_turn(clock: float) -> ClientApp:
+    state = ClientState()
+    state.name = "ann"
+    view = {"family": "shedding", "ruleset": "switch", "to_act": 0, "viewer": 0, "seats": 2}
+    state.handle(
+        m.Snapshot(table="4", seq=1, state="playing", view=view, seat=0, players=("ann", "bob"))
+    )
+    state.handle(m.Turn(table="4", seq=2, seat=0, to_act=0, legal=("draw",), clock=clock))
+    with create_pipe_input() as pipe:
+        app = ClientApp(state, lambda _line: None, input=pipe, output=DummyOutput())
+    app.current = "4"
+    return app
+
+
+def test_the_clock_warns_at_ten_seconds_visibly_and_once_in_the_log() -> None:
+    """Before, the last seconds looked like any others until the clock played for you."""
+
+    async def draw() -> tuple[list[str], str, list[str]]:
+        app = _app_at_my_turn(clock=30)
+        app.check_clocks()
+        calm = [line.data.get("text") for line in app.table.log]
+        quiet_title = render_text(app, 100, 24).splitlines()[0]
+        assert "HURRY" not in quiet_title, quiet_title
+        app.table._set_clock(9.6)  # the same turn, nine seconds later
+        app.check_clocks()
+        app.check_clocks()  # a redraw later: still one warning
+        screen = render_text(app, 100, 24)
+        return calm, screen, [line.data.get("text", "") for line in app.table.log]
+
+    calm, screen, log = asyncio.run(draw())
+    assert calm == []
+    warnings = [text for text in log if "seconds left" in text]
+    assert warnings == ["10 seconds left: play, or the clock plays for you"], log
+    assert "HURRY" in screen.splitlines()[0], screen
+    assert screen.count("10 seconds left") == 1, screen
+
+
+def test_a_new_turn_warns_again() -> None:
+    state_app = _app_at_my_turn(clock=5)
+    t = state_app.table
+    assert t.clock_warning() and not t.clock_warning()
+    t._set_clock(60)  # the next turn's clock
+    t._set_clock(8)
+    assert t.clock_warning()
+
+
+def test_a_game_the_master_ends_leaves_no_turn_marker() -> None:
+    """Before, ending the game on his own turn left ``▶`` by his name on the board."""
+
+    async def script(d: Driver) -> None:
+        await d.until(lambda: d.table is not None and d.table.my_turn, 20, "our turn")
+        assert "▶" in d.screen(120, 40)
+        d.line("end")
+        await d.until(lambda: "Game over" in d.screen(120, 40), 10, "the end")
+        screen = d.screen(120, 40)
+        assert "▶" not in screen and "YOUR TURN" not in screen, screen
+        d.keys(CTRL_D)
+
+    assert asyncio.run(run_client(script, game="switch", name="ann")) == 0
