@@ -409,8 +409,7 @@ class ClientApp:
                 right = f"{whose} {clock_text(t.clock_left())} "
                 left_s = t.clock_left()
                 if t.my_turn and left_s is not None and left_s <= CLOCK_WARNING:
-                    hurry = "HURRY: " if self.ascii_only else "⏰ HURRY: "
-                    right = f"{hurry}{right}"
+                    right = f"HURRY: {right}"
                     low = True
             elif t.state != fields.TableState.PLAYING:
                 right = f"{t.state} "

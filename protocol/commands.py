@@ -234,8 +234,14 @@ def _name(args: list[str], rest: str, table: str | None) -> Message:
     return ClaimName(name=args[0], secret=args[1])
 
 
+def _format(args: list[str], rest: str, table: str | None) -> Message:
+    raise CommandError("format is text mode's (nc): this client draws its own screens")
+
+
 def _create(args: list[str], rest: str, table: str | None) -> Message:
     usage = "create RULESET SEATS [option=value ...]"
+    if len(args) == 1:  # a person's first try: how many seats
+        raise CommandError(f"usage: {usage}: how many seats? e.g. create {args[0]} 2")
     if len(args) < 2:
         raise _usage(usage)
     return CreateTable(
@@ -434,7 +440,11 @@ COMMANDS: tuple[Command, ...] = (
         "general",
         _hello,
     ),
-    Command("name", "name NAME SECRET", "claim a name; keep the secret", "general", _name),
+    Command("name", "name NAME [SECRET]", "claim a name; keep the secret (text mode: with"
+            " no SECRET, a guest name whose secret the server makes and shows once)", "general",
+            _name),
+    Command("format", "format text|json", "text mode: server lines as sentences (text), or"
+            " with every field as JSON, for programs (json)", "general", _format),
     Command("ping", "ping", "check the connection (answer: pong)", "general",
             _no_args(Ping, "ping")),
     Command("pong", "pong", "answer a ping", "general", _no_args(Pong, "pong")),

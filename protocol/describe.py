@@ -265,3 +265,24 @@ def describe_event(ev: dict[str, Any], names: Names, ascii_only: bool = False) -
 def describe_text(ev: dict[str, Any], names: Names, ascii_only: bool = False) -> str:
     """``describe_event`` as plain text: the sentence a text-mode line carries."""
     return "".join(text for _style, text in describe_event(ev, names, ascii_only))
+
+
+def pending_text(pending: dict[str, Any]) -> str:
+    """``{"kind": "pickup", "count": 4}`` as ``pick up 4``; unknown kinds as they come.
+
+    >>> pending_text({"kind": "go_on", "count": 0}), pending_text({"kind": "miss", "count": 2})
+    ('go on in the named suit', 'miss 2 turns')
+    """
+    kind = str(pending.get("kind", ""))
+    count = pending.get("count", "")
+    if kind == "pickup":
+        return f"pick up {count}"
+    if kind == "skip":
+        return "skip" if count in (1, "") else f"skip ({count})"
+    if kind == "miss":
+        return f"miss {plural(count, 'turn')}"
+    if kind == "cover":
+        return "the card must be covered"
+    if kind == "go_on":
+        return "go on in the named suit"
+    return f"{kind} {count}".strip()

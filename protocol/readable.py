@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from protocol.cards import SUIT_NAMES, card_text
-from protocol.describe import describe_text
+from protocol.describe import describe_text, pending_text
 from protocol.messages import (
     Chips,
     Error,
@@ -137,7 +137,10 @@ class Readable:
         text = msg.text
         if self.guest is not None and msg.code in ("bad_secret", "name_taken"):
             name, self.guest = self.guest[0], None
-            text += f" ({name} is someone's name: choose another with name NEWNAME)"
+            text += (
+                f" ({name} is someone's name: if it is yours, type name {name} YOURSECRET;"
+                " else choose another with name NEWNAME)"
+            )
         return [f"error{_id(msg)} {msg.code}{DOT}{where}{text}"]
 
     def _goodbye(self, msg: Goodbye) -> list[str]:
@@ -180,7 +183,10 @@ class Readable:
             )
             parts.append(f"{who} start to deal (bots take the empty seats)")
         elif msg.view:
-            parts += self._situation(table, msg.seat, msg.view, msg.legal, msg.clock)
+            view = msg.view
+            if msg.state in ("over", "closed"):  # an ended game keeps its last view
+                view = {**view, "over": True}
+            parts += self._situation(table, msg.seat, view, msg.legal, msg.clock)
         return [f"view{_id(msg)} {table}{DOT}{DOT.join(parts)}"]
 
     def _event(self, msg: TableEvent) -> list[str]:
@@ -224,8 +230,9 @@ class Readable:
             parts.append(f"top {card_text(top)}" if top else "nothing on the pile yet")
         if view.get("nominated"):
             parts.append(f"suit named: {SUIT_NAMES.get(view['nominated'], view['nominated'])}")
-        if view.get("pending"):
-            parts.append(f"to pick up: {view['pending']}")
+        pending = view.get("pending")
+        if isinstance(pending, dict) and pending:
+            parts.append(f"pending: {pending_text(pending)}")
         pieces = view.get("pieces")
         if isinstance(pieces, list) and pieces:
             parts.append(

@@ -38,28 +38,8 @@ from client.boards.common import (
 )
 from client.boards.legal import legal_lines, must_text
 from protocol.cards import card_fragments, fragments_width, sort_cards, suit_style, suit_text
+from protocol.describe import pending_text
 from protocol.words import plural
-
-
-def pending_text(pending: dict[str, Any]) -> str:
-    """``{"kind": "pickup", "count": 4}`` as ``pick up 4``; unknown kinds as they come.
-
-    >>> pending_text({"kind": "go_on", "count": 0}), pending_text({"kind": "miss", "count": 2})
-    ('go on in the named suit', 'miss 2 turns')
-    """
-    kind = str(pending.get("kind", ""))
-    count = pending.get("count", "")
-    if kind == "pickup":
-        return f"pick up {count}"
-    if kind == "skip":
-        return "skip" if count in (1, "") else f"skip ({count})"
-    if kind == "miss":
-        return f"miss {plural(count, 'turn')}"
-    if kind == "cover":
-        return "the card must be covered"
-    if kind == "go_on":
-        return "go on in the named suit"
-    return f"{kind} {count}".strip()
 
 
 def playable(ctx: BoardContext) -> list[str]:
@@ -106,7 +86,9 @@ def render(view: dict[str, Any], ctx: BoardContext) -> StyleAndTextTuples:
     top = view.get("top")
     pile: StyleAndTextTuples = [("", "Pile  ")]
     pile += card_fragments(top, a, "class:top") if top else [("class:dim", "--")]
-    pile.append(("", f"  ({view.get('pile_size', 0)} cards)   Stock {view.get('stock', 0)}"))
+    pile.append(
+        ("", f"  ({plural(view.get('pile_size', 0), 'card')})   Stock {view.get('stock', 0)}")
+    )
     lines.append(pile)
     if view.get("nominated"):
         suit = view["nominated"]

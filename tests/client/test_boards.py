@@ -145,3 +145,11 @@ def test_kilodney_who_is_in_and_scores(seats: int) -> None:
     assert drawn.count("score") + drawn.count("pt") >= seats
     for seat in view.get("knocked_out") or []:
         assert "KO" in drawn or "knocked out" in drawn, seat
+
+
+def test_a_pile_of_one_reads_one_card() -> None:
+    """Before: "Pile  4♠  (1 cards)" at the first deal."""
+    view = engine.new_game("switch", seats=2, seed=1).view(0)
+    assert view["pile_size"] == 1
+    drawn = fragment_list_to_text(render_board(view, BoardContext(names=["a", "b"], width=80)))
+    assert "(1 card)" in drawn and "(1 cards)" not in drawn

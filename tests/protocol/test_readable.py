@@ -1,0 +1,48 @@
+"""The sentences a person at ``nc`` reads (protocol.readable), for states a game passes
+through: a pick-up waiting, a game the master ended, a spectator's view."""
+
+from __future__ import annotations
+
+from protocol import messages as m
+from protocol.readable import Readable
+
+PLAYERS = ("ann", "bot:heuristic")
+
+
+def _started(r: Readable, seat: int | None = 0) -> None:
+    r.lines(m.Snapshot(table="3", seq=1, state="playing", view={}, seat=seat, players=PLAYERS))
+
+
+def test_a_pending_pick_up_is_words_not_a_map() -> None:
+    r = Readable()
+    _started(r)
+    view = {"to_act": 0, "over": False, "top": "AC", "hand": ["2C"],
+            "pending": {"kind": "pickup", "count": 4, "cards": ["AC"]}}  # fmt: skip
+    (line,) = r.lines(m.Turn(table="3", seq=5, seat=0, to_act=0, legal=("draw",), view=view))
+    assert "pending: pick up 4" in line and "{" not in line, line
+
+
+def test_a_game_the_master_ended_reads_over_not_your_turn() -> None:
+    r = Readable()
+    view = {"to_act": 0, "over": False, "top": "AC", "hand": ["2C"], "scores": [0, 3]}
+    snap = m.Snapshot(table="3", seq=9, state="over", view=view, seat=0, players=PLAYERS)
+    (line,) = r.lines(snap)
+    assert "the game is over" in line and "your turn" not in line, line
+    assert "scores: ann 0, the bot 3" in line
+
+
+def test_a_spectator_reads_whose_turn_and_no_hand() -> None:
+    r = Readable()
+    _started(r, seat=None)
+    view = {"to_act": 1, "over": False, "top": "AC", "hand_sizes": [3, 4]}
+    (line,) = r.lines(m.Turn(table="3", seq=5, seat=None, to_act=1, view=view))
+    assert line == "turn 3 · the bot to play · top A♣ · cards: ann 3, the bot 4"
+
+
+def test_a_player_waiting_reads_a_short_line() -> None:
+    r = Readable()
+    _started(r)
+    view = {"to_act": 1, "over": False, "top": "AC", "hand": ["2C"], "hand_sizes": [1, 4]}
+    assert r.lines(m.Turn(table="3", seq=5, seat=0, to_act=1, view=view)) == [
+        "turn 3 · the bot to play"
+    ]
