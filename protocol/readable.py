@@ -144,7 +144,7 @@ class Readable:
         return [f"error{_id(msg)} {msg.code}{DOT}{where}{text}"]
 
     def _goodbye(self, msg: Goodbye) -> list[str]:
-        return [f"goodbye{_id(msg)}{DOT}{msg.text or msg.code}"]
+        return [f"goodbye{_id(msg)} {msg.code}{DOT}{msg.text or msg.code}"]
 
     def _bare(self, msg: Message) -> list[str]:
         return [f"{msg.type}{_id(msg)}"]
