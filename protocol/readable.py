@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from protocol.cards import SUIT_NAMES, card_text
+from protocol.cards import SUIT_NAMES, card_text, sort_cards
 from protocol.describe import describe_text, pending_text
 from protocol.messages import (
     Chips,
@@ -70,7 +70,8 @@ _PRESENCE = {
 
 
 def _cards(cards: Sequence[str]) -> str:
-    return " ".join(card_text(c) for c in cards) if cards else "no cards"
+    """A hand as a person holds it: by suit, then rank (as the terminal client shows it)."""
+    return " ".join(card_text(c) for c in sort_cards(cards)) if cards else "no cards"
 
 
 class Readable:

@@ -314,6 +314,9 @@ class Table:
                         await self._handle(command)
                 except StoreError:  # refused and unchanged (``commit`` noted it)
                     self._refuse_unstored(command)
+                # Not kept while waiting for the next: a member's last command (its Detach)
+                # would keep the closed connection alive until this table heard again.
+                del command
                 lifetime.update(self)
         finally:
             self._refuse_the_rest()

@@ -84,9 +84,10 @@ async def hello_then_half_a_frame(port: int) -> None:
 
 
 async def text_game_then_quit(port: int) -> None:
-    """A named text client creates a table, sits, starts a game with bots, and quits."""
+    """A named text client creates a table (which seats it), starts a game with bots, and
+    quits: its seat's table must not keep the closed connection."""
     stream = await trio.open_tcp_stream("127.0.0.1", port)
-    await stream.send_all(b"hello\nname churn pw\ncreate switch 4\njoin 0\nstart\nquit\n")
+    await stream.send_all(b"hello\nname churn pw\ncreate switch 4\nstart\nquit\n")
     assert b"goodbye quit" in await _read_to_eof(stream)
     await stream.aclose()
 
