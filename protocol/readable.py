@@ -234,6 +234,9 @@ class Readable:
         pending = view.get("pending")
         if isinstance(pending, dict) and pending:
             parts.append(f"pending: {pending_text(pending)}")
+        grid = view.get("grid")
+        if isinstance(grid, list) and grid and (mine or seat is None or not brief):
+            parts.append(_grid_text(grid))
         pieces = view.get("pieces")
         if isinstance(pieces, list) and pieces:
             parts.append(
@@ -309,6 +312,21 @@ class Readable:
 
     def _chips(self, msg: Chips) -> list[str]:
         return [f"chips{_id(msg)} {msg.name}{DOT}{msg.name} has {plural(msg.balance, 'chip')}"]
+
+
+def _grid_text(grid: list[Any]) -> str:
+    """An abbott board on one line, top rank first: ``board 5: 7♣ Q♦ -- … / 4: …``
+    (``--`` a square whose card is taken; files from ``a``).
+
+    >>> _grid_text([["2C", None], ["AS", "KH"]])
+    'board (files a-b): 2: A♠ K♥ / 1: 2♣ --'
+    """
+    files = "abcdef"[: len(grid[0]) if grid and isinstance(grid[0], list) else 0]
+    rows = [
+        f"{rank}: " + " ".join(card_text(c) if c else "--" for c in row)
+        for rank, row in reversed(list(enumerate(grid, start=1)))
+    ]
+    return f"board (files {files[:1]}-{files[-1:]}): " + " / ".join(rows)
 
 
 def _id(msg: Message) -> str:

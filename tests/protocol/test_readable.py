@@ -46,3 +46,14 @@ def test_a_player_waiting_reads_a_short_line() -> None:
     assert r.lines(m.Turn(table="3", seq=5, seat=0, to_act=1, view=view)) == [
         "turn 3 · the bot to play"
     ]
+
+
+def test_an_abbott_turn_shows_the_board_a_person_moves_on() -> None:
+    """Without the grid a person at nc could not see which cards lie where."""
+    r = Readable()
+    _started(r)
+    view = {"to_act": 0, "over": False, "grid": [["2C", None], ["AS", "KH"]],
+            "pieces": ["a1", "b2"]}  # fmt: skip
+    (line,) = r.lines(m.Turn(table="3", seq=5, seat=0, to_act=0, legal=("move a2",), view=view))
+    assert "board (files a-b): 2: A♠ K♥ / 1: 2♣ --" in line
+    assert "pieces: ann a1, the bot b2" in line and "you may: move a2" in line
