@@ -40,6 +40,7 @@ from protocol.messages import (
     Error,
     Goodbye,
     HelpText,
+    History,
     Message,
     Named,
     Notice,
@@ -47,12 +48,14 @@ from protocol.messages import (
     Ping,
     Pong,
     Presence,
+    Profile,
     Rulesets,
     Seated,
     Snapshot,
     TableEvent,
     Tables,
     Talk,
+    Top,
     Turn,
     Welcome,
 )
@@ -329,6 +332,69 @@ def _grid_text(grid: list[Any]) -> str:
     return f"board (files {files[:1]}-{files[-1:]}): " + " / ".join(rows)
 
 
+def _place(place: Any) -> str:
+    """``0`` (a win) as ``won``, ``1`` as ``2nd`` ..."""
+    if not isinstance(place, int):
+        return "-"
+    if place == 0:
+        return "won"
+    n = place + 1
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _rating(entry: dict[str, Any]) -> str:
+    rating = entry.get("rating")
+    shown = f"{rating:.1f}" if isinstance(rating, (int, float)) else str(rating)
+    return f"{shown} ({plural(entry.get('games', 0), 'game')})"
+
+
+def _profile(self: Readable, msg: Profile) -> list[str]:
+    parts = [f"{plural(msg.games, 'game')} finished"]
+    if msg.chips is not None:
+        parts.append(plural(msg.chips, "chip"))
+    if msg.ratings:
+        parts.append(
+            "ratings: " + ", ".join(f"{r.get('family')} {_rating(r)}" for r in msg.ratings)
+        )
+    if msg.tallies:
+        won = ", ".join(
+            f"{t.get('ruleset')} {t.get('won')} of {t.get('played')}" for t in msg.tallies
+        )
+        parts.append(f"won: {won}")
+    if msg.recent:
+        parts.append(f"last games: history {msg.name}")
+    return [f"profile{_id(msg)} {msg.name}{DOT}{DOT.join(parts)}"]
+
+
+def _history(self: Readable, msg: History) -> list[str]:
+    head = f"history{_id(msg)} {msg.name}{DOT}"
+    if not msg.games:
+        return [head + "no finished games yet"]
+    out = []
+    for g in msg.games:
+        seat, places = g.get("seat"), g.get("places") or []
+        mine = places[seat] if isinstance(seat, int) and 0 <= seat < len(places) else None
+        players = ", ".join(
+            "bot" if isinstance(p, str) and p.startswith("bot:") else str(p)
+            for p in g.get("players") or []
+        )
+        scores = ", ".join(map(str, g.get("scores") or []))
+        out.append(
+            f"{head}{g.get('ruleset')} at table {g.get('table')}, game {g.get('game')}:"
+            f" {_place(mine)}{DOT}players {players}{DOT}scores {scores}"
+        )
+    if msg.next is not None:
+        out.append(f"{head}{plural(msg.total, 'game')} in all; more: history {msg.name} {msg.next}")
+    return out
+
+
+def _top(self: Readable, msg: Top) -> list[str]:
+    head = f"top{_id(msg)} {msg.family}{DOT}"
+    if not msg.players:
+        return [head + "nobody is rated yet"]
+    return [f"{head}{p.get('place')}. {p.get('name')} {_rating(p)}" for p in msg.players]
+
+
 def _id(msg: Message) -> str:
     return "" if msg.id is None else f" #{msg.id}"
 
@@ -352,4 +418,7 @@ _WRITERS: dict[type[Message], Any] = {
     Tables: Readable._tables,
     Rulesets: Readable._rulesets,
     Chips: Readable._chips,
+    Profile: _profile,
+    History: _history,
+    Top: _top,
 }

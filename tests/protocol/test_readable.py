@@ -57,3 +57,28 @@ def test_an_abbott_turn_shows_the_board_a_person_moves_on() -> None:
     (line,) = r.lines(m.Turn(table="3", seq=5, seat=0, to_act=0, legal=("move a2",), view=view))
     assert "board (files a-b): 2: A♠ K♥ / 1: 2♣ --" in line
     assert "pieces: ann a1, the bot b2" in line and "you may: move a2" in line
+
+
+def test_finger_history_and_top_read_as_sentences() -> None:
+    """Before, a person at nc got finger, history and top as JSON."""
+    r = Readable()
+    rating = {"family": "shedding", "rating": 27.345, "mu": 1, "sigma": 1, "games": 5}
+    profile = m.Profile(
+        name="ann", games=5, chips=900, ratings=(rating,),
+        tallies=({"ruleset": "switch", "played": 5, "won": 2},),
+    )  # fmt: skip
+    assert r.lines(profile) == [
+        "profile ann · 5 games finished · 900 chips · ratings: shedding 27.3 (5 games)"
+        " · won: switch 2 of 5"
+    ]
+    game = {"table": "4", "game": 1, "ruleset": "switch", "rated": True, "time": 1, "seat": 0,
+            "players": ["ann", "bot:heuristic"], "scores": [0, 5], "places": [1, 0]}  # fmt: skip
+    assert r.lines(m.History(name="ann", games=(game,), next=1, total=3)) == [
+        "history ann · switch at table 4, game 1: 2nd · players ann, bot · scores 0, 5",
+        "history ann · 3 games in all; more: history ann 1",
+    ]
+    assert r.lines(m.Top(family="abbott")) == ["top abbott · nobody is rated yet"]
+    leader = {"place": 1, "name": "ann", "rating": 27.3, "mu": 1, "sigma": 1, "games": 5}
+    assert r.lines(m.Top(family="shedding", players=(leader,))) == [
+        "top shedding · 1. ann 27.3 (5 games)"
+    ]
