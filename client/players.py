@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from client.state import display_name
-from client.words import plural
 from protocol import messages as m
+from protocol.words import plural
 
 
 def with_rating(name: str, rating: Any) -> str:
