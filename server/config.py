@@ -68,6 +68,8 @@ class ServerConfig:
     #: loop) or "threads" (in the server, holding the GIL; a tiny machine, a test)
     bot_thinking: str = "processes"
     bot_workers: int = 0  #: worker processes at most (0: one fewer than the cores, at least 1)
+    #: a worker thought longer than this is cancelled and the bot plays its fallback (0: never)
+    bot_think_seconds: float = 30.0
     open_tables: tuple[str, ...] = ()  #: rulesets that always have one waiting table
     #: Mid-game, a free seat is refused to an address already shown another seat's hand
     #: (off: only names and connections count; for a LAN of strangers behind one address).

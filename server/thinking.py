@@ -26,6 +26,8 @@ plays the same game either way (a test checks it).
   on a busy machine the server's tables, where people wait for their replies, come first.
 - **Cancelled**: a thought whose table closes, freezes for a shutdown or moves on is
   cancelled at once; its worker is killed and reaped (the next thought starts another).
+- **Limited**: a thought that has had its worker for ``bot_think_seconds`` is cancelled
+  (its worker killed) as a failed one: a strategy stuck in a loop never holds its table.
 - **Failing**: a worker that dies, or a strategy that raises, is a ``ThoughtFailed``;
   the bot then plays ``fallback`` (the family's fast heuristic). It is logged once,
   then at most once a minute with the count since.
@@ -41,6 +43,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import os
 import random
 from collections.abc import AsyncIterator, Sequence
@@ -120,11 +123,13 @@ class Thinker:
     Build with ``open_thinker(config)`` (a server's) or ``Thinker(THREADS)`` (a table
     on its own, in a test)."""
 
-    def __init__(self, mode: str = THREADS, workers: int = 1) -> None:
+    def __init__(self, mode: str = THREADS, workers: int = 1, think_seconds: float = 0) -> None:
         if mode not in (PROCESSES, THREADS):
             raise ValueError(f"bot_thinking must be {PROCESSES!r} or {THREADS!r}, not {mode!r}")
         self.mode = mode
         self.workers = pool_size(workers)
+        self.think_seconds = think_seconds  #: a process thought's limit (0: none)
+        self._unbounded = trio.CapacityLimiter(math.inf)  #: ours (``_limiter``) bounds them
         self.thoughts = 0  #: thoughts finished (with an action)
         self.failures = 0  #: thoughts that failed (``ThoughtFailed``)
         self._limiter: trio.CapacityLimiter | None = None  #: made with the context
@@ -164,9 +169,16 @@ class Thinker:
                 action = await trio.to_thread.run_sync(strategy.choose, view, legal, rng)
             else:
                 context, limiter = await self._open()
-                action, state = await context.run_sync(
-                    think, strategy, view, legal, rng, kill_on_cancel=True, limiter=limiter
-                )
+                async with limiter:  # a worker is ours: the time limit starts once it runs
+                    if context.statistics().idle_workers == 0:  # start one, outside the limit
+                        await context.run_sync(bool, kill_on_cancel=True, limiter=self._unbounded)
+                    with trio.move_on_after(self.think_seconds or math.inf) as late:
+                        action, state = await context.run_sync(
+                            think, strategy, view, legal, rng, kill_on_cancel=True,
+                            limiter=self._unbounded,
+                        )  # fmt: skip
+                if late.cancelled_caught:  # its worker was killed
+                    raise TimeoutError(f"no move within {self.think_seconds:g} s")
                 rng.setstate(state)
         except Exception as exc:
             self.failures += 1
@@ -214,7 +226,7 @@ class Thinker:
 async def open_thinker(config: ServerConfig) -> AsyncIterator[Thinker]:
     """The server's thinker, per ``bot_thinking`` and ``bot_workers``; its workers stop
     when the block ends."""
-    thinker = Thinker(config.bot_thinking, config.bot_workers)
+    thinker = Thinker(config.bot_thinking, config.bot_workers, config.bot_think_seconds)
     try:
         yield thinker
     finally:

@@ -227,6 +227,28 @@ async def test_a_crashing_worker_makes_the_bot_play_its_fallback_and_is_logged_o
     assert "BrokenWorker" in str(lines[0].sb_fields["error"])  # type: ignore[attr-defined]
 
 
+async def test_a_thought_over_its_time_is_cancelled_and_the_bot_plays_its_fallback(
+    strategies: Path,
+) -> None:
+    """A bot stuck in its thought (it would sleep ten minutes) does not hold its table:
+    after ``bot_think_seconds`` its worker is killed and the bot plays the heuristic."""
+    pid_file = strategies / "sleeper.pid"
+    limited = POOL.replace(bot_think_seconds=0.5)
+    async with bots_table(["sleeper"], limited) as (server, ann, table):
+        t, thinker = table_of(server, table), thinker_of(server)
+        assert t.game is not None
+        with trio.fail_after(30):  # a guard against a hang, not a measurement
+            while not pid_file.exists():  # ann plays until the bot thinks
+                if t.game.to_act == 0:
+                    await ann.request(m.Act(table=table, action=str(t.game.legal_actions(0)[0])))
+                await trio.sleep(0.01)
+        pid = int(pid_file.read_text())
+        moved = sum(seat == 1 for seat, _ in t.game.record()["actions"])
+        await until(lambda: sum(seat == 1 for seat, _ in t.game.record()["actions"]) > moved)  # type: ignore[union-attr]
+        assert thinker.failures >= 1 and not alive(pid)  # the limit passed: the bot moved anyway
+        assert "no move within 0.5 s" in thinker._last_error
+
+
 def test_bot_thinking_is_processes_or_threads() -> None:
     with pytest.raises(ValueError, match="bot_thinking"):
         Thinker("fibers")
