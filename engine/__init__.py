@@ -12,11 +12,19 @@ import importlib.util
 
 from engine.actions import Action
 from engine.cards import JOKER, Card, make_deck, parse_cards
-from engine.errors import IllegalActionError, InvalidActionError, OptionError
+from engine.errors import IllegalActionError, InvalidActionError, OptionError, SnapshotError
 from engine.events import Event
 from engine.game import Game
 from engine.options import Option, OptionSchema
-from engine.registry import Ruleset, all_rulesets, new_game, register, replay, ruleset
+from engine.registry import (
+    Ruleset,
+    all_rulesets,
+    new_game,
+    register,
+    replay,
+    restore,
+    ruleset,
+)
 
 # The families register themselves on import. A family module that is not in
 # the tree yet is skipped; one that is there but broken raises as usual.
@@ -43,11 +51,13 @@ __all__ = [
     "OptionError",
     "OptionSchema",
     "Ruleset",
+    "SnapshotError",
     "make_deck",
     "new_game",
     "parse_cards",
     "register",
     "replay",
+    "restore",
     "ruleset",
     "rulesets",
 ]

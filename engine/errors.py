@@ -32,3 +32,9 @@ class IllegalActionError(ValueError):
         self.seat = seat
         self.action = action
         self.reason = reason
+
+
+class SnapshotError(ValueError):
+    """A game snapshot cannot be restored: another format, another game, or damaged.
+
+    Whoever holds the snapshot falls back to replaying the record, which always works."""

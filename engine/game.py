@@ -23,13 +23,14 @@ anything changes, and every accepted action is logged for ``record()``.
 from __future__ import annotations
 
 import random
+import struct
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Self
 
 from engine.actions import Action, as_action
 from engine.cards import Card, parse_cards
-from engine.errors import IllegalActionError
+from engine.errors import IllegalActionError, SnapshotError
 from engine.events import Event
 from engine.options import OptionSchema
 from engine.vocabulary import Vocabulary
@@ -254,8 +255,78 @@ class Game(ABC):
         normalised (what the record holds and a replay repeats); ``None`` before any."""
         return self._log[-1] if self._log else None
 
+    # ------------------------------------------------------------ snapshots
+    #: The layout of ``snapshot()``; a family bumps it whenever its ``_snapshot_state``
+    #: changes, so a snapshot written by an older version is refused, never misread.
+    snapshot_format: ClassVar[int] = 1
+
+    def snapshot(self) -> dict[str, Any]:
+        """The game as it stands, as plain data (str, int, bool, None, bytes, lists and
+        str-keyed dicts: msgpack takes it as it is), sharing nothing with the game.
+
+        It holds what a replay would have rebuilt, the generator's state included, so
+        ``engine.restore(record, snapshot)`` deals every later hand as the game would.
+        It holds no action log: the record has that. Like the seed, the generator's
+        state predicts the deals, so a snapshot never leaves the server."""
+        return {
+            "format": self.snapshot_format,
+            "ruleset": self.ruleset,
+            "seats": self.seats,
+            "actions": len(self._log),
+            "rng": _pack_rng(self.rng),
+            "state": self._snapshot_state(),
+        }
+
+    def _snapshot_state(self) -> dict[str, Any]:
+        """The family's part of ``snapshot``: every piece of state that actions change."""
+        raise SnapshotError(f"{type(self).__name__} keeps no snapshots")
+
+    def _restore_state(self, state: Mapping[str, Any]) -> None:
+        """Set the family's state from ``_snapshot_state``'s data (after a msgpack round
+        trip: tuples come back as lists). Called on a game fresh from ``new_game``, so
+        whatever ``_setup`` derives from the options is already there."""
+        raise SnapshotError(f"{type(self).__name__} keeps no snapshots")
+
+    def _load_snapshot(self, snapshot: Mapping[str, Any], log: Sequence[Sequence[Any]]) -> None:
+        """Make this fresh game the one ``snapshot`` was taken of; ``log`` is the record's
+        actions before it. ``SnapshotError`` if it is not a snapshot of such a game."""
+        try:
+            if snapshot["format"] != self.snapshot_format:
+                raise SnapshotError(
+                    f"snapshot format {snapshot['format']!r}, this version reads"
+                    f" {self.snapshot_format}"
+                )
+            if snapshot["ruleset"] != self.ruleset or snapshot["seats"] != self.seats:
+                raise SnapshotError("the snapshot is of another game")
+            if snapshot["actions"] != len(log):
+                raise SnapshotError(
+                    f"the snapshot follows {snapshot['actions']!r} actions, not {len(log)}"
+                )
+            self.rng.setstate(_unpack_rng(snapshot["rng"]))
+            self._restore_state(snapshot["state"])
+        except SnapshotError:
+            raise
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError, struct.error) as exc:
+            raise SnapshotError(f"the snapshot is damaged: {exc!r}") from exc
+        self._log = [[seat, notation] for seat, notation in log]
+
     def __repr__(self) -> str:
         return (
             f"<{type(self).__name__} {self.ruleset} seats={self.seats}"
             f" actions={len(self._log)} to_act={self.to_act}>"  # no seed: a log line may show it
         )
+
+
+#: ``random.Random``'s Mersenne Twister: 624 words and a position, packed little-endian.
+_RNG_WORDS = struct.Struct("<625I")
+
+
+def _pack_rng(rng: random.Random) -> list[Any]:
+    """The generator's state as plain data: ``[version, 2,500 bytes, gauss_next]``."""
+    version, words, gauss = rng.getstate()
+    return [version, _RNG_WORDS.pack(*words), gauss]
+
+
+def _unpack_rng(data: Sequence[Any]) -> tuple[Any, ...]:
+    version, words, gauss = data
+    return (version, _RNG_WORDS.unpack(bytes(words)), gauss)

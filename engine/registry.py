@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import Card
-from engine.errors import OptionError
+from engine.errors import OptionError, SnapshotError
 from engine.events import Event
 from engine.game import Game, Seed
 from engine.options import OptionSchema
@@ -128,6 +128,31 @@ def replay(record: Mapping[str, Any], observe: Callable[[list[Event]], None] | N
     if observe is not None:
         observe(game.opening_events)
     for seat, notation in record.get("actions", []):
+        events = game.apply(seat, notation)
+        if observe is not None:
+            observe(events)
+    return game
+
+
+def restore(
+    record: Mapping[str, Any],
+    snapshot: Mapping[str, Any],
+    observe: Callable[[list[Event]], None] | None = None,
+) -> Game:
+    """``replay(record)`` without replaying what ``snapshot`` (``Game.snapshot()``, taken
+    after the record's first actions) already holds: the identical state, at the cost
+    of the actions after it. ``observe``, if given, is shown each of those actions'
+    events, in order (not the opening events, nor those the snapshot covers).
+
+    ``SnapshotError`` if the snapshot is of another format or another game, or damaged;
+    the record is still whole, so the caller replays it instead."""
+    actions = record.get("actions") or []
+    taken = snapshot.get("actions") if isinstance(snapshot, Mapping) else None
+    if not isinstance(taken, int) or isinstance(taken, bool) or not 0 <= taken <= len(actions):
+        raise SnapshotError(f"the snapshot follows {taken!r} actions of {len(actions)}")
+    game = record_start(record)
+    game._load_snapshot(snapshot, actions[:taken])
+    for seat, notation in actions[taken:]:
         events = game.apply(seat, notation)
         if observe is not None:
             observe(events)

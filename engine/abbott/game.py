@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.actions import Action, Ally, Concede, Move, Vote
-from engine.cards import FULL_PACK, Card, format_cards, shuffled
+from engine.cards import FULL_PACK, Card, format_cards, parse_cards, shuffled
 from engine.errors import OptionError
 from engine.events import Event
 from engine.game import Game
@@ -652,3 +652,59 @@ class Abbott(Game):
             "end_when_decided": self.end_when_decided,
             "winner": self.winner,
         }
+
+    # ------------------------------------------------------------ snapshots
+    def _snapshot_state(self) -> dict[str, Any]:
+        return {
+            "scores": list(self._scores),
+            "hand_scores": [list(h) for h in self.hand_scores],
+            "winner": self.winner,
+            "over": self._over,
+            "packs": [format_cards(p) for p in self._packs],
+            "dealer": self.dealer,
+            "hand_number": self.hand_number,
+            "grid": [None if c is None else str(c) for c in self.grid],
+            "grid_bits": list(self.grid_bits),
+            "grid_mask": self.grid_mask,
+            "unused": format_cards(self.unused),
+            "pieces": list(self.pieces),
+            "collections": [format_cards(c) for c in self.collections],
+            "masks": list(self.masks),
+            "values": list(self.values),
+            "turn": self.turn,
+            "turns_taken": list(self.turns_taken),
+            "alliance": None if self.alliance is None else list(self.alliance),
+            "power": self.power,
+            "proxy": None if self._proxy is None else list(self._proxy),
+            "votes": list(self.votes),
+            "conceded": list(self.conceded),
+            "stall": self.stall,
+        }
+
+    def _restore_state(self, state: Mapping[str, Any]) -> None:
+        def pair(value: Any) -> tuple[int, int] | None:
+            return None if value is None else (value[0], value[1])
+
+        self._scores = list(state["scores"])
+        self.hand_scores = [list(h) for h in state["hand_scores"]]
+        self.winner = state["winner"]
+        self._over = bool(state["over"])
+        self._packs = [parse_cards(p) for p in state["packs"]]
+        self.dealer = state["dealer"]
+        self.hand_number = state["hand_number"]
+        self.grid = [None if c is None else Card.parse(c) for c in state["grid"]]
+        self.grid_bits = list(state["grid_bits"])
+        self.grid_mask = state["grid_mask"]
+        self.unused = parse_cards(state["unused"])
+        self.pieces = list(state["pieces"])
+        self.collections = [parse_cards(c) for c in state["collections"]]
+        self.masks = list(state["masks"])
+        self.values = list(state["values"])
+        self.turn = state["turn"]
+        self.turns_taken = list(state["turns_taken"])
+        self.alliance = pair(state["alliance"])
+        self.power = state["power"]
+        self._proxy = pair(state["proxy"])
+        self.votes = list(state["votes"])
+        self.conceded = list(state["conceded"])
+        self.stall = state["stall"]

@@ -29,7 +29,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.actions import Action, Play
-from engine.cards import JOKER, JOKER_RANK, SUITS, Card, format_cards, make_deck, shuffled
+from engine.cards import (
+    JOKER,
+    JOKER_RANK,
+    SUITS,
+    Card,
+    format_cards,
+    make_deck,
+    parse_cards,
+    shuffled,
+)
 from engine.errors import OptionError
 from engine.events import Event
 from engine.game import Game
@@ -495,6 +504,43 @@ class Kilodney(Game):
             "leader": self.leader,
             "winner": self.winner,
         }
+
+    # ------------------------------------------------------------ snapshots
+    def _snapshot_state(self) -> dict[str, Any]:
+        return {
+            "scores": list(self._scores),
+            "over": self._over,
+            "winner": self.winner,
+            "dealer": self.dealer,
+            "hand_number": self.hand_number,
+            "hands": [format_cards(h) for h in self.hands],
+            "pile": format_cards(self.pile),
+            "top": None if self.top is None else str(self.top),
+            "running": self.running,
+            "leader": self.leader,
+            "in_hand": list(self.in_hand),
+            "knocked_out": list(self.knocked_out),
+            "stranded": list(self.stranded),
+            "hand_points": list(self.hand_points),
+            "turn": self.turn,
+        }
+
+    def _restore_state(self, state: Mapping[str, Any]) -> None:
+        self._scores = list(state["scores"])
+        self._over = bool(state["over"])
+        self.winner = state["winner"]
+        self.dealer = state["dealer"]
+        self.hand_number = state["hand_number"]
+        self.hands = [parse_cards(h) for h in state["hands"]]
+        self.pile = parse_cards(state["pile"])
+        self.top = None if state["top"] is None else Card.parse(state["top"])
+        self.running = bool(state["running"])
+        self.leader = state["leader"]
+        self.in_hand = [bool(x) for x in state["in_hand"]]
+        self.knocked_out = list(state["knocked_out"])
+        self.stranded = list(state["stranded"])
+        self.hand_points = list(state["hand_points"])
+        self.turn = state["turn"]
 
 
 def deck_for_hands(hands: Sequence[Sequence[str]], dealer: int) -> list[str]:

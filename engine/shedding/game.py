@@ -1242,6 +1242,74 @@ class SheddingGame(Game):
             "misses": list(self.misses),
         }
 
+    # ------------------------------------------------------------ snapshots
+    def _snapshot_state(self) -> dict[str, Any]:
+        pending = self.pending
+        return {
+            "total_scores": list(self.total_scores),
+            "hand_scores": [list(h) for h in self.hand_scores],
+            "hand_number": self.hand_number,
+            "game_over": self.game_over,
+            "deck_size": self.deck_size,
+            "dealer": self.dealer,
+            "hands": [list(h) for h in self.hands],
+            "stock": list(self.stock),
+            "pile": list(self.pile),
+            "turn": self.turn,
+            "direction": self.direction,
+            "nominated": self.nominated,
+            "pending": None
+            if pending is None
+            else {k: list(v) if isinstance(v, list | tuple) else v for k, v in pending.items()},
+            "awaiting": self.awaiting,
+            "drawn": list(self.drawn),
+            "after_suit": self.after_suit,
+            "going_on": self.going_on,
+            "finished": list(self.finished),
+            "announced": sorted(self.announced),
+            "owing": self.owing,
+            "caller": self.caller,
+            "misses": list(self.misses),
+            "idle": self.idle,
+            "turns": self.turns,
+            "hand_over": self.hand_over,
+            "hand_points": list(self._hand_points),
+        }
+
+    def _restore_state(self, state: Mapping[str, Any]) -> None:
+        pending = state["pending"]
+        self.total_scores = list(state["total_scores"])
+        self.hand_scores = [list(h) for h in state["hand_scores"]]
+        self.hand_number = state["hand_number"]
+        self.game_over = bool(state["game_over"])
+        self.deck_size = state["deck_size"]
+        self.dealer = state["dealer"]
+        self.hands = [list(h) for h in state["hands"]]
+        self.stock = list(state["stock"])
+        self.pile = list(state["pile"])
+        self.turn = state["turn"]
+        self.direction = state["direction"]
+        self.nominated = state["nominated"]
+        self.pending = (
+            None
+            if pending is None
+            else {k: list(v) if isinstance(v, list | tuple) else v for k, v in pending.items()}
+        )
+        self.awaiting = state["awaiting"]
+        self.drawn = list(state["drawn"])
+        self.after_suit = state["after_suit"]
+        self.going_on = bool(state["going_on"])
+        self.finished = list(state["finished"])
+        self.announced = set(state["announced"])
+        self.owing = state["owing"]
+        self.caller = state["caller"]
+        self.misses = list(state["misses"])
+        self.idle = state["idle"]
+        self.turns = state["turns"]
+        self.hand_over = bool(state["hand_over"])
+        self._hand_points = list(state["hand_points"])
+        self._listed = None
+
 
 def _texts(cards: list[int] | tuple[int, ...]) -> list[str]:
     return [TEXT[c] for c in cards]
