@@ -86,6 +86,9 @@ class ServerConfig:
     #: a table whose write the store refused (disk full ...) waits this long before its
     #: bots and clocks try again; a player's request tries at once
     store_retry_seconds: float = 5.0
+    #: a running game is stored as it stands every this many actions, so that a restart
+    #: replays fewer than this many actions a table (0: never; a restart replays all)
+    snapshot_every: int = 16
 
     # ------------------------------------------------- abuse limits, operators
     commands_per_second: float = 50.0  #: requests one connection may send, sustained...

@@ -22,7 +22,7 @@ from typing import Any
 import trio
 
 import engine
-from server import wire
+from server import snapshots, wire
 from server.config import ServerConfig
 from server.profiles import RATED, rated_setting
 from server.store import Store, StoredState, StoreError, TableCreated
@@ -66,6 +66,7 @@ class Lobby:
                     log.exception("table %s could not be restored; it stays closed", stored.id)
                     continue
                 await nursery.start(self._run_table, table)
+            snapshots.log_replays(self.tables.values())
             self._state = StoredState()  # the rows are loaded; let them go
             for ruleset in self.config.open_tables:
                 await self.ensure_house_table(ruleset)

@@ -34,7 +34,9 @@ cut; ``FULL`` survives that too at the price of an fsync per group.
 The rows are the records: ``games`` holds seed, dealer and deck, ``actions``
 holds one row per accepted action in order, so a game's record (the export
 and the replay input) is one query away. What the game master set up sits
-beside them: ``bots`` (seat reservations), ``games.paused`` and ``away``.
+beside them: ``bots`` (seat reservations), ``games.paused`` and ``away``. ``snapshots``
+holds each table's newest ``GameSnapshot``, a restart cache beside the record (a store
+made before it gets the table empty, and its games are replayed as before).
 
 Schema changes are additive and applied at ``load()`` by ``migrate``: new tables
 are ``CREATE TABLE IF NOT EXISTS``, new columns are added only when
@@ -70,6 +72,7 @@ from server.store import (
     ChipsMoved,
     Entry,
     GameEnded,
+    GameSnapshot,
     GameStarted,
     HandShown,
     MasterSet,
@@ -126,6 +129,9 @@ CREATE TABLE IF NOT EXISTS shown (
 CREATE TABLE IF NOT EXISTS away (
     table_id INTEGER NOT NULL, game INTEGER NOT NULL, seat INTEGER NOT NULL,
     PRIMARY KEY (table_id, game, seat)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS snapshots (
+    table_id INTEGER PRIMARY KEY, game INTEGER NOT NULL, actions INTEGER NOT NULL,
+    seq INTEGER NOT NULL, data BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS chip_accounts (
     account TEXT PRIMARY KEY, balance INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS chip_txns (
@@ -554,6 +560,12 @@ def read_state(conn: sqlite3.Connection) -> StoredState:
                     )
                 ),
             )
+            snap = conn.execute(
+                "SELECT actions, seq, data FROM snapshots WHERE table_id = ? AND game = ?",
+                (tid, number),
+            ).fetchone()
+            if snap is not None:
+                t.game.snapshot = GameSnapshot(tid, number, snap[0], snap[1], bytes(snap[2]))
         state.tables[tid] = t
     ledger = state.ledger
     ledger.balances = dict(conn.execute("SELECT account, balance FROM chip_accounts"))
@@ -573,6 +585,12 @@ def _execute(conn: sqlite3.Connection, w: Write) -> None:
         conn.execute(
             "INSERT INTO actions (table_id, game, idx, seat, notation) VALUES (?, ?, ?, ?, ?)",
             (w.table, w.game, w.index, w.seat, w.notation),
+        )
+    elif isinstance(w, GameSnapshot):
+        conn.execute(
+            "INSERT OR REPLACE INTO snapshots (table_id, game, actions, seq, data)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (w.table, w.game, w.actions, w.seq, w.data),
         )
     elif isinstance(w, TalkSaid):
         conn.execute(

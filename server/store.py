@@ -4,7 +4,8 @@ Tables and the lobby never speak SQL. They hand the store *writes* (small frozen
 records such as ``ActionTaken``) and, for anything that must survive a crash
 before the players hear of it, ``await store.commit(...)``, which returns once
 the write is durable. At start the server calls ``load()`` once and rebuilds
-every open table by replaying its actions: the game record *is* the row.
+every open table from its game's newest snapshot (``GameSnapshot``) and the actions
+after it, or by replaying its actions: the game record *is* the row.
 
 Two implementations: ``MemoryStore`` here (tests, and ``--data`` unset) and
 ``SQLiteStore`` in ``server.sqlite_store`` (the embedded default). A server
@@ -106,6 +107,24 @@ class ActionTaken:
     index: int  #: position in the game's action log, from 0
     seat: int
     notation: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameSnapshot:
+    """The running game as it stood after its first ``actions`` actions: a restart cache.
+
+    Written with the action it follows, in the same transaction, so a restart rebuilds
+    the table from the newest one plus the actions after it instead of replaying them
+    all (``server.snapshots``). The record is still the actions: a snapshot only saves
+    time, and one that cannot be used is replaced by the replay. ``data`` is the engine's
+    ``Game.snapshot()`` as msgpack; ``seq`` is the table's sequence number after the
+    events of those actions. Only the newest of a table is kept."""
+
+    table: int
+    game: int
+    actions: int
+    seq: int
+    data: bytes
 
 
 #: How a game ended (``GameEnded.outcome``): by its rules (its prize is paid to the
@@ -325,6 +344,7 @@ Write = (
     | OptionsSet
     | GameStarted
     | ActionTaken
+    | GameSnapshot
     | GameEnded
     | TalkSaid
     | TableClosed
@@ -353,6 +373,7 @@ class StoredGame:
     away: set[int] = field(default_factory=set)  #: seats played automatically until they act
     #: each name shown a seat's hand in this game, with that seat (``HandShown``)
     shown: dict[str, int] = field(default_factory=dict)
+    snapshot: GameSnapshot | None = None  #: the newest of this game, if any
 
 
 @dataclass(slots=True)
@@ -418,6 +439,10 @@ def apply_write(state: StoredState, w: Write) -> None:
         g = state.tables[w.table].game
         assert g is not None and g.number == w.game and len(g.actions) == w.index, w
         g.actions.append([w.seat, w.notation])
+    elif isinstance(w, GameSnapshot):
+        g = state.tables[w.table].game
+        assert g is not None and g.number == w.game and len(g.actions) == w.actions, w
+        g.snapshot = w
     elif isinstance(w, GameEnded):
         g = state.tables[w.table].game
         assert g is not None and g.number == w.game

@@ -6,7 +6,8 @@ each accepted action it (1) applies it, (2) awaits the store until the action
 is durable, and only then (3) sends each seat exactly its own view of the
 events (``Event.present(seat)``) and spectators the public view, followed by
 whose turn it is and each seat's legal actions. Nothing acknowledged is lost:
-on restart, ``Table.restore`` replays the stored record.
+on restart, ``Table.restore`` rebuilds the game from its newest stored snapshot and
+the actions after it (``server.snapshots``), or replays the stored record.
 
 The loop is also where time enters: between commands the table waits until
 its next *deadline* (today: a server bot's move; a turn clock and pause hook in
@@ -38,7 +39,7 @@ import engine
 from engine.events import Event
 from engine.game import Game
 from protocol.fields import TableState
-from server import gamemaster, lifetime, records, thinking, wire
+from server import gamemaster, lifetime, records, snapshots, thinking, wire
 from server.accounts import new_token, token_hash
 from server.clock import TIMED_OUT, receive_before
 from server.commands import (
@@ -175,6 +176,10 @@ class Table:
         #: Where its search bots think (``server.thinking``): the lobby gives the server's.
         self.thinker = thinking.IN_THREADS
         self._thought: trio.CancelScope | None = None  #: a search bot's thought under way
+        #: Restored from a snapshot: the events before it, made when first asked for.
+        self.unreplayed: snapshots.Unreplayed | None = None
+        #: Why ``restore`` replayed the whole game (None: from a snapshot, or nothing to restore).
+        self.replayed_because: str | None = None
 
     # -------------------------------------------------------- restoring
     @classmethod
@@ -207,15 +212,19 @@ class Table:
         if g is not None:
             t.game_no = g.number
             t.seq = t.game_base = g.seq
-            t.game = engine.new_game(
-                stored.ruleset, stored.seats, g.seed, stored.options, dealer=g.dealer, deck=g.deck
-            )
             t._start_rng(g.seed)
             if not g.over:  # the bots that will play on watch the replay
                 t.gm.new_strategies()
-            t._record_events(t.game.opening_events)  # numbered as when the game started
-            for seat, notation in g.actions:
-                t._record_events(t.game.apply(seat, notation))
+            record = snapshots.record_of(stored.ruleset, stored.seats, stored.options, g)
+            restored = snapshots.restore(record, g, config.snapshot_every)
+            if isinstance(restored, snapshots.Restored):  # the newest snapshot, what follows
+                t.game, t.unreplayed = restored.game, restored.unreplayed
+                t.seq = restored.unreplayed.seq  # the later events numbered as they were
+                for events in restored.after:
+                    t._record_events(events)
+            else:  # none, or not usable: the whole record
+                t.replayed_because = restored
+                t.game = engine.replay(record, t._record_events)
             if g.over or t.game.over:
                 t.state = OVER
                 # rows ended before the outcome was kept: the replay tells which it was
@@ -229,6 +238,37 @@ class Table:
             for name, seat in g.shown.items():  # and so was each who held a seat and left
                 t.witnesses.remember_name(name, seat)
         return t
+
+    def _fill_unreplayed(self, since: int | None = None) -> None:
+        """Make what a restore from a snapshot skipped (``server.snapshots``), by one replay
+        of the record: the events before it (the public log's start, and the event ring's
+        as far as it reaches) and, while the game runs, server bots that have seen every
+        event (fresh strategies shown the whole game, as a full replay would have). Called
+        before the public log is read, before a bot or a clock moves, and when a client
+        resumes from ``since`` (only if the ring could then reach back to it: a client
+        further behind gets a snapshot anyway). Once done, or after a full replay: nothing."""
+        missing = self.unreplayed
+        if missing is None or self.game is None:
+            return
+        reach = self.ring.maxlen or 0
+        if since is not None and not (
+            self.game_base <= since < missing.seq and self.seq - since <= reach
+        ):
+            return
+        self.unreplayed = None
+        running = self.gm.running()
+        if running:
+            self.gm.new_strategies()
+        show = self.gm.observe if running else None
+        before = snapshots.events_before(self.game, missing, show)
+        if self.game_base + len(before) != missing.seq:  # pragma: no cover - a damaged store
+            log.error("table %s: the replay does not number its events as stored", self.id)
+            return
+        self.game_events[:0] = [ev.present(None) for ev in before]
+        room = reach - len(self.ring)
+        if room > 0:
+            numbered = [(self.game_base + 1 + i, ev) for i, ev in enumerate(before)]
+            self.ring.extendleft(reversed(numbered[-room:]))
 
     # ------------------------------------------------------------ queries
     @property
@@ -392,6 +432,7 @@ class Table:
     async def _on_deadline(self) -> None:
         if await lifetime.on_deadline(self):
             return
+        self._fill_unreplayed()  # a restored game's bots are shown what they missed
         seat = self._bot_seat()
         if seat is not None:
             await self._bot_move(seat)
@@ -535,6 +576,8 @@ class Table:
 
         The ring holds the current game's events only, so a client behind the
         start of this game (``game_base``) always gets a snapshot."""
+        if since is not None:
+            self._fill_unreplayed(since)  # a restored game's events before its snapshot
         held = self.ring[0][0] if self.ring else self.seq + 1
         if since is not None and self.game_base <= since <= self.seq and held <= since + 1:
             # a spectate's reply, before the events it brings (a resume's is seated); all in
@@ -680,7 +723,14 @@ class Table:
         assert last is not None  # the game has just taken an action
         notation = last[1]  # the normalised notation the record holds
         writes: list[Any] = [
-            ActionTaken(self.id, self.game_no, self.game.actions_taken - 1, seat, notation)
+            ActionTaken(self.id, self.game_no, self.game.actions_taken - 1, seat, notation),
+            *snapshots.due(  # with the action it follows: one transaction
+                self._config.snapshot_every,
+                self.id,
+                self.game_no,
+                self.game,
+                self.seq + len(events),
+            ),
         ]
         paid = None
         try:
@@ -911,7 +961,7 @@ class Table:
         self.game, self.game_no, self.seq, self.game_base = game, number, base, base
         self.state, self.outcome = PLAYING, None
         self.ring.clear()
-        self.game_events, self._final = [], None
+        self.game_events, self._final, self.unreplayed = [], None, None
         self._start_rng(seed)
         self.witnesses.clear()  # the deal shows each seat's holder his hand
         for i, s in enumerate(self.seats):
@@ -950,6 +1000,7 @@ class Table:
                 text = "a running game's record is for the table's members (join or watch it)"
                 c.member.deliver(wire.error(c.req, "not_member", text, self.id))
                 return
+            self._fill_unreplayed()  # a restored game's log before its snapshot
             page = records.public_page(
                 game, self.options, self.game_events, c.start, size, c.budget
             )

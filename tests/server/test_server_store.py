@@ -18,6 +18,7 @@ from server.store import (
     GameEnded,
     GamePlayers,
     GameResult,
+    GameSnapshot,
     GameStarted,
     HandShown,
     MasterSet,
@@ -49,6 +50,8 @@ def history(rng: random.Random) -> list:
             out.append(GamePlayers(t, game, players, players, rng.random() < 0.5))
             for i in range(rng.randrange(0, 30)):
                 out.append(ActionTaken(t, game, i, rng.randrange(4), f"play {i}H"))
+                if rng.random() < 0.2:  # a restart snapshot with the action it follows
+                    out.append(GameSnapshot(t, game, i + 1, game * 100 + 2 * i, bytes([i]) * 9))
             if rng.random() < 0.6:
                 out.append(GameEnded(t, game, [1, 2, 3, 4]))
                 rated = (Rating("p0", "kilodney", "P0", 20.0 + game, 7.0, game),)
@@ -103,6 +106,7 @@ async def test_sqlite_loads_what_the_writes_mean(tmp_path):
             for t in loaded.tables.values()
         ]
     assert any(bots for bots, _ in setups) and any(kept for _, kept in setups)  # not vacuous
+    assert any(t.game and t.game.snapshot for t in loaded.tables.values())
 
 
 async def again_history(path, player):

@@ -1,0 +1,201 @@
+"""A table restored from its game's newest snapshot plus the actions after it is the table
+a full replay of the record restores: the game, its sequence numbers, its players, its
+public log and event ring (made when first asked for), and its bots' memory. A snapshot
+that is missing, damaged or of an older format is replaced by the full replay, and the
+server says so once. Over both stores, on real table tasks (MockClock: idle players time
+out and are played automatically)."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import pytest
+import trio
+import trio.testing
+from e2e_client import serving_server
+from test_gamemaster import Member
+
+from server import snapshots
+from server.app import Server
+from server.commands import Join, Start
+from server.config import ServerConfig
+from server.sqlite_store import SQLiteStore
+from server.store import GameSnapshot, MemoryStore, Store, StoredTable, TableCreated
+from server.table import OVER, Table
+
+EVERY = 8
+#: Bots wait half a second before each move, so a test can stop a game where it likes.
+CONFIG = ServerConfig(
+    host="127.0.0.1", port=0, scrypt_n=2, snapshot_every=EVERY, bot_delay_seconds=0.5
+)
+
+
+#: Targets that keep a game going well past the actions a test stops it at.
+LONG = {"abbott": {"target": 1000}, "kilodney": {"target": 500}, "switch": {"target": 10000}}
+
+
+async def play(store: Store, tid: int, ruleset: str, seats: int, actions: int | None) -> None:
+    """A table whose one player (seat 0) times out and is then played automatically, the
+    other seats by server bots: until ``actions`` are taken (None: the game's end, at
+    the ruleset's own target)."""
+    options = {"turn_seconds": 1, **(LONG[ruleset] if actions is not None else {})}
+    await store.commit(TableCreated(tid, ruleset, seats, options, "ann", {}))
+    ann = Member("ann")
+    async with trio.open_nursery() as nursery:
+        table = Table(tid, ruleset, seats, options, config=CONFIG, store=store, creator="ann")
+        await nursery.start(table.run)
+        await table.submit(Join(ann, 1, 0))
+        await table.submit(Start(ann, 2))
+        while table.game is None or not (
+            table.state == OVER or (actions is not None and table.statistics().actions >= actions)
+        ):
+            await trio.sleep(0.1)
+        nursery.cancel_scope.cancel()  # the server dies here
+
+
+def full_replay(stored: StoredTable) -> StoredTable:
+    """The same stored table without its snapshot: ``Table.restore`` replays it all."""
+    assert stored.game is not None
+    return dataclasses.replace(stored, game=dataclasses.replace(stored.game, snapshot=None))
+
+
+def memories(table: Table) -> dict[int, Any]:
+    """What each seat's strategy remembers of the game (for those that remember)."""
+    out = {}
+    for seat, (_key, strategy) in table.gm.strategies.items():
+        memory = getattr(strategy, "memory", None)
+        out[seat] = None if memory is None else vars(memory)
+    return out
+
+
+def check_same(a: Table, b: Table) -> None:
+    assert a.game is not None and b.game is not None
+    assert a.game.snapshot() == b.game.snapshot()
+    assert a.game.record() == b.game.record()
+    seats = [*range(len(a.seats)), None]
+    assert [a.game.view(s) for s in seats] == [b.game.view(s) for s in seats]
+    assert [a._legal(s) for s in seats] == [b._legal(s) for s in seats]
+    assert (a.seq, a.game_base, a.game_no, a.state, a.outcome) == (
+        b.seq,
+        b.game_base,
+        b.game_no,
+        b.state,
+        b.outcome,
+    )
+    assert a.summary() == b.summary() and a.gm.away.away == b.gm.away.away
+
+
+async def open_store(kind: str, path: Path, store: Store | None = None) -> Store:
+    if kind == "memory":
+        return store or MemoryStore()
+    if store is not None:
+        await store.aclose()
+    return SQLiteStore(path)
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+@pytest.mark.parametrize(
+    ("ruleset", "seats", "actions"),
+    [("kilodney", 4, 45), ("abbott", 4, 37), ("switch", 3, 29), ("kilodney", 5, None)],
+)
+async def test_a_table_restored_from_a_snapshot_is_the_replayed_table(
+    kind: str,
+    ruleset: str,
+    seats: int,
+    actions: int | None,
+    tmp_path: Path,
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    path = tmp_path / "s.sqlite3"
+    store = await open_store(kind, path)
+    store.load()
+    await play(store, 1, ruleset, seats, actions)
+    store = await open_store(kind, path, store)
+    stored = store.load().tables[1]
+    assert stored.game is not None and stored.game.snapshot is not None
+    assert len(stored.game.actions) - stored.game.snapshot.actions < EVERY
+    if actions is not None:
+        assert not stored.game.over and stored.game.snapshot.actions < len(stored.game.actions)
+
+    fast = Table.restore(stored, config=CONFIG, store=store)
+    slow = Table.restore(full_replay(stored), config=CONFIG, store=store)
+    assert fast.replayed_because is None and fast.unreplayed is not None
+    assert slow.replayed_because == "no snapshot stored"
+    check_same(fast, slow)
+    # the ring holds the events after the snapshot until the rest is asked for
+    held = list(fast.ring)
+    assert held == (list(slow.ring)[-len(held) :] if held else [])
+    assert bool(held) == (stored.game.snapshot.actions < len(stored.game.actions))
+    fast._fill_unreplayed()
+    assert fast.unreplayed is None
+    assert fast.game_events == slow.game_events and list(fast.ring) == list(slow.ring)
+    assert memories(fast) == memories(slow)
+    if ruleset == "kilodney" and actions is not None:  # its bots remember: not vacuous
+        assert any(m and m["played"] for m in memories(fast).values())
+    check_same(fast, slow)
+    await store.aclose()
+
+
+@pytest.mark.parametrize(
+    ("damage", "why"),
+    [
+        (lambda data: b"\xc1" + data, "unpack"),
+        (lambda data: data[: len(data) // 2], "unpack"),
+        (lambda data: msgpack.packb({**msgpack.unpackb(data), "format": 0}), "format"),
+        (lambda data: msgpack.packb({**msgpack.unpackb(data), "state": {}}), "damaged"),
+    ],
+)
+async def test_a_damaged_or_older_snapshot_is_replaced_by_the_replay(
+    damage: Any, why: str, autojump_clock: trio.testing.MockClock
+) -> None:
+    store = MemoryStore()
+    await play(store, 1, "kilodney", 4, 30)
+    stored = store.state.tables[1]
+    assert stored.game is not None and stored.game.snapshot is not None
+    snap = stored.game.snapshot
+    stored.game.snapshot = dataclasses.replace(snap, data=damage(snap.data))
+    table = Table.restore(stored, config=CONFIG, store=store)
+    assert table.replayed_because is not None and why in table.replayed_because.lower()
+    assert table.unreplayed is None
+    check_same(table, Table.restore(full_replay(stored), config=CONFIG, store=store))
+
+
+async def test_the_server_says_once_that_it_replayed_instead(
+    autojump_clock: trio.testing.MockClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = MemoryStore()
+    for tid in (1, 2, 3):
+        await play(store, tid, "kilodney", 4, 20)
+    for tid in (1, 2):  # two damaged; the third restores from its snapshot
+        g = store.state.tables[tid].game
+        assert g is not None and isinstance(g.snapshot, GameSnapshot)
+        g.snapshot = dataclasses.replace(g.snapshot, data=b"junk")
+    caplog.set_level(logging.WARNING, logger="switchboard")
+    async with serving_server(Server(CONFIG, store)) as (server, _port):
+        tables = server.lobby.tables
+        assert [tables[t].replayed_because is None for t in (1, 2, 3)] == [False, False, True]
+    said = [r.getMessage() for r in caplog.records if "snapshot" in r.getMessage()]
+    assert len(said) == 1 and said[0].startswith("2 restored tables"), said
+
+
+async def test_no_snapshots_when_switched_off(autojump_clock: trio.testing.MockClock) -> None:
+    store = MemoryStore()
+    off = CONFIG.replace(snapshot_every=0)
+    await store.commit(TableCreated(1, "kilodney", 4, {"turn_seconds": 1}, "ann", {}))
+    ann = Member("ann")
+    async with trio.open_nursery() as nursery:
+        table = Table(1, "kilodney", 4, {"turn_seconds": 1}, config=off, store=store, creator="ann")
+        await nursery.start(table.run)
+        await table.submit(Join(ann, 1, 0))
+        await table.submit(Start(ann, 2))
+        while table.statistics().actions < 2 * EVERY:
+            await trio.sleep(0.1)
+        nursery.cancel_scope.cancel()
+    g = store.state.tables[1].game
+    assert g is not None and g.snapshot is None and len(g.actions) >= 2 * EVERY
+    restored = Table.restore(store.state.tables[1], config=off, store=store)
+    assert restored.replayed_because == snapshots.NONE_DUE
