@@ -308,7 +308,7 @@ class Game(ABC):
             raise
         except (KeyError, IndexError, TypeError, ValueError, AttributeError, struct.error) as exc:
             raise SnapshotError(f"the snapshot is damaged: {exc!r}") from exc
-        self._log = [[seat, notation] for seat, notation in log]
+        self._log = list(log)  # its [seat, notation] entries are only read, never changed
 
     def __repr__(self) -> str:
         return (

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.actions import Action, Ally, Concede, Move, Vote
-from engine.cards import FULL_PACK, Card, format_cards, parse_cards, shuffled
+from engine.cards import FULL_PACK, Card, format_cards, shuffled
 from engine.errors import OptionError
 from engine.events import Event
 from engine.game import Game
@@ -51,6 +51,8 @@ from .vocabulary import VOCABULARY
 _VOTE_END = Vote("end")
 _CONCEDE = Concede()
 
+#: Each card by its face, for reading snapshots (``Card.parse`` reads what people type).
+_FACES = {str(c): c for c in FULL_PACK}
 #: Game score from which an alliance gives its holder the partner's moves.
 POWER_SCORE = 16
 PACK = 52
@@ -689,15 +691,15 @@ class Abbott(Game):
         self.hand_scores = [list(h) for h in state["hand_scores"]]
         self.winner = state["winner"]
         self._over = bool(state["over"])
-        self._packs = [parse_cards(p) for p in state["packs"]]
+        self._packs = [[_FACES[c] for c in p] for p in state["packs"]]
         self.dealer = state["dealer"]
         self.hand_number = state["hand_number"]
-        self.grid = [None if c is None else Card.parse(c) for c in state["grid"]]
+        self.grid = [None if c is None else _FACES[c] for c in state["grid"]]
         self.grid_bits = list(state["grid_bits"])
         self.grid_mask = state["grid_mask"]
-        self.unused = parse_cards(state["unused"])
+        self.unused = [_FACES[c] for c in state["unused"]]
         self.pieces = list(state["pieces"])
-        self.collections = [parse_cards(c) for c in state["collections"]]
+        self.collections = [[_FACES[c] for c in cards] for cards in state["collections"]]
         self.masks = list(state["masks"])
         self.values = list(state["values"])
         self.turn = state["turn"]

@@ -29,16 +29,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.actions import Action, Play
-from engine.cards import (
-    JOKER,
-    JOKER_RANK,
-    SUITS,
-    Card,
-    format_cards,
-    make_deck,
-    parse_cards,
-    shuffled,
-)
+from engine.cards import JOKER, JOKER_RANK, SUITS, Card, format_cards, make_deck, shuffled
 from engine.errors import OptionError
 from engine.events import Event
 from engine.game import Game
@@ -136,6 +127,10 @@ def score_play(card: Card, previous: Card | None) -> tuple[int, list[str]]:
         elif card.value == previous.value - 1:
             reasons.append((-1, "one-under"))
     return sum(p for p, _ in reasons), [r for _, r in reasons]
+
+
+#: Each card by its face, for reading snapshots (``Card.parse`` reads what people type).
+_FACES = {str(c): c for c in make_deck(packs=1, jokers=1)}
 
 
 @functools.cache
@@ -531,9 +526,9 @@ class Kilodney(Game):
         self.winner = state["winner"]
         self.dealer = state["dealer"]
         self.hand_number = state["hand_number"]
-        self.hands = [parse_cards(h) for h in state["hands"]]
-        self.pile = parse_cards(state["pile"])
-        self.top = None if state["top"] is None else Card.parse(state["top"])
+        self.hands = [[_FACES[c] for c in h] for h in state["hands"]]
+        self.pile = [_FACES[c] for c in state["pile"]]
+        self.top = None if state["top"] is None else _FACES[state["top"]]
         self.running = bool(state["running"])
         self.leader = state["leader"]
         self.in_hand = [bool(x) for x in state["in_hand"]]
