@@ -130,6 +130,16 @@ async def test_a_table_restored_from_a_snapshot_is_the_replayed_table(
     held = list(fast.ring)
     assert held == (list(slow.ring)[-len(held) :] if held else [])
     assert bool(held) == (stored.game.snapshot.actions < len(stored.game.actions))
+    # a client resuming from before this game, or caught up, needs no replay...
+    missing = fast.unreplayed
+    fast._fill_unreplayed(fast.game_base - 1)
+    fast._fill_unreplayed(fast.seq)
+    assert fast.unreplayed is missing
+    # ...one behind the snapshot, within the ring's reach, has the events it missed made
+    since = max(fast.game_base, fast.seq - CONFIG.event_ring)
+    fast._fill_unreplayed(since)
+    if since < missing.seq:
+        assert fast.unreplayed is None and list(fast.ring) == list(slow.ring)
     fast._fill_unreplayed()
     assert fast.unreplayed is None
     assert fast.game_events == slow.game_events and list(fast.ring) == list(slow.ring)
