@@ -145,7 +145,7 @@ async def test_a_table_restored_from_a_snapshot_is_the_replayed_table(
     assert fast.game_events == slow.game_events and list(fast.ring) == list(slow.ring)
     assert memories(fast) == memories(slow)
     if ruleset == "kilodney" and actions is not None:  # its bots remember: not vacuous
-        assert any(m and m["played"] for m in memories(fast).values())
+        assert any(m and m["plays"] for m in memories(fast).values())
     check_same(fast, slow)
     await store.aclose()
 
