@@ -39,6 +39,16 @@ def play_out(game: Any, seed: int, plant: Any = None) -> dict[str, Any]:
     return record
 
 
+def planted(ruleset: str, seats: int, seeds: int, plant: Any, missing: str) -> dict[str, Any]:
+    """The record of the first of ``seeds`` heuristic games where ``plant`` found its
+    chance (the test fails saying ``missing`` when none did)."""
+    for seed in range(seeds):
+        record = play_out(engine.new_game(ruleset, seats, seed), seed, plant)
+        if record["planted"] is not None:
+            return record
+    pytest.fail(missing)
+
+
 # ------------------------------------------------------------ planted mistakes
 def test_drawing_when_a_seat_could_go_out_is_a_blunder() -> None:
     def draw_instead(game: Any, seat: int, legal: list[Any]) -> Any:
@@ -48,12 +58,7 @@ def test_drawing_when_a_seat_could_go_out_is_a_blunder() -> None:
             return next(a for a in legal if isinstance(a, Draw))
         return None
 
-    for seed in range(20):
-        record = play_out(engine.new_game("switch", 3, seed), seed, draw_instead)
-        if record["planted"] is not None:
-            break
-    else:
-        pytest.fail("no game offered a chance to go out")
+    record = planted("switch", 3, 20, draw_instead, "no game offered a chance to go out")
     index = record["planted"]
     assert index in decision_points(record)
     [decision] = analyse(record, [index], FAST)
@@ -76,12 +81,7 @@ def test_a_solved_losing_move_is_marked_exactly() -> None:
             return losers[0]
         return None
 
-    for seed in range(30):
-        record = play_out(engine.new_game("abbott", 2, seed), seed, losing_move)
-        if record["planted"] is not None:
-            break
-    else:
-        pytest.fail("no won endgame with a losing move")
+    record = planted("abbott", 2, 30, losing_move, "no won endgame with a losing move")
     [decision] = analyse(record, [record["planted"]], FAST)
     assert decision.exact and decision.mark == "blunder"
     assert decision.loss == 1.0 and decision.values[decision.best] == 1.0
@@ -99,12 +99,7 @@ def test_conceding_a_won_endgame_is_judged_and_marked_exactly() -> None:
             return None
         return concede[0]
 
-    for seed in range(30):
-        record = play_out(engine.new_game("abbott", 2, seed), seed, concede_a_win)
-        if record["planted"] is not None:
-            break
-    else:
-        pytest.fail("no won endgame where conceding was legal")
+    record = planted("abbott", 2, 30, concede_a_win, "no won endgame where conceding was legal")
     assert record["planted"] in decision_points(record)
     [decision] = analyse(record, [record["planted"]], FAST)
     assert decision.played == "concede" and decision.exact and decision.mark == "blunder"
