@@ -58,3 +58,12 @@ def lan_addresses() -> list[str]:
     except OSError:
         candidates = _from_host_name()
     return sorted({a for a in candidates if reachable(a)}, key=ipaddress.ip_address)
+
+
+def addresses_for(host: str | None) -> list[str]:
+    """What a friend on the LAN can type to reach a server listening on ``host``: every LAN
+    address of this machine when it listens on all of them, ``host`` itself when another
+    machine could reach it, nothing when it listens on loopback only."""
+    if host in (None, "", "0.0.0.0", "::"):
+        return lan_addresses()
+    return [host] if reachable(host) else []

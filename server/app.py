@@ -32,7 +32,7 @@ import trio
 from protocol.limits import Limits
 from server.accept import Acceptor, IntervalLog, fd_limit
 from server.accounts import Accounts, claim_throttle
-from server.addresses import lan_addresses, reachable
+from server.addresses import addresses_for
 from server.config import ServerConfig
 from server.connection import Connection, Services
 from server.discovery import Advertiser, advertised_addresses, default_server_name
@@ -51,12 +51,9 @@ DB_NAME = "switchboard.sqlite3"
 def invitations(host: str | None, port: int) -> list[str]:
     """What a host tells his friends to type: ``switchboard play ADDRESS:PORT`` for each
     address of this machine a LAN friend could reach (none when listening on loopback)."""
-    if host in (None, "", "0.0.0.0", "::"):
-        addresses = lan_addresses()
-    else:
-        addresses = [host] if reachable(host) else []
     return [
-        f"friends connect with: switchboard play {a}:{port}  (or: nc {a} {port})" for a in addresses
+        f"friends connect with: switchboard play {a}:{port}  (or: nc {a} {port})"
+        for a in addresses_for(host)
     ]
 
 

@@ -28,7 +28,7 @@ import trio
 
 from protocol.discovery import SERVICE_TYPE, instance_name, txt_record
 from protocol.messages import VERSIONS
-from server.addresses import lan_addresses, reachable
+from server.addresses import addresses_for
 
 log = logging.getLogger("switchboard.discovery")
 
@@ -42,13 +42,15 @@ def advertised_addresses(host: str | None) -> list[str]:
     """The IPv4 addresses to put in the advertisement of a server listening on ``host``:
     every LAN address when it listens on all of them, its own when that is one a friend can
     reach, none when it listens on loopback only (no other machine could connect)."""
-    if host in (None, "", "0.0.0.0", "::"):
-        return lan_addresses()
+    return [a for a in addresses_for(host) if _ipv4(a)]
+
+
+def _ipv4(address: str) -> bool:
+    """Whether ``address`` is an IPv4 literal (a host name cannot go in an A record)."""
     try:
-        ip = ipaddress.ip_address(host)
+        return ipaddress.ip_address(address).version == 4
     except ValueError:
-        return []  # a host name: we cannot tell which address to advertise
-    return [host] if ip.version == 4 and reachable(host) else []
+        return False
 
 
 class Advertiser:

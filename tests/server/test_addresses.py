@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 
-from server import app
+from server import addresses, app
 from server.addresses import lan_addresses, reachable
 
 
@@ -23,7 +23,7 @@ def test_reachable_leaves_out_what_no_friend_can_reach() -> None:
 
 
 def test_the_invitation_names_every_lan_address_when_listening_everywhere(monkeypatch) -> None:
-    monkeypatch.setattr(app, "lan_addresses", lambda: ["192.0.2.7", "198.51.100.3"])
+    monkeypatch.setattr(addresses, "lan_addresses", lambda: ["192.0.2.7", "198.51.100.3"])
     lines = app.invitations(None, 7373)
     assert lines == [
         "friends connect with: switchboard play 192.0.2.7:7373  (or: nc 192.0.2.7 7373)",
