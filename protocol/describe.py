@@ -106,8 +106,7 @@ def _draw(s: _Say) -> Line:
 
 def _move(s: _Say) -> Line:
     ev = s.ev
-    square = ev.get("to") or ev.get("square") or ""
-    out: Line = [s.seat(), ("", f" moves to {square}")]
+    out: Line = [s.seat(), ("", f" moves to {ev.get('to', '')}")]
     if ev.get("by") is not None:
         out += [("", " (moved by "), s.seat(ev["by"]), ("", ")")]
     if ev.get("card"):
