@@ -50,16 +50,20 @@ def rook_moves(frm: str, other: str) -> list[str]:
     return out
 
 
+def result(colls: tuple[frozenset[str], frozenset[str]]) -> int | None:
+    """The seat whose collection makes the better poker hand (None: a tie)."""
+    a, b = best_hand(list(colls[0])), best_hand(list(colls[1]))
+    return 0 if a > b else 1 if b > a else None
+
+
+def score(winner: int | None, seat: int) -> int:
+    """A result from ``seat``'s side: a win 1, a tie 0, a loss -1."""
+    return 0 if winner is None else (1 if winner == seat else -1)
+
+
 def brute_force(view: dict[str, Any]) -> dict[str, int | None]:
     """Each move's result (winning seat or None) under perfect play, by exhaustion."""
     limit = view["stall_limit"]
-
-    def result(colls: tuple[frozenset[str], frozenset[str]]) -> int | None:
-        a, b = best_hand(list(colls[0])), best_hand(list(colls[1]))
-        return 0 if a > b else 1 if b > a else None
-
-    def score(winner: int | None, seat: int) -> int:
-        return 0 if winner is None else (1 if winner == seat else -1)
 
     @cache
     def value(grid, pieces, colls, turn, stall):  # type: ignore[no-untyped-def]
@@ -179,13 +183,6 @@ def brute_force_votes(view: dict[str, Any]) -> tuple[dict[str, int | None], int 
     when that vote would end the hand), and the position's result, with votes
     as the rules have them (see the module doc)."""
     limit = view["stall_limit"]
-
-    def result(colls: tuple[frozenset[str], frozenset[str]]) -> int | None:
-        a, b = best_hand(list(colls[0])), best_hand(list(colls[1]))
-        return 0 if a > b else 1 if b > a else None
-
-    def score(winner: int | None, seat: int) -> int:
-        return 0 if winner is None else (1 if winner == seat else -1)
 
     def vote(grid, pieces, colls, turn, stall, votes, seat):  # type: ignore[no-untyped-def]
         votes = votes | {seat}
