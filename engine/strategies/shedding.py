@@ -116,17 +116,20 @@ def rate_play(
     pt: PowerTable,
     go_on: float = 1.0,
     pickup_scale: float = 0.0,
+    multi: float = 1.0,
 ) -> float:
     """A play's worth: cards shed, threat on the next player, what is left.
 
     ``go_on`` weighs ``go_on_worth`` for a play that ends on a go-on card;
     ``pickup_scale`` makes a pick-up's threat grow with its count (0: every pick-up
-    threatens alike, 1: a pick-up of N weighs N/2 times a two's)."""
+    threatens alike, 1: a pick-up of N weighs N/2 times a two's); ``multi`` is what each
+    card after a play's first is worth (a set or run laid at once), against 1 for the
+    first."""
     cards = codes_of(play)
     rest = Counter(hand)
     rest.subtract(cards)
     left = [c for c, k in rest.items() for _ in range(max(0, k))]
-    worth = 1.0 * len(cards)
+    worth = 1.0 + multi * (len(cards) - 1)
     if not left:
         return 100.0  # out
     nxt = next_seat(view, view["viewer"])
@@ -163,14 +166,17 @@ class SheddingHeuristic:
 
     name = "heuristic"
 
-    def __init__(self, go_on: float = 0.0, pickup_scale: float = 0.0) -> None:
+    def __init__(self, go_on: float = 0.0, pickup_scale: float = 0.0, multi: float = 1.0) -> None:
         """The weights ``rate_play`` takes, as measured per preset (``switchboard arena
         PRESET heuristic heuristic:go_on=1 --seats 4 --games 2000``; docs/bots.md):
         rating j28's go-on jack by what it lets its player lay after it made the bot
         worse (it spends the jack early), and a pick-up's threat growing with its count
-        (irish's K♥ 7, black jacks' 5) changed no preset beyond chance, so both are 0."""
+        (irish's K♥ 7, black jacks' 5) changed no preset beyond chance, so both are 0; the
+        cards after a set's or run's first worth less or more than one each (``multi``
+        0.5 to 3) changed j28 and blackjack by no more than chance, so it stays 1."""
         self.go_on = go_on
         self.pickup_scale = pickup_scale
+        self.multi = multi
 
     def choose(self, view: dict[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
         if len(legal) == 1:
@@ -186,7 +192,8 @@ class SheddingHeuristic:
         plays = [a for a in legal if isinstance(a, Play)]
         if plays:
             rated = [
-                (rate_play(view, p, hand, pt, self.go_on, self.pickup_scale), p) for p in plays
+                (rate_play(view, p, hand, pt, self.go_on, self.pickup_scale, self.multi), p)
+                for p in plays
             ]
             best = max(w for w, _ in rated)
             top = [p for w, p in rated if w >= best - 1e-9]
@@ -489,7 +496,7 @@ class SheddingSearch:
         h = self.heuristic  # the candidates ranked as the heuristic ranks them
         rated = [
             (
-                rate_play(view, a, hand, pt, h.go_on, h.pickup_scale)
+                rate_play(view, a, hand, pt, h.go_on, h.pickup_scale, h.multi)
                 if isinstance(a, Play)
                 else -5,
                 a,

@@ -162,6 +162,22 @@ def test_the_blackjack_heuristic_cancels_twos_with_a_red_jack_and_lays_runs() ->
     assert _heuristic_turn(game, rng) in ("play 9D TD", "play TD 9D")  # a run of two
 
 
+def test_multi_weighs_the_cards_after_a_plays_first() -> None:
+    """j28 lays sets and runs mixed in one play; ``multi`` is what each card after the
+    first is worth: at the measured default (1) a run of two beats its first card alone;
+    at 0 the second card adds nothing and the card kept to follow with counts more."""
+    game = deal("j28", ["9S TS JS 4D 3C", "5C 6D 7D 8C 9C"], "8S", "KS KD QC QD")
+    view, legal = game.view(0), game.legal_actions(0)
+    assert "play 9S TS" in [str(a) for a in legal]
+    hand = [code(Card.parse(t)) for t in view["hand"]]
+    pt = shed.view_table(view)
+    run, single = Play((Card.parse("9S"), Card.parse("TS"))), Play((Card.parse("9S"),))
+    assert shed.rate_play(view, run, hand, pt, 0, 0, 1.0) > shed.rate_play(view, single, hand, pt)
+    assert shed.rate_play(view, run, hand, pt, 0, 0, 0.0) < shed.rate_play(
+        view, single, hand, pt, 0, 0, 0.0
+    )
+
+
 def test_the_search_plays_the_go_on_and_the_new_options() -> None:
     """The search rebuilds a go-on state from the view, and plays tables with the
     house variants on."""
