@@ -46,7 +46,10 @@ full time until it is resumed). The count of timeouts *towards* away (one so
 far) is not kept: only the away flag itself. Each bot's strategy is made
 before the replay and is shown every replayed event its seat was shown, so
 a bot that remembers the cards played remembers them after a restart too;
-likewise a bot the master seats mid-game is shown the game so far.
+likewise a bot the master seats mid-game is shown the game so far, and so is
+the strategy of a seat a person holds, when it is first needed (the clock
+plays for him, or he leaves): until then it is shown nothing, which spares
+every action a presentation of its events per such seat.
 """
 
 from __future__ import annotations
@@ -208,6 +211,11 @@ class GameMaster:
         #: instance a seat, made when the game starts so that it sees every event its
         #: seat is shown (a strategy may remember what was played).
         self.strategies: dict[int, tuple[str, Strategy]] = {}
+        #: Seats whose strategy has been shown nothing yet: a person held the seat when
+        #: the game began, and his strategy is needed only if the clock plays for him or
+        #: he leaves. Showing it every event meanwhile cost each action a presentation
+        #: per seat; instead ``strategy_for`` briefs it by a replay when first needed.
+        self._behind: set[int] = set()
         self.ledger: Ledger | None = None
         self.profiles: Profiles | None = None  #: the server's ratings (``server.profiles``)
         self.counter: Any = None  #: the server's ``ops.ActionCounter`` (actions/s in stats)
@@ -230,16 +238,19 @@ class GameMaster:
         there, else the family's default (also used for timeouts and away seats)."""
         key = self.bots.get(seat) or ""
         held = self.strategies.get(seat)
-        if held is None or held[0] != key:  # first use, or the master seated another bot
+        # first use, the master seated another bot, or a person's seat first needed
+        if held is None or held[0] != key or seat in self._behind:
             strategy = self._new_strategy(key)
-            if held is not None and self.running():
-                self._brief(seat, strategy)  # a bot seated mid-game has seen nothing
+            if self.running():
+                self._brief(seat, strategy)  # it has seen nothing of the game so far
             held = self.strategies[seat] = (key, strategy)
+            self._behind.discard(seat)
         return held[1]
 
     def _brief(self, seat: int, strategy: Strategy) -> None:
-        """Show a strategy seated mid-game every event of the game so far as ``seat`` was
-        shown it, so it remembers what a player sitting there would. The table keeps only
+        """Show a strategy seated mid-game (or a person's seat's, first needed) every event
+        of the game so far as ``seat`` was shown it, so it remembers what a player sitting
+        there would. The table keeps only
         the last events, so the game is replayed from its record (milliseconds)."""
         show = getattr(strategy, "observe", None)
         game = self.table.game
@@ -258,22 +269,32 @@ class GameMaster:
 
     def new_strategies(self) -> None:
         """One fresh strategy a seat, made before the game's first events (a new game's,
-        or a restored game's replay) so that each sees every event its seat is shown."""
+        or a restored game's replay) so that each sees every event its seat is shown;
+        a seat a person holds is left behind (``_behind``), briefed when first needed."""
         self.strategies = {}
         for seat in range(len(self.table.seats)):
-            self.strategy_for(seat)
+            key = self.bots.get(seat) or ""
+            self.strategies[seat] = (key, self._new_strategy(key))
+        self._behind = {seat for seat, held in enumerate(self.table.seats) if held.name}
 
     def observe(self, events: Sequence[Event]) -> None:
         """Show each seat's strategy the events as its seat sees them (``observe``),
-        so a server bot remembers what a player at the table would."""
+        so a server bot remembers what a player at the table would (a person's seat's
+        strategy is briefed instead, when first needed: ``strategy_for``)."""
+        behind = self._behind
         for seat, (_key, strategy) in self.strategies.items():
             show = getattr(strategy, "observe", None)
-            if show is not None:
+            if show is not None and seat not in behind:
                 for event in events:
                     show(event.present(seat))
 
     def bot_name(self, seat: int) -> str:
-        """How the lobby shows a bot-played seat: ``bot:STRATEGY``."""
+        """How the lobby shows a bot-played seat: ``bot:STRATEGY``. A seat left behind is
+        named without briefing it: the lobby may ask while an action is applied but not
+        yet shown, and a replay then would show the strategy that action twice."""
+        held = self.strategies.get(seat)
+        if seat in self._behind and held is not None and held[0] == (self.bots.get(seat) or ""):
+            return f"bot:{held[1].name}"
         return f"bot:{self.strategy_for(seat).name}"
 
     def reserved(self, seat: int) -> bool:

@@ -1,0 +1,144 @@
+"""A seat a person holds is not shown every event by the server's strategy for it: that
+strategy is made, and briefed by a replay of the game, only when first needed (the turn
+clock plays for him, or he leaves). It must then play exactly as one that had watched
+the whole game would, and from then on be shown every event like a bot's.
+
+The table runs in-process with fake members under trio's ``autojump_clock``, so the
+turn clock's 30 seconds take no real time."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import trio
+import trio.testing
+
+import engine
+from engine.events import Event
+from engine.strategies import default_strategy
+from protocol import messages as m
+from server.commands import Act, Join, Leave, Start
+from server.config import ServerConfig
+from server.store import MemoryStore, TableCreated
+from server.table import Table
+
+CONFIG = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2)
+NAMES = ["ann", "bob", "cy", "dee"]
+
+
+class Member:
+    """A connection as the table sees it: a name, and everything delivered to it."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.operator = False
+        self.got: list[Any] = []
+
+    def deliver(self, message: Any) -> None:
+        self.got.append(message)
+
+    def deliver_many(self, messages: Any) -> None:
+        self.got.extend(messages)
+
+    def token(self) -> str:
+        return next(x.token for x in reversed(self.got) if isinstance(x, m.Seated))
+
+
+async def settle() -> None:
+    for _ in range(5):
+        await trio.testing.wait_all_tasks_blocked()
+
+
+async def people_table(nursery: trio.Nursery) -> tuple[Table, list[Member]]:
+    """A kilodney table of four people with a 30-second clock, its game started."""
+    options = {"turn_seconds": 30}
+    store = MemoryStore()
+    await store.commit(TableCreated(1, "kilodney", 4, options, "ann", {}))
+    table = Table(1, "kilodney", 4, options, config=CONFIG, store=store, creator="ann")
+    await nursery.start(table.run)
+    members = [Member(name) for name in NAMES]
+    for seat, member in enumerate(members):
+        await table.submit(Join(member, seat + 1, seat))
+    await table.submit(Start(members[0], 9))
+    await settle()
+    assert table.game is not None
+    return table, members
+
+
+async def play_by_hand(table: Table, members: list[Member], moves: int) -> None:
+    """Each person to act plays his first legal action, ``moves`` times."""
+    game = table.game
+    assert game is not None
+    for req in range(100, 100 + moves):
+        seat = game.to_act
+        assert seat is not None and not game.over
+        action = str(game.legal_actions(seat)[0])
+        await table.submit(Act(members[seat], req, members[seat].token(), action))
+        await settle()
+
+
+def eager(game: Any, seat: int) -> Any:
+    """The family's default strategy shown every event of ``game`` as ``seat`` saw it."""
+    strategy = default_strategy("kilodney")
+
+    def shown(events: list[Event]) -> None:
+        for event in events:
+            strategy.observe(event.present(seat))  # type: ignore[attr-defined]
+
+    engine.replay(game.record(), shown)
+    return strategy
+
+
+async def test_a_persons_seat_is_shown_nothing_while_he_plays(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock
+) -> None:
+    table, members = await people_table(nursery)
+    await play_by_hand(table, members, 8)
+    for seat in range(4):
+        strategy = table.gm.strategies[seat][1]
+        assert not strategy.memory.plays, seat  # type: ignore[attr-defined]
+
+
+async def test_the_clock_plays_a_persons_seat_as_if_it_had_watched_the_game(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock
+) -> None:
+    """The clock's move for a person's seat, made by a strategy briefed when first
+    needed, is the move a strategy shown every event would make, from the same rng;
+    its memory is that strategy's, and it follows the game from then on."""
+    table, members = await people_table(nursery)
+    await play_by_hand(table, members, 8)
+    game = table.game
+    assert game is not None
+    seat, before = game.to_act, game.actions_taken
+    assert seat is not None
+    reference = eager(game, seat)
+    assert reference.memory.plays  # type: ignore[attr-defined]  # it has something to remember
+    rng = random.Random()
+    rng.setstate(table._rng.getstate())
+    expected = reference.choose(game.view(seat), game.legal_actions(seat), rng)
+    while game.actions_taken == before:  # nobody acts: the clock plays for the seat
+        await trio.sleep(1)
+    await settle()  # its events are shown once the move is stored
+    assert game.record()["actions"][before] == [seat, str(expected)]
+    briefed = table.gm.strategies[seat][1]
+    assert vars(briefed.memory) == vars(eager(game, seat).memory)  # type: ignore[attr-defined]
+    await play_by_hand(table, members, 3)  # shown as it happens from now on
+    assert vars(briefed.memory) == vars(eager(game, seat).memory)  # type: ignore[attr-defined]
+
+
+async def test_the_bot_that_takes_a_left_seat_over_knows_the_game(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock
+) -> None:
+    table, members = await people_table(nursery)
+    await play_by_hand(table, members, 8)
+    game = table.game
+    assert game is not None
+    seat, left_at = (game.to_act + 1) % 4, game.actions_taken  # type: ignore[operator]
+    await table.submit(Leave(members[seat], 50))
+    while all(s != seat for s, _ in game.record()["actions"][left_at:]):
+        await trio.sleep(1)  # nobody acts: clocks and the new bot play on
+    await settle()
+    assert not game.over
+    bot = table.gm.strategies[seat][1]
+    assert vars(bot.memory) == vars(eager(game, seat).memory)  # type: ignore[attr-defined]
