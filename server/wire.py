@@ -21,6 +21,8 @@ def table_word(table: int) -> str:
 
 
 def ok(req: int | None, table: int | None = None, text: str = "") -> Message:
+    if not text:  # an action's acknowledgement: nothing in it the server did not make
+        return m.Ok.trusted(table=None if table is None else table_word(table), id=req)
     return m.Ok(table=None if table is None else table_word(table), text=text, id=req)
 
 
@@ -55,7 +57,7 @@ def snapshot(
         state=state,
         view=view or {},
         seat=seat,
-        legal=legal,
+        legal=tuple(legal),
         players=players,
         master=master,
         clock=clock,
@@ -64,7 +66,9 @@ def snapshot(
 
 
 def event(table: int, seq: int, presented: dict[str, Any]) -> Message:
-    return m.TableEvent(table=table_word(table), seq=seq, event=presented)
+    """An engine event as presented to one audience: built unchecked (``trusted``), as
+    it is made for every seat on every action from what the engine and table made."""
+    return m.TableEvent.trusted(table=table_word(table), seq=seq, event=presented)
 
 
 def turn(
@@ -76,13 +80,15 @@ def turn(
     clock: float | None = None,
     view: dict[str, Any] | None = None,
 ) -> Message:
-    """Whose turn it is, for ``seat`` (``None``: a spectator), with its view."""
-    return m.Turn(
+    """Whose turn it is, for ``seat`` (``None``: a spectator), with its view: built
+    unchecked (``trusted``), as it is made for every seat on every action from what the
+    engine and the table made."""
+    return m.Turn.trusted(
         table=table_word(table),
         seq=seq,
         seat=seat,
         to_act=to_act,
-        legal=legal,
+        legal=tuple(legal),
         clock=clock,
         view=view,
     )
