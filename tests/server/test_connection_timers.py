@@ -86,3 +86,28 @@ async def test_a_hello_dripped_a_byte_at_a_time_is_cut_off(nursery):
     received, sent = await drip(port, b"h", b"e")
     assert received.decode().splitlines()[-1].startswith("goodbye need_hello")
     assert sent < DRIP_BYTES
+
+
+async def test_at_a_table_a_message_begun_must_still_arrive_whole(nursery):
+    # at a table, idling is allowed and the read goes untimed; a message begun is not
+    port = await start(nursery, message_seconds=1.0, idle_seconds=3600.0)
+    opening = b"hello\nname dripper s3cret-dripper\ncreate kilodney 4\n"
+    received, sent = await drip(port, opening, b"x")
+    lines = received.decode().splitlines()
+    assert any(line.startswith("seated") for line in lines), lines
+    assert lines[-1].startswith("goodbye timeout")
+    assert sent < DRIP_BYTES
+
+
+async def test_at_a_table_idling_is_allowed(nursery):
+    port = await start(nursery, idle_seconds=0.5)
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    await stream.send_all(b"hello\nname idler s3cret-idler\ncreate kilodney 4\n")
+    await trio.sleep(2.0)  # four idle timers long, at the table
+    await stream.send_all(b"ping\n")
+    received = bytearray()
+    with trio.fail_after(5):
+        while b"pong" not in received:
+            received.extend(await stream.receive_some(65536))
+    assert b"goodbye" not in received
+    await stream.aclose()
