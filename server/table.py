@@ -553,15 +553,14 @@ class Table:
             self.gm.clock_left(),
         )
 
-    def _turn(self, seat: int | None) -> wire.Message:
+    def _turn(self, seat: int | None, clock: float | None) -> wire.Message:
         """Whose turn it is, ``seat``'s legal actions and its fresh view (``None``: a
-        spectator's turn, the public view), so nobody needs to ask for a snapshot."""
+        spectator's turn, the public view), so nobody needs to ask for a snapshot.
+        ``clock``: the seconds left (``gm.clock_left()``, read once for a batch's turns)."""
         game = self.game
         to_act = None if game is None else game.to_act
         view = None if game is None else game.view(seat)
-        return wire.turn(
-            self.id, self.seq, seat, to_act, self._legal(seat), self.gm.clock_left(), view
-        )
+        return wire.turn(self.id, self.seq, seat, to_act, self._legal(seat), clock, view)
 
     def _catch_up(
         self,
@@ -586,7 +585,7 @@ class Table:
             batch.extend(
                 wire.event(self.id, n, ev.present(seat)) for n, ev in self.ring if n > since
             )
-            batch.append(self._turn(seat))
+            batch.append(self._turn(seat, self.gm.clock_left()))
             member.deliver_many(batch)
         else:
             member.deliver(self._snapshot(seat, req))
@@ -633,13 +632,14 @@ class Table:
         own; each seat's turn, and the spectators' one, once per batch."""
         tid = self.id
         public = [wire.event(tid, n, shown) for n, _ev, shown in numbered]
+        clock = self.gm.clock_left()  # one reading for every turn of the batch
 
         def seat_batch(i: int) -> list[wire.Message]:
             batch = [
                 wire.event(tid, n, ev.present(i)) if i in ev.private else msg
                 for (n, ev, _shown), msg in zip(numbered, public, strict=True)
             ]
-            batch.append(self._turn(i))
+            batch.append(self._turn(i, clock))
             return batch
 
         first = None
@@ -654,7 +654,7 @@ class Table:
             if s.member is not None and i != first:
                 s.member.deliver_many(seat_batch(i))
         if self.spectators:
-            public.append(self._turn(None))
+            public.append(self._turn(None, clock))
             for m in list(self.spectators):
                 m.deliver_many(public)
 
