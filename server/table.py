@@ -590,18 +590,23 @@ class Table:
         else:
             member.deliver(self._snapshot(seat, req))
 
-    def _send_snapshots(self, *, legal: bool = True) -> None:
-        """Everyone gets a fresh snapshot: after the seats changed, a start, an end.
+    def _send_snapshots(self) -> None:
+        """Everyone gets a fresh snapshot: after the seats changed, a start, an end."""
+        for member, snapshot in self._snapshots().items():
+            member.deliver(snapshot)
 
-        ``legal=False`` (a start whose opening events and turn follow) leaves the
-        legal actions to that turn, so that a client acts once, on the turn."""
-        for i, s in enumerate(self.seats):
-            if s.member is not None:
-                s.member.deliver(self._snapshot(i, legal=legal))
+    def _snapshots(self, *, legal: bool = True) -> dict[Member, wire.Message]:
+        """Each member's fresh snapshot, seats first; the spectators share one.
+
+        ``legal=False`` (a start whose opening events and turn follow, in the same
+        delivery) leaves the legal actions to that turn, so that a client acts once,
+        on the turn."""
+        out = {s.member: self._snapshot(i, legal=legal) for i, s in enumerate(self.seats)
+               if s.member is not None}  # fmt: skip
         if self.spectators:
             public = self._snapshot(None)
-            for m in self.spectators:
-                m.deliver(public)
+            out.update(dict.fromkeys(self.spectators, public))
+        return out
 
     def _record_events(self, events: list[Event]) -> list[tuple[int, Event, dict[str, Any]]]:
         """Number the events, keep them (the ring, and the public log as spectators see
@@ -619,11 +624,13 @@ class Table:
         self,
         numbered: list[tuple[int, Event, dict[str, Any]]],
         ack: tuple[Member, wire.Message] | None = None,
+        heads: dict[Member, wire.Message] | None = None,
     ) -> None:
         """Each seat its own view of each event, then its turn (with its view);
         spectators the public view of each, then a spectator's turn: one delivery
         (one write) per connection. ``ack``: a member and the reply to its request
-        (the action's ``ok``), which heads its delivery, the first one made.
+        (the action's ``ok``), which heads its delivery, the first one made. ``heads``:
+        a message to head each member's delivery (a start's snapshots).
 
         Each message is made once per distinct view: an event's public presentation
         (the one the public log keeps) is one message, shared by the spectators and
@@ -652,11 +659,12 @@ class Table:
                 member.deliver_many([reply, *seat_batch(first)])
         for i, s in enumerate(self.seats):
             if s.member is not None and i != first:
-                s.member.deliver_many(seat_batch(i))
+                batch = seat_batch(i)
+                s.member.deliver_many(batch if heads is None else [heads[s.member], *batch])
         if self.spectators:
             public.append(self._turn(None, clock))
             for m in list(self.spectators):
-                m.deliver_many(public)
+                m.deliver_many(public if heads is None else [heads[m], *public])
 
     # ------------------------------------------------------------- actions
     async def _act(self, c: Act) -> None:
@@ -972,9 +980,11 @@ class Table:
         self.gm.on_start()  # a fresh countdown, nobody away
         # The first deal's events are numbered after the start's snapshot and end with
         # each seat's turn, which (not the snapshot) then says what it may do.
-        self._send_snapshots(legal=not game.opening_events)
-        if game.opening_events:
-            self._send_events(self._record_events(game.opening_events))
+        if game.opening_events:  # each member's snapshot heads its opening events: one write
+            heads = self._snapshots(legal=False)
+            self._send_events(self._record_events(game.opening_events), heads=heads)
+        else:
+            self._send_snapshots()
         self._changed_at = trio.current_time()
         if self.on_start is not None:
             self.on_start(self)

@@ -115,6 +115,37 @@ async def test_each_seat_and_spectator_gets_its_view_once_per_action(nursery) ->
     assert drawn  # not vacuous: some event showed a seat more than the others
 
 
+async def test_a_start_reaches_each_member_in_one_delivery(nursery) -> None:
+    """The snapshot of a start heads the opening events and the turn that follow it:
+    one delivery (one write) per member, as for an action."""
+    store = MemoryStore()
+    await store.commit(TableCreated(1, "switch", 4, dict(OPTIONS), "p0", {}))
+    table = Table(1, "switch", 4, dict(OPTIONS), config=CONFIG, store=store, creator="p0")
+    await nursery.start(table.run)
+    seats = [Member(f"p{i}") for i in range(4)]
+    fans = [Member("fan1"), Member("fan2")]
+    for i, member in enumerate(seats):
+        await table.submit(Join(member, i, i))
+    for fan in fans:
+        await table.submit(Watch(fan, 9))
+    await settle()
+    for member in [*seats, *fans]:
+        member.batches.clear()
+    await table.submit(Start(seats[0], 10))
+    await settle()
+    assert table.game is not None and table.game.opening_events
+    assert seats[0].batches[0] == [m.Ok(table="1", id=10)]  # the start's own answer first
+    for i, member in enumerate([*seats, *fans]):
+        batches = member.batches[1:] if i == 0 else member.batches
+        assert len(batches) == 1, i
+        snapshot, *events, turn = batches[0]
+        assert isinstance(snapshot, m.Snapshot) and snapshot.legal == ()
+        assert [type(x) for x in events] == [m.TableEvent] * len(events) and events
+        assert [x.seq for x in events] == list(range(snapshot.seq + 1, table.seq + 1))
+        assert isinstance(turn, m.Turn) and turn.seq == table.seq
+    assert fans[0].batches[0][0] is fans[1].batches[0][0]  # the spectators share one
+
+
 async def test_spectators_read_the_same_bytes_and_a_seat_reads_its_own(nursery) -> None:
     """Over real sockets: two spectators read byte-identical streams (the events and
     turns everyone sees alike, encoded once), and none of them carries a seat's hand."""
