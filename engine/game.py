@@ -74,6 +74,10 @@ class Game(ABC):
         self._deck_arg = None if deck is None else [str(c) for c in deck]
         self.rng = random.Random(seed)
         self._log: list[list[Any]] = []
+        #: The record's actions a restore's snapshot holds (``engine.restore``), kept as the
+        #: record gave them and read only when the whole record is asked for: the caller may
+        #: pass a sequence that reads them lazily (a server's store). ``_log`` follows them.
+        self._held: Sequence[Sequence[Any]] = ()
         #: Events of the first deal, made by ``_setup``; later deals come from ``apply``.
         self.opening_events: list[Event] = []
         fixed = None if deck is None else parse_cards([str(c) for c in deck])
@@ -193,7 +197,7 @@ class Game(ABC):
             "options": dict(self._given_options),
             "dealer": self._dealer_arg,
             "deck": None if self._deck_arg is None else list(self._deck_arg),
-            "actions": [list(entry) for entry in self._log],
+            "actions": [list(entry) for entry in (*self._held, *self._log)],
         }
 
     def copy(self, *, rng: random.Random | None = None) -> Self:
@@ -221,7 +225,7 @@ class Game(ABC):
             rng = random.Random()
             rng.setstate(self.rng.getstate())
         new.rng = rng
-        new._log = [list(entry) for entry in self._log]
+        new._log = [list(entry) for entry in self._log]  # ``_held`` is only read: shared
         new.opening_events = list(self.opening_events)
         self._copy_state(new)
         return new
@@ -247,13 +251,15 @@ class Game(ABC):
     @property
     def actions_taken(self) -> int:
         """How many actions have been accepted so far."""
-        return len(self._log)
+        return len(self._held) + len(self._log)
 
     @property
     def last_action(self) -> list[Any] | None:
         """The last accepted action as logged, ``[seat, notation]`` with the notation
         normalised (what the record holds and a replay repeats); ``None`` before any."""
-        return self._log[-1] if self._log else None
+        if self._log:
+            return self._log[-1]
+        return list(self._held[-1]) if self._held else None
 
     # ------------------------------------------------------------ snapshots
     #: The layout of ``snapshot()``; a family bumps it whenever its ``_snapshot_state``
@@ -272,7 +278,7 @@ class Game(ABC):
             "format": self.snapshot_format,
             "ruleset": self.ruleset,
             "seats": self.seats,
-            "actions": len(self._log),
+            "actions": self.actions_taken,
             "rng": _pack_rng(self.rng),
             "state": self._snapshot_state(),
         }
@@ -289,7 +295,8 @@ class Game(ABC):
 
     def _load_snapshot(self, snapshot: Mapping[str, Any], log: Sequence[Sequence[Any]]) -> None:
         """Make this fresh game the one ``snapshot`` was taken of; ``log`` is the record's
-        actions before it. ``SnapshotError`` if it is not a snapshot of such a game."""
+        actions before it, kept as given (see ``_held``). ``SnapshotError`` if it is not a
+        snapshot of such a game."""
         try:
             if snapshot["format"] != self.snapshot_format:
                 raise SnapshotError(
@@ -308,12 +315,12 @@ class Game(ABC):
             raise
         except (KeyError, IndexError, TypeError, ValueError, AttributeError, struct.error) as exc:
             raise SnapshotError(f"the snapshot is damaged: {exc!r}") from exc
-        self._log = list(log)  # its [seat, notation] entries are only read, never changed
+        self._held, self._log = log, []  # its [seat, notation] entries are only read
 
     def __repr__(self) -> str:
-        return (
+        return (  # no seed: a log line may show it
             f"<{type(self).__name__} {self.ruleset} seats={self.seats}"
-            f" actions={len(self._log)} to_act={self.to_act}>"  # no seed: a log line may show it
+            f" actions={self.actions_taken} to_act={self.to_act}>"
         )
 
 

@@ -144,6 +144,10 @@ def restore(
     of the actions after it. ``observe``, if given, is shown each of those actions'
     events, in order (not the opening events, nor those the snapshot covers).
 
+    The actions the snapshot holds are kept as ``record["actions"][:taken]`` gives them
+    and read only when the whole record is asked for (``Game.record``): a caller may pass
+    a sequence whose slice reads them lazily, and a restore costs nothing for them.
+
     ``SnapshotError`` if the snapshot is of another format or another game, or damaged;
     the record is still whole, so the caller replays it instead."""
     actions = record.get("actions") or []

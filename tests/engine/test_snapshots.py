@@ -10,6 +10,7 @@ that shared a list with the game would be caught changing as the game went on.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import msgpack
@@ -30,9 +31,12 @@ CACHES = {"_listed"}
 
 
 def state(game: engine.Game) -> dict[str, Any]:
-    """Everything the game holds, its generator's state included."""
-    out = {k: v for k, v in vars(game).items() if k not in CACHES and k != "rng"}
+    """Everything the game holds, its generator's state included; its actions as its record
+    has them (a restored game holds those of its snapshot apart: ``Game._held``)."""
+    kept = CACHES | {"rng", "_held", "_log"}
+    out = {k: v for k, v in vars(game).items() if k not in kept}
     out["rng"] = game.rng.getstate()
+    out["actions"] = game.record()["actions"]
     return out
 
 
@@ -226,3 +230,42 @@ def test_a_snapshot_of_another_format_or_game_or_damaged_is_refused(change: Any,
     with pytest.raises(engine.SnapshotError, match=why):
         engine.restore(game.record(), snapshot)
     assert isinstance(engine.SnapshotError("x"), ValueError)
+
+
+class Unread(Sequence[Any]):
+    """A record's actions up to a snapshot that counts how often they are read (as a
+    server's store reads them lazily): its slice up to the snapshot is itself."""
+
+    def __init__(self, actions: list[Any], held: int) -> None:
+        self.actions, self.held, self.reads = actions, held, 0
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    def __getitem__(self, index: Any) -> Any:
+        if index == slice(None, self.held):
+            return Unread(self.actions[: self.held], self.held)
+        self.reads += 1
+        return self.actions[index]
+
+
+def test_a_restore_keeps_the_actions_its_snapshot_holds_unread_until_the_record_is_asked(
+) -> None:  # fmt: skip
+    game = engine.new_game("kilodney", seats=4, seed=6)
+    rng = random.Random(6)
+    for _ in range(20):
+        step(game, rng)
+    snapshot = round_trip(game.snapshot())
+    for _ in range(5):
+        step(game, rng)
+    record = game.record()
+    actions = Unread(record["actions"], 20)
+    restored = engine.restore({**record, "actions": actions}, snapshot)
+    held = restored._held
+    assert isinstance(held, Unread) and held.reads == 0
+    twin = restored.copy()
+    assert (restored.actions_taken, twin.actions_taken) == (25, 25)
+    assert restored.snapshot() == game.snapshot() and held.reads == 0
+    assert restored.record() == twin.record() == record and held.reads > 0
+    bare = engine.restore({**record, "actions": record["actions"][:20]}, snapshot)
+    assert bare.last_action == game.record()["actions"][19] and bare.actions_taken == 20
