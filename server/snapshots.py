@@ -18,6 +18,11 @@ remembers the cards played this hand after a restart, so before a bot or a clock
 the strategies are shown the whole game). A table whose players simply come back never
 needs it.
 
+Nor does a restart read the actions before the snapshot: the SQLite store loads only
+those after it, and the record's ``actions`` (a ``StoredActions``) read the rest on the
+first need of the whole record (the replay above, a take-back, the finished record), so
+a restart reads about as much, as well as replays as much, however long the games.
+
 This module knows the store's rows and the engine, not the table: the table calls it.
 """
 
@@ -112,11 +117,13 @@ def restore(record: Mapping[str, Any], g: StoredGame, every: int) -> Restored | 
 
 
 def events_before(
-    game: Game, missing: Unreplayed, observe: Callable[[list[Event]], None] | None = None
+    record: Mapping[str, Any],
+    missing: Unreplayed,
+    observe: Callable[[list[Event]], None] | None = None,
 ) -> list[Event]:
     """The opening's and the first ``missing.actions`` actions' events, by one replay of
-    ``game``'s record; ``observe``, if given, is shown every action's events, the later
-    ones too (fresh strategies learning the whole game)."""
+    the game's ``record``; ``observe``, if given, is shown every action's events, the
+    later ones too (fresh strategies learning the whole game)."""
     before: list[Event] = []
     calls = 0
 
@@ -128,7 +135,7 @@ def events_before(
         if observe is not None:
             observe(events)
 
-    engine.replay(game.record(), shown)
+    engine.replay(record, shown)
     return before
 
 

@@ -36,7 +36,10 @@ holds one row per accepted action in order, so a game's record (the export
 and the replay input) is one query away. What the game master set up sits
 beside them: ``bots`` (seat reservations), ``games.paused`` and ``away``. ``snapshots``
 holds each table's newest ``GameSnapshot``, a restart cache beside the record (a store
-made before it gets the table empty, and its games are replayed as before).
+made before it gets the table empty, and its games are replayed as before). At
+``load()`` a game with a snapshot has only the actions after it read; those before it
+are read on first need (``StoredActions``, through ``read_now``), so a restart reads
+as much whatever the games' length.
 
 Schema changes are additive and applied at ``load()`` by ``migrate``: new tables
 are ``CREATE TABLE IF NOT EXISTS``, new columns are added only when
@@ -52,6 +55,7 @@ name and its starting chips, commit in one SQL transaction: one writer per file.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import logging
 import queue
@@ -75,6 +79,7 @@ from server.store import (
     GameSnapshot,
     GameStarted,
     HandShown,
+    HeldActions,
     MasterSet,
     NameClaimed,
     OptionsSet,
@@ -82,6 +87,7 @@ from server.store import (
     PlayedGame,
     Prize,
     SeatSet,
+    StoredActions,
     StoredGame,
     StoredState,
     StoredTable,
@@ -96,6 +102,9 @@ from server.store import (
 )
 
 log = logging.getLogger("switchboard.store")
+
+#: How the store runs a read for a caller that needs it now (``SQLiteStore.read_now``).
+ReadNow = Callable[[Callable[[sqlite3.Connection], Any]], Any]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS names (
@@ -226,6 +235,11 @@ class SQLiteStore:
         self._checkpoint_every = checkpoint_every
         self._since_checkpoint = 0  #: inline commits since the thread last checkpointed
         self._conn: sqlite3.Connection | None = None
+        #: Held by the writer thread while it uses the connection, and by ``read_now``:
+        #: a read on the trio thread waits for the thread's transaction, never inside it.
+        #: (Inline commits need no lock: they run only while the thread holds nothing.)
+        self._using = threading.Lock()
+        self._conn_closed = False
         #: Items handed to the writer thread whose wake has not run yet: while it is
         #: not 0 the thread may be using the connection, so nothing commits inline.
         self._in_thread = 0
@@ -262,7 +276,7 @@ class SQLiteStore:
         try:
             conn = self._connect()
             migrate(conn)
-            state = read_state(conn)
+            state = read_state(conn, self.read_now)
         except BaseException:
             self._lock.release()
             raise
@@ -328,6 +342,20 @@ class SQLiteStore:
         self._queued += len(writes)
         self._in_thread += 1
         self._queue.put(_Request(writes, None))
+
+    def read_now(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+        """``fn(connection)`` at once, on the calling (trio) thread, between two of the
+        writer thread's transactions: for a small read a synchronous caller needs now
+        (a restored game's actions before its snapshot, ``StoredActions``). It waits for
+        what the thread is writing, not for the queue behind it. ``StoreError`` if the
+        store is closed or the read fails."""
+        with self._using:
+            if self._conn is None or self._conn_closed:
+                raise StoreError("the store could not read: it is closed")
+            try:
+                return fn(self._conn)
+            except sqlite3.Error as exc:
+                raise StoreError(f"the store could not read: {exc}") from exc
 
     async def run_in_writer(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
         """``fn(connection)`` on the writer's thread and connection, between two
@@ -403,13 +431,16 @@ class SQLiteStore:
                 if batch:
                     self._write_batch(conn, batch, count)
         finally:
-            conn.close()
+            with self._using:
+                conn.close()
+                self._conn_closed = True
             self._lock.release()
             self._wake([self._closed], 0, 0)
 
     def _write_batch(self, conn: sqlite3.Connection, batch: list[_Request], count: int) -> None:
         """The writer thread's group: written, then its waiters woken (in one hop)."""
-        self._write_group(conn, batch, count)
+        with self._using:  # released before the wake, which waits for the trio thread
+            self._write_group(conn, batch, count)
         self._wake([r.done for r in batch if r.done is not None], count, len(batch))
 
     def _write_group(self, conn: sqlite3.Connection, batch: list[_Request], count: int) -> None:
@@ -448,7 +479,8 @@ class SQLiteStore:
 
     def _call(self, conn: sqlite3.Connection, call: _Call) -> None:
         try:
-            call.result = call.fn(conn)
+            with self._using:
+                call.result = call.fn(conn)
         except Exception as exc:
             call.error = exc
             if call.done is None:  # nobody waits for a checkpoint: the log hears of it
@@ -491,8 +523,12 @@ def _transaction(
     return None
 
 
-def read_state(conn: sqlite3.Connection) -> StoredState:
-    """Everything the server keeps, read from an open (migrated) database."""
+def read_state(conn: sqlite3.Connection, read_now: ReadNow | None = None) -> StoredState:
+    """Everything the server keeps, read from an open (migrated) database.
+
+    With ``read_now`` (how the store reads later, on the trio thread), a game with a
+    snapshot has only the actions after it read now; those it holds are read through
+    ``read_now`` when first needed (``StoredActions``). Without it, every action is read."""
     state = StoredState()
     for name, display, salt, digest in conn.execute(
         "SELECT name, display, salt, digest FROM names"
@@ -529,14 +565,11 @@ def read_state(conn: sqlite3.Connection) -> StoredState:
         ).fetchone()
         if g is not None:
             number, seed, dealer, deck, seq, ended, paused, outcome = g
-            actions = [
-                [seat, notation]
-                for seat, notation in conn.execute(
-                    "SELECT seat, notation FROM actions WHERE table_id = ? AND game = ?"
-                    " ORDER BY idx",
-                    (tid, number),
-                )
-            ]
+            snap = conn.execute(
+                "SELECT actions, seq, data FROM snapshots WHERE table_id = ? AND game = ?",
+                (tid, number),
+            ).fetchone()
+            actions = _read_actions(conn, tid, number, None if snap is None else snap[0], read_now)
             t.game = StoredGame(
                 number,
                 seed,
@@ -560,10 +593,6 @@ def read_state(conn: sqlite3.Connection) -> StoredState:
                     )
                 ),
             )
-            snap = conn.execute(
-                "SELECT actions, seq, data FROM snapshots WHERE table_id = ? AND game = ?",
-                (tid, number),
-            ).fetchone()
             if snap is not None:
                 t.game.snapshot = GameSnapshot(tid, number, snap[0], snap[1], bytes(snap[2]))
         state.tables[tid] = t
@@ -577,6 +606,49 @@ def read_state(conn: sqlite3.Connection) -> StoredState:
     ledger.next_txn = top + 1
     state.profiles = profile_sql.read(conn)
     return state
+
+
+def _read_actions(
+    conn: sqlite3.Connection, table: int, game: int, held: int | None, read_now: ReadNow | None
+) -> list[list[Any]] | StoredActions:
+    """Game ``game`` of ``table``'s actions: with a snapshot of its first ``held`` (and
+    ``read_now``), only those after it, the rest left to ``StoredActions`` to read when
+    first needed; else, or if the rows do not join the snapshot as they must (the row
+    before it and every one after it, in order), all of them, so that the restore finds
+    whatever is wrong exactly as a full read would."""
+    if held is not None and held > 0 and read_now is not None:
+        rows = conn.execute(
+            "SELECT idx, seat, notation FROM actions WHERE table_id = ? AND game = ?"
+            " AND idx >= ? ORDER BY idx",
+            (table, game, held - 1),
+        ).fetchall()
+        if rows and [r[0] for r in rows] == list(range(held - 1, held - 1 + len(rows))):
+            before = functools.partial(_actions_before, table=table, game=game, held=held)
+            return StoredActions(
+                HeldActions(held, lambda: read_now(before)),
+                [[seat, notation] for _, seat, notation in rows[1:]],
+            )
+    return [
+        [seat, notation]
+        for seat, notation in conn.execute(
+            "SELECT seat, notation FROM actions WHERE table_id = ? AND game = ? ORDER BY idx",
+            (table, game),
+        )
+    ]
+
+
+def _actions_before(
+    conn: sqlite3.Connection, *, table: int, game: int, held: int
+) -> list[list[Any]]:
+    """The first ``held`` actions of game ``game`` of ``table``, in order."""
+    return [
+        [seat, notation]
+        for seat, notation in conn.execute(
+            "SELECT seat, notation FROM actions WHERE table_id = ? AND game = ? AND idx < ?"
+            " ORDER BY idx",
+            (table, game, held),
+        )
+    ]
 
 
 def _execute(conn: sqlite3.Connection, w: Write) -> None:

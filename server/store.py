@@ -36,8 +36,9 @@ game starts unpaused with nobody away).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, overload
 
 import trio
 
@@ -359,6 +360,105 @@ Write = (
 
 
 # ------------------------------------------------------------- what loads
+class HeldActions(Sequence[list[Any]]):
+    """The first ``count`` actions of a stored game, read from the store (``read``) only
+    when first asked for, then kept.
+
+    Why: a restart rebuilds a game from its newest snapshot and the actions after it, so
+    the actions the snapshot holds are needed only by what wants the whole record (a
+    public log or a catch-up from before the snapshot, a bot's briefing, a take-back, the
+    finished record). Reading them for every open game at start made the restart grow
+    with history (the rows, and the collector's passes over them). ``read`` runs on the
+    trio thread and blocks it for one query (``SQLiteStore.read_now``); ``StoreError``
+    if the store cannot read them (nothing is kept, so the next use tries again)."""
+
+    __slots__ = ("_count", "_read", "_rows")
+
+    def __init__(self, count: int, read: Callable[[], list[list[Any]]]) -> None:
+        self._count = count
+        self._read = read
+        self._rows: list[list[Any]] | None = None
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the rows have been read (for tests and the bench)."""
+        return self._rows is not None
+
+    def rows(self) -> list[list[Any]]:
+        if self._rows is None:
+            rows = self._read()
+            if len(rows) != self._count:
+                raise StoreError(f"{self._count} stored actions expected, {len(rows)} read")
+            self._rows = rows
+        return self._rows
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> list[Any]: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[list[Any]]: ...
+    def __getitem__(self, index: int | slice) -> list[Any] | list[list[Any]]:
+        return self.rows()[index]
+
+    def __iter__(self) -> Iterator[list[Any]]:
+        return iter(self.rows())
+
+    def __repr__(self) -> str:
+        return f"<HeldActions {self._count}{'' if self.loaded else ', not read yet'}>"
+
+
+class StoredActions(Sequence[list[Any]]):
+    """A stored game's actions, all of them (the record): those its snapshot holds
+    (``held``, read on first need) and those after it (``after``, read at load).
+
+    ``engine.restore`` slices it at the snapshot: ``[:len(held)]`` is ``held`` itself,
+    unread, and ``[len(held):]`` is ``after``; anything else reads ``held``. Equal to
+    any sequence of the same actions (a ``MemoryStore``'s list)."""
+
+    __slots__ = ("after", "held")
+
+    def __init__(self, held: HeldActions, after: list[list[Any]]) -> None:
+        self.held = held
+        self.after = after
+
+    def __len__(self) -> int:
+        return len(self.held) + len(self.after)
+
+    @overload
+    def __getitem__(self, index: int) -> list[Any]: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[list[Any]]: ...
+    def __getitem__(self, index: int | slice) -> list[Any] | Sequence[list[Any]]:
+        held = len(self.held)
+        if isinstance(index, slice):
+            start, stop, step = index.indices(len(self))
+            if step == 1 and start == 0 and stop == held:
+                return self.held
+            if step == 1 and start >= held:
+                return self.after[start - held : stop - held]
+            return list(self)[index]
+        i = index + len(self) if index < 0 else index
+        if not 0 <= i < len(self):
+            raise IndexError("action index out of range")
+        return self.held[i] if i < held else self.after[i - held]
+
+    def __iter__(self) -> Iterator[list[Any]]:
+        yield from self.held
+        yield from self.after
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str | bytes):
+            return NotImplemented
+        return len(self) == len(other) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]  # equal to a list, so unhashable like one
+
+    def __repr__(self) -> str:
+        return f"<StoredActions {self.held!r} + {len(self.after)} after>"
+
+
 @dataclass(slots=True)
 class StoredGame:
     number: int
@@ -366,7 +466,9 @@ class StoredGame:
     dealer: int | None
     deck: list[str] | None
     seq: int = 0  #: the sequence number of the game's start
-    actions: list[list[Any]] = field(default_factory=list)
+    #: Every action of the game (its record); a ``StoredActions`` when the SQLite store
+    #: left those before the snapshot unread until first needed.
+    actions: list[list[Any]] | StoredActions = field(default_factory=list)
     over: bool = False  #: a ``GameEnded`` is stored (finished or abandoned)
     outcome: str | None = None  #: ``FINISHED`` or ``ABANDONED`` once over
     paused: bool = False  #: the game master paused it (meaningless once over)
@@ -438,6 +540,7 @@ def apply_write(state: StoredState, w: Write) -> None:
     elif isinstance(w, ActionTaken):
         g = state.tables[w.table].game
         assert g is not None and g.number == w.game and len(g.actions) == w.index, w
+        assert isinstance(g.actions, list), "a loaded store's state takes no writes"
         g.actions.append([w.seat, w.notation])
     elif isinstance(w, GameSnapshot):
         g = state.tables[w.table].game

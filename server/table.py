@@ -246,7 +246,11 @@ class Table:
         event (fresh strategies shown the whole game, as a full replay would have). Called
         before the public log is read, before a bot or a clock moves, and when a client
         resumes from ``since`` (only if the ring could then reach back to it: a client
-        further behind gets a snapshot anyway). Once done, or after a full replay: nothing."""
+        further behind gets a snapshot anyway). Once done, or after a full replay: nothing.
+
+        The record's actions before the snapshot may be read from the store now (a SQLite
+        store reads them on first need): if it cannot, ``StoreError``, nothing changed, and
+        the table waits as after a refused write (its bots and clock retry later)."""
         missing = self.unreplayed
         if missing is None or self.game is None:
             return
@@ -255,12 +259,17 @@ class Table:
             self.game_base <= since < missing.seq and self.seq - since <= reach
         ):
             return
+        try:
+            record = self.game.record()
+        except StoreError as exc:
+            self._store_failed(exc)
+            raise
         self.unreplayed = None
         running = self.gm.running()
         if running:
             self.gm.new_strategies()
         show = self.gm.observe if running else None
-        before = snapshots.events_before(self.game, missing, show)
+        before = snapshots.events_before(record, missing, show)
         if self.game_base + len(before) != missing.seq:  # pragma: no cover - a damaged store
             log.error("table %s: the replay does not number its events as stored", self.id)
             return
@@ -393,14 +402,18 @@ class Table:
             with trio.CancelScope(shield=True):
                 await self._store.commit(*writes)
         except StoreError as exc:
-            self._retry_at = trio.current_time() + self._config.store_retry_seconds
-            if not self.store_failing:
-                self.store_failing = True
-                log_event(log, "table.store_failed", logging.WARNING, table=self.id, error=str(exc))
+            self._store_failed(exc)
             raise
         if self.store_failing:
             self.store_failing, self._retry_at = False, math.inf
             log_event(log, "table.store_ok", table=self.id)
+
+    def _store_failed(self, exc: StoreError) -> None:
+        """The store refused a write (or a read the table needed): wait before retrying."""
+        self._retry_at = trio.current_time() + self._config.store_retry_seconds
+        if not self.store_failing:
+            self.store_failing = True
+            log_event(log, "table.store_failed", logging.WARNING, table=self.id, error=str(exc))
 
     def _refuse_unstored(self, command: object) -> None:
         """Tell whoever asked that nothing was done: the store could not keep it."""
@@ -576,7 +589,10 @@ class Table:
         The ring holds the current game's events only, so a client behind the
         start of this game (``game_base``) always gets a snapshot."""
         if since is not None:
-            self._fill_unreplayed(since)  # a restored game's events before its snapshot
+            try:
+                self._fill_unreplayed(since)  # a restored game's events before its snapshot
+            except StoreError:  # not readable now: a snapshot serves as well
+                since = None
         held = self.ring[0][0] if self.ring else self.seq + 1
         if since is not None and self.game_base <= since <= self.seq and held <= since + 1:
             # a spectate's reply, before the events it brings (a resume's is seated); all in
@@ -763,9 +779,17 @@ class Table:
 
     def _take_back(self) -> None:
         """The game as stored: its last action, which the store refused, undone (the game
-        is rebuilt from its record without it; nobody was told of it)."""
+        is rebuilt from its record without it; nobody was told of it).
+
+        A restored game's actions before its snapshot may have to be read for it: if the
+        store cannot read them either, the game in memory is ahead of the store and is
+        not to be trusted, so the table fails (the lobby takes it out; a restart brings
+        it back as stored), instead of playing on from an action nobody stored."""
         assert self.game is not None
-        record = self.game.record()
+        try:
+            record = self.game.record()
+        except StoreError as exc:
+            raise RuntimeError(f"table {self.id}: the refused action cannot be taken back") from exc
         record["actions"] = record["actions"][:-1]
         self.game = engine.replay(record)
 
