@@ -175,7 +175,7 @@ async def record_pages(side: Side, member: Member) -> list[Any]:
     while start is not None:
         got = await side.send(lambda req, s=start: Export(member, req, s))
         (page,) = [x for x in got[side.members.index(member)] if isinstance(x, m.Record)]
-        pages.append(page)
+        pages.append(dataclasses.replace(page, id=None))  # as sent, but for the request id
         start = page.next
     return pages
 
@@ -288,3 +288,50 @@ async def test_an_action_the_store_refuses_is_taken_back(kind: str, tmp_path: Pa
             await act(side.table, side.members, tokens, random.Random(3), 0)
         same_now(lazy, full)
         assert lazy.table.game.record() == full.table.game.record()  # type: ignore[union-attr]
+
+
+async def unreadable(side: Side, gone: bool) -> None:
+    """The store's actions table out of reach (reads and writes of it fail) or back."""
+    sql = "ALTER TABLE actions RENAME TO kept" if gone else "ALTER TABLE kept RENAME TO actions"
+    await side.store.run_in_writer(lambda c: c.execute(sql))
+
+
+async def test_a_read_that_fails_refuses_the_log_and_resumes_with_a_snapshot(
+    tmp_path: Path,
+) -> None:
+    async with restored("sqlite", tmp_path) as (lazy, full, tokens):
+        await unreadable(lazy, True)
+        got = await resume(lazy, 1, tokens[1], lazy.table.game_base)  # would need the rest
+        assert [type(x) for x in got] == [m.Seated, m.Snapshot] and lazy.unread()
+        got = await lazy.send(lambda req: Export(lazy.members[1], req, 0))
+        assert [x.code for x in got[1] if isinstance(x, m.Error)] == ["store_failed"]
+        assert lazy.unread() and lazy.table.unreplayed is not None  # nothing lost: later
+        await unreadable(lazy, False)
+        await resume(full, 1, tokens[1], None)
+        assert await record_pages(lazy, lazy.members[1]) == await record_pages(
+            full, full.members[1]
+        )
+        same_now(lazy, full)
+
+
+async def test_a_take_back_that_cannot_read_fails_the_table_not_the_store(
+    tmp_path: Path,
+) -> None:
+    async with restored("sqlite", tmp_path) as (lazy, full, tokens):
+        await seat_everyone(lazy, full, tokens)
+        game = lazy.table.game
+        assert game is not None and game.to_act is not None
+        seat, taken = game.to_act, game.actions_taken
+        choice = str(game.legal_actions(seat)[0])
+        await unreadable(lazy, True)  # the write of the action fails, and so does the read
+        act = Act(lazy.members[seat], 1, tokens[seat], choice)
+        with pytest.raises(RuntimeError, match="cannot be taken back"):
+            await lazy.table._handle(act)  # (in the table's task, this fails the table)
+        await unreadable(lazy, False)
+        store = lazy.store
+    again = SQLiteStore(store.path)  # the store holds the game as it was: a restart has it
+    stored = again.load().tables[1]
+    assert len(stored.game.actions) == taken  # type: ignore[union-attr]
+    table = Table.restore(stored, config=CONFIG, store=again)
+    assert table.game is not None and table.game.record() == full.table.game.record()  # type: ignore[union-attr]
+    await again.aclose()
