@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 import os
+from typing import Any
+
+import trio
+import trio.testing
+
+from protocol import messages as m
 
 SOAK = os.environ.get("SWITCHBOARD_SOAK", "short")
 
@@ -11,3 +17,47 @@ def soak(short: int, long: int) -> int:
     """How many iterations a soak loop runs: ``short`` by default and in CI,
     ``long`` with ``SWITCHBOARD_SOAK=long``."""
     return long if SOAK == "long" else short
+
+
+class Member:
+    """A connection as a table sees it (``server.table.Member``): a name, and every
+    delivery made to it, kept as one batch each (a connection writes a delivery at
+    once), so a test can read the messages in order (``got``) or ask how many writes
+    an action cost (``batches``)."""
+
+    def __init__(self, name: str | None, operator: bool = False) -> None:
+        self.name = name
+        self.operator = operator
+        self.batches: list[list[Any]] = []
+
+    def deliver(self, message: Any) -> None:
+        self.batches.append([message])
+
+    def deliver_many(self, messages: Any) -> None:
+        self.batches.append(list(messages))
+
+    @property
+    def got(self) -> list[Any]:
+        """Every message delivered, in order."""
+        return [x for batch in self.batches for x in batch]
+
+    def token(self) -> str:
+        """The token of the seat it was last given."""
+        return next(x.token for x in reversed(self.got) if isinstance(x, m.Seated))
+
+    def replies(self, req: int) -> list[Any]:
+        return [x for x in self.got if getattr(x, "id", None) == req]
+
+    def last_reply(self, req: int) -> Any:
+        found = self.replies(req)
+        assert found, f"no reply to request {req}: {self.got[-5:]}"
+        return found[-1]
+
+    def notices(self) -> list[str]:
+        return [x.text for x in self.got if isinstance(x, m.Notice)]
+
+
+async def settle() -> None:
+    """Let every task run until all wait (a table under trio's mock clock)."""
+    for _ in range(5):
+        await trio.testing.wait_all_tasks_blocked()

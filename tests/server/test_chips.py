@@ -12,7 +12,7 @@ import pytest
 import trio
 import trio.testing
 from e2e_client import Client
-from support import soak
+from support import Member, settle, soak
 
 import engine
 from protocol import messages as m
@@ -27,23 +27,6 @@ from server.table import CLOSED, OVER, Table
 CONFIG = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2)
 FAST = [r for r in ("switch", "gamebot", "blackjack", "taketwo") if r in engine.rulesets()]
 NAMES = [f"p{i}" for i in range(6)]
-
-
-class Member:
-    def __init__(self, name: str) -> None:
-        self.name, self.operator, self.got = name, False, []
-
-    def deliver(self, message: Any) -> None:
-        self.got.append(message)
-
-    def deliver_many(self, messages: Any) -> None:
-        for message in messages:
-            self.deliver(message)
-
-
-async def settle_down() -> None:
-    for _ in range(5):
-        await trio.testing.wait_all_tasks_blocked()
 
 
 async def wait_until(predicate: Any, limit: float = 1e6) -> None:
@@ -92,7 +75,7 @@ async def test_chips_are_conserved_over_random_games(
             amount = rng.randrange(0, ledger.balance(master.name) + 1)
             await table.submit(SetPrize(master, 2, chips=amount))
             await table.submit(Start(master, 3))
-            await settle_down()
+            await settle()
             assert table.game is not None
             prize = ledger.prize(tid)
             assert (0 if prize is None else prize.amount) == amount
@@ -191,7 +174,7 @@ async def test_a_game_that_ended_just_before_a_crash_is_paid_at_start(
         await table.submit(Join(ann, 1, 0))
         await table.submit(SetPrize(ann, 2, chips=300))
         await table.submit(Start(ann, 3))
-        await settle_down()
+        await settle()
         table.gm.ledger = None  # the crash: the payout never happens
         await wait_until(lambda: table.state == OVER)
         nursery.cancel_scope.cancel()
@@ -202,7 +185,7 @@ async def test_a_game_that_ended_just_before_a_crash_is_paid_at_start(
         table = Table.restore(store.state.tables[1], config=CONFIG, store=store)
         table.gm.ledger = ledger
         await nursery.start(table.run)
-        await settle_down()
+        await settle()
         nursery.cancel_scope.cancel()
     assert ledger.prize(1) is None and ledger.balance("ann") == 1000  # ann or the bot won
     check(ledger, ["ann"])

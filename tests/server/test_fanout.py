@@ -9,11 +9,11 @@ server over sockets and compares the bytes each connection reads.
 from __future__ import annotations
 
 import socket
-from typing import Any
 
 import trio
 import trio.testing
 from e2e_client import TEST_CONFIG, Client
+from support import Member, settle
 
 from protocol import messages as m
 from protocol.msgpack_codec import MsgpackDecoder, encode
@@ -26,31 +26,6 @@ from server.table import Table
 
 CONFIG = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2)
 OPTIONS = {"turn_seconds": 0, "target": 500}  # no clock, no bots: every seat is a member
-
-
-class Member:
-    """A connection as the table sees it, keeping each delivery as one batch."""
-
-    operator = False
-
-    def __init__(self, name: str | None) -> None:
-        self.name = name
-        self.batches: list[list[Any]] = []
-
-    def deliver(self, message: Any) -> None:
-        self.batches.append([message])
-
-    def deliver_many(self, messages: Any) -> None:
-        self.batches.append(list(messages))
-
-    @property
-    def got(self) -> list[Any]:
-        return [x for batch in self.batches for x in batch]
-
-
-async def settle() -> None:
-    for _ in range(5):
-        await trio.testing.wait_all_tasks_blocked()
 
 
 def test_a_message_shared_by_connections_is_encoded_once() -> None:

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 import trio
 import trio.testing
+from support import Member
 
 import engine
 import engine.strategies
@@ -28,33 +29,6 @@ from server.table import OVER, PLAYING, Table
 
 CONFIG = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2)
 RULESET = "abbott" if "abbott" in engine.rulesets() else engine.rulesets()[0]
-
-
-class Member:
-    """A connection as the table sees it: a name, and everything delivered to it."""
-
-    def __init__(self, name: str | None, operator: bool = False) -> None:
-        self.name = name
-        self.operator = operator
-        self.got: list[Any] = []
-
-    def deliver(self, message: Any) -> None:
-        self.got.append(message)
-
-    def deliver_many(self, messages: Any) -> None:
-        for message in messages:
-            self.deliver(message)
-
-    def replies(self, req: int) -> list[Any]:
-        return [x for x in self.got if getattr(x, "id", None) == req]
-
-    def last_reply(self, req: int) -> Any:
-        found = self.replies(req)
-        assert found, f"no reply to request {req}: {self.got[-5:]}"
-        return found[-1]
-
-    def token(self) -> str:
-        return next(x.token for x in reversed(self.got) if isinstance(x, m.Seated))
 
 
 class Setup:

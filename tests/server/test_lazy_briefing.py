@@ -13,11 +13,11 @@ from typing import Any
 
 import trio
 import trio.testing
+from support import Member, settle
 
 import engine
 from engine.events import Event
 from engine.strategies import default_strategy
-from protocol import messages as m
 from server.commands import Act, Join, Leave, Start
 from server.config import ServerConfig
 from server.store import MemoryStore, TableCreated
@@ -25,29 +25,6 @@ from server.table import Table
 
 CONFIG = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2)
 NAMES = ["ann", "bob", "cy", "dee"]
-
-
-class Member:
-    """A connection as the table sees it: a name, and everything delivered to it."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.operator = False
-        self.got: list[Any] = []
-
-    def deliver(self, message: Any) -> None:
-        self.got.append(message)
-
-    def deliver_many(self, messages: Any) -> None:
-        self.got.extend(messages)
-
-    def token(self) -> str:
-        return next(x.token for x in reversed(self.got) if isinstance(x, m.Seated))
-
-
-async def settle() -> None:
-    for _ in range(5):
-        await trio.testing.wait_all_tasks_blocked()
 
 
 async def people_table(nursery: trio.Nursery) -> tuple[Table, list[Member]]:

@@ -12,6 +12,7 @@ from typing import Any
 
 import trio
 import trio.testing
+from support import Member, settle
 
 from protocol import messages as m
 from server.commands import CloseTable, Detach, Join, SetPrize, Start, Watch
@@ -25,31 +26,6 @@ CONFIG = ServerConfig(
     host="127.0.0.1", port=0, scrypt_n=2, empty_table_seconds=GRACE, absent_game_seconds=ABSENT
 )
 OPTIONS = {"turn_seconds": 0, "target": 500}  # no clock: a game waits for its player for ever
-
-
-class Member:
-    """A connection as the table sees it."""
-
-    operator = False
-
-    def __init__(self, name: str | None) -> None:
-        self.name = name
-        self.got: list[Any] = []
-
-    def deliver(self, message: Any) -> None:
-        self.got.append(message)
-
-    def deliver_many(self, messages: Any) -> None:
-        for message in messages:
-            self.deliver(message)
-
-    def notices(self) -> list[str]:
-        return [x.text for x in self.got if isinstance(x, m.Notice)]
-
-
-async def settle() -> None:
-    for _ in range(5):
-        await trio.testing.wait_all_tasks_blocked()
 
 
 async def new_table(nursery: trio.Nursery, store: MemoryStore, ledger: Ledger | None = None):

@@ -7,11 +7,11 @@ the same bytes on the wire. A value the checks would refuse or normalise fails h
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 import pytest
 import trio
 import trio.testing
+from support import Member
 
 import engine
 from protocol import messages as m
@@ -23,22 +23,6 @@ from server.table import Table
 
 CONFIG = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2)
 TRUSTED = (m.Turn, m.TableEvent, m.Ok)
-
-
-class Member:
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.operator = False
-        self.got: list[Any] = []
-
-    def deliver(self, message: Any) -> None:
-        self.got.append(message)
-
-    def deliver_many(self, messages: Any) -> None:
-        self.got.extend(messages)
-
-    def token(self) -> str:
-        return next(x.token for x in reversed(self.got) if isinstance(x, m.Seated))
 
 
 def checked(message: m.Message) -> m.Message:
