@@ -41,7 +41,8 @@ def test_a_message_shared_by_connections_is_encoded_once() -> None:
     assert again == first and again is not first
 
 
-async def test_each_seat_and_spectator_gets_its_view_once_per_action(nursery) -> None:
+async def seats_and_fans(nursery: trio.Nursery) -> tuple[Table, list[Member], list[Member]]:
+    """A switch table of four seated members and two spectators, not started."""
     store = MemoryStore()
     await store.commit(TableCreated(1, "switch", 4, dict(OPTIONS), "p0", {}))
     table = Table(1, "switch", 4, dict(OPTIONS), config=CONFIG, store=store, creator="p0")
@@ -52,6 +53,11 @@ async def test_each_seat_and_spectator_gets_its_view_once_per_action(nursery) ->
         await table.submit(Join(member, i, i))
     for fan in fans:
         await table.submit(Watch(fan, 9))
+    return table, seats, fans
+
+
+async def test_each_seat_and_spectator_gets_its_view_once_per_action(nursery) -> None:
+    table, seats, fans = await seats_and_fans(nursery)
     await table.submit(Start(seats[0], 10))
     await settle()
     tokens = [next(x.token for x in s.got if isinstance(x, m.Seated)) for s in seats]
@@ -93,16 +99,7 @@ async def test_each_seat_and_spectator_gets_its_view_once_per_action(nursery) ->
 async def test_a_start_reaches_each_member_in_one_delivery(nursery) -> None:
     """The snapshot of a start heads the opening events and the turn that follow it:
     one delivery (one write) per member, as for an action."""
-    store = MemoryStore()
-    await store.commit(TableCreated(1, "switch", 4, dict(OPTIONS), "p0", {}))
-    table = Table(1, "switch", 4, dict(OPTIONS), config=CONFIG, store=store, creator="p0")
-    await nursery.start(table.run)
-    seats = [Member(f"p{i}") for i in range(4)]
-    fans = [Member("fan1"), Member("fan2")]
-    for i, member in enumerate(seats):
-        await table.submit(Join(member, i, i))
-    for fan in fans:
-        await table.submit(Watch(fan, 9))
+    table, seats, fans = await seats_and_fans(nursery)
     await settle()
     for member in [*seats, *fans]:
         member.batches.clear()
