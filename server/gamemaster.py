@@ -289,13 +289,14 @@ class GameMaster:
                     show(event.present(seat))
 
     def bot_name(self, seat: int) -> str:
-        """How the lobby shows a bot-played seat: ``bot:STRATEGY``. A seat left behind is
-        named without briefing it: the lobby may ask while an action is applied but not
-        yet shown, and a replay then would show the strategy that action twice."""
+        """How the lobby shows a bot-played seat: ``bot:STRATEGY``. Naming never makes or
+        briefs the strategy that plays (``strategy_for`` does, when it is needed): the
+        lobby may ask while an action is applied but not yet shown, and a replay then
+        would show the strategy that action, which ``observe`` shows it again."""
+        key = self.bots.get(seat) or ""
         held = self.strategies.get(seat)
-        if seat in self._behind and held is not None and held[0] == (self.bots.get(seat) or ""):
-            return f"bot:{held[1].name}"
-        return f"bot:{self.strategy_for(seat).name}"
+        strategy = held[1] if held is not None and held[0] == key else self._new_strategy(key)
+        return f"bot:{strategy.name}"
 
     def reserved(self, seat: int) -> bool:
         """Whether the master reserved ``seat`` for a bot (players cannot join it)."""
@@ -630,6 +631,7 @@ class GameMaster:
 
         def reserve() -> None:
             self.bots[seat] = name
+            self.strategy_for(seat)  # made now, between actions: mid-game, shown the game
 
         return self._ok(
             c, f"seat {seat}: bot {name}",

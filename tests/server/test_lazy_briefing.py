@@ -122,3 +122,25 @@ async def test_the_bot_that_takes_a_left_seat_over_knows_the_game(
     assert not game.over
     bot = table.gm.strategies[seat][1]
     assert vars(bot.memory) == vars(eager(game, seat).memory)  # type: ignore[attr-defined]
+
+
+async def test_naming_a_seats_bot_mid_action_briefs_nothing(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock
+) -> None:
+    """The lobby names a seat's bot (``bot_name``) whenever it lists the table, which may
+    be while an action is applied but its events not yet shown (the table awaits its
+    commit). Naming must not brief the strategy then: a replay would show it that action,
+    and the strategies' ``observe`` would show it again."""
+    table, members = await people_table(nursery)
+    await play_by_hand(table, members, 8)
+    game = table.game
+    assert game is not None
+    seat = (game.to_act + 1) % 4  # type: ignore[operator]
+    table.gm.bots[seat] = "heuristic"  # a bot named for the seat: not the one it holds
+    actor = game.to_act
+    assert actor is not None
+    events = game.apply(actor, game.legal_actions(actor)[0])  # applied, not yet shown
+    assert table.gm.bot_name(seat) == "bot:heuristic"
+    table.gm.observe(events)  # the table shows the action once it is stored
+    bot = table.gm.strategy_for(seat)
+    assert vars(bot.memory) == vars(eager(game, seat).memory)  # type: ignore[attr-defined]
