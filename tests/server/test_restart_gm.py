@@ -239,6 +239,13 @@ async def play_ann(
     return most
 
 
+#: No snapshots: a restart replays the whole game, showing each bot every event at once.
+#: From a snapshot, the bots are shown what came before it only when a bot or a clock is
+#: next to move (``test_snapshot_restore`` checks that), so the check made at once below
+#: failed on a deal whose hand began before the last snapshot (one deal in 120 sampled).
+REPLAYED = CONFIG.replace(snapshot_every=0)
+
+
 @pytest.mark.parametrize("kind", ["memory", "sqlite"])
 async def test_restored_bots_remember_the_hand(kind: str, tmp_path: Path) -> None:
     """Kilodney with a reserved heuristic bot, restarted mid-hand: every bot's memory
@@ -249,7 +256,7 @@ async def test_restored_bots_remember_the_hand(kind: str, tmp_path: Path) -> Non
     await store.commit(TableCreated(1, "kilodney", 4, options, "ann", {}))
     ann = Member("ann")
     async with trio.open_nursery() as nursery:
-        table = Table(1, "kilodney", 4, options, config=CONFIG, store=store, creator="ann")
+        table = Table(1, "kilodney", 4, options, config=REPLAYED, store=store, creator="ann")
         await nursery.start(table.run)
         await table.submit(Join(ann, 1, 0))
         await table.submit(SeatBot(ann, 2, seat=1, strategy="heuristic"))
@@ -266,7 +273,7 @@ async def test_restored_bots_remember_the_hand(kind: str, tmp_path: Path) -> Non
     store, state = open_store(kind, path) if kind == "sqlite" else (store, store.load())
     replayed = len(state.tables[1].game.actions)  # type: ignore[union-attr]
     async with trio.open_nursery() as nursery:
-        table = Table.restore(state.tables[1], config=CONFIG, store=store)
+        table = Table.restore(state.tables[1], config=REPLAYED, store=store)
         assert table.gm.bots == {1: "heuristic"}
         await nursery.start(table.run)
         await table.submit(Resume(ann, 99, ann.token(), None))  # a seat acts once resumed
