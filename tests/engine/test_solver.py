@@ -14,7 +14,6 @@ checks that assumption as well.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Iterator
 from functools import cache
 from typing import Any
@@ -153,12 +152,14 @@ def test_many_small_positions() -> None:
         assert solve(view).outcomes == brute_force(view)
 
 
-def test_eight_cards_solve_in_seconds() -> None:
+def test_eight_cards_solve_completely_in_a_fraction_of_the_node_limit() -> None:
+    """Counted in nodes, which no machine's load bends (``bench/solver.py`` times them):
+    this position takes 157,520, about half a second on a development machine. A solver
+    that lost its pruning would need many times more, and hit the limit."""
     rng = random.Random(11)
     view = random_view(rng, 8, 6)
-    start = time.perf_counter()
-    result = solve(view)
-    assert time.perf_counter() - start < 20
+    result = solve(view, node_limit=400_000)
+    assert result.complete and result.nodes <= 400_000
     assert set(result.best_moves) <= set(result.outcomes)
     assert cards_left(view) == 8
 
