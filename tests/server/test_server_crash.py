@@ -72,7 +72,8 @@ def is_subsequence(short: list[str], long: list[str]) -> bool:
 class Player:
     """One client seated at seat 0 of several tables, acting on its turns."""
 
-    def __init__(self) -> None:
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng  #: its choice of move (the deals are the server's own)
         self.tables: list[str] = []
         self.tokens: dict[str, str] = {}
         self.last_seq: dict[str, int] = {}
@@ -112,7 +113,7 @@ class Player:
                 and msg.legal
                 and (msg.to_act if isinstance(msg, m.Turn) else msg.view["to_act"]) == 0
             ):
-                action = random.choice(msg.legal)
+                action = self.rng.choice(msg.legal)
                 rid = next(self.ids)
                 self.pending[rid] = (table, action)
                 self.busy.add(table)
@@ -125,7 +126,7 @@ async def test_sigkill_loses_nothing_acknowledged(tmp_path, nursery):
     config.write_text("[server]\nscrypt_n = 2\n")
     data = tmp_path / "data"
     rng = random.Random(7)
-    player = Player()
+    player = Player(random.Random(8))
     for round_no in range(soak(20, 100)):
         proc, port, _log = await start_server(nursery, data, config)
         client = await Client.connect(port, "crash", secret="s3cret")
