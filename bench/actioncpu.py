@@ -7,7 +7,7 @@ figure to compare two builds by on a shared machine.
 ``bench/load.py`` measures the real server over loopback, where the figure a busy
 machine bends least is the server's CPU per action, and even that moves by a fifth
 from run to run when other work crowds the cores. This runs the part of it that is
-ours alone: real ``server.table.Table`` tasks (SQLite store in a temporary directory,
+ours alone: real ``server.tables.table.Table`` tasks (SQLite store in a temporary directory,
 the default options: a turn clock runs) whose four seats are held by members that
 encode everything delivered to them as a connection does (msgpack, with the shared
 encodings) and act at once on their turn with their first legal action; a finished
@@ -39,12 +39,12 @@ import trio.testing  # noqa: E402
 from engine.registry import record_start  # noqa: E402
 from protocol import messages as m  # noqa: E402
 from protocol.limits import DEFAULT_LIMITS  # noqa: E402
-from server.commands import Act, Join, Start  # noqa: E402
-from server.config import ServerConfig  # noqa: E402
-from server.connection import Codec  # noqa: E402
-from server.sqlite_store import SQLiteStore  # noqa: E402
-from server.store import TableCreated  # noqa: E402
-from server.table import Table  # noqa: E402
+from server.core.commands import Act, Join, Start  # noqa: E402
+from server.core.config import ServerConfig  # noqa: E402
+from server.store.base import TableCreated  # noqa: E402
+from server.store.sqlite import SQLiteStore  # noqa: E402
+from server.tables.table import Table  # noqa: E402
+from server.transport.connection import Codec  # noqa: E402
 
 RULESET = "kilodney"
 CONFIG = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2)

@@ -32,8 +32,8 @@ import trio  # noqa: E402
 from bench.wireconn import HOST, Conn  # noqa: E402
 from protocol import messages as m  # noqa: E402
 from server.app import Server  # noqa: E402
-from server.config import ServerConfig  # noqa: E402
-from server.store import MemoryStore  # noqa: E402
+from server.core.config import ServerConfig  # noqa: E402
+from server.store.base import MemoryStore  # noqa: E402
 
 
 async def connect_from(port: int, address: str) -> Conn:

@@ -2,7 +2,7 @@
 
     python bench/commit.py [--writes 3000] [--tables 250]
 
-``server.sqlite_store.SQLiteStore`` commits on the trio thread (``inline``, the
+``server.store.sqlite.SQLiteStore`` commits on the trio thread (``inline``, the
 default under ``synchronous=NORMAL``) and keeps its writer thread for what may
 block for long. This measures that choice beside the reference, the same store
 with every commit handed to the writer thread (``inline=False``: a queue put,
@@ -34,8 +34,8 @@ sys.path.insert(0, str(ROOT))
 
 import trio  # noqa: E402
 
-from server.sqlite_store import SQLiteStore  # noqa: E402
-from server.store import ActionTaken  # noqa: E402
+from server.store.base import ActionTaken  # noqa: E402
+from server.store.sqlite import SQLiteStore  # noqa: E402
 
 
 def pct(values: list[float], q: float) -> float:

@@ -7,7 +7,7 @@ Four SQLite data directories are made, each as a server leaves it: ``--tables`` 
 tables of four seats held by players (who are gone: no bot and no clock moves after the
 restart), each in the middle of a long game played at random (abbott, kilodney and the
 shedding presets in turn), whose actions are stored as the server stores them, with a
-snapshot every ``--every`` actions (what ``server.snapshots.due`` writes):
+snapshot every ``--every`` actions (what ``server.store.snapshots.due`` writes):
 
 - ``1x``: ``--actions`` actions a table on average (40: 40,000 in all, over twice the
   17,000 the first measurement replayed);
@@ -52,10 +52,10 @@ import trio  # noqa: E402
 
 import engine  # noqa: E402
 from server.app import DB_NAME  # noqa: E402
-from server.config import ServerConfig  # noqa: E402
-from server.snapshots import snapshot_of  # noqa: E402
-from server.sqlite_store import SQLiteStore  # noqa: E402
-from server.store import ActionTaken, GameStarted, SeatSet, TableCreated, Write  # noqa: E402
+from server.core.config import ServerConfig  # noqa: E402
+from server.store.base import ActionTaken, GameStarted, SeatSet, TableCreated, Write  # noqa: E402
+from server.store.snapshots import snapshot_of  # noqa: E402
+from server.store.sqlite import SQLiteStore  # noqa: E402
 
 TARGET = 1.2
 #: Options that keep a random game going for hundreds of actions.
@@ -120,7 +120,7 @@ _RESTART = """
 import json, sys, time, trio
 from pathlib import Path
 from server.app import Server
-from server.config import ServerConfig
+from server.core.config import ServerConfig
 config = ServerConfig(host="127.0.0.1", port=0, data_dir=Path(sys.argv[1]), log_level="warning")
 async def main():
     async with trio.open_nursery() as nursery:

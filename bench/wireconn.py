@@ -70,7 +70,7 @@ class Conn:
 _SERVER = """
 import json, sys, trio
 from server.app import Server
-from server.config import ServerConfig
+from server.core.config import ServerConfig
 config = ServerConfig.from_mapping(json.loads(sys.argv[1]))
 async def main():
     async with trio.open_nursery() as nursery:

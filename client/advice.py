@@ -73,8 +73,8 @@ def analysis_lines(
     workers: int | None = None,
 ) -> list[str]:
     """The analysis of a finished game: the per-player summary and its marked decisions."""
+    from client.analysis_workers import run_analysis
     from engine.analysis import Settings, as_text
-    from engine.analysis_workers import run_analysis
 
     decisions = run_analysis(record, Settings(), workers, progress, stop)
     return as_text(record, decisions, marked_only=True).splitlines()

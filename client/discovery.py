@@ -2,7 +2,7 @@
 
 ``switchboard play`` with no address lists the servers that answer within about a
 second beside the choice to play offline, and ``switchboard play --list`` prints them for
-scripts. The server's half and the TXT record's words are ``server.discovery`` and
+scripts. The server's half and the TXT record's words are ``server.discovery.mdns`` and
 ``protocol.discovery``. The browse is synchronous: it runs before the client's event
 loops start, and ``zeroconf`` keeps its own thread.
 """

@@ -171,7 +171,7 @@ class Message:
     def trusted(cls, **values: Any) -> typing.Self:
         """A message this program built from values it made itself, set as given: no
         field is checked. Only for the few messages the server makes on every action
-        (``server.wire``'s events, turns and acknowledgements), whose checks cost more
+        (``server.core.wire``'s events, turns and acknowledgements), whose checks cost more
         than building them, and only with values the server made (never a peer's or a
         person's: those go through the constructor, and what a peer sends through
         ``from_map``, both fully checked). A value must be what the constructor would

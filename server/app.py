@@ -30,18 +30,19 @@ from typing import Any
 import trio
 
 from protocol.limits import Limits
-from server.accept import Acceptor, IntervalLog, fd_limit
-from server.accounts import Accounts, claim_throttle
-from server.addresses import addresses_for
-from server.config import ServerConfig
-from server.connection import Connection, Services
-from server.discovery import Advertiser, advertised_addresses, default_server_name
-from server.ledger import Ledger
-from server.limits import peer_address
-from server.lobby import Lobby
-from server.ops import Ops
-from server.profiles import Profiles
-from server.store import MemoryStore, Store
+from server.core.config import ServerConfig
+from server.core.limits import peer_address
+from server.core.logfmt import IntervalLog
+from server.discovery.addresses import addresses_for
+from server.discovery.mdns import Advertiser, advertised_addresses, default_server_name
+from server.operators.ops import Ops
+from server.players.accounts import Accounts, claim_throttle
+from server.players.ledger import Ledger
+from server.players.profiles import Profiles
+from server.store.base import MemoryStore, Store
+from server.tables.lobby import Lobby
+from server.transport.accept import Acceptor, fd_limit
+from server.transport.connection import Connection, Services
 
 log = logging.getLogger("switchboard.server")
 
@@ -61,7 +62,7 @@ def open_store(config: ServerConfig) -> Store:
     """The store ``config`` asks for: SQLite in ``data_dir``, or memory if there is none."""
     if config.data_dir is None:
         return MemoryStore()
-    from server.sqlite_store import SQLiteStore
+    from server.store.sqlite import SQLiteStore
 
     return SQLiteStore(
         config.data_dir / DB_NAME, synchronous=config.sqlite_synchronous, batch=config.commit_batch

@@ -143,8 +143,8 @@ def run_network_arena(
     async def main() -> float:
         from client.connection import connect
         from server.app import Server
-        from server.config import ServerConfig
-        from server.store import MemoryStore
+        from server.core.config import ServerConfig
+        from server.store.base import MemoryStore
 
         config = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2, tables_per_name=0)
         start = trio.current_time()

@@ -28,7 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from server.app import DB_NAME
-    from server.chip_audit import audit_file, summary
+    from server.players.chip_audit import audit_file, summary
 
     data = args.data
     if data is None:

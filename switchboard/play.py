@@ -147,7 +147,7 @@ async def play_async(
             server = None
             if address is None:
                 from server.app import Server
-                from server.config import ServerConfig
+                from server.core.config import ServerConfig
 
                 # A practice server in this process: every connection is this machine's,
                 # and the player could read any hand in its memory, so the address part

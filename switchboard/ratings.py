@@ -33,8 +33,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from server.app import DB_NAME
-    from server.datalock import DataDirLocked
-    from server.rating_check import check_file, rebuild_file
+    from server.players.rating_check import check_file, rebuild_file
+    from server.store.datalock import DataDirLocked
 
     data = args.data
     if data is None:

@@ -82,8 +82,8 @@ def run(args: argparse.Namespace) -> int:
     import trio
 
     from server.app import Server
-    from server.config import ServerConfig
-    from server.logfmt import configure
+    from server.core.config import ServerConfig
+    from server.core.logfmt import configure
 
     configure(args.log_level or "info")
     try:
@@ -123,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
     # is freed by reference counting alone (tests/server/test_connection_memory.py), and
     # bench/connmem.py measures RSS flat over 50,000 connect/close cycles at these settings.
     gc.set_threshold(10_000, 50, 100)
-    from server.datalock import DataDirLocked
+    from server.store.datalock import DataDirLocked
 
     refused: list[BaseException] = []
     try:

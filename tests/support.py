@@ -20,7 +20,7 @@ def soak(short: int, long: int) -> int:
 
 
 class Member:
-    """A connection as a table sees it (``server.table.Member``): a name, and every
+    """A connection as a table sees it (``server.tables.table.Member``): a name, and every
     delivery made to it, kept as one batch each (a connection writes a delivery at
     once), so a test can read the messages in order (``got``) or ask how many writes
     an action cost (``batches``)."""

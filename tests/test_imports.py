@@ -116,6 +116,50 @@ def test_the_layers_import_only_downwards() -> None:
     assert broken == []
 
 
+#: The server's subsystems from the ground up (server/__init__.py): each may import
+#: only those beneath it; ``server.app`` (no subsystem) composes them all.
+SERVER_FLOORS = ("core", "store", "players", "tables", "operators", "transport")
+#: Subsystems beside the floors, and the floors they may import.
+SERVER_ASIDE = {"discovery": {"core"}}
+
+
+def _subsystem(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if parts[0] == "server" and len(parts) > 1 and parts[1] != "app" else None
+
+
+def _server_may_import(a: str, b: str) -> bool:
+    if a in SERVER_ASIDE:
+        return b in SERVER_ASIDE[a]
+    if b in SERVER_ASIDE:
+        return False
+    return SERVER_FLOORS.index(b) < SERVER_FLOORS.index(a)
+
+
+def test_every_server_module_is_in_a_subsystem() -> None:
+    loose = [
+        name
+        for name in import_graph()
+        if name.startswith("server.")
+        and name != "server.app"
+        and _subsystem(name) not in set(SERVER_FLOORS) | set(SERVER_ASIDE)
+    ]
+    assert loose == []
+
+
+def test_server_subsystems_import_only_downwards() -> None:
+    broken = [
+        f"{name} imports {target}"
+        for name, targets in import_graph().items()
+        for target in targets
+        if (a := _subsystem(name)) is not None
+        and (b := _subsystem(target)) is not None
+        and a != b
+        and not _server_may_import(a, b)
+    ]
+    assert broken == []
+
+
 def test_no_import_circle() -> None:
     assert circles(import_graph()) == set()
 

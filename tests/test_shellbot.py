@@ -18,8 +18,8 @@ import trio
 from client.connection import connect
 from protocol import messages as m
 from server.app import Server
-from server.config import ServerConfig
-from server.store import MemoryStore
+from server.core.config import ServerConfig
+from server.store.base import MemoryStore
 
 SCRIPT = Path(__file__).resolve().parent.parent / "examples" / "shellbot.sh"
 CONFIG = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2, handshake_seconds=5)

@@ -111,7 +111,7 @@ def test_lobby_filter_picker_create_and_watch() -> None:
     def serve() -> None:
         async def main() -> None:
             from server.app import Server
-            from server.config import ServerConfig
+            from server.core.config import ServerConfig
 
             async with trio.open_nursery() as nursery:
                 config = ServerConfig(
@@ -254,7 +254,7 @@ def test_the_client_rides_out_a_dropped_connection() -> None:
     def serve() -> None:
         async def main() -> None:
             from server.app import Server
-            from server.config import ServerConfig
+            from server.core.config import ServerConfig
 
             async with trio.open_nursery() as nursery:
                 config = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2**4)

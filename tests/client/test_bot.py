@@ -15,8 +15,8 @@ from client.bot import BotConfig, run_bot, won
 from client.connection import connect
 from protocol import messages as m
 from server.app import Server
-from server.config import ServerConfig
-from server.store import MemoryStore
+from server.core.config import ServerConfig
+from server.store.base import MemoryStore
 
 CONFIG = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2, handshake_seconds=5)
 NO_CLOCK = {"turn_seconds": 0}

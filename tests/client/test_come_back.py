@@ -13,7 +13,7 @@ import trio
 from harness import CTRL_D, Driver, run_client
 
 from server.app import Server
-from server.config import ServerConfig
+from server.core.config import ServerConfig
 
 
 def serve_in_thread(ports: list[int], stop: threading.Event) -> threading.Thread:

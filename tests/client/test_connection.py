@@ -14,8 +14,8 @@ from support import soak
 from client.connection import ConnectionLost, ServerError, connect
 from protocol import messages as m
 from server.app import Server
-from server.commands import Resume
-from server.config import ServerConfig
+from server.core.commands import Resume
+from server.core.config import ServerConfig
 
 
 def server_config(**kw: object) -> ServerConfig:

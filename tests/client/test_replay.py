@@ -94,7 +94,7 @@ def test_the_command_prints_steps_from_a_file(tmp_path, capsys) -> None:
 async def test_a_record_fetched_from_the_server_replays_the_game(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("SWITCHBOARD_CONFIG_DIR", str(tmp_path))
     from server.app import Server
-    from server.config import ServerConfig
+    from server.core.config import ServerConfig
 
     async with trio.open_nursery() as nursery:
         config = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2**4, record_page=5)

@@ -10,7 +10,7 @@ import trio
 from e2e_client import TEST_CONFIG
 
 from server.app import Server
-from server.store import MemoryStore
+from server.store.base import MemoryStore
 
 
 @dataclass

@@ -20,7 +20,7 @@ import trio
 from protocol import messages as m
 from protocol.msgpack_codec import MsgpackDecoder, encode
 from protocol.text_codec import ClientTextCodec
-from server.config import ServerConfig
+from server.core.config import ServerConfig
 
 if TYPE_CHECKING:
     from server.app import Server

@@ -7,9 +7,9 @@ import trio
 from e2e_client import TEST_CONFIG, Client
 
 from protocol import messages as m
-from server.accounts import Accounts, ClaimResult, claim_throttle
 from server.app import Server
-from server.store import MemoryStore, NameClaimed, StoredState
+from server.players.accounts import Accounts, ClaimResult, claim_throttle
+from server.store.base import MemoryStore, NameClaimed, StoredState
 
 
 def accounts(state: StoredState | None = None, scrypt_n: int = 2) -> Accounts:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import ipaddress
 
-from server import addresses, app
-from server.addresses import lan_addresses, reachable
+from server import app
+from server.discovery import addresses
+from server.discovery.addresses import lan_addresses, reachable
 
 
 def test_the_machines_lan_addresses_are_reachable_ipv4_addresses() -> None:

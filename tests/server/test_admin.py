@@ -11,7 +11,7 @@ import trio
 import trio.testing
 
 from protocol import messages as m
-from server.admin import (
+from server.operators.admin import (
     Admin,
     BanList,
     DropConnection,

@@ -13,9 +13,9 @@ from e2e_client import Client
 import engine
 from protocol import messages as m
 from server.app import Server
-from server.chip_audit import audit_file
-from server.config import ServerConfig
-from server.ops import DB_NAME
+from server.core.config import ServerConfig
+from server.operators.ops import DB_NAME
+from server.players.chip_audit import audit_file
 
 RULESET = "switch" if "switch" in engine.rulesets() else engine.rulesets()[0]
 

@@ -8,7 +8,7 @@ import re
 import tomllib
 from pathlib import Path
 
-from server.config import ServerConfig
+from server.core.config import ServerConfig
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 LINE = re.compile(r"^#?\s?([a-z_]+) = (.+?)(\s+#.*)?$")

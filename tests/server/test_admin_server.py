@@ -11,7 +11,7 @@ from e2e_client import Client
 import engine
 from protocol import messages as m
 from server.app import Server
-from server.config import ServerConfig
+from server.core.config import ServerConfig
 
 RULESET = "abbott" if "abbott" in engine.rulesets() else engine.rulesets()[0]
 SECRET = "opensesame"

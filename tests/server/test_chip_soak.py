@@ -5,7 +5,7 @@ set for the next game), games played to the end by people and bots, games ended 
 master, tables closed by their last player leaving and by an operator, house tables
 abandoned, hand-overs and bursts of new names; and stopped with SIGTERM or ``kill -9``
 at random points while bot games, prize changes and claims are in flight. After every
-step the data directory is audited (``server.chip_audit``, what ``switchboard audit``
+step the data directory is audited (``server.players.chip_audit``, what ``switchboard audit``
 runs): all accounts sum to zero, balances plus held prizes equal every chip granted,
 each game's prize was paid or returned exactly once or is still held for a game not yet
 ended, every name has an account. ``SWITCHBOARD_SOAK=long`` runs it long; the figures
@@ -26,7 +26,7 @@ from support import soak
 
 from protocol import messages as m
 from server.app import DB_NAME
-from server.chip_audit import audit_file
+from server.players.chip_audit import audit_file
 
 RULESET = "switch"
 SECRET = "soak-operator"

@@ -17,12 +17,12 @@ from support import Member, settle, soak
 import engine
 from protocol import messages as m
 from server.app import Server
-from server.chip_audit import audit_file
-from server.commands import Close, EndGame, Join, SetPrize, Start
-from server.config import ServerConfig
-from server.ledger import Ledger, split_prize
-from server.store import MemoryStore, TableCreated
-from server.table import CLOSED, OVER, Table
+from server.core.commands import Close, EndGame, Join, SetPrize, Start
+from server.core.config import ServerConfig
+from server.players.chip_audit import audit_file
+from server.players.ledger import Ledger, split_prize
+from server.store.base import MemoryStore, TableCreated
+from server.tables.table import CLOSED, OVER, Table
 
 CONFIG = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2)
 FAST = [r for r in ("switch", "gamebot", "blackjack", "taketwo") if r in engine.rulesets()]

@@ -9,7 +9,7 @@ import trio
 import trio.testing
 
 from engine.actions import Action
-from server.clock import TIMED_OUT, AwayTracker, TurnClock, auto_move, receive_before
+from server.tables.clock import TIMED_OUT, AwayTracker, TurnClock, auto_move, receive_before
 
 
 def test_countdown_restarts_when_the_turn_passes() -> None:

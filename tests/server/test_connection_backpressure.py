@@ -15,7 +15,7 @@ from e2e_client import TEST_CONFIG
 from protocol import messages as m
 from protocol.msgpack_codec import MsgpackDecoder, encode
 from server.app import Server
-from server.store import MemoryStore
+from server.store.base import MemoryStore
 
 PINGS = 5_000
 

@@ -21,7 +21,7 @@ import server.app
 from protocol import messages as m
 from protocol.msgpack_codec import encode
 from server.app import Server
-from server.store import MemoryStore
+from server.store.base import MemoryStore
 
 #: 2,000 connections as the hardening goal asks; fewer for the paths that end in errors.
 CHURN = 2_000

@@ -16,7 +16,7 @@ from e2e_client import TEST_CONFIG
 from protocol import messages as m
 from protocol.msgpack_codec import MsgpackDecoder, encode
 from server.app import Server
-from server.store import MemoryStore
+from server.store.base import MemoryStore
 
 #: seconds between the drip's bytes, and how many bytes it has (40 s worth at most)
 DRIP_INTERVAL = 0.1

@@ -14,9 +14,9 @@ from serverproc import start_server
 
 from protocol import messages as m
 from server.app import DB_NAME
-from server.chip_audit import audit_file
-from server.datalock import DataDirLock, DataDirLocked
-from server.sqlite_store import SQLiteStore
+from server.players.chip_audit import audit_file
+from server.store.datalock import DataDirLock, DataDirLocked
+from server.store.sqlite import SQLiteStore
 
 
 def snapshot(db: Path) -> list[tuple[str, list[tuple]]]:

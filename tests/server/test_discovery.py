@@ -14,10 +14,10 @@ import pytest
 import trio
 
 from client.discovery import FoundServer, browse
-from server.addresses import lan_addresses
 from server.app import Server, advertiser
-from server.config import ServerConfig
-from server.discovery import Advertiser, advertised_addresses
+from server.core.config import ServerConfig
+from server.discovery.addresses import lan_addresses
+from server.discovery.mdns import Advertiser, advertised_addresses
 from switchboard import serve
 
 MDNS_GROUP = "224.0.0.251"

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from protocol import messages as m
-from server.admin import ADMIN_TYPES
-from server.commands import MASTER_MESSAGES
-from server.connection import HANDLERS, Connection
+from server.core.commands import MASTER_MESSAGES
+from server.operators.admin import ADMIN_TYPES
+from server.transport.connection import HANDLERS, Connection
 
 
 def test_every_message_a_client_sends_has_one_handler() -> None:

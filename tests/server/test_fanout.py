@@ -18,11 +18,11 @@ from support import Member, settle
 from protocol import messages as m
 from protocol.msgpack_codec import MsgpackDecoder, encode
 from server.app import Server
-from server.commands import Act, Join, Start, Watch
-from server.config import ServerConfig
-from server.connection import SharedEncodings
-from server.store import MemoryStore, TableCreated
-from server.table import Table
+from server.core.commands import Act, Join, Start, Watch
+from server.core.config import ServerConfig
+from server.store.base import MemoryStore, TableCreated
+from server.tables.table import Table
+from server.transport.connection import SharedEncodings
 
 CONFIG = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2)
 OPTIONS = {"turn_seconds": 0, "target": 500}  # no clock, no bots: every seat is a member

@@ -23,9 +23,9 @@ RUNNER = textwrap.dedent(
     """
     import sys, trio
     from server.app import Server
-    from server.config import ServerConfig
-    from server.logfmt import configure
-    from server.store import MemoryStore
+    from server.core.config import ServerConfig
+    from server.core.logfmt import configure
+    from server.store.base import MemoryStore
     configure("info")
     config = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2)
     async def main():

@@ -20,12 +20,12 @@ import engine
 import engine.strategies
 from engine.strategies import register_strategy
 from protocol import messages as m
-from server.commands import MASTER_VERBS, Act, Join, Start, Watch
-from server.config import ServerConfig
-from server.gamemaster import PAUSED
-from server.ledger import Ledger
-from server.store import MemoryStore, TableCreated
-from server.table import OVER, PLAYING, Table
+from server.core.commands import MASTER_VERBS, Act, Join, Start, Watch
+from server.core.config import ServerConfig
+from server.players.ledger import Ledger
+from server.store.base import MemoryStore, TableCreated
+from server.tables.gamemaster import PAUSED
+from server.tables.table import OVER, PLAYING, Table
 
 CONFIG = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2)
 RULESET = "abbott" if "abbott" in engine.rulesets() else engine.rulesets()[0]

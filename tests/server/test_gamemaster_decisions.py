@@ -14,8 +14,9 @@ from typing import Any
 import engine
 from protocol import messages as m
 from protocol.fields import TableState
-from server.commands import CloseTable, HandOver, PauseGame, SeatBot, SetOptions, Start, Unseat
-from server.gamemaster import (
+from server.core.commands import CloseTable, HandOver, PauseGame, SeatBot, SetOptions, Start, Unseat
+from server.store.base import BotReserved, MasterSet, OptionsSet, PauseSet, SeatSet
+from server.tables.gamemaster import (
     PAUSED,
     CloseForGood,
     Decision,
@@ -25,7 +26,6 @@ from server.gamemaster import (
     NewOptions,
     NewState,
 )
-from server.store import BotReserved, MasterSet, OptionsSet, PauseSet, SeatSet
 
 RULESET = "abbott"
 

@@ -18,10 +18,10 @@ from support import Member, settle
 import engine
 from engine.events import Event
 from engine.strategies import default_strategy
-from server.commands import Act, Join, Leave, Start
-from server.config import ServerConfig
-from server.store import MemoryStore, TableCreated
-from server.table import Table
+from server.core.commands import Act, Join, Leave, Start
+from server.core.config import ServerConfig
+from server.store.base import MemoryStore, TableCreated
+from server.tables.table import Table
 
 CONFIG = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2)
 NAMES = ["ann", "bob", "cy", "dee"]

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from support import soak
 
-from server.chip_audit import audit_file
-from server.ledger import (
+from server.players.chip_audit import audit_file
+from server.players.ledger import (
     MINT,
     ChipError,
     Ledger,
@@ -18,8 +18,8 @@ from server.ledger import (
     split_prize,
     winning_seats,
 )
-from server.sqlite_store import SQLiteStore
-from server.store import MemoryStore
+from server.store.base import MemoryStore
+from server.store.sqlite import SQLiteStore
 
 
 def sqlite_ledger(path: Path) -> Ledger:

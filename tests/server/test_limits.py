@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from server.limits import (
+from server.core.limits import (
     AddressCounter,
     FloodGuard,
     NameError_,

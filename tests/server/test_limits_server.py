@@ -14,7 +14,7 @@ import engine
 from protocol import messages as m
 from protocol.msgpack_codec import encode
 from server.app import Server
-from server.config import ServerConfig
+from server.core.config import ServerConfig
 
 RULESET = "abbott" if "abbott" in engine.rulesets() else engine.rulesets()[0]
 

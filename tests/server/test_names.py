@@ -1,4 +1,4 @@
-"""Names that look alike are one name: the normal form (``server.namefold``) and its
+"""Names that look alike are one name: the normal form (``server.core.namefold``) and its
 use by claims, including names stored before the fold grew."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from protocol import messages as m
-from server.accounts import Accounts, ClaimResult
-from server.limits import fold_name
-from server.namefold import name_key
-from server.store import MemoryStore, NameClaimed
+from server.core.limits import fold_name
+from server.core.namefold import name_key
+from server.players.accounts import Accounts, ClaimResult
+from server.store.base import MemoryStore, NameClaimed
 
 LOOK_ALIKES = [
     "\u0430uthA",  # Cyrillic a

@@ -20,8 +20,8 @@ from e2e_client import TEST_CONFIG, Client, serving_server
 import engine
 from protocol import messages as m
 from server.app import DB_NAME, Server
-from server.chip_audit import audit_file
-from server.ledger import Ledger
+from server.players.chip_audit import audit_file
+from server.players.ledger import Ledger
 
 FAST = [r for r in ("switch", "gamebot", "blackjack", "taketwo") if r in engine.rulesets()]
 RULESET = FAST[0]

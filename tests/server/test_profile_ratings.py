@@ -13,10 +13,10 @@ from e2e_client import TEST_CONFIG, Client, serving_server
 
 import engine
 from protocol import messages as m
-from server import profile_sql
 from server.app import DB_NAME, Server
-from server.profiles import BASE, MU, SIGMA, disagreements, rebuild
-from server.store import MemoryStore
+from server.players.profiles import BASE, MU, SIGMA, disagreements, rebuild
+from server.store import profile_sql
+from server.store.base import MemoryStore
 
 RULESET = "switch"
 FAMILY = engine.ruleset(RULESET).family
@@ -201,7 +201,7 @@ async def test_a_store_failure_at_the_end_keeps_neither_the_end_nor_the_ratings(
 
 
 async def test_a_new_player_shows_the_base_rating() -> None:
-    from server.profiles import shown_rating
+    from server.players.profiles import shown_rating
 
     assert shown_rating(MU, SIGMA) == BASE
 

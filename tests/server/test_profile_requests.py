@@ -13,7 +13,7 @@ from test_profile_ratings import FAMILY, RULESET, ok, play_out, table_of
 from protocol import messages as m
 from protocol.limits import DEFAULT_LIMITS
 from server.app import Server
-from server.store import GameResult, MemoryStore, Rating
+from server.store.base import GameResult, MemoryStore, Rating
 
 CONFIG = TEST_CONFIG.replace(close_grace_seconds=0.5)
 

@@ -26,10 +26,8 @@ import engine
 from engine.strategies import default_strategy
 from protocol import messages as m
 from server.app import Server
-from server.commands import Act, Join, Resume, SeatBot, Start
-from server.gamemaster import PAUSED
-from server.sqlite_store import SQLiteStore, migrate
-from server.store import (
+from server.core.commands import Act, Join, Resume, SeatBot, Start
+from server.store.base import (
     AwaySet,
     BotReserved,
     MemoryStore,
@@ -38,7 +36,9 @@ from server.store import (
     StoredState,
     TableCreated,
 )
-from server.table import PLAYING, Table
+from server.store.sqlite import SQLiteStore, migrate
+from server.tables.gamemaster import PAUSED
+from server.tables.table import PLAYING, Table
 
 FAST = TEST_CONFIG.replace(close_grace_seconds=0.5)
 

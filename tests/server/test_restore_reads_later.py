@@ -25,11 +25,11 @@ from test_gamemaster import Member
 
 from protocol import messages as m
 from server.app import DB_NAME
-from server.commands import Act, Export, Join, Resume, Start
-from server.config import ServerConfig
-from server.sqlite_store import SQLiteStore, read_state
-from server.store import MemoryStore, StoredActions, StoredTable, StoreError, TableCreated
-from server.table import OVER, PLAYING, Table
+from server.core.commands import Act, Export, Join, Resume, Start
+from server.core.config import ServerConfig
+from server.store.base import MemoryStore, StoredActions, StoredTable, StoreError, TableCreated
+from server.store.sqlite import SQLiteStore, read_state
+from server.tables.table import OVER, PLAYING, Table
 
 EVERY = 8
 CONFIG = ServerConfig(
@@ -51,7 +51,7 @@ SEED = 11
 @pytest.fixture(autouse=True)
 def long_deal(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every table here deals ``SEED``: a game known to outlast the actions played."""
-    monkeypatch.setattr("server.table.secrets.randbits", lambda bits: SEED)
+    monkeypatch.setattr("server.tables.table.secrets.randbits", lambda bits: SEED)
 
 
 class Refusing(MemoryStore):

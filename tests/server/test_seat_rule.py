@@ -17,7 +17,7 @@ from support import soak
 
 from protocol import messages as m
 from server.app import Server
-from server.store import MemoryStore
+from server.store.base import MemoryStore
 
 PLAYERS = 4
 NAMES = [f"n{i}" for i in range(PLAYERS)]

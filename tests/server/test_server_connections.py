@@ -12,7 +12,7 @@ from e2e_client import TEST_CONFIG, Client
 from protocol import messages as m
 from protocol.msgpack_codec import MsgpackDecoder, encode, encode_map
 from server.app import Server
-from server.store import MemoryStore
+from server.store.base import MemoryStore
 
 
 async def seated_table(port: int, name: str, ruleset: str = "switch") -> tuple[Client, str]:

@@ -8,7 +8,7 @@ from e2e_client import TEST_CONFIG, Client
 
 from protocol import messages as m
 from server.app import Server
-from server.store import MemoryStore
+from server.store.base import MemoryStore
 
 
 async def test_a_table_can_start_when_full(running):

@@ -10,8 +10,7 @@ import threading
 import trio
 import trio.testing
 
-from server.sqlite_store import SQLiteStore
-from server.store import (
+from server.store.base import (
     ActionTaken,
     AwaySet,
     BotReserved,
@@ -32,6 +31,7 @@ from server.store import (
     TableCreated,
     TalkSaid,
 )
+from server.store.sqlite import SQLiteStore
 
 
 def history(rng: random.Random) -> list:

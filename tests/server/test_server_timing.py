@@ -19,12 +19,12 @@ from e2e_client import TEST_CONFIG, Client
 
 from protocol import messages as m
 from protocol.limits import Limits
-from server import commands as cmd
-from server.accounts import Accounts
-from server.config import ServerConfig
-from server.connection import Connection, Services
-from server.lobby import Lobby
-from server.store import MemoryStore
+from server.core import commands as cmd
+from server.core.config import ServerConfig
+from server.players.accounts import Accounts
+from server.store.base import MemoryStore
+from server.tables.lobby import Lobby
+from server.transport.connection import Connection, Services
 
 
 async def make_services(nursery: trio.Nursery, config: ServerConfig) -> Services:

@@ -21,12 +21,11 @@ import trio.testing
 from e2e_client import serving_server
 from test_gamemaster import Member
 
-from server import snapshots
 from server.app import Server
-from server.commands import Join, Start
-from server.config import ServerConfig
-from server.sqlite_store import SQLiteStore, read_state
-from server.store import (
+from server.core.commands import Join, Start
+from server.core.config import ServerConfig
+from server.store import snapshots
+from server.store.base import (
     GameSnapshot,
     MemoryStore,
     Store,
@@ -34,7 +33,8 @@ from server.store import (
     StoredTable,
     TableCreated,
 )
-from server.table import OVER, Table
+from server.store.sqlite import SQLiteStore, read_state
+from server.tables.table import OVER, Table
 
 EVERY = 8
 #: Bots wait half a second before each move, so a test can stop a game where it likes.

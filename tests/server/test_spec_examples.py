@@ -26,7 +26,7 @@ import trio
 from e2e_client import TEST_CONFIG
 
 from server.app import Server
-from server.store import MemoryStore
+from server.store.base import MemoryStore
 
 SPEC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 #: The example's game seed (section 14 says so).
@@ -139,7 +139,7 @@ async def replay_text(port: int, lines: list[tuple[str, str]]) -> list[str]:
 
 @pytest.fixture
 async def seeded_server(nursery, monkeypatch):
-    monkeypatch.setattr("server.table.secrets.randbits", lambda bits: EXAMPLE_SEED)
+    monkeypatch.setattr("server.tables.table.secrets.randbits", lambda bits: EXAMPLE_SEED)
     server = Server(TEST_CONFIG, MemoryStore())
     port = await nursery.start(server.serve)
     yield port

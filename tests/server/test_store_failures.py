@@ -23,8 +23,8 @@ from e2e_client import TEST_CONFIG, Client, serving_server
 
 from protocol import messages as m
 from server.app import DB_NAME, Server
-from server.chip_audit import audit_file
-from server.table import Table
+from server.players.chip_audit import audit_file
+from server.tables.table import Table
 
 CONFIG = TEST_CONFIG.replace(close_grace_seconds=0.5, store_retry_seconds=0.05)
 

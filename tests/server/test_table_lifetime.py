@@ -15,11 +15,11 @@ import trio.testing
 from support import Member, settle
 
 from protocol import messages as m
-from server.commands import CloseTable, Detach, Join, SetPrize, Start, Watch
-from server.config import ServerConfig
-from server.ledger import Ledger
-from server.store import MemoryStore, SeatSet, TableCreated
-from server.table import CLOSED, OVER, PLAYING, Table
+from server.core.commands import CloseTable, Detach, Join, SetPrize, Start, Watch
+from server.core.config import ServerConfig
+from server.players.ledger import Ledger
+from server.store.base import MemoryStore, SeatSet, TableCreated
+from server.tables.table import CLOSED, OVER, PLAYING, Table
 
 GRACE, ABSENT = 60.0, 100.0
 CONFIG = ServerConfig(

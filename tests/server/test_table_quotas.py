@@ -12,7 +12,7 @@ from e2e_client import Client
 
 from protocol import messages as m
 from server.app import Server
-from server.config import ServerConfig
+from server.core.config import ServerConfig
 
 #: Nobody trusted: the tests connect from 127.0.0.1 like everyone.
 CONFIG = ServerConfig(

@@ -1,4 +1,4 @@
-"""Search bots think in worker processes (``server.thinking``), over a real server.
+"""Search bots think in worker processes (``server.tables.thinking``), over a real server.
 
 A game of search bots plays to its end through the pool; a thought is cancelled
 (its worker killed) when the table closes, the game master ends or pauses the game,
@@ -30,13 +30,13 @@ import engine.strategies
 from engine.strategies import get_strategy, register_strategy
 from engine.strategies.shedding import SheddingSearch
 from protocol import messages as m
-from server import thinking
 from server.app import Server
-from server.commands import Close
-from server.config import ServerConfig
-from server.store import MemoryStore
-from server.table import CLOSED, Table
-from server.thinking import PROCESSES, THREADS, Thinker
+from server.core.commands import Close
+from server.core.config import ServerConfig
+from server.store.base import MemoryStore
+from server.tables import thinking
+from server.tables.table import CLOSED, Table
+from server.tables.thinking import PROCESSES, THREADS, Thinker
 
 RULESET = "switch"  #: a shedding preset
 FAMILY = engine.ruleset(RULESET).family

@@ -16,10 +16,10 @@ from support import Member
 import engine
 from protocol import messages as m
 from protocol.msgpack_codec import encode
-from server.commands import Act, Join, Start, Watch
-from server.config import ServerConfig
-from server.store import MemoryStore, TableCreated
-from server.table import Table
+from server.core.commands import Act, Join, Start, Watch
+from server.core.config import ServerConfig
+from server.store.base import MemoryStore, TableCreated
+from server.tables.table import Table
 
 CONFIG = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2)
 TRUSTED = (m.Turn, m.TableEvent, m.Ok)

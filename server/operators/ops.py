@@ -4,14 +4,14 @@ The server core (``connection.py``, ``app.py``) stays about connections and
 tables; it calls into this module at a few points:
 
 - ``Ops`` is built once per server (``Ops.open``): the chip ledger, the ban
-  list, the operator desk (``server.admin.Admin``), the count of connections
+  list, the operator desk (``server.operators.admin.Admin``), the count of connections
   per address and the count of accepted actions. It also implements
   ``admin.ServerControl`` for the operator commands.
 - ``ConnectionOps`` is one per connection: its flood guard (``admit`` is
   called before every message is handled), its operator state, and the
   handlers for the chips and the admin messages, which the connection's one
   table of handlers names. It sees its connection as a ``Peer`` (a protocol:
-  this module does not import ``server.connection``).
+  this module does not import ``server.transport.connection``).
 
 Limits, each a ``ServerConfig`` number (see ``deploy/switchboard.toml``):
 requests per second with a penalty then a disconnect (``commands_*``,
@@ -33,18 +33,19 @@ import trio
 
 from protocol import messages as m
 from protocol.fields import TableState
-from server import lifetime, wire
-from server.admin import Admin, BanList, DropConnection, Operator, read_secret
-from server.config import ServerConfig
-from server.ledger import Ledger
-from server.limits import AddressCounter, FloodGuard, Verdict, fold_name
-from server.logfmt import log_event
-from server.profile_requests import ProfileRequests
-from server.profiles import Profiles
+from server.core import wire
+from server.core.config import ServerConfig
+from server.core.limits import AddressCounter, FloodGuard, Verdict, fold_name
+from server.core.logfmt import log_event
+from server.operators.admin import Admin, BanList, DropConnection, Operator, read_secret
+from server.players.ledger import Ledger
+from server.players.profile_requests import ProfileRequests
+from server.players.profiles import Profiles
+from server.tables import lifetime
 
 if TYPE_CHECKING:
-    from server.lobby import Lobby
-    from server.store import Store
+    from server.store.base import Store
+    from server.tables.lobby import Lobby
 
 log = logging.getLogger("switchboard.ops")
 
@@ -57,7 +58,7 @@ BANS_NAME = "bans.txt"
 
 
 class Peer(Protocol):
-    """A client connection as operations see it (``server.connection.Connection``)."""
+    """A client connection as operations see it (``server.transport.connection.Connection``)."""
 
     id: int
     peer: str  #: the address it connected from
@@ -199,7 +200,7 @@ class Ops:
         """Close every table matching the filters: ``empty`` (a table with a creator,
         no game running, nobody at it; house tables are left alone), ``creator`` (that
         name's tables, compared folded)."""
-        from server.commands import Close
+        from server.core.commands import Close
 
         if self.lobby is None:
             return 0
@@ -220,7 +221,7 @@ class Ops:
         return len(chosen)
 
     async def close_table(self, table: str, reason: str) -> bool:
-        from server.commands import Close
+        from server.core.commands import Close
 
         t = None if self.lobby is None else self.lobby.get(table)
         if t is None:

@@ -38,7 +38,7 @@ import msgpack
 import engine
 from engine.events import Event
 from engine.game import Game
-from server.store import GameSnapshot, StoredGame
+from server.store.base import GameSnapshot, StoredGame
 
 log = logging.getLogger("switchboard.table")
 

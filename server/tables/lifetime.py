@@ -31,14 +31,14 @@ from typing import Any, Protocol
 import trio
 
 from protocol.fields import RUNNING
-from server.config import ServerConfig
-from server.logfmt import log_event
+from server.core.config import ServerConfig
+from server.core.logfmt import log_event
 
 log = logging.getLogger("switchboard.lifetime")
 
 
 class Lived(Protocol):
-    """A table as this module sees it (``server.table.Table``; a protocol, so that this
+    """A table as this module sees it (``server.tables.table.Table``; a protocol, so that this
     module imports neither the table nor the game master)."""
 
     id: int

@@ -43,8 +43,8 @@ from openskill.models import PlackettLuce
 import engine
 from engine.places import outcome_places
 from engine.strategies import default_strategy
-from server.limits import fold_name
-from server.store import (
+from server.core.limits import fold_name
+from server.store.base import (
     FINISHED,
     GamePlayers,
     GameResult,
@@ -55,7 +55,7 @@ from server.store import (
     now,
 )
 
-#: A ``server.table.Table`` (not imported: the table imports the game master, which
+#: A ``server.tables.table.Table`` (not imported: the table imports the game master, which
 #: imports this module). What is read of it: id, ruleset, family, seats, settings,
 #: game, game_no and the game master's bot reservations (``gm.bots``).
 Table = Any

@@ -28,7 +28,7 @@ import trio
 
 from protocol.discovery import SERVICE_TYPE, instance_name, txt_record
 from protocol.messages import VERSIONS
-from server.addresses import addresses_for
+from server.discovery.addresses import addresses_for
 
 log = logging.getLogger("switchboard.discovery")
 

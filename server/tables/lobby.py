@@ -22,12 +22,13 @@ from typing import Any
 import trio
 
 import engine
-from server import snapshots, wire
-from server.config import ServerConfig
-from server.profiles import RATED, rated_setting
-from server.store import Store, StoredState, StoreError, TableCreated
-from server.table import CLOSED, PLAYING, WAITING, Table
-from server.thinking import Thinker, open_thinker
+from server.core import wire
+from server.core.config import ServerConfig
+from server.players.profiles import RATED, rated_setting
+from server.store import snapshots
+from server.store.base import Store, StoredState, StoreError, TableCreated
+from server.tables.table import CLOSED, PLAYING, WAITING, Table
+from server.tables.thinking import Thinker, open_thinker
 
 log = logging.getLogger("switchboard.lobby")
 

@@ -67,9 +67,8 @@ from typing import Any
 
 import trio
 
-from server import profile_sql
-from server.datalock import DataDirLock
-from server.store import (
+from server.store import profile_sql
+from server.store.base import (
     ActionTaken,
     AwaySet,
     BotReserved,
@@ -100,6 +99,7 @@ from server.store import (
     Write,
     now,
 )
+from server.store.datalock import DataDirLock
 
 log = logging.getLogger("switchboard.store")
 

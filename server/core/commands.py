@@ -94,7 +94,7 @@ class Start:
 
 @dataclass(frozen=True, slots=True)
 class Export:
-    """A page of the game's record, from entry ``start`` (``server.records``)."""
+    """A page of the game's record, from entry ``start`` (``server.core.records``)."""
 
     member: Member
     req: int | None
@@ -112,7 +112,7 @@ class Close:
 # ------------------------------------------------------- the game master's
 # Only the table's game master (or an operator) may give these; ``verb`` names
 # each in replies and logs. Checks that need the table (a seat in range, a known
-# strategy, valid options) are the game master's (``server.gamemaster``).
+# strategy, valid options) are the game master's (``server.tables.gamemaster``).
 
 
 @dataclass(frozen=True, slots=True)

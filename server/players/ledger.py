@@ -36,7 +36,7 @@ settles, and a game's prize is settled once, by the transaction that stores the
 game's end (``commit`` below). So a restart can neither pay a game twice nor pay
 a game with the prize meant for the next.
 
-Persistence: a transaction is a store write (``server.store.ChipsMoved``) that
+Persistence: a transaction is a store write (``server.store.base.ChipsMoved``) that
 goes through the server's one store writer, in the same SQL transaction as the
 writes that cause it (a game's end, a new name), under the ledger's lock, and
 the ledger's memory changes only after it is durable, so memory never runs
@@ -50,7 +50,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 
 import trio
 
-from server.store import (
+from server.store.base import (
     ChipError,
     ChipsMoved,
     Entry,

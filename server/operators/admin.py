@@ -41,8 +41,8 @@ from typing import Any, Protocol
 import trio
 
 from protocol import messages as m
-from server.limits import Backoff, fold_name
-from server.logfmt import log_event
+from server.core.limits import Backoff, fold_name
+from server.core.logfmt import log_event
 
 log = logging.getLogger("switchboard.admin")
 

@@ -63,15 +63,15 @@ from protocol.msgpack_codec import encode as msgpack_encode
 from protocol.sniff import MSGPACK, TEXT, sniff
 from protocol.state import SERVER, Session, State, negotiate
 from protocol.text_codec import ServerTextCodec, TextFormat
-from server import commands as cmd
-from server import wire
-from server.accounts import Accounts
-from server.admin import ADMIN_TYPES
-from server.config import ServerConfig
-from server.limits import TokenBucket, Verdict, clean_text, fold_name
-from server.lobby import Lobby, LobbyError
-from server.ops import ConnectionOps, Ops
-from server.store import StoreError
+from server.core import commands as cmd
+from server.core import wire
+from server.core.config import ServerConfig
+from server.core.limits import TokenBucket, Verdict, clean_text, fold_name
+from server.operators.admin import ADMIN_TYPES
+from server.operators.ops import ConnectionOps, Ops
+from server.players.accounts import Accounts
+from server.store.base import StoreError
+from server.tables.lobby import Lobby, LobbyError
 
 log = logging.getLogger("switchboard.connection")
 
@@ -171,7 +171,7 @@ def make_codec(kind: str, limits: Limits) -> Codec | None:
 
 
 class Connection:
-    """One client. Tables see it as a ``server.commands.Member``."""
+    """One client. Tables see it as a ``server.core.commands.Member``."""
 
     def __init__(self, stream: trio.abc.Stream, services: Services, peer: str = "?") -> None:
         self.id = next(_ids)
@@ -571,7 +571,7 @@ class Connection:
         renaming = self._name is None or fold_name(msg.name) != fold_name(self._name)
         if renaming and self._holds_a_seat():
             # Every message to this connection goes to the name it has: a seat's hand
-            # must not flow on to a second name (one hand to a person, server.seating).
+            # must not flow on to a second name (one hand to a person, server.tables.seating).
             why = "leave your seat before you claim another name"
             self.deliver(wire.error(msg.id, "not_allowed", why))
             return
@@ -693,7 +693,7 @@ class Connection:
         await table.submit(cmd.Export(self, msg.id, msg.start, budget))
 
     async def _master(self, msg: Any) -> None:
-        """A game-master command (``server.commands.MasterCommand``), for the table."""
+        """A game-master command (``server.core.commands.MasterCommand``), for the table."""
         if (table := self._table(msg)) is not None:
             await table.submit(cmd.master_command(self, msg))
 
@@ -710,7 +710,7 @@ class Connection:
             await self.ops.admin(msg)
 
     async def _players(self, msg: m.Message) -> None:
-        """A profile, a history page or the leaderboard (``server.profile_requests``)."""
+        """A profile, a history page or the leaderboard (``server.players.profile_requests``)."""
         if self.ops is None:  # a server without profiles
             self._not_served(msg)
         else:

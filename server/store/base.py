@@ -8,7 +8,7 @@ every open table from its game's newest snapshot (``GameSnapshot``) and the acti
 after it, or by replaying its actions: the game record *is* the row.
 
 Two implementations: ``MemoryStore`` here (tests, and ``--data`` unset) and
-``SQLiteStore`` in ``server.sqlite_store`` (the embedded default). A server
+``SQLiteStore`` in ``server.store.sqlite`` (the embedded default). A server
 that outgrows one machine implements ``Store`` on PostgreSQL without touching
 tables or the lobby.
 
@@ -116,7 +116,7 @@ class GameSnapshot:
 
     Written with the action it follows, in the same transaction, so a restart rebuilds
     the table from the newest one plus the actions after it instead of replaying them
-    all (``server.snapshots``). The record is still the actions: a snapshot only saves
+    all (``server.store.snapshots``). The record is still the actions: a snapshot only saves
     time, and one that cannot be used is replaced by the replay. ``data`` is the engine's
     ``Game.snapshot()`` as msgpack; ``seq`` is the table's sequence number after the
     events of those actions. Only the newest of a table is kept."""
@@ -264,7 +264,7 @@ class LedgerState:
 # ---------------------------------------------------------------- profiles
 @dataclass(frozen=True, slots=True)
 class GamePlayers:
-    """Who a game is played by, fixed at its deal (``server.profiles``): each seat's
+    """Who a game is played by, fixed at its deal (``server.players.profiles``): each seat's
     player (a folded name, or ``bot:STRATEGY``) with the name as shown, and whether
     the game is rated. Kept so that a restarted server still knows whom it rates."""
 

@@ -14,7 +14,7 @@ is bounded, whatever is asked:
   ``profile_burst``), since a profile or a history page is a store read: over it,
   ``rate_limited``.
 
-Names are matched by their normal form (``server.limits.fold_name``: ``ANN`` finds
+Names are matched by their normal form (``server.core.limits.fold_name``: ``ANN`` finds
 ``Ann``); a name never claimed here and never rated gets ``no_player``; a server
 bot is asked for as ``bot:STRATEGY``.
 """
@@ -30,9 +30,17 @@ import engine
 from protocol import messages as m
 from protocol.limits import DEFAULT_LIMITS
 from protocol.text_codec import ServerTextCodec
-from server import wire
-from server.limits import TokenBucket
-from server.profiles import BOT, Profiles, family_of, game_map, player_key, rating_map, shown_rating
+from server.core import wire
+from server.core.limits import TokenBucket
+from server.players.profiles import (
+    BOT,
+    Profiles,
+    family_of,
+    game_map,
+    player_key,
+    rating_map,
+    shown_rating,
+)
 
 #: Bytes of a text line left for what surrounds the JSON (the reply's word, id, name).
 HEADROOM = 256

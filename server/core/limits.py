@@ -31,7 +31,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 
-from server.namefold import name_key
+from server.core.namefold import name_key
 
 
 class TokenBucket:
@@ -299,7 +299,7 @@ def clean_name(name: str, max_chars: int = 24) -> str:
     >>> clean_name("a b")
     Traceback (most recent call last):
     ...
-    server.limits.NameError_: a name may hold only letters, digits and _ - . (not ' ')
+    server.core.limits.NameError_: a name may hold only letters, digits and _ - . (not ' ')
     """
     text = unicodedata.normalize("NFKC", str(name)).strip()
     if not text:
@@ -316,7 +316,7 @@ def clean_name(name: str, max_chars: int = 24) -> str:
 
 def fold_name(name: str) -> str:
     """The key two names collide on: case, width, accents and look-alike letters folded
-    (``server.namefold``: ``Ann``, ``ANN`` and a Cyrillic ``Аnn`` are one name).
+    (``server.core.namefold``: ``Ann``, ``ANN`` and a Cyrillic ``Аnn`` are one name).
 
     >>> fold_name("Ann_Lee") == fold_name("ANN_lee") == fold_name("\u0410nn_Lee")
     True

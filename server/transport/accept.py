@@ -22,40 +22,12 @@ from typing import Any
 
 import trio
 
+from server.core.logfmt import IntervalLog
+
 log = logging.getLogger("switchboard.server")
 
 #: accept() errors that mean "out of descriptors or kernel memory", not "bad listener"
 OUT_OF_RESOURCES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
-
-
-class IntervalLog:
-    """Counts events and logs at most one line per ``interval`` seconds about them.
-
-    >>> lines = []
-    >>> counter = IntervalLog(10.0, lines.append)
-    >>> [counter.event(t) for t in (0.0, 1.0, 2.0, 11.0)]
-    [True, False, False, True]
-    >>> lines
-    [1, 3]
-    """
-
-    __slots__ = ("_emit", "_next", "interval", "pending")
-
-    def __init__(self, interval: float, emit: Callable[[int], None]) -> None:
-        self.interval = interval
-        self._emit = emit  #: called with the number of events since the last line
-        self._next = float("-inf")
-        self.pending = 0
-
-    def event(self, now: float) -> bool:
-        """Count one event; emit a line (and return True) if the interval has passed."""
-        self.pending += 1
-        if now < self._next:
-            return False
-        self._emit(self.pending)
-        self.pending = 0
-        self._next = now + self.interval
-        return True
 
 
 def fd_limit() -> int:

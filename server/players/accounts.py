@@ -5,7 +5,7 @@ salt per name (hashlib.scrypt: memory-hard, in the standard library). Hashing
 runs in a worker thread so that a burst of logins never stalls a table, and the
 comparison is constant-time.
 
-Names are compared by their normal form (``server.limits.fold_name``: case,
+Names are compared by their normal form (``server.core.limits.fold_name``: case,
 width, accents and look-alike letters folded), so ``Ann``, ``ANN`` and a
 Cyrillic ``Аnn`` are one name, shown as first typed. The fold is applied when
 the names are loaded, so a name stored under an older, looser fold keeps
@@ -16,7 +16,7 @@ Fairness, so that nobody can keep an owner out of his own name:
 
 - proving a name takes no lock: a wrong secret, however often it is sent,
   never makes the right one wait or fail;
-- wrong secrets are throttled per address (``server.limits.Backoff``, as the
+- wrong secrets are throttled per address (``server.core.limits.Backoff``, as the
   operator's secret is): after a few, that address must wait, doubling each
   time; its tries during the wait are refused (``rate_limited``) before any
   hashing, so a guesser in a loop costs a dictionary look-up a try. Per address,
@@ -43,11 +43,11 @@ from dataclasses import dataclass
 
 import trio
 
-from server import namefold
-from server.config import ServerConfig
-from server.ledger import Ledger
-from server.limits import Backoff, NameError_, clean_name, fold_name
-from server.store import NameClaimed, Store, StoredState
+from server.core import namefold
+from server.core.config import ServerConfig
+from server.core.limits import Backoff, NameError_, clean_name, fold_name
+from server.players.ledger import Ledger
+from server.store.base import NameClaimed, Store, StoredState
 
 #: scrypt costs at or below this hash inline (microseconds); above, in a worker thread.
 INLINE_SCRYPT_N = 2**6

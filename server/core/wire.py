@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from protocol import messages as m
-from server.records import Page
+from server.core.records import Page
 
 Message = m.Message
 

@@ -1,6 +1,6 @@
 """The game master: his commands, the turn clock and the prize, as one object a table owns.
 
-A table (``server.table.Table``) owns a ``GameMaster`` (``table.gm``) and calls it
+A table (``server.tables.table.Table``) owns a ``GameMaster`` (``table.gm``) and calls it
 at a few points of its loop; everything the game master may do, and everything
 timed beyond a bot's move, lives here so that the table actor stays one readable
 loop. The game master reads the table through ``Hosting`` (a protocol: this module
@@ -8,7 +8,7 @@ does not import the table) and never writes the table's state: for each command 
 returns a ``Decision`` (the store writes, the change to the table, the reply, the
 notices), and the table carries it out (``Table._carry_out``).
 
-- ``decide(command)``: the game master's commands (``server.commands.MasterCommand``:
+- ``decide(command)``: the game master's commands (``server.core.commands.MasterCommand``:
   pause, resume, seat or unseat a bot or player, set options, set a prize,
   hand the role on, end the game, close the table); ``start`` while paused resumes, as in the
   ``003`` source ("to resume a paused game, type !start");
@@ -66,9 +66,8 @@ from engine.events import Event
 from engine.game import Game
 from engine.strategies import Strategy, default_strategy, get_strategy, strategies
 from protocol.fields import RUNNING, TableState
-from server import wire
-from server.clock import AwayTracker, TurnClock
-from server.commands import (
+from server.core import wire
+from server.core.commands import (
     CloseTable,
     EndGame,
     HandOver,
@@ -82,10 +81,10 @@ from server.commands import (
     Start,
     Unseat,
 )
-from server.ledger import ChipError, Ledger, winning_seats
-from server.logfmt import log_event
-from server.profiles import RATED, Profiles, rated_setting
-from server.store import (
+from server.core.logfmt import log_event
+from server.players.ledger import ChipError, Ledger, winning_seats
+from server.players.profiles import RATED, Profiles, rated_setting
+from server.store.base import (
     ABANDONED,
     FINISHED,
     AwaySet,
@@ -96,6 +95,7 @@ from server.store import (
     PauseSet,
     SeatSet,
 )
+from server.tables.clock import AwayTracker, TurnClock
 
 log = logging.getLogger("switchboard.gamemaster")
 
@@ -113,7 +113,7 @@ class Held(Protocol):
 
 
 class Hosting(Protocol):
-    """A table as its game master sees it (``server.table.Table``): what he reads, and
+    """A table as its game master sees it (``server.tables.table.Table``): what he reads, and
     the commit that makes a store write durable (a chip move's transaction must be
     planned under the ledger's lock, so he commits those himself)."""
 
@@ -217,7 +217,7 @@ class GameMaster:
         #: per seat; instead ``strategy_for`` briefs it by a replay when first needed.
         self._behind: set[int] = set()
         self.ledger: Ledger | None = None
-        self.profiles: Profiles | None = None  #: the server's ratings (``server.profiles``)
+        self.profiles: Profiles | None = None  #: the server's ratings (``server.players.profiles``)
         self.counter: Any = None  #: the server's ``ops.ActionCounter`` (actions/s in stats)
         self.timeouts = 0  #: automatic moves made for players who ran out of time
 
@@ -441,7 +441,7 @@ class GameMaster:
         as one transaction: a finished game's prize paid to its winners, an abandoned
         game's returned (``outcome`` ABANDONED), or, when the table closes (None), whatever
         is held returned. The move made, if any (for ``announce``). A finished game's
-        result and ratings (``server.profiles``) are in the same transaction."""
+        result and ratings (``server.players.profiles``) are in the same transaction."""
         if self.profiles is None:
             return await self._commit_end(writes, outcome)
         async with self.profiles.ending(self.table, outcome) as rated:

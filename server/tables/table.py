@@ -1,13 +1,13 @@
 """A table: one trio task that owns one game and applies actions one at a time.
 
-Connections never touch the game. They queue commands (``server.commands``)
+Connections never touch the game. They queue commands (``server.core.commands``)
 on the table's bounded inbox; the table's loop takes them in order, and for
 each accepted action it (1) applies it, (2) awaits the store until the action
 is durable, and only then (3) sends each seat exactly its own view of the
 events (``Event.present(seat)``) and spectators the public view, followed by
 whose turn it is and each seat's legal actions. Nothing acknowledged is lost:
 on restart, ``Table.restore`` rebuilds the game from its newest stored snapshot and
-the actions after it (``server.snapshots``), or replays the stored record.
+the actions after it (``server.store.snapshots``), or replays the stored record.
 
 The loop is also where time enters: between commands the table waits until
 its next *deadline* (today: a server bot's move; a turn clock and pause hook in
@@ -39,10 +39,8 @@ import engine
 from engine.events import Event
 from engine.game import Game
 from protocol.fields import TableState
-from server import gamemaster, lifetime, records, snapshots, thinking, wire
-from server.accounts import new_token, token_hash
-from server.clock import TIMED_OUT, receive_before
-from server.commands import (
+from server.core import records, wire
+from server.core.commands import (
     Act,
     Close,
     Command,
@@ -57,10 +55,11 @@ from server.commands import (
     Talk,
     Watch,
 )
-from server.config import ServerConfig
-from server.logfmt import log_event
-from server.seating import Witnesses
-from server.store import (
+from server.core.config import ServerConfig
+from server.core.logfmt import log_event
+from server.players.accounts import new_token, token_hash
+from server.store import snapshots
+from server.store.base import (
     ABANDONED,
     FINISHED,
     ActionTaken,
@@ -75,6 +74,9 @@ from server.store import (
     TalkSaid,
     now,
 )
+from server.tables import gamemaster, lifetime, thinking
+from server.tables.clock import TIMED_OUT, receive_before
+from server.tables.seating import Witnesses
 
 log = logging.getLogger("switchboard.table")
 
@@ -145,7 +147,7 @@ class Table:
         self.outcome: str | None = None
         self.ring: deque[tuple[int, Event]] = deque(maxlen=config.event_ring)
         #: Every event of the current game as spectators are shown it, in order: the public
-        #: log (``server.records``) is sliced from here a page at a time, never rebuilt
+        #: log (``server.core.records``) is sliced from here a page at a time, never rebuilt
         #: by a replay; presented once, as each event happens, so a page costs no work.
         self.game_events: list[dict[str, Any]] = []
         self._final: dict[str, Any] | None = None  #: the finished game's record, made once
@@ -163,7 +165,7 @@ class Table:
         #: The server is shutting down: no bot or clock moves and no act is taken, so the
         #: game stays where it was when the players were told (they resume it there).
         self.frozen = False
-        #: Since when nobody is at the table / no player plays its game (``server.lifetime``).
+        #: Since when nobody is at the table / no player plays its game (``tables.lifetime``).
         self.empty_since: float | None = None
         self.unattended_since: float | None = None
         self.closed = trio.Event()  #: set once the close is stored (an operator waits on it)
@@ -173,7 +175,7 @@ class Table:
         #: touched by it.
         self.store_failing = False
         self._retry_at = math.inf
-        #: Where its search bots think (``server.thinking``): the lobby gives the server's.
+        #: Where its search bots think (``server.tables.thinking``): the lobby gives the server's.
         self.thinker = thinking.IN_THREADS
         self._thought: trio.CancelScope | None = None  #: a search bot's thought under way
         #: Restored from a snapshot: the events before it, made when first asked for.
@@ -240,7 +242,7 @@ class Table:
         return t
 
     def _fill_unreplayed(self, since: int | None = None) -> None:
-        """Make what a restore from a snapshot skipped (``server.snapshots``), by one replay
+        """Make what a restore from a snapshot skipped (``server.store.snapshots``), by one replay
         of the record: the events before it (the public log's start, and the event ring's
         as far as it reaches) and, while the game runs, server bots that have seen every
         event (fresh strategies shown the whole game, as a full replay would have). Called
@@ -430,7 +432,7 @@ class Table:
 
     def _deadline(self) -> float:
         """When the table must do something unasked: a bot's move, the turn clock of a
-        player to act, or its own end (``server.lifetime``). While the store refuses the
+        player to act, or its own end (``server.tables.lifetime``). While the store refuses the
         table's writes, not before the next retry."""
         if self.frozen:
             return math.inf
@@ -651,7 +653,7 @@ class Table:
         Each message is made once per distinct view: an event's public presentation
         (the one the public log keeps) is one message, shared by the spectators and
         by every seat it shows nothing private to (so a connection encodes it once
-        for all, ``server.connection.SharedEncodings``); a seat shown more gets its
+        for all, ``server.transport.connection.SharedEncodings``); a seat shown more gets its
         own; each seat's turn, and the spectators' one, once per batch."""
         tid = self.id
         public = [wire.event(tid, n, shown) for n, _ev, shown in numbered]
@@ -708,7 +710,7 @@ class Table:
 
     async def _bot_move(self, seat: int) -> None:
         """A server bot's move. A ``slow`` strategy (a search: most of a second a
-        move) thinks away from the event loop (``server.thinking``: a worker process),
+        move) thinks away from the event loop (``server.tables.thinking``: a worker process),
         so that the server goes on serving every other table meanwhile; this table
         waits for it (its commands queue), so the game cannot change under the
         strategy. A close or a game master's command cancels the thought
@@ -1022,7 +1024,7 @@ class Table:
             self.gm.announce(returned)
 
     def _export(self, c: Export) -> None:
-        """A page of the current (or last) game's record (``server.records``): a running
+        """A page of the current (or last) game's record (``server.core.records``): a running
         game's public log to its members, a finished game's full record to anyone."""
         game = self.game
         if game is None:

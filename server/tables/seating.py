@@ -44,7 +44,7 @@ import contextlib
 import weakref
 from typing import Any
 
-from server.limits import fold_name
+from server.core.limits import fold_name
 
 
 class Witnesses:

@@ -1,6 +1,6 @@
 """The profiles' rows in the SQLite store: who played each game, results and ratings.
 
-Kept apart from ``server.sqlite_store`` (which calls in here at its schema, its
+Kept apart from ``server.store.sqlite`` (which calls in here at its schema, its
 writes and its load) so the store's core stays about tables and games:
 
 - ``lineups``: who plays each game, fixed at its deal (``GamePlayers``), so a
@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from server.store import (
+from server.store.base import (
     GamePlayers,
     GameResult,
     PlayedGame,

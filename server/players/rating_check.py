@@ -1,7 +1,7 @@
 """The ratings recomputed from a data directory's stored games, and compared or put back.
 
 A rating is a fold over the finished games in the order they ended
-(``server.profiles.rebuild``), so the ``results`` rows alone determine every
+(``server.players.profiles.rebuild``), so the ``results`` rows alone determine every
 rating; this module reads them straight from the SQLite file, without a server,
 for ``switchboard ratings``. The check reads inside one read transaction (it may
 run beside a live server and sees one consistent moment); the rebuild takes the
@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from server import profile_sql
-from server.chip_audit import open_readonly
-from server.datalock import DataDirLock
-from server.profiles import disagreements, rebuild
-from server.sqlite_store import migrate
+from server.players.chip_audit import open_readonly
+from server.players.profiles import disagreements, rebuild
+from server.store import profile_sql
+from server.store.datalock import DataDirLock
+from server.store.sqlite import migrate
 
 
 def check_file(path: Path | str) -> tuple[list[str], int, int]:

@@ -55,9 +55,8 @@ import trio_parallel
 
 from engine.actions import Action
 from engine.strategies import Strategy, default_strategy
-from server.accept import IntervalLog
-from server.config import ServerConfig
-from server.logfmt import log_event
+from server.core.config import ServerConfig
+from server.core.logfmt import IntervalLog, log_event
 
 log = logging.getLogger("switchboard.thinking")
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import logging
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, TextIO
 
 #: The attribute of a LogRecord that carries the structured fields.
@@ -129,3 +129,33 @@ def configure(level: str = "info", stream: TextIO | None = None, timestamps: boo
     handler._switchboard = True  # type: ignore[attr-defined]
     root.addHandler(handler)
     root.setLevel(_LEVELS.get(level.lower(), logging.INFO))
+
+
+class IntervalLog:
+    """Counts events and logs at most one line per ``interval`` seconds about them.
+
+    >>> lines = []
+    >>> counter = IntervalLog(10.0, lines.append)
+    >>> [counter.event(t) for t in (0.0, 1.0, 2.0, 11.0)]
+    [True, False, False, True]
+    >>> lines
+    [1, 3]
+    """
+
+    __slots__ = ("_emit", "_next", "interval", "pending")
+
+    def __init__(self, interval: float, emit: Callable[[int], None]) -> None:
+        self.interval = interval
+        self._emit = emit  #: called with the number of events since the last line
+        self._next = float("-inf")
+        self.pending = 0
+
+    def event(self, now: float) -> bool:
+        """Count one event; emit a line (and return True) if the interval has passed."""
+        self.pending += 1
+        if now < self._next:
+            return False
+        self._emit(self.pending)
+        self.pending = 0
+        self._next = now + self.interval
+        return True
