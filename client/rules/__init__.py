@@ -1,8 +1,9 @@
 """Each game's rules in a page a player reads at the table (``rules`` or F2), and the table's
 options with what each means.
 
-The texts are package data (``client/rules/*.txt``, written from docs/rules.md), so an installed
-client has them without the repository. A family's text says how its game is played; which
+The texts are package data of ``protocol`` (``protocol/rules/*.txt``, written from
+docs/rules.md), so an installed client has them without the repository and the server can
+show the same pages. A family's text says how its game is played; which
 cards carry which power, the target and the penalties are the table's options, listed after it
 from the server's own ruleset list (each option's value at this table and its meaning).
 
@@ -17,17 +18,11 @@ from the server's own ruleset list (each option's value at this table and its me
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from importlib import resources
 from typing import Any
 
-FAMILIES = ("abbott", "shedding", "kilodney")
+from protocol.rules import FAMILIES, family_text
 
-
-def family_text(family: str) -> str | None:
-    """The packaged rules of ``family``, or ``None`` for a family the client has no text for."""
-    if family not in FAMILIES:
-        return None
-    return resources.files(__package__).joinpath(f"{family}.txt").read_text(encoding="utf-8")
+__all__ = ["FAMILIES", "family_text", "rules_lines"]
 
 
 def _shown(value: Any) -> bool:

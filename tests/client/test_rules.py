@@ -20,10 +20,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_every_family_has_packaged_rules_that_the_wheel_carries() -> None:
     """Each family's text loads through importlib.resources, and pyproject's package data
-    names every file under client/rules (what setuptools puts in a wheel)."""
+    names every file under protocol/rules (what setuptools puts in a wheel)."""
     assert {rs.family for rs in engine.all_rulesets()} <= set(FAMILIES)
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    patterns = data["tool"]["setuptools"]["package-data"]["client"]
+    patterns = data["tool"]["setuptools"]["package-data"]["protocol"]
     for family in FAMILIES:
         assert len(family_text(family) or "") > 500, family
         name = f"rules/{family}.txt"
