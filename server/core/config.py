@@ -109,7 +109,9 @@ class ServerConfig:
     auth_backoff_seconds: float = 1.0  #: an address's wait after a wrong secret, doubling...
     auth_backoff_max_seconds: float = 600.0  #: ...with each further one up to this
     auth_forget_seconds: float = 3600.0  #: an address's wrong secrets forgotten after this
-    auth_overall_allowance: int = 20  #: wrong secrets from anywhere before everyone waits
+    auth_overall_allowance: int = 20  #: wrong secrets from anywhere before everyone waits...
+    #: ...except these addresses, which only ever wait for their own wrong secrets
+    operator_addresses: tuple[str, ...] = ("127.0.0.1", "::1")
     start_chips: int = 1000  #: a new name's chip balance
     history_page: int = 20  #: finished games in one history reply at most (then pages)
     profile_recent: int = 5  #: a profile's recent games
@@ -131,7 +133,7 @@ class ServerConfig:
                 raise ValueError(f"unknown setting {key!r}; known: {', '.join(sorted(known))}")
             if name == "data_dir" and value is not None:
                 value = Path(value).expanduser()
-            if name in ("open_tables", "trusted_addresses"):
+            if name in ("open_tables", "trusted_addresses", "operator_addresses"):
                 value = tuple(value)
             kwargs[name] = value
         return cls(**kwargs)

@@ -111,6 +111,7 @@ class Ops:
             auth_attempts=cfg.auth_attempts,
             backoff=(cfg.auth_backoff_seconds, cfg.auth_backoff_max_seconds,
                      cfg.auth_forget_seconds, cfg.auth_overall_allowance),
+            operator_addresses=cfg.operator_addresses,
         )  # fmt: skip
 
     @classmethod

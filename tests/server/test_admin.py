@@ -254,3 +254,52 @@ def test_is_admin_and_secret_file(tmp_path: Path) -> None:
     assert read_secret("inline", None) == "inline"
     assert read_secret("", None) is None
     assert read_secret(None, tmp_path / "missing") is None
+
+
+async def test_other_addresses_never_lock_the_operator_out_of_loopback() -> None:
+    clock = FakeClock()
+    admin = Admin(FakeServer(), "s3cret", backoff=(1.0, 600.0, 3600.0, 20), clock=clock)
+    for round_ in range(8):  # 8 addresses guess again as each may: up to 64 wrong secrets
+        clock.now += 2.0**round_
+        for i in range(8):
+            reply = await admin.handle(Operator(), m.AdminAuth(secret="no"), peer=f"10.1.0.{i}")
+            assert reply.code in ("forbidden", "rate_limited")
+    outsider = await admin.handle(Operator(), m.AdminAuth(secret="s3cret"), peer="10.3.0.1")
+    assert outsider.code == "rate_limited"  # everyone else waits, as before
+    for peer in ("127.0.0.1", "::1"):
+        reply = await admin.handle(Operator(), m.AdminAuth(secret="s3cret"), peer=peer)
+        assert isinstance(reply, m.Ok), (peer, reply)
+
+
+async def test_a_configured_operator_address_is_not_held_back_by_others() -> None:
+    clock = FakeClock()
+    admin = Admin(FakeServer(), "s3cret", backoff=(1.0, 600.0, 3600.0, 2), clock=clock,
+                  operator_addresses=("10.9.9.9",))  # fmt: skip
+    for i in range(5):
+        await admin.handle(Operator(), m.AdminAuth(secret="no"), peer=f"10.1.0.{i}")
+    assert (
+        await admin.handle(Operator(), m.AdminAuth(secret="s3cret"), peer="127.0.0.1")
+    ).code == "rate_limited"  # loopback is not the operator's address on this server
+    ok = await admin.handle(Operator(), m.AdminAuth(secret="s3cret"), peer="10.9.9.9")
+    assert isinstance(ok, m.Ok)
+
+
+async def test_the_operator_address_keeps_its_own_back_off() -> None:
+    clock = FakeClock()
+    admin = Admin(FakeServer(), "s3cret", backoff=(1.0, 600.0, 3600.0, 20), clock=clock)
+    await admin.handle(Operator(), m.AdminAuth(secret="no"), peer="127.0.0.1")
+    reply = await admin.handle(Operator(), m.AdminAuth(secret="s3cret"), peer="127.0.0.1")
+    assert reply.code == "rate_limited" and "wait 1.0 s" in reply.text
+
+
+async def test_the_refusal_says_the_real_wait_never_zero() -> None:
+    clock = FakeClock()
+    admin = Admin(FakeServer(), "s3cret", backoff=(1.0, 600.0, 3600.0, 20), clock=clock)
+    await admin.handle(Operator(), m.AdminAuth(secret="no"), peer="10.0.0.9")
+    seen = []
+    for left in (0.96, 0.5, 0.04, 0.001):
+        clock.now = 1.0 - left
+        reply = await admin.handle(Operator(), m.AdminAuth(secret="s3cret"), peer="10.0.0.9")
+        assert reply.code == "rate_limited"
+        seen.append(reply.text.rsplit("wait ", 1)[1])
+    assert seen == ["1.0 s", "0.5 s", "0.1 s", "0.1 s"]
