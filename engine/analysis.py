@@ -110,7 +110,7 @@ def grade(loss: float, error: float, exact: bool) -> str | None:
 def candidates(family: str, view: dict[str, Any], legal: Sequence[Action]) -> list[Action]:
     """The alternatives the analysis values, as the family's search would consider them."""
     if family == "abbott":
-        kept = [a for a in legal if isinstance(a, Move | Ally)]
+        kept: list[Action] = [a for a in legal if isinstance(a, Move | Ally)]
         votes = view.get("votes") or []
         if view["viewer"] not in votes and len(votes) == view["seats"] - 1:
             kept += [a for a in legal if isinstance(a, Vote)]  # a vote that ends the hand
@@ -361,8 +361,8 @@ def _sample(
 def _playable(family: str, legal: list[Action]) -> list[Action]:
     """A playout's choices: no votes or concessions (abbott), as the search has it."""
     if family == "abbott":
-        kept = [a for a in legal if isinstance(a, Move)]
-        return kept or legal
+        moves: list[Action] = [a for a in legal if isinstance(a, Move)]
+        return moves or legal
     return legal
 
 
@@ -420,7 +420,9 @@ def summarise(
     return out
 
 
-def as_json(record: dict[str, Any], decisions: Sequence[Decision], settings: Settings) -> dict:
+def as_json(
+    record: dict[str, Any], decisions: Sequence[Decision], settings: Settings
+) -> dict[str, Any]:
     """The analysis as primitives, for scripts."""
     return {
         "ruleset": record["ruleset"],

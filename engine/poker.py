@@ -34,7 +34,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final
+from typing import Final, cast
 
 from engine.cards import RANKS, SUITS, Card
 
@@ -182,9 +182,9 @@ def card_mask(cards: Iterable[Card | str]) -> int:
     rb, ss = _RANK_BIT, _SUIT_SHIFT
     try:
         if isinstance(cards[0], Card):
-            m = sum(rb[c.rank] << ss[c.suit] for c in cards)  # type: ignore[union-attr]
+            m = sum([rb[c.rank] << ss[c.suit] for c in cast("list[Card]", cards)])
         else:
-            m = sum(map(CARD_BIT.__getitem__, cards))  # type: ignore[arg-type]
+            m = sum(map(CARD_BIT.__getitem__, cast("list[str]", cards)))
     except (AttributeError, KeyError, TypeError):
         m = sum(map(_card_bit, cards))
     if m.bit_count() != len(cards):

@@ -233,7 +233,7 @@ class Abbott(Game):
 
     # ------------------------------------------------- rebuilt from a view
     @classmethod
-    def from_view(cls, view: Mapping[str, Any]) -> Abbott:
+    def from_view(cls, view: Mapping[str, Any], **known: Any) -> Abbott:
         """The hand exactly as ``view`` shows it: in abbott nothing is hidden, so this is
         the whole state a search needs (later hands deal from the game's own generator,
         which a search replaces with its own).
@@ -313,6 +313,11 @@ class Abbott(Game):
     def hand(self, seat: int) -> Hand:
         """The best poker hand in ``seat``'s collection."""
         return Hand(self.values[seat], self.masks[seat])
+
+    def grid_bit(self, square: str) -> int:
+        """The bit of the card lying on ``square`` (``engine.poker.CARD_BIT``), 0 once taken:
+        what a search's rollout weighs a move by, without the grid's private index."""
+        return self.grid_bits[self._squares[square]]
 
     # --------------------------------------------------------------- legality
     def _ally_refusal(self, seat: int) -> str | None:

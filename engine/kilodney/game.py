@@ -221,7 +221,9 @@ class Kilodney(Game):
 
     # ------------------------------------------------- rebuilt from a view
     @classmethod
-    def from_view(cls, view: Mapping[str, Any], played: Sequence[Card] | None = None) -> Kilodney:
+    def from_view(
+        cls, view: Mapping[str, Any], played: Sequence[Card] | None = None, **known: Any
+    ) -> Kilodney:
         """The hand as ``view`` shows it to its seat, with the cards the seat saw played
         this hand (``played``; ``None`` if it missed some) as the pile: the seat's own hand,
         the card to follow, who is in and out, the scores. The other hands are empty:
@@ -400,7 +402,9 @@ class Kilodney(Game):
                 self._over = True
                 self.winner = seat
 
-    def _next_in_hand(self, after: int) -> int:
+    def next_in_hand(self, after: int) -> int:
+        """The next seat after ``after``, clockwise, still in the hand (``after`` itself if
+        it is the only one): who must follow the card ``after`` plays."""
         n = self.seats
         for step in range(1, n + 1):
             seat = (after + step) % n
@@ -416,7 +420,7 @@ class Kilodney(Game):
             remaining = sum(self.in_hand)
             if remaining == 0 or (remaining == 1 and not self.running):
                 return [*events, *self._end_hand()]
-            nxt = self._next_in_hand(after)
+            nxt = self.next_in_hand(after)
             if not self.running or self._playable(nxt):
                 self.turn = nxt
                 return events

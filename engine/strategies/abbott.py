@@ -36,7 +36,6 @@ from engine.abbott import rook_moves, square_index, square_name
 from engine.abbott.game import Abbott
 from engine.abbott.scoring import hand_points
 from engine.actions import Action, Ally, Move, Vote
-from engine.game import Game
 from engine.poker import CARD_BIT, value_of_mask
 from engine.strategies import register_strategy
 from engine.strategies.abbott_solver import VOTE_END, Solution, SolverTable, cards_left, solve
@@ -232,39 +231,40 @@ def _fallback(legal: Sequence[Action]) -> Action:
 class AbbottAdapter:
     """The search's view of abbott: the world is the view itself."""
 
-    def world(self, view: dict[str, Any], memory: Any, rng: random.Random) -> Game:
+    def world(self, view: dict[str, Any], memory: Abbott, rng: random.Random) -> Abbott:
         return fresh_copy(memory, rng)
 
     def keep(self, legal: list[Action]) -> list[Action]:
         """Moves and alliances; votes and concessions are left to people."""
-        kept = [a for a in legal if isinstance(a, Move | Ally)]
+        kept: list[Action] = [a for a in legal if isinstance(a, Move | Ally)]
         return kept or legal
 
-    def rollout(self, game: Game, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
+    def rollout(
+        self, game: Abbott, seat: int, legal: Sequence[Action], rng: random.Random
+    ) -> Action:
         """Take the card that improves the mover's hand most; sometimes wander."""
         moves = [a for a in legal if isinstance(a, Move)]
         if not moves:
             return legal[rng.randrange(len(legal))]
         if rng.random() < 0.2:
             return moves[rng.randrange(len(moves))]
-        g: Any = game
-        mover = g.turn
-        mask = g.masks[mover]
-        base = g.values[mover]
+        mover = game.turn
+        mask = game.masks[mover]
+        base = game.values[mover]
         best_gain, best = 0, None
         for m in moves:
-            bit = g.grid_bits[g._squares[m.square]]
+            bit = game.grid_bit(m.square)
             if bit:
                 gain = value_of_mask(mask | bit) - base
                 if gain > best_gain or best is None:
                     best_gain, best = gain, m
         return best if best is not None else moves[rng.randrange(len(moves))]
 
-    def ended(self, game: Game, root: dict[str, Any]) -> bool:
-        return game.over or game.hand_number != root["hand_number"]  # type: ignore[attr-defined]
+    def ended(self, game: Abbott, root: dict[str, Any]) -> bool:
+        return game.over or game.hand_number != root["hand_number"]
 
-    def value(self, game: Game, root: dict[str, Any], finished: bool) -> list[float]:
-        g: Any = game
+    def value(self, game: Abbott, root: dict[str, Any], finished: bool) -> list[float]:
+        g = game
         n = g.seats
         if finished:
             return [p / 10 for p in g.hand_scores[-1]]

@@ -283,12 +283,16 @@ class _Solver:
         # the rest: a good take is usually the best reply.
         mine = c0 if turn == 0 else c1
         cards = self.cards
-        value = self.value
-        options.sort(key=lambda sq: -value(mine | cards[sq]) if rem >> sq & 1 else 0)
+        hand_value = self.value
+        options.sort(key=lambda sq: -hand_value(mine | cards[sq]) if rem >> sq & 1 else 0)
         best = NORTH if turn == 0 else SOUTH
         for sq in options:
             done, nxt = self.after(state, sq)
-            value = done if nxt is None else self.search(nxt, alpha, beta)  # type: ignore[assignment]
+            if nxt is None:
+                assert done is not None  # a move that ends the hand has an outcome
+                value = done
+            else:
+                value = self.search(nxt, alpha, beta)
             if turn == 0:
                 if value > best:
                     best = value

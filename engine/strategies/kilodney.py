@@ -69,8 +69,7 @@ from typing import Any
 import engine
 from engine.actions import Action, Play
 from engine.cards import JOKER, SUITS, Card
-from engine.game import Game
-from engine.kilodney import default_extra_jokers, follows, score_play
+from engine.kilodney import Kilodney, default_extra_jokers, follows, score_play
 from engine.strategies import register_strategy
 
 #: the careless-seat model (``KilodneyMemory.careless``): loose jokers a play
@@ -203,7 +202,7 @@ def unseen_cards(view: dict[str, Any], played: list[Card] | None) -> list[Card]:
 
 
 def next_in_hand(view: dict[str, Any], seat: int) -> int | None:
-    n = view["seats"]
+    n: int = view["seats"]
     for step in range(1, n):
         s = (seat + step) % n
         if view["in_hand"][s]:
@@ -285,7 +284,9 @@ class KilodneyAdapter:
     the tests that check a world against the view; ``KilodneySearch`` itself
     plays its worlds out on ``Race`` (below), which is much cheaper."""
 
-    def world(self, view: dict[str, Any], memory: Any, rng: random.Random) -> Game:
+    def world(
+        self, view: dict[str, Any], memory: tuple[Kilodney, Sequence[Card]], rng: random.Random
+    ) -> Kilodney:
         """``memory`` is ``(Kilodney.from_view(view, played), unseen_cards(view, played))``."""
         seen, unseen = memory
         world_rng = random.Random(rng.getrandbits(64))
@@ -293,14 +294,15 @@ class KilodneyAdapter:
         rng.shuffle(cards)
         return seen.deal_unseen(view, cards, world_rng)
 
-    def rollout(self, game: Game, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
+    def rollout(
+        self, game: Kilodney, seat: int, legal: Sequence[Action], rng: random.Random
+    ) -> Action:
         """The heuristic's idea with the world's cards in view: knock the next
         player out when he cannot follow, else score, and keep the jokers."""
-        g: Any = game
-        top = g.top if g.running else None
-        hand = g.hands[seat]
-        nxt = g._next_in_hand(seat) if len(hand) > 1 else seat
-        theirs = g.hands[nxt] if nxt != seat else []
+        top = game.top if game.running else None
+        hand = game.hands[seat]
+        nxt = game.next_in_hand(seat) if len(hand) > 1 else seat
+        theirs = game.hands[nxt] if nxt != seat else []
         best, best_w = legal[0], -99.0
         for a in legal:
             card = a.cards[0]  # type: ignore[attr-defined]
@@ -313,11 +315,11 @@ class KilodneyAdapter:
                 best, best_w = a, w
         return best
 
-    def ended(self, game: Game, root: dict[str, Any]) -> bool:
-        return game.over or game.hand_number != root["hand_number"]  # type: ignore[attr-defined]
+    def ended(self, game: Kilodney, root: dict[str, Any]) -> bool:
+        return game.over or game.hand_number != root["hand_number"]
 
-    def value(self, game: Game, root: dict[str, Any], finished: bool) -> list[float]:
-        g: Any = game
+    def value(self, game: Kilodney, root: dict[str, Any], finished: bool) -> list[float]:
+        g = game
         n = g.seats
         if g.over and g.winner is not None:
             return [1.0 if s == g.winner else 0.0 for s in range(n)]
@@ -563,9 +565,9 @@ def sample_hands(
         ]
         if len(ok) < size:
             continue  # the memory (or the model) is wrong somewhere: deal him at random below
-        take = set(ok[:size])
+        taken = set(ok[:size])
         hands[s] = [cards[i] for i in ok[:size]]
-        cards = [c for i, c in enumerate(cards) if i not in take]
+        cards = [c for i, c in enumerate(cards) if i not in taken]
     for s, size in enumerate(sizes):
         if s == me or hands[s] or not size:
             continue
@@ -674,7 +676,7 @@ class KilodneySearch:
             list(view["scores"]),
             _code(Card.parse(view["top"])) if view.get("top") else NO_TOP,
             bool(view["running"]),
-            view.get("leader") if view.get("leader") is not None else me,
+            leader if (leader := view.get("leader")) is not None else me,
             me,
             view["target"],
         )

@@ -29,28 +29,32 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from engine.actions import Action
 from engine.game import Game
 
+#: The family's game type: an adapter speaks of its own family's games, so it reads their
+#: public state with its real type (an ``Adapter[Abbott]`` gets an ``Abbott``).
+G = TypeVar("G", bound=Game)
 
-class Adapter(Protocol):
+
+class Adapter(Protocol[G]):
     """What a family tells the search."""
 
-    def world(self, view: dict[str, Any], memory: Any, rng: random.Random) -> Game:
+    def world(self, view: dict[str, Any], memory: Any, rng: random.Random) -> G:
         """A full game state consistent with ``view`` (hidden cards sampled)."""
         ...
 
-    def rollout(self, game: Game, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
+    def rollout(self, game: G, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
         """A quick, decent move for the rollouts."""
         ...
 
-    def value(self, game: Game, root: dict[str, Any], finished: bool) -> list[float]:
+    def value(self, game: G, root: dict[str, Any], finished: bool) -> list[float]:
         """Each seat's worth of the position in [0, 1]; ``finished``: the hand ended."""
         ...
 
-    def ended(self, game: Game, root: dict[str, Any]) -> bool:
+    def ended(self, game: G, root: dict[str, Any]) -> bool:
         """Whether the hand the search started in is over."""
         ...
 
@@ -67,21 +71,21 @@ class Node:
         self.reward = [0.0] * seats
 
 
-def fresh_copy(game: Game, rng: random.Random) -> Game:
+def fresh_copy(game: G, rng: random.Random) -> G:
     """A copy of ``game`` (``Game.copy``) with a generator of its own drawn from ``rng``:
     the real game's future shuffles are unknown, so a world must not share them."""
     return game.copy(rng=random.Random(rng.getrandbits(64)))
 
 
 def play_out(
-    adapter: Adapter,
+    adapter: Adapter[G],
     view: dict[str, Any],
-    world: Game,
+    world: G,
     action: Action,
     seed: int,
     depth: int,
     choices: Callable[[list[Action]], list[Action]] | None = None,
-) -> tuple[Game, bool]:
+) -> tuple[G, bool]:
     """``action`` played by the viewer in a copy of ``world``, then the adapter's rollout
     policy for up to ``depth`` steps: the game reached, and whether it reached an end the
     adapter scores (the game's, or the hand's). The copy and the rollout draw from
@@ -104,7 +108,7 @@ def play_out(
     return game, finished
 
 
-class ISMCTS:
+class ISMCTS(Generic[G]):
     """Single-observer IS-MCTS over an ``Adapter``.
 
     ``iterations`` worlds are searched (default tuned per family to stay under
@@ -114,7 +118,7 @@ class ISMCTS:
 
     def __init__(
         self,
-        adapter: Adapter,
+        adapter: Adapter[G],
         iterations: int = 200,
         depth: int = 60,
         exploration: float = 0.7,
@@ -155,7 +159,7 @@ class ISMCTS:
     def _iterate(
         self,
         root: Node,
-        game: Game,
+        game: G,
         view: dict[str, Any],
         me: int,
         root_legal: dict[str, Action],
@@ -219,20 +223,20 @@ class ISMCTS:
             else:
                 finished = game.over or adapter.ended(game, view)
         reward = adapter.value(game, view, finished)
-        for n in path:
-            n.visits += 1
-            r = n.reward
+        for node in path:
+            node.visits += 1
+            r = node.reward
             for s, v in enumerate(reward):
                 r[s] += v
 
-    def _candidates(self, game: Game, actor: int) -> list[Action]:
+    def _candidates(self, game: G, actor: int) -> list[Action]:
         """The actions the tree considers: the legal ones the adapter keeps."""
         legal = game.legal_actions(actor)
         keep = getattr(self.adapter, "keep", None)
         return keep(legal) if keep is not None else legal
 
 
-class DeterminizedMC:
+class DeterminizedMC(Generic[G]):
     """Flat determinized Monte Carlo with common random numbers, anchored on a prior.
 
     Each sampled world is played out once after *each* candidate action, with
@@ -248,7 +252,7 @@ class DeterminizedMC:
 
     def __init__(
         self,
-        adapter: Adapter,
+        adapter: Adapter[G],
         iterations: int = 200,
         depth: int = 60,
         seconds: float | None = None,
