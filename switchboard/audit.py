@@ -5,14 +5,17 @@ It checks that every transaction balances, that every balance is the sum of its
 entries and all accounts sum to zero, that names' balances plus held prizes equal
 the chips ever issued, that every name has an account, and that each game's prize
 was paid or returned exactly once, as the game's end says, or is still held for a
-game that has not ended. Exit status 0: all kept; 1: problems (listed); 2: no
-database there.
+game that has not ended; that a payout went only to the winning seats' players or
+back to the funder, and a return only to the funder; and that each finished game has
+one result and an abandoned one none. Exit status 0: all kept; 1: problems (listed);
+2: no database there, or not a database.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -39,6 +42,13 @@ def run(args: argparse.Namespace) -> int:
         result = audit_file(Path(data) / DB_NAME)
     except (FileNotFoundError, OSError) as exc:
         print(f"switchboard audit: {exc}", file=sys.stderr)
+        return 2
+    except sqlite3.DatabaseError as exc:  # not a database, or too damaged to read at all
+        print(
+            f"switchboard audit: {Path(data) / DB_NAME} cannot be read as a database ({exc});"
+            " restore it from a backup",
+            file=sys.stderr,
+        )
         return 2
     if args.json:
         print(json.dumps(summary(result), sort_keys=True))

@@ -8,6 +8,8 @@ transaction, so it can run beside a live server and sees one consistent moment.
 
 What it checks (each failure is one line of ``Audit.problems``):
 
+- the file itself is sound (SQLite's ``quick_check``: a damaged file is restored
+  from a backup, whatever else the audit finds);
 - every transaction balances and moves chips; every account's balance is the sum
   of its entries; all accounts sum to zero;
 - names' balances plus the prizes held equal the chips ever issued by the mint;
@@ -15,7 +17,13 @@ What it checks (each failure is one line of ``Audit.problems``):
 - every claimed name has an account;
 - each game's prize is settled at most once, after its game ended, as its end
   says (a finished game's prize paid to winners, an abandoned game's returned),
-  and a prize still held is for a game that has not ended.
+  and a prize still held is for a game that has not ended;
+- a payout goes only to the players on the game's winning seats (its result's
+  places) or back to whoever put the prize up (a bot's share); a return only to
+  whoever put it up;
+- each finished game has its one result (what the profiles and ratings are built
+  from) and an abandoned or unfinished one has none. Games dealt before results were
+  kept (no ``lineups`` row) are not judged: no version wrote one for them.
 
 Prizes kept by a version that did not record their game (``game`` NULL) are
 counted, not judged: nothing in the file says which game they were for.
@@ -23,11 +31,14 @@ counted, not judged: nothing in the file says which game they were for.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from server.core.limits import fold_name
 
 #: Transactions that settle a prize (the held account goes to zero for its game).
 PAID = "prize won"
@@ -75,6 +86,11 @@ def audit(conn: sqlite3.Connection) -> Audit:
 def _audit(conn: sqlite3.Connection) -> Audit:
     out = Audit()
     problems = out.problems
+    damage = [row[0] for row in conn.execute("PRAGMA quick_check(5)")]
+    if damage != ["ok"]:  # the rows below may be wrong or unreadable: say so first
+        problems.append(
+            f"the database file is damaged ({'; '.join(damage)}): restore it from a backup"
+        )
     tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     if "chip_accounts" not in tables:
         out.figures = {"accounts": 0, "transactions": 0}
@@ -131,6 +147,9 @@ def _audit(conn: sqlite3.Connection) -> Audit:
         shown = ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else "")
         problems.append(f"{len(missing)} names have no account: {shown}")
     _audit_prizes(conn, txns, prizes, out)
+    if "results" in tables and "lineups" in tables:
+        _audit_results(conn, out)
+        _audit_recipients(conn, txns, out)
     out.figures.update(
         names=len(names),
         accounts=len(balances),
@@ -201,6 +220,94 @@ def _audit_prizes(
         elif table in closed:
             out.problems.append(f"table {table} is closed but still holds a prize of {amount}")
     out.figures.update(prizes_settled=sum(settled.values()), legacy_prizes=legacy)
+
+
+def _audit_results(conn: sqlite3.Connection, out: Audit) -> None:
+    """One result per finished game, none per abandoned or unfinished one."""
+    counts: Counter[tuple[int, int]] = Counter(
+        (t, g) for t, g in conn.execute("SELECT table_id, game FROM results")
+    )
+    dealt = {(t, g) for t, g in conn.execute("SELECT table_id, game FROM lineups")}
+    judged = 0
+    for table, game, ended, outcome in conn.execute(
+        "SELECT table_id, game, ended, outcome FROM games"
+    ):
+        key = (table, game)
+        have = counts.pop(key, 0)
+        if key not in dealt and not have:
+            continue  # dealt by a version that kept no results
+        judged += 1
+        if ended is not None and outcome == "finished" and have != 1:
+            what = "no result" if have == 0 else f"{have} results"
+            out.problems.append(f"table {table} game {game}: finished but {what} stored")
+        elif outcome == "abandoned" and have:
+            out.problems.append(f"table {table} game {game}: abandoned but has a result")
+        elif ended is None and have:
+            out.problems.append(f"table {table} game {game}: a result but the game has not ended")
+    for table, game in counts:
+        out.problems.append(f"table {table} game {game}: a result for a game that was never dealt")
+    out.figures.update(results=sum(1 for _ in conn.execute("SELECT 1 FROM results")),
+                       games_judged=judged)  # fmt: skip
+
+
+def _audit_recipients(
+    conn: sqlite3.Connection, txns: list[tuple[int, str, int | None, int | None]], out: Audit
+) -> None:
+    """Payouts only to the winning seats' players or the funder; returns only to the funder."""
+    postings: dict[int, list[tuple[str, int]]] = {}
+    for txn, account, delta in conn.execute("SELECT txn, account, delta FROM chip_entries"):
+        postings.setdefault(txn, []).append((account, delta))
+    winners: dict[tuple[int, int], set[str]] = {}
+    for table, game, players, shown, places in conn.execute(
+        "SELECT table_id, game, players, shown, places FROM results"
+    ):
+        won = [s for s, place in enumerate(json.loads(places)) if place == 0]
+        keys = json.loads(players), json.loads(shown)
+        winners[(table, game)] = {str(k[s]) for k in keys for s in won if s < len(k)}
+    funders: dict[tuple[int, int], str] = {}
+    #: a table's prize put up with no game recorded (an older version), for the game it
+    #: was then placed in: nothing names that game, so the newest such funder stands
+    legacy: dict[int, str] = {}
+    for txn, reason, table, game in txns:
+        if table is None:
+            continue
+        people = [(a, d) for a, d in postings.get(txn, []) if not a.startswith("@")]
+        if reason == "prize" or reason.startswith("prize withdrawn"):
+            putting = [a for a, d in people if d < 0] or [a for a, _ in people]
+            if putting and game is None:
+                legacy[table] = putting[0]
+            elif putting:
+                funders[(table, game)] = putting[0]
+            continue
+        if game is None:
+            continue
+        key = (table, game)
+        if key not in funders and table in legacy:
+            funders[key] = legacy[table]
+        if reason == PAID:
+            allowed = winners.get(key)
+            if allowed is None:
+                continue  # no result: reported above
+            funder = funders.get(key)
+            for account, delta in people:
+                if delta > 0 and account != funder and not _one_of(account, allowed):
+                    out.problems.append(
+                        f"table {table} game {game}: {account} was paid {delta} (transaction"
+                        f" {txn}) but neither won nor put the prize up"
+                    )
+        elif reason.startswith(RETURNED) and key in funders:
+            for account, delta in people:
+                if delta > 0 and account != funders[key]:
+                    out.problems.append(
+                        f"table {table} game {game}: the prize went back to {account}"
+                        f" (transaction {txn}), not to {funders[key]} who put it up"
+                    )
+
+
+def _one_of(account: str, names: set[str]) -> bool:
+    """Whether the ledger account ``account`` (a display name) is one of ``names`` (as a
+    result keeps them: folded keys and shown names)."""
+    return account in names or fold_name(account) in names or account.casefold() in names
 
 
 def summary(result: Audit) -> dict[str, Any]:

@@ -52,6 +52,30 @@ DAMAGE = {
         "UPDATE chip_prizes SET game = 1",
         "table 1 game 1: a prize of 50 is still held though the game ended",
     ),
+    # the ratings rebuilt to match, so only the missing result tells
+    "a finished game with no result": (
+        "DELETE FROM result_seats; DELETE FROM results; DELETE FROM tallies; DELETE FROM ratings",
+        "table 1 game 1: finished but no result stored",
+    ),
+    "a result for an abandoned game": (
+        "UPDATE games SET outcome = 'abandoned' WHERE table_id = 1 AND game = 1",
+        "table 1 game 1: abandoned but has a result",
+    ),
+    "a result for a game never dealt": (
+        "INSERT INTO results (table_id, game, ruleset, family, rated, at, players, shown,"
+        " scores, places) SELECT table_id, 7, ruleset, family, rated, at, players, shown,"
+        " scores, places FROM results",
+        "table 1 game 7: a result for a game that was never dealt",
+    ),
+    # ann's winnings (hers as the winner or as the funder of a bot's share) moved to bob,
+    # who did not play: every balance still the sum of its entries
+    "a prize paid to a seat that did not win": (
+        "UPDATE chip_entries SET account = 'bob' WHERE account = 'ann'"
+        " AND txn = (SELECT id FROM chip_txns WHERE reason = 'prize won');"
+        " UPDATE chip_accounts SET balance = balance - 100 WHERE account = 'ann';"
+        " UPDATE chip_accounts SET balance = balance + 100 WHERE account = 'bob'",
+        "table 1 game 1: bob was paid 100 (transaction",
+    ),
 }
 
 
@@ -69,10 +93,29 @@ async def test_audit_passes_a_real_servers_data_and_names_each_kind_of_damage(
         src, dst = sqlite3.connect(data / DB_NAME), sqlite3.connect(copy / DB_NAME)
         src.backup(dst)
         src.close()
-        dst.execute(sql)
+        dst.executescript(sql)
         dst.commit()
         dst.close()
         assert cli_main(["audit", "--data", str(copy)]) == 1, what
         out = capsys.readouterr().out
         assert out.startswith("PROBLEMS") and said in out, (what, out)
     assert cli_main(["audit", "--data", str(tmp_path / "nowhere")]) == 2
+
+
+async def test_audit_of_a_half_truncated_file_says_restore_from_a_backup(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "data"
+    await played(data)
+    db = data / DB_NAME
+    conn = sqlite3.connect(db)  # everything in the main file, none left in the WAL
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    size = db.stat().st_size
+    with db.open("r+b") as f:
+        f.truncate(size // 2)
+    code = cli_main(["audit", "--data", str(data)])
+    captured = capsys.readouterr()
+    said = captured.out + captured.err
+    assert code in (1, 2) and "restore it from a backup" in said, said
+    assert "Traceback" not in said
