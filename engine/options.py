@@ -79,6 +79,9 @@ class Option:
         return out
 
 
+#: A check of a whole set of resolved options; raises ``OptionError``.
+Relation = Callable[[Mapping[str, Any]], None]
+
 TURN_SECONDS = Option(
     "turn_seconds",
     60,
@@ -91,15 +94,23 @@ TURN_SECONDS = Option(
 class OptionSchema:
     """The options one ruleset accepts, with defaults a preset may change."""
 
-    def __init__(self, options: Iterable[Option], include_common: bool = True) -> None:
+    def __init__(
+        self,
+        options: Iterable[Option],
+        include_common: bool = True,
+        relations: Iterable[Relation] = (),
+    ) -> None:
         opts = list(options)
         if include_common and all(o.name != TURN_SECONDS.name for o in opts):
             opts.append(TURN_SECONDS)
         self.options: dict[str, Option] = {o.name: o for o in opts}
+        #: Checks of options taken together (an option that does nothing without
+        #: another): each raises ``OptionError`` naming the option it refuses.
+        self.relations: tuple[Relation, ...] = tuple(relations)
 
     def with_defaults(self, defaults: Mapping[str, Any]) -> OptionSchema:
         """A copy whose defaults are ``defaults`` (validated): how presets are made."""
-        new = OptionSchema([], include_common=False)
+        new = OptionSchema([], include_common=False, relations=self.relations)
         new.options = dict(self.options)
         for name, value in defaults.items():
             opt = self._get(name)
@@ -129,6 +140,8 @@ class OptionSchema:
         out = {name: opt.default for name, opt in self.options.items()}
         for name, value in given.items():
             out[name] = self._get(str(name)).validate(value)
+        for relation in self.relations:
+            relation(out)
         return out
 
     def describe(self) -> list[dict[str, Any]]:

@@ -424,12 +424,19 @@ class SheddingGame(Game):
             and all(pt.pickup[c] for c in cards[1:])
         ):
             return None  # the first stacks; the pick-up cards laid with it add up
-        if not self._together_ok(cards):
-            return f"{_names(cards)} cannot be laid together on a pick-up"
         if all(self._cancels(c, pend) for c in cards):
-            if len(cards) > 1 and len(cards) > self._cancellable(cards[0], pend):
+            if len(cards) == 1:
+                return None
+            # Cancelling cards alike may go down together where each one has
+            # something of its own to cancel: Black Jack's two red jacks on twos
+            # with a black jack stacked (one takes the black jack, one the twos).
+            if not self._alike(cards):
+                return f"{_names(cards)} cannot be laid together on a pick-up"
+            if self._cancelled_by_each(cards, pend) < len(cards):
                 return f"there are not {len(cards)} cards to cancel"
             return None
+        if not self._together_ok(cards):
+            return f"{_names(cards)} cannot be laid together on a pick-up"
         prev = self.pile[-1]
         for c in cards:
             if c not in pt.stack_on[prev]:
@@ -451,13 +458,36 @@ class SheddingGame(Game):
             for x in pend["cards"]
         )
 
-    def _cancellable(self, c: int, pend: dict[str, Any]) -> int:
-        """How many cancelling cards like ``c`` the pick-up has room for."""
+    def _alike(self, cards: Sequence[int]) -> bool:
+        """Whether the cards are of one rank and do the same thing."""
         pt = self.pt
-        if pt.cancels_all[c]:
-            return len(pend["cards"])
-        cancels, every = pt.cancels[c] or (), pt.cancels_every[c] or ()
-        return sum(x in cancels for x in pend["cards"]) + any(x in every for x in pend["cards"])
+        first = cards[0]
+        return all(RANK[c] == RANK[first] and pt.sig[c] == pt.sig[first] for c in cards)
+
+    def _cancelled_by_each(self, cards: Sequence[int], pend: dict[str, Any]) -> int:
+        """How many of ``cards``, laid in turn on the waiting pick-up, find something
+        left to cancel (as ``_cancel`` takes them)."""
+        pt = self.pt
+        remaining = list(pend["cards"])
+        found = 0
+        for c in cards:
+            if not remaining:
+                break
+            if pt.cancels_all[c]:
+                remaining = []
+                found += 1
+                continue
+            cancels, every = pt.cancels[c], pt.cancels_every[c]
+            i = -1
+            if cancels is not None:
+                i = next((i for i, r in enumerate(remaining) if r in cancels), -1)
+            if i >= 0:
+                remaining.pop(i)
+                found += 1
+            elif every is not None and any(r in every for r in remaining):
+                remaining = [r for r in remaining if r not in every]
+                found += 1
+        return found
 
     def _chain_reason(self, cards: tuple[int, ...], pend: dict[str, Any]) -> str | None:
         rank = pend["rank"]
@@ -722,7 +752,8 @@ class SheddingGame(Game):
         return singles + self._multi_plays(seat)
 
     def _multi_plays(self, seat: int) -> list[tuple[int, ...]]:
-        """Multi-card sequences found depth-first, at most ``MAX_MULTI``."""
+        """Multi-card sequences found depth-first, at most ``MAX_MULTI``, each way of
+        laying the same cards listed once (``_play_key``)."""
         hand = self.hands[seat]
         faces = sorted(set(hand))
         counts = {c: hand.count(c) for c in faces}
@@ -735,12 +766,27 @@ class SheddingGame(Game):
         else:
             starts = [c for c in faces if self._chain_reason((c,), pend) is None]
         multi: list[tuple[int, ...]] = []
+        seen: set[tuple[Any, ...]] = set()
+
+        def add(seq: tuple[int, ...]) -> None:
+            key = self._play_key(seq)
+            if key not in seen:
+                seen.add(key)
+                multi.append(seq)
+
         for first in starts:
             if self.pt.suit_run[first]:
                 rest = sorted(c for c in hand if SUIT[c] == SUIT[first] and c != first)
                 extra = rest + [first] * (counts[first] - 1)
                 for i in range(len(extra)):  # each of them last once
-                    multi.append((first, *extra[:i], *extra[i + 1 :], extra[i]))
+                    add((first, *extra[:i], *extra[i + 1 :], extra[i]))
+        if pend is not None and pend["kind"] == "pickup" and self.pt.any_cancel:
+            for first in starts:  # cancelling cards alike, laid together
+                if self._cancels(first, pend):
+                    alike = [c for c in hand if c != first and self._alike((first, c))]
+                    alike += [first] * (counts[first] - 1)
+                    for k in range(1, len(alike) + 1):
+                        add((first, *sorted(alike[:k])))
         if not self.pt.any_chain:
             return multi  # only suit runs: no card may follow another by rank or run
         per_start = max(4, MAX_MULTI // max(1, len(starts)))
@@ -750,7 +796,7 @@ class SheddingGame(Game):
             if len(multi) >= limit:
                 return
             if len(seq) > 1:
-                multi.append(tuple(seq))
+                add(tuple(seq))
             prev = seq[-1]
             for nxt in faces:
                 if counts[nxt] <= 0:
@@ -770,6 +816,15 @@ class SheddingGame(Game):
             extend([first], 0)
             counts[first] += 1
         return multi
+
+    def _play_key(self, cards: tuple[int, ...]) -> tuple[Any, ...]:
+        """What a play does, for listing each once: the cards it lays, and the rank and
+        powers of the card it leaves on top. Orders of the same cards that differ only
+        in the suit left on top (``9C 9H``, ``9H 9C``) share a key: the listing shows the
+        first in card order, and a player who wants the other suit on top types that
+        order, which is accepted like any valid play."""
+        last = cards[-1]
+        return (tuple(sorted(cards)), RANK[last], self.pt.sig[last])
 
     # ------------------------------------------------------------ applying
     def _apply(self, seat: int, action: Action) -> list[Event]:

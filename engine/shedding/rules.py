@@ -30,11 +30,12 @@ engine.errors.OptionError: option 'skip': 'Z' is not a card selector (...)
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import FULL_PACK, JOKER, RANKS, SUITS, Card
+from engine.errors import OptionError
 from engine.options import Option, OptionSchema
 
 _SELECTOR_HELP = "a rank such as 8, a card such as KH, JB/JR for black/red, JK"
@@ -208,7 +209,49 @@ OPTIONS: list[Option] = [
     ),
 ]
 
-SCHEMA = OptionSchema(OPTIONS)
+
+def _pickup_faces(options: Mapping[str, Any]) -> set[Card]:
+    """The faces that start a pick-up at a table with these options."""
+    out: set[Card] = set()
+    for w in options["pickup"].split():
+        sel, _, num = w.partition(":")
+        if int(num):
+            out.update(cards_of(sel))
+    return out
+
+
+def _refuse_options_that_do_nothing(options: Mapping[str, Any]) -> None:
+    """A house variant that has nothing to act on is refused by name rather than
+    accepted and ignored: a table that asked for it would otherwise play a game other
+    than the one its creator chose, and nobody would be told.
+
+    >>> SCHEMA.resolve({"red_jacks_add": 3})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    engine.errors.OptionError: option 'red_jacks_add': red jacks add to a black jack's ...
+    """
+    faces = _pickup_faces(options)
+    if options["red_jacks_add"] and not faces & set(cards_of("JB")):
+        raise OptionError(
+            "red_jacks_add",
+            "red jacks add to a black jack's pick-up, and no black jack picks up at this"
+            " table (give pickup a JB:N, as blackjack and gamebot do)",
+        )
+    if options["pickup_together"] and len(faces) < 2:
+        raise OptionError(
+            "pickup_together",
+            "it lays several pick-up cards in one play, and fewer than two cards pick up"
+            " at this table (see pickup)",
+        )
+    if options["cards_call"] and not options["last_card"]:
+        raise OptionError(
+            "cards_call",
+            "the cards call is the last-card announcement made early, and this table"
+            " has none (last_card is off)",
+        )
+
+
+SCHEMA = OptionSchema(OPTIONS, relations=[_refuse_options_that_do_nothing])
 
 # The presets of docs/rules.md. Anything a preset does not name keeps the default above.
 PRESETS: dict[str, tuple[str, int, dict[str, Any]]] = {

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from shedding_house import fitting
 
 import engine
 from engine.actions import Play
@@ -78,7 +79,7 @@ def random_game(ruleset: str, seats: int, seed: int, steps: int, options: dict) 
 
 
 def options_for(ruleset: str, house: int) -> dict[str, Any]:
-    return HOUSE[house] if ruleset in PRESETS else {}
+    return fitting(ruleset, HOUSE[house]) if ruleset in PRESETS else {}
 
 
 def shared_containers(a: Game, b: Game) -> list[str]:

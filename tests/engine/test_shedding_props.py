@@ -16,6 +16,7 @@ import msgpack
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from shedding_house import fitting
 from support import soak
 
 import engine
@@ -195,7 +196,7 @@ def test_any_table_options_keep_every_invariant(
         "finish": finish,
         **house,  # the sources' house variants, off in every preset
     }
-    play_checked(preset, seats, seed, options)
+    play_checked(preset, seats, seed, fitting(preset, options))
 
 
 def test_a_match_of_several_hands_keeps_every_invariant() -> None:

@@ -17,6 +17,7 @@ import msgpack
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from shedding_house import fitting
 
 import engine
 from engine.actions import Play
@@ -196,7 +197,7 @@ def test_kilodney_restores_as_it_replays(
 def test_shedding_restores_as_it_replays(
     preset: str, seats: int, seed: int, cut: float, options: dict[str, Any]
 ) -> None:
-    check_restore(preset, min(seats, PRESETS[preset][1]), seed, options, cut)
+    check_restore(preset, min(seats, PRESETS[preset][1]), seed, fitting(preset, options), cut)
 
 
 def test_a_snapshot_is_plain_data() -> None:

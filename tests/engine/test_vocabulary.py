@@ -8,6 +8,7 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shedding_house import fitting
 from vocabulary_docs import SPEC, stale, vocabularies
 
 import engine
@@ -45,7 +46,7 @@ def _play(game: engine.Game, rng: random.Random) -> list[Event]:
 
 
 def _new(name: str, seats: int, seed: int) -> engine.Game:
-    house = HOUSE if name in PRESETS and seed % 2 else {}
+    house = fitting(name, HOUSE) if name in PRESETS and seed % 2 else {}
     return engine.new_game(name, seats=seats, seed=seed, options=house)
 
 
