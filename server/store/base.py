@@ -35,6 +35,8 @@ game starts unpaused with nobody away).
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -119,13 +121,39 @@ class GameSnapshot:
     all (``server.store.snapshots``). The record is still the actions: a snapshot only saves
     time, and one that cannot be used is replaced by the replay. ``data`` is the engine's
     ``Game.snapshot()`` as msgpack; ``seq`` is the table's sequence number after the
-    events of those actions. Only the newest of a table is kept."""
+    events of those actions. Only the newest of a table is kept.
+
+    ``digest`` (``snapshot_digest``) is made with the snapshot and stored beside it, and
+    a restore uses the snapshot only if it still matches: a row altered on disk that
+    still decodes (a card moved from a hand to the stock) would otherwise be trusted
+    over the record. None: stored by a version that kept no digest (never trusted)."""
 
     table: int
     game: int
     actions: int
     seq: int
     data: bytes
+    digest: bytes | None = None
+
+    def sealed(self) -> bool:
+        """Whether ``digest`` is the digest of this snapshot as it stands."""
+        return self.digest is not None and hmac.compare_digest(
+            self.digest, snapshot_digest(self.table, self.game, self.actions, self.seq, self.data)
+        )
+
+
+def snapshot_digest(table: int, game: int, actions: int, seq: int, data: bytes) -> bytes:
+    """The digest a snapshot is stored with: of its bytes and of where it belongs (its
+    table, game, action count and sequence number), so neither can change unseen.
+
+    >>> len(snapshot_digest(1, 2, 16, 40, b"x")), snapshot_digest(1, 2, 16, 40, b"x") == \
+    ...     snapshot_digest(1, 2, 16, 41, b"x")
+    (16, False)
+    """
+    h = hashlib.blake2b(digest_size=16, person=b"sw-snapshot")
+    h.update(f"{table}:{game}:{actions}:{seq}:".encode())
+    h.update(data)
+    return h.digest()
 
 
 #: How a game ended (``GameEnded.outcome``): by its rules (its prize is paid to the

@@ -8,6 +8,10 @@ transaction (``due``); a restart then replays fewer than ``snapshot_every`` acti
 table, however long its game (``restore``). The record stays the actions: a snapshot
 is only a cache, and one that is missing, damaged or of an older format is replaced by
 the full replay, as before (the lobby says so once, in the log: ``log_replays``).
+A snapshot is stored with its digest (``GameSnapshot.digest``) and used only if it
+still matches, so a row altered on disk that still decodes is replayed too, never
+trusted over the record; a snapshot stored before digests were kept has none and is
+replayed once, until the game's next snapshot.
 
 A snapshot holds the game, not the events before it. The table numbers the events after
 it from the snapshot's sequence number; what the events before it would have built is
@@ -38,7 +42,7 @@ import msgpack
 import engine
 from engine.events import Event
 from engine.game import Game
-from server.store.base import GameSnapshot, StoredGame
+from server.store.base import GameSnapshot, StoredGame, snapshot_digest
 
 log = logging.getLogger("switchboard.table")
 
@@ -76,7 +80,9 @@ def due(every: int, table: int, number: int, game: Game, seq: int) -> list[GameS
 def snapshot_of(table: int, number: int, game: Game, seq: int) -> GameSnapshot:
     """The store's write for ``game`` (game ``number`` of ``table``) as it stands, its
     events numbered up to ``seq``."""
-    return GameSnapshot(table, number, game.actions_taken, seq, msgpack.packb(game.snapshot()))
+    data = msgpack.packb(game.snapshot())
+    digest = snapshot_digest(table, number, game.actions_taken, seq, data)
+    return GameSnapshot(table, number, game.actions_taken, seq, data, digest)
 
 
 def record_of(
@@ -102,6 +108,10 @@ def restore(record: Mapping[str, Any], g: StoredGame, every: int) -> Restored | 
         return "no snapshot stored" if 0 < every <= len(g.actions) else NONE_DUE
     if snap.game != g.number or not g.seq <= snap.seq:
         return "the snapshot is of another game"
+    if snap.digest is None:
+        return "the snapshot has no digest (stored by an older version)"
+    if not snap.sealed():
+        return "the snapshot does not match its digest (altered or damaged on disk)"
     try:
         data = msgpack.unpackb(snap.data)
     except (ValueError, msgpack.UnpackException) as exc:

@@ -157,11 +157,13 @@ CREATE TABLE IF NOT EXISTS chip_prizes (
 #: ``migrate`` adds each one an existing database lacks.
 #: ``games.outcome``: finished or abandoned (NULL in rows ended before it was kept: the
 #: replay tells). ``chip_txns.game`` and ``chip_prizes.game``: the game a prize is for.
+#: ``snapshots.digest``: ``GameSnapshot.digest`` (NULL in older rows: those replay).
 ADDED_COLUMNS = (
     ("games", "paused", "INTEGER NOT NULL DEFAULT 0"),
     ("games", "outcome", "TEXT"),
     ("chip_txns", "game", "INTEGER"),
     ("chip_prizes", "game", "INTEGER"),
+    ("snapshots", "digest", "BLOB"),
 )
 
 
@@ -178,6 +180,20 @@ def migrate(conn: sqlite3.Connection) -> list[str]:
             conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
             added.append(f"{table}.{column}")
     return added
+
+
+class StoreDamaged(StoreError):
+    """The database file cannot be opened or read (half-truncated, overwritten, not a
+    database): the server does not start on it. The message is one line that says what
+    to do, for ``switchboard serve`` to print instead of a traceback."""
+
+    def __init__(self, path: Path, error: BaseException) -> None:
+        super().__init__(
+            f"the database {path} is damaged ({error}); not starting. Check it with"
+            f" `switchboard audit --data {path.parent}` and restore it from a backup"
+            " (see 'Back up and restore' in docs/operations.md)"
+        )
+        self.path = path
 
 
 _STOP = object()
@@ -277,6 +293,9 @@ class SQLiteStore:
             conn = self._connect()
             migrate(conn)
             state = read_state(conn, self.read_now)
+        except sqlite3.DatabaseError as exc:  # a damaged or foreign file: say what to do
+            self._lock.release()
+            raise StoreDamaged(self.path, exc) from exc
         except BaseException:
             self._lock.release()
             raise
@@ -566,7 +585,7 @@ def read_state(conn: sqlite3.Connection, read_now: ReadNow | None = None) -> Sto
         if g is not None:
             number, seed, dealer, deck, seq, ended, paused, outcome = g
             snap = conn.execute(
-                "SELECT actions, seq, data FROM snapshots WHERE table_id = ? AND game = ?",
+                "SELECT actions, seq, data, digest FROM snapshots WHERE table_id = ? AND game = ?",
                 (tid, number),
             ).fetchone()
             actions = _read_actions(conn, tid, number, None if snap is None else snap[0], read_now)
@@ -594,7 +613,10 @@ def read_state(conn: sqlite3.Connection, read_now: ReadNow | None = None) -> Sto
                 ),
             )
             if snap is not None:
-                t.game.snapshot = GameSnapshot(tid, number, snap[0], snap[1], bytes(snap[2]))
+                digest = None if snap[3] is None else bytes(snap[3])
+                t.game.snapshot = GameSnapshot(
+                    tid, number, snap[0], snap[1], bytes(snap[2]), digest
+                )
         state.tables[tid] = t
     ledger = state.ledger
     ledger.balances = dict(conn.execute("SELECT account, balance FROM chip_accounts"))
@@ -660,9 +682,9 @@ def _execute(conn: sqlite3.Connection, w: Write) -> None:
         )
     elif isinstance(w, GameSnapshot):
         conn.execute(
-            "INSERT OR REPLACE INTO snapshots (table_id, game, actions, seq, data)"
-            " VALUES (?, ?, ?, ?, ?)",
-            (w.table, w.game, w.actions, w.seq, w.data),
+            "INSERT OR REPLACE INTO snapshots (table_id, game, actions, seq, data, digest)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (w.table, w.game, w.actions, w.seq, w.data, w.digest),
         )
     elif isinstance(w, TalkSaid):
         conn.execute(

@@ -32,6 +32,7 @@ from server.store.base import (
     StoredActions,
     StoredTable,
     TableCreated,
+    snapshot_digest,
 )
 from server.store.sqlite import SQLiteStore, read_state
 from server.tables.table import OVER, Table
@@ -199,11 +200,93 @@ async def test_a_damaged_or_older_snapshot_is_replaced_by_the_replay(
     stored = store.state.tables[1]
     assert stored.game is not None and stored.game.snapshot is not None
     snap = stored.game.snapshot
-    stored.game.snapshot = dataclasses.replace(snap, data=damage(snap.data))
+    stored.game.snapshot = resealed(snap, damage(snap.data))  # as an older engine wrote it
     table = Table.restore(stored, config=CONFIG, store=store)
     assert table.replayed_because is not None and why in table.replayed_because.lower()
     assert table.unreplayed is None
     check_same(table, Table.restore(full_replay(stored), config=CONFIG, store=store))
+
+
+def resealed(snap: GameSnapshot, data: bytes) -> GameSnapshot:
+    """``snap`` holding ``data`` with its digest made again: what a version whose
+    snapshots differ stored, rather than damage (which the digest tells at once)."""
+    digest = snapshot_digest(snap.table, snap.game, snap.actions, snap.seq, data)
+    return dataclasses.replace(snap, data=data, digest=digest)
+
+
+def card_swapped(data: bytes) -> bytes:
+    """A shedding snapshot with seat 0's first card and the stock's first card swapped:
+    still a game the engine restores, but not the one the record plays."""
+    snap = msgpack.unpackb(data)
+    state = snap["state"]
+    state["hands"][0][0], state["stock"][0] = state["stock"][0], state["hands"][0][0]
+    return msgpack.packb(snap)
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+async def test_a_snapshot_altered_on_disk_that_still_decodes_is_replayed(
+    kind: str, tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    path = tmp_path / "s.sqlite3"
+    store = await open_store(kind, path)
+    store.load()
+    await play(store, 1, "switch", 3, 29)
+    if kind == "sqlite":
+        await store.aclose()
+        with closing(sqlite3.connect(path)) as conn:  # the row itself, as a damaged disk has it
+            (data,) = conn.execute("SELECT data FROM snapshots WHERE table_id = 1").fetchone()
+            conn.execute("UPDATE snapshots SET data = ? WHERE table_id = 1", (card_swapped(data),))
+            conn.commit()
+        store = SQLiteStore(path)
+        stored = store.load().tables[1]
+    else:
+        stored = store.load().tables[1]
+        assert stored.game is not None and stored.game.snapshot is not None
+        snap = stored.game.snapshot
+        stored.game.snapshot = dataclasses.replace(snap, data=card_swapped(snap.data))
+    assert stored.game is not None and stored.game.snapshot is not None
+    trusting = resealed(stored.game.snapshot, stored.game.snapshot.data)  # what main did
+    wrong = Table.restore(
+        dataclasses.replace(stored, game=dataclasses.replace(stored.game, snapshot=trusting)),
+        config=CONFIG,
+        store=store,
+    )
+    table = Table.restore(stored, config=CONFIG, store=store)
+    assert table.replayed_because is not None and "digest" in table.replayed_because
+    replayed = Table.restore(full_replay(eagerly(stored, store)), config=CONFIG, store=store)
+    check_same(table, replayed)
+    assert wrong.game is not None and table.game is not None
+    assert wrong.game.view(0) != table.game.view(0)  # not vacuous: the swap was a real change
+    await store.aclose()
+
+
+async def test_a_snapshot_without_a_digest_is_replayed_and_the_next_one_has_one(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    """A data directory from before digests: the column is added, its snapshots are
+    replayed (never trusted), and the snapshots written from then on carry digests."""
+    path = tmp_path / "s.sqlite3"
+    store = SQLiteStore(path)
+    store.load()
+    await play(store, 1, "kilodney", 4, 20)
+    await store.aclose()
+    with closing(sqlite3.connect(path)) as conn:
+        conn.execute("ALTER TABLE snapshots DROP COLUMN digest")
+        conn.commit()
+    store = SQLiteStore(path)
+    stored = store.load().tables[1]
+    assert stored.game is not None and stored.game.snapshot is not None
+    assert stored.game.snapshot.digest is None
+    table = Table.restore(stored, config=CONFIG, store=store)
+    assert table.replayed_because is not None and "no digest" in table.replayed_because
+    await store.aclose()
+    store = SQLiteStore(path)
+    store.load()
+    await play(store, 2, "kilodney", 4, 20)
+    await store.aclose()
+    with closing(sqlite3.connect(path)) as conn:
+        digests = dict(conn.execute("SELECT table_id, digest FROM snapshots"))
+    assert digests[1] is None and len(digests[2]) == 16
 
 
 async def test_the_server_says_once_that_it_replayed_instead(
