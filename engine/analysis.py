@@ -72,7 +72,11 @@ class Decision:
     """One judged decision: ``index`` is the action's place in the record
     (the replay's step ``index + 1``), ``values`` each alternative's expected
     score for the seat, ``loss`` the played action's shortfall against
-    ``best``, ``exact`` whether the solver (not sampling) valued it."""
+    ``best``, ``exact`` whether the solver (not sampling) valued every alternative.
+    ``proved`` names the alternatives whose value the solver proved (all of them when
+    ``exact``; some when it stopped at its limit), and ``exact_mark`` says the mark
+    stands on proofs alone: the played action is proved worse than another by at
+    least the mark's loss, whatever the sampled values say."""
 
     index: int
     seat: int
@@ -83,6 +87,8 @@ class Decision:
     exact: bool
     mark: str | None = None
     error: float = 0.0  # the standard error of the sampled loss (0 when exact)
+    proved: list[str] = field(default_factory=list)
+    exact_mark: bool = False
 
 
 @dataclass(slots=True)
@@ -255,9 +261,10 @@ def judge(
     family = view["family"]
     me = view["viewer"]
     kept = alternatives(family, view, legal, played)
-    exact = _solved(view, kept, settings, table) if family == "abbott" else None
-    if exact is not None:
-        values, error = exact, 0.0
+    bounds = _proofs(view, kept, settings, table) if family == "abbott" else None
+    proved = [a for a, (lo, hi) in (bounds or {}).items() if lo == hi]
+    if bounds is not None and len(proved) == len(kept):
+        values, error = {a: lo for a, (lo, _hi) in bounds.items()}, 0.0
     else:
         kept = _shortlist(family, view, memory, kept, played)
         samples = _sample(family, view, memory, kept, rng, settings)
@@ -274,32 +281,70 @@ def judge(
                 values[str(a)] = sum(v) / len(v)
             by_name = {str(a): v for a, v in zip(pair, again, strict=True)}
             error = _paired_error(by_name[top], by_name[played])
-    best = max(values, key=lambda a: (values[a], a == played))
-    loss = max(0.0, values[best] - values[played])
-    dec = Decision(index, me, played, best, values, round(loss, 4), exact is not None)
+        if bounds is not None:
+            # A sampled value never contradicts a proof: a proved option is worth what
+            # was proved, an unproved one stays within the bounds the solver left it.
+            values = {a: min(max(v, bounds[a][0]), bounds[a][1]) for a, v in values.items()}
+            proved = [a for a in proved if a in values]
+    gap = _proved_gap(bounds, values, played) if bounds is not None else None
+    if gap is not None:
+        # The played action is proved worse than another by ``gap`` at least: the mark
+        # stands on the proof, with no sampling error (a proved loss where a win was
+        # proved open is a blunder, exactly).
+        best, loss, error = gap
+    else:
+        best = max(values, key=lambda a: (values[a], a == played))
+        loss = max(0.0, values[best] - values[played])
+        if played in proved and best in proved:
+            error = 0.0
+    exact = bounds is not None and len(proved) == len(values)
+    dec = Decision(index, me, played, best, values, round(loss, 4), exact)
     dec.error = round(error, 4)
-    dec.mark = grade(loss, error, dec.exact)
+    dec.proved = sorted(proved)
+    dec.exact_mark = exact or gap is not None or (played in proved and best in proved)
+    dec.mark = grade(loss, error, dec.exact_mark)
     return dec
 
 
-def _solved(
-    view: dict[str, Any], kept: Sequence[Action], settings: Settings, table: Any
-) -> dict[str, float] | None:
-    """Exact values from the solver in a small 2-player abbott position."""
-    from engine.strategies.abbott import hint
-    from engine.strategies.abbott_solver import cards_left
+def _proved_gap(
+    bounds: dict[str, tuple[float, float]], values: dict[str, float], played: str
+) -> tuple[str, float, float] | None:
+    """``(best, loss, 0.0)`` when the solver proved the played action worse than another
+    by at least the margin (the other's proved floor over the played one's proved
+    ceiling), else ``None``."""
+    ceiling = bounds[played][1]
+    floor, best = max((lo, a) for a, (lo, _hi) in bounds.items() if a in values)
+    if floor - ceiling < MARGIN - 1e-9:
+        return None
+    return best, max(floor - ceiling, values[best] - values[played]), 0.0
 
-    if view["seats"] != 2 or cards_left(view) > settings.solve_at:
+
+def _proofs(
+    view: dict[str, Any], kept: Sequence[Action], settings: Settings, table: Any
+) -> dict[str, tuple[float, float]] | None:
+    """What the solver proved of each alternative in a small 2-player abbott position:
+    the floor and ceiling of its value (equal when proved; 0 and 1 when the solver
+    says nothing of it), or ``None`` where the solver is not tried. Every proof counts,
+    even when the solver stopped at its limit before proving the others."""
+    from engine.strategies.abbott_solver import cards_left, solve
+
+    if view["seats"] != 2 or view.get("over") or view.get("turn_of") is None:
         return None
-    advice = hint(view, settings.node_limit, table)
-    if advice is None:
+    if cards_left(view) > settings.solve_at:
         return None
-    # In the 2-player game a side is one player: a concession gives the hand away.
-    results = {"concede": "loss", **advice.results}
-    if any(str(a) not in results for a in kept):
-        return None
-    worth = {"win": 1.0, "tie": 0.5, "loss": 0.0}
-    return {str(a): worth[results[str(a)]] for a in kept}
+    result = solve(view, settings.node_limit, table)
+    worth = {1: 1.0, 0: 0.5, -1: 0.0}
+    out: dict[str, tuple[float, float]] = {}
+    for a in kept:
+        name = str(a)
+        if name == "concede":
+            out[name] = (0.0, 0.0)  # a side is one player: a concession gives the hand away
+        elif name in result.bounds:
+            lo, hi = result.bounds[name]
+            out[name] = (worth[lo], worth[hi])
+        else:
+            out[name] = (0.0, 1.0)
+    return out
 
 
 def _shortlist(
@@ -469,7 +514,7 @@ def as_text(
         if marked_only and d.mark is None:
             continue
         better = "" if d.best == d.played else f"{d.best} ({d.values[d.best]:.2f})"
-        how = "exact" if d.exact else f"±{d.error:.2f}"
+        how = "exact" if d.exact else "proved" if d.exact_mark else f"±{d.error:.2f}"
         lines.append(
             f"{d.index + 1:>4}  {names[d.seat]:<14} {d.played + f' ({d.values[d.played]:.2f})':<21}"
             f" {better:<21} {d.loss:>4.2f}  {SIGNS.get(d.mark or '', ''):<2} {how}"

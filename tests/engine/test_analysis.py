@@ -87,6 +87,41 @@ def test_a_solved_losing_move_is_marked_exactly() -> None:
     assert decision.loss == 1.0 and decision.values[decision.best] == 1.0
 
 
+def test_every_proof_counts_when_the_solver_stops_at_its_limit() -> None:
+    """The solver stopped at its node limit with one move proved won, the played move
+    proved lost and others unsolved: the mark is an exact blunder all the same, and no
+    sampled value leaves the bounds the solver proved (before, one unsolved option sent
+    every option to sampling, which once rated the proved-lost move best)."""
+    limit = 200
+
+    def proved_loss_among_unsolved(game: Any, seat: int, legal: list[Any]) -> Any:
+        view = game.view(seat)
+        if not 5 <= cards_left(view) <= 8:
+            return None
+        bounds = solve(view, limit).bounds
+        won = [n for n, (lo, hi) in bounds.items() if lo == hi == 1]
+        lost = [n for n, (lo, hi) in bounds.items() if lo == hi == -1]
+        unsolved = [n for n, (lo, hi) in bounds.items() if lo < hi]
+        if won and lost and unsolved:
+            return next(a for a in legal if str(a) == lost[0])
+        return None
+
+    record = planted("abbott", 2, 40, proved_loss_among_unsolved, "no partly solved endgame")
+    settings = Settings(seed=3, worlds=8, depth=20, node_limit=limit)
+    [decision] = analyse(record, [record["planted"]], settings)
+    assert not decision.exact  # some alternatives were sampled
+    assert decision.exact_mark and decision.mark == "blunder" and decision.error == 0.0
+    assert decision.values[decision.played] == 0.0 and decision.values[decision.best] == 1.0
+    assert decision.played in decision.proved and decision.best in decision.proved
+    game = engine.replay({**record, "actions": record["actions"][: record["planted"]]})
+    bounds = solve(game.view(decision.seat), limit).bounds
+    worth = {1: 1.0, 0: 0.5, -1: 0.0}
+    for name, value in decision.values.items():
+        lo, hi = bounds[name]
+        assert worth[lo] <= value <= worth[hi], name
+    assert as_text(record, [decision]).splitlines()[-1].endswith("proved")
+
+
 def test_conceding_a_won_endgame_is_judged_and_marked_exactly() -> None:
     """A concession is a decision like any move (before, it was never judged, since the
     search never considers conceding): giving up a hand the solver says is won is the
