@@ -489,7 +489,7 @@ class Table:
             case Detach():
                 self._dropped(command.member)
             case Talk():
-                self._talk(command)
+                await self._talk(command)
             case Start():
                 await self._start_command(command)
             case Export():
@@ -942,7 +942,7 @@ class Table:
         self.spectators.discard(member)
 
     # ---------------------------------------------------------------- talk
-    def _talk(self, c: Talk) -> None:
+    async def _talk(self, c: Talk) -> None:
         name = c.member.name
         if name is None:
             c.member.deliver(wire.error(c.req, "need_name", "claim a name to talk", self.id))
@@ -952,7 +952,8 @@ class Table:
                 wire.error(c.req, "not_allowed", "join or watch the table to talk", self.id)
             )
             return
-        self._store.submit_nowait(TalkSaid(self.id, name, c.text, now()))
+        # stored before anyone hears it, as every write is: refused (store_failed) if not
+        await self.commit(TalkSaid(self.id, name, c.text, now()))
         c.member.deliver(wire.ok(c.req, self.id))
         msg = wire.talk(self.id, name, c.text)
         for m in self.members():

@@ -187,3 +187,25 @@ async def test_a_start_the_store_refuses_is_not_acknowledged(tmp_path: Path) -> 
         assert isinstance(await ann.request(m.StartGame(table=create.table)), m.Ok)
         snapshot = await ann.wait_for(lambda x: isinstance(x, m.Snapshot) and x.seq > 0)
         assert snapshot.state == "playing" and table.game is not None
+
+
+async def test_talk_the_store_cannot_keep_is_refused_and_heard_by_nobody(tmp_path: Path) -> None:
+    """``say`` is a write like any other: answered ``ok`` (and heard by the table) only
+    once the line is stored; refused with ``store_failed`` while the store cannot write."""
+    async with serving(tmp_path) as (server, port):
+        ann = await Client.connect(port, "ann")
+        bob = await Client.connect(port, "bob")
+        word = (await ann.request(m.CreateTable(ruleset="switch", seats=2))).table
+        assert isinstance(await ann.request(m.Join(table=word, seat=0)), m.Seated)
+        assert not isinstance(await bob.request(m.Spectate(table=word)), m.Error)
+        await pragma(server, "PRAGMA query_only = 1")
+        refused = await ann.request(m.Say(table=word, text="lost?"))
+        assert isinstance(refused, m.Error) and refused.code == "store_failed", refused
+        await pragma(server, "PRAGMA query_only = 0")
+        assert isinstance(await ann.request(m.Say(table=word, text="kept")), m.Ok)
+        heard = await bob.wait_for(lambda x: isinstance(x, m.Talk))
+        assert heard.text == "kept"  # the refused line was never sent to anyone
+        stored = await pragma(server, "SELECT group_concat(text, '|') FROM talk")
+        assert stored == ("kept",)
+        await ann.aclose()
+        await bob.aclose()
