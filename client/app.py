@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
 import textwrap
 import time
 from collections import deque
@@ -60,6 +59,7 @@ from client.boards import BoardContext, render_board
 from client.boards.legal import legal_text
 from client.commands import ACTIONS_HELP, COMMANDS, MASTER_COMMANDS, TABLE_COMMANDS
 from client.completion import CommandCompleter
+from client.page import Page, wrap_page
 from client.players import with_rating
 from client.rules import rules_lines
 from client.state import CLOCK_WARNING, MAX_LOG, ClientState, LogLine, TableState, display_name
@@ -67,6 +67,9 @@ from protocol import fields
 from protocol.describe import describe_event
 from protocol.words import plural
 
+HELP_TITLE = "Help"
+RULES_TITLE = "Rules"
+PAGE_CLOSES = "Escape closes this page"
 PANEL_WIDTH = 24
 TALK_APART = 100  #: columns from which talk has its own pane
 LOBBY_FIXED = 6 + 11 + 6 + 8  #: the lobby's columns but players: table, game, seats, state
@@ -138,7 +141,7 @@ def clock_text(seconds: float | None) -> str:
 
 def overlay(
     text: Callable[[], StyleAndTextTuples],
-    title: str,
+    title: str | Callable[[], str],
     shown: Callable[[], bool],
     ascii_only: Callable[[], bool] = lambda: False,
 ) -> Float:
@@ -158,7 +161,7 @@ _BORDER = {"tl": ("┌", "+"), "tr": ("┐", "+"), "bl": ("└", "+"), "br": ("�
 _BORDER |= {"h": ("─", "-"), "v": ("│", "|")}
 
 
-def framed(body: Window, title: str, ascii_only: Callable[[], bool]) -> HSplit:
+def framed(body: Window, title: str | Callable[[], str], ascii_only: Callable[[], bool]) -> HSplit:
     """``body`` in a titled border drawn in box-drawing characters, or in ASCII
     while ``ascii_only()`` (toggled at run time by the ``ascii`` command).
 
@@ -179,7 +182,9 @@ def framed(body: Window, title: str, ascii_only: Callable[[], bool]) -> HSplit:
             corner("tl"),
             Window(width=1, height=1, char=line, style="class:frame.border"),
             Window(
-                FormattedTextControl([("class:frame.label", f" {title} ")]),
+                FormattedTextControl(
+                    lambda: [("class:frame.label", f" {title() if callable(title) else title} ")]
+                ),
                 height=1,
                 dont_extend_width=True,
             ),
@@ -249,11 +254,10 @@ class ClientApp:
         self.current: str | None = None  # the table on screen; None: the lobby
         self.filter_words: list[str] = []
         self.reply: StyleAndTextTuples = []
-        self.show_help = False
         self.picker_open = False
         self.picker_index = 0
-        self.rules: list[str] | None = None  # the rules page on screen, or None
-        self.rules_top = 0  # its first line shown (it scrolls)
+        #: the page framed over the screen (the help, a game's rules, a long reply), or None
+        self.page: Page | None = None
         self.lobby_log: deque[LogLine] = deque(maxlen=200)
         self.redraws = 0
         self.boards_drawn = 0  # board drawings actually made (the rest come from the cache)
@@ -319,6 +323,36 @@ class ClientApp:
             self.last_change = None
             if self.on_redraw is not None:
                 self.on_redraw(took)
+
+    @property
+    def show_help(self) -> bool:
+        """Whether the help is the page on screen (F1, ``help``)."""
+        return self.page is not None and self.page.title == HELP_TITLE
+
+    @show_help.setter
+    def show_help(self, shown: bool) -> None:
+        if shown:
+            self.show_page(Page(HELP_TITLE, self._help_page, ""))  # its first line says how
+        elif self.show_help:
+            self.page = None
+
+    def show_page(self, page: Page) -> None:
+        """Frame ``page`` over the screen, in place of any other page or the picker."""
+        self.page = page
+        self.picker_open = False
+        self.application.invalidate()
+
+    def show_lines(self, title: str, lines: list[str], style: str = "") -> None:
+        """A reply of several lines (``finger``, ``top``, ``history``): in the lobby its log
+        shows it; at a table, whose log has only a few rows beside the board, a page shows
+        it whole, and the table's log keeps it."""
+        if self.current is None or self.table is None:
+            for line in lines:
+                self.say(line, style)
+            return
+        for line in lines:
+            self.state.note(self.current, line)
+        self.show_page(Page(title, lambda width: wrap_page(lines, width), PAGE_CLOSES))
 
     @property
     def table(self) -> TableState | None:
@@ -615,16 +649,18 @@ class ClientApp:
             picked.append(entry)
             if len(picked) >= room:
                 break
-        key = (tuple(names), self.ascii_only)
+        now = tuple(names)
         cache = self._line_cache
         if len(cache) > 4 * MAX_LOG:  # lines long scrolled away, or of tables left
             cache.clear()
         for entry in reversed(picked):
+            then = now if entry.names is None else entry.names  # who sat there at the time
+            key = (then, self.ascii_only)
             cached = cache.get(id(entry))
             if cached is not None and cached[0] is entry and cached[1] == key:
                 lines.append(cached[2])
                 continue
-            line = self._describe(entry, names)
+            line = self._describe(entry, list(then))
             cache[id(entry)] = (entry, key, line)
             self.lines_described += 1
             lines.append(line)
@@ -645,6 +681,8 @@ class ClientApp:
                 "left": " left the table (a bot takes the seat)",
                 "back": " is back",
             }
+            if not entry.data.get("playing", True):  # no game running: no bot, no clock
+                words |= {"dropped": " dropped out", "left": " left the table"}
             what = str(entry.data.get("what"))
             text = words.get(what, f" {what}")
             return [("class:log.seat", str(entry.data.get("name"))), ("class:dim", text)]
@@ -732,39 +770,34 @@ class ClientApp:
         if found is None:
             self.say(f"no game {ruleset!r}; `rulesets` lists them", "class:error")
             return
-        self.rules = rules_lines(
+        lines = rules_lines(
             found.get("family"),
             ruleset,
             found.get("options") or [],
             table_options,
             str(found.get("summary") or ""),
         )
-        self.rules_top = 0
-        self.show_help = self.picker_open = False
-        self.application.invalidate()
+        closes = "Escape or F2 closes the rules"
+        self.show_page(Page(RULES_TITLE, lambda width: wrap_page(lines, width), closes))
 
-    def _rules(self) -> StyleAndTextTuples:
-        width = max(20, self.application.output.get_size().columns - 2)
-        lines = wrap_help(self.rules or [], width)
-        room = max(3, self.application.output.get_size().rows - 3)
-        self.rules_top = max(0, min(self.rules_top, len(lines) - room + 1))
-        shown = lines[self.rules_top : self.rules_top + room - 1]
-        more = self.rules_top + room - 1 < len(lines)
-        hint = "Up/Down/PgUp/PgDn scroll, " if more or self.rules_top else ""
-        return [
-            ("", "\n".join(shown)),
-            ("", "\n"),
-            ("class:dim", f"{hint}Escape or F2 closes the rules"),
-        ]
+    def _page_text(self) -> StyleAndTextTuples:
+        """The page on screen, in the box its frame leaves (two columns and two rows)."""
+        page = self.page
+        if page is None:
+            return []
+        size = self.application.output.get_size()
+        lines, hint = page.window(size.columns - 2, size.rows - 2)
+        out: StyleAndTextTuples = [("", "\n".join(lines))]
+        if hint:
+            out += [("", "\n"), ("class:dim", "\n".join(hint))]
+        return out
 
     def _glyph(self, fancy: str, plain: str) -> Callable[[], str]:
         """A character read when drawn, so the ``ascii`` command changes it at once."""
         return lambda: plain if self.ascii_only else fancy
 
-    def _help(self) -> StyleAndTextTuples:
-        # The frame takes two columns; wrap at words so no line is cut off at 80x24.
-        width = max(20, self.application.output.get_size().columns - 2)
-        return [("", "\n".join(wrap_help(self.help_lines(), width)))]
+    def _help_page(self, width: int) -> list[str]:
+        return wrap_page(self.help_lines(), width)
 
     def _picker(self) -> StyleAndTextTuples:
         out: StyleAndTextTuples = [("class:dim", "Up/Down choose, Enter picks, Esc cancels\n")]
@@ -846,12 +879,14 @@ class ClientApp:
             content=body,
             floats=[
                 Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8)),
-                overlay(self._help, "Help", lambda: self.show_help, lambda: self.ascii_only),
                 overlay(
                     self._picker, "New table", lambda: self.picker_open, lambda: self.ascii_only
                 ),
                 overlay(
-                    self._rules, "Rules", lambda: self.rules is not None, lambda: self.ascii_only
+                    self._page_text,
+                    lambda: self.page.title if self.page else "",
+                    lambda: self.page is not None,
+                    lambda: self.ascii_only,
                 ),
             ],
         )
@@ -866,23 +901,23 @@ class ClientApp:
 
         @kb.add("escape", eager=True)
         def _close(event: KeyPressEvent) -> None:
-            self.show_help = False
             self.picker_open = False
-            self.rules = None
+            self.page = None
 
         @kb.add("f2")
         def _rules(event: KeyPressEvent) -> None:
-            if self.rules is not None:
-                self.rules = None
+            if self.page is not None and self.page.title == RULES_TITLE:
+                self.page = None
             else:
                 self.open_rules()
 
-        reading = Condition(lambda: self.rules is not None)
+        reading = Condition(lambda: self.page is not None)
         for key, step in (("up", -1), ("down", 1), ("pageup", -10), ("pagedown", 10)):
 
             @kb.add(key, filter=reading)
             def _scroll(event: KeyPressEvent, step: int = step) -> None:
-                self.rules_top = max(0, self.rules_top + step)
+                if self.page is not None:
+                    self.page.scroll(step)
 
         @kb.add("c-d")
         @kb.add("c-c")
@@ -949,24 +984,3 @@ def _sized(application: Application[Any], columns: int, rows: int) -> Iterator[N
         yield
     finally:
         output.get_size = original  # type: ignore[method-assign]
-
-
-_HELP_COLUMN = re.compile(r"^(\s*\S.*?\s{2,})\S")
-
-
-def wrap_help(lines: list[str], width: int) -> list[str]:
-    """Help lines wrapped at words to ``width``; a wrapped ``name   what it does``
-    line continues under its description, so the columns still read as a table.
-
-    >>> wrap_help(["  play CARD   follow the suit or the face"], 30)
-    ['  play CARD   follow the suit', '              or the face']
-    """
-    out: list[str] = []
-    for line in lines:
-        if len(line) <= width:
-            out.append(line)
-            continue
-        column = _HELP_COLUMN.match(line)
-        hang = len(column.group(1)) if column and len(column.group(1)) < width // 2 else 2
-        out += textwrap.wrap(line, width, subsequent_indent=" " * hang, drop_whitespace=True)
-    return out

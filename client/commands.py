@@ -35,8 +35,8 @@ TABLE_COMMANDS: dict[str, str] = {
     "table": "table TABLE: show a table you are at",
     "start": "start the game (the game master; empty seats get bots)",
     "record": "record [TABLE]: fetch the game's record (every page) and save it",
-    "hint": "hint: the search's advice for your move (in a game against bots only)",
-    "analyze": "analyze [TABLE]: mark each player's mistakes in the finished game (in its log)",
+    "hint": "hint: the search's advice for your move (against bots only)",
+    "analyze": "analyze [TABLE]: mark the mistakes in the finished game (in its log)",
 }
 
 #: What the table's game master may do (``not_master`` for anyone else); the

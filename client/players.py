@@ -74,6 +74,15 @@ def describe(reply: m.Profile | m.History | m.Top) -> list[str]:
     return describe_top(reply)
 
 
+def title(reply: m.Profile | m.History | m.Top) -> str:
+    """The heading of a reply's page: the command that asked for it."""
+    if isinstance(reply, m.Profile):
+        return f"finger {reply.name}"
+    if isinstance(reply, m.History):
+        return f"history {reply.name}"
+    return f"top {reply.family}"
+
+
 def describe_top(t: m.Top) -> list[str]:
     """A leaderboard, best first."""
     if not t.players:

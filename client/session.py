@@ -297,8 +297,7 @@ class Session:
         elif isinstance(reply, m.Chips):
             self.ui.say(f"{reply.name} has {reply.balance} chips", "class:ok")
         elif isinstance(reply, (m.Profile, m.History, m.Top)):
-            for line in players.describe(reply):
-                self.ui.say(line, "class:ok")
+            self.ui.show_lines(players.title(reply), players.describe(reply), "class:ok")
         elif isinstance(reply, m.Named):
             self.ui.say(f"you are {reply.name}", "class:ok")
         elif isinstance(reply, m.HelpText):

@@ -52,10 +52,13 @@ def display_name(player: str | None) -> str | None:
 class LogLine:
     """One line of a table's log: an event, talk, or a note from the client."""
 
-    kind: str  # "event" | "talk" | "note" | "error"
+    kind: str  # "event" | "talk" | "presence" | "note" | "error"
     data: dict[str, Any]
     at: float = field(default_factory=time.time)
     seq: int | None = None  #: an event's table sequence number
+    #: who sat where when the line arrived (``TableState.names``): a line names who did it
+    #: then, though the seat has changed hands since (``None``: the table's names now)
+    names: tuple[str | None, ...] | None = None
 
 
 #: Seconds left on our own clock at which the client warns (the title turns red, and the
@@ -102,6 +105,12 @@ class TableState:
     #: seats whose player dropped (or left): seat -> (name, ``dropped`` | ``left``), from
     #: the server's ``presence``; a player who comes back is taken off
     gone: dict[int, tuple[str, str]] = field(default_factory=dict)
+
+    def add(self, kind: str, data: dict[str, Any], seq: int | None = None) -> LogLine:
+        """Append a line to the log, with the names of who sits where now."""
+        line = LogLine(kind, data, seq=seq, names=tuple(self.names))
+        self.log.append(line)
+        return line
 
     def away(self, seat: int) -> str | None:
         """``dropped`` or ``left`` while the player at ``seat`` is gone, else ``None``."""
@@ -158,7 +167,7 @@ class TableState:
             return False
         self.warned = True
         text = f"{CLOCK_WARNING:g} seconds left: play, or the clock plays for you"
-        self.log.append(LogLine("error", {"text": text}))
+        self.add("error", {"text": text})
         return True
 
 
@@ -189,6 +198,13 @@ class ClientState:
             if msg.seat is not None:
                 t.seat = msg.seat
             t.legal, t.players, t.master = tuple(msg.legal), tuple(msg.players), msg.master
+            # A seat that changed hands ends its player's absence: one who left and sits
+            # down again is back, though the server says "back" only to a seat kept his.
+            t.gone = {
+                seat: gone
+                for seat, gone in t.gone.items()
+                if seat < len(t.players) and t.players[seat] == gone[0]
+            }
             if msg.state in fields.RUNNING:
                 t.played_by = t.players
             t.to_act = (msg.view or {}).get("to_act")
@@ -205,7 +221,7 @@ class ClientState:
                 return "gap"
             t.seq = msg.seq
             t.stale += 1
-            t.log.append(LogLine("event", dict(msg.event), seq=msg.seq))
+            t.add("event", dict(msg.event), seq=msg.seq)
             return "event"
         if isinstance(msg, m.Turn):
             t = self.table(msg.table)
@@ -229,12 +245,12 @@ class ClientState:
                 t.gone.pop(msg.seat, None)
             else:
                 t.gone[msg.seat] = (msg.name, msg.what)
-            t.log.append(
-                LogLine("presence", {"seat": msg.seat, "name": msg.name, "what": msg.what})
-            )
+            playing = t.state == fields.TableState.PLAYING
+            t.add("presence", {"seat": msg.seat, "name": msg.name, "what": msg.what,
+                               "playing": playing})  # fmt: skip
             return "talk"
         if isinstance(msg, m.Talk):
-            self.table(msg.table).log.append(LogLine("talk", {"name": msg.name, "text": msg.text}))
+            self.table(msg.table).add("talk", {"name": msg.name, "text": msg.text})
             return "talk"
         if isinstance(msg, m.Tables):
             self.lobby = [dict(t) for t in msg.tables]
@@ -254,14 +270,16 @@ class ClientState:
             # with its events.
             found = _AT_TABLE.search(msg.text)
             if found and found.group(1) in self.tables:
-                self.tables[found.group(1)].log.append(LogLine("note", {"text": msg.text}))
+                self.tables[found.group(1)].add("note", {"text": msg.text})
             return "notice"
         return None
 
     @staticmethod
     def _backfill(t: TableState, msg: m.TableEvent) -> str | None:
         """An event older than the board, asked for to fill the log: filed in ``seq``
-        order, once; any other old event is a duplicate and ignored."""
+        order, once; any other old event is a duplicate and ignored. It is named by the
+        seating of the line that follows it (the nearest known to its time; with none,
+        the table's now)."""
         if t.backfill_to is None or msg.seq > t.backfill_to or len(t.log) >= MAX_LOG:
             return None
         if any(line.seq == msg.seq for line in t.log):
@@ -270,13 +288,15 @@ class ClientState:
             (i for i, line in enumerate(t.log) if line.seq is not None and line.seq > msg.seq),
             len(t.log),
         )
-        t.log.insert(at, LogLine("event", dict(msg.event), seq=msg.seq))
+        later = (line.names for line in list(t.log)[at:] if line.names is not None)
+        names = next(later, None) or tuple(t.names)
+        t.log.insert(at, LogLine("event", dict(msg.event), seq=msg.seq, names=names))
         t.backfilled += 1
         return "event"
 
     def note(self, table: str | None, text: str, kind: str = "note") -> None:
         """A line from the client itself (an error reply, a hint) in a table's log."""
         if table is not None and table in self.tables:
-            self.tables[table].log.append(LogLine(kind, {"text": text}))
+            self.tables[table].add(kind, {"text": text})
         else:
             self.notices.append(text)

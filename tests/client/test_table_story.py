@@ -1,0 +1,142 @@
+"""The table's story told truly: each log line names who did it then, a player who comes back
+is not shown as gone, and a many-line reply reads in full at a table as in the lobby."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+from typing import Any
+
+import trio
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+import engine
+from client.app import ClientApp, render_text
+from client.session import Session
+from client.state import ClientState
+from protocol import messages as m
+
+
+def _app(state: ClientState, table: str | None = "1") -> ClientApp:
+    with create_pipe_input() as pipe:
+        app = ClientApp(state, lambda _line: None, input=pipe, output=DummyOutput())
+    app.current = table
+    return app
+
+
+def _screen(app: ClientApp, columns: int = 120, rows: int = 40) -> str:
+    async def draw() -> str:
+        render_text(app, columns, rows)  # a first drawing finds each window's width
+        return render_text(app, columns, rows)
+
+    return asyncio.run(draw())
+
+
+def _snapshot(seq: int, players: tuple[str | None, ...], state: str = "playing") -> m.Snapshot:
+    game = engine.new_game("switch", seats=3, seed=5)
+    return m.Snapshot(table="1", seq=seq, state=state, view=game.view(0), seat=0, players=players)
+
+
+def _event(seq: int, event: dict[str, Any]) -> m.TableEvent:
+    return m.TableEvent(table="1", seq=seq, event=event)
+
+
+def test_a_log_line_names_who_played_then_not_who_sits_now() -> None:
+    """Before: after bob left and a bot took his seat, every old line of his said "bot 1",
+    the finished game's scores too."""
+    st = ClientState()
+    st.name = "alice"
+    st.handle(_snapshot(1, ("alice", "bob", "bot:heuristic")))
+    st.handle(_event(2, {"kind": "play", "seat": 1, "cards": ["3C"]}))
+    st.handle(_event(3, {"kind": "game_end", "scores": [0, 0, 222]}))
+    st.handle(_snapshot(3, ("alice", "bob", None), state="over"))
+    st.handle(_snapshot(3, ("alice", "bob", "bot:heuristic")))  # a new game, bob still here
+    st.handle(_event(4, {"kind": "play", "seat": 1, "cards": ["4C"]}))
+    st.handle(m.Presence(table="1", seat=1, name="bob", what="left"))
+    st.handle(_snapshot(4, ("alice", "bot:heuristic", "bot:heuristic")))
+    st.handle(_event(5, {"kind": "play", "seat": 1, "cards": ["5C"]}))
+    screen = _screen(_app(st))
+    assert "bob plays 3♣" in screen, screen
+    assert "bob plays 4♣" in screen, screen
+    assert "bob 0" in screen and "bot 1 0" not in screen, screen
+    assert "bot 1 plays 5♣" in screen, screen  # the bot's own play is the bot's
+
+
+def test_a_caught_up_line_names_the_players_of_its_time_as_far_as_known() -> None:
+    """Events filed into the log by a catch-up (older than the board) are named by the
+    seating that followed them, not by a seating that came later still."""
+    st = ClientState()
+    st.name = "alice"
+    t = st.table("1")
+    st.handle(_snapshot(6, ("alice", "bob", "bot:heuristic")))
+    t.backfill_to = 6
+    st.handle(_event(7, {"kind": "play", "seat": 1, "cards": ["7C"]}))
+    st.handle(m.Presence(table="1", seat=1, name="bob", what="left"))
+    st.handle(_snapshot(7, ("alice", "bot:heuristic", "bot:heuristic")))
+    st.handle(_event(5, {"kind": "play", "seat": 1, "cards": ["5C"]}))  # the catch-up
+    screen = _screen(_app(st))
+    assert "bob plays 5♣" in screen and "bob plays 7♣" in screen, screen
+
+
+def test_a_player_who_left_and_sat_again_is_not_gone() -> None:
+    """Before: bob left table 13 and joined again; the panel kept "bob (gone)" while he
+    played (the server says "back" only to a seat that stayed his)."""
+    st = ClientState()
+    st.name = "alice"
+    st.handle(_snapshot(1, ("alice", "bob", "bot:heuristic")))
+    st.handle(m.Presence(table="1", seat=1, name="bob", what="left"))
+    st.handle(_snapshot(1, ("alice", None, "bot:heuristic")))
+    assert "(gone)" not in _screen(_app(st))  # an empty seat is nobody's
+    st.handle(_snapshot(1, ("alice", "bob", "bot:heuristic")))  # bob joins again
+    t = st.tables["1"]
+    assert t.away(1) is None
+    screen = _screen(_app(st))
+    assert "bob" in screen and "(gone)" not in screen, screen
+
+
+def test_a_player_who_dropped_stays_gone_until_he_is_back() -> None:
+    """A dropped player keeps his seat: he reads as gone until the server says "back"."""
+    st = ClientState()
+    st.handle(_snapshot(1, ("alice", "bob", "bot:heuristic")))
+    st.handle(m.Presence(table="1", seat=1, name="bob", what="dropped"))
+    st.handle(_snapshot(2, ("alice", "bob", "bot:heuristic")))
+    assert "bob (gone)" in _screen(_app(st))
+    st.handle(m.Presence(table="1", seat=1, name="bob", what="back"))
+    assert "(gone)" not in _screen(_app(st))
+
+
+def _session(app: ClientApp) -> Session:
+    conn = SimpleNamespace(state=app.state, on_receive=None)
+    return Session(conn, app)  # type: ignore[arg-type]
+
+
+def _top(n: int) -> m.Top:
+    players = tuple(
+        {"place": i + 1, "name": f"player{i + 1}", "rating": 1600 - i, "games": 10}
+        for i in range(n)
+    )
+    return m.Top(family="shedding", players=players)
+
+
+def test_top_finger_and_history_read_in_full_at_a_table() -> None:
+    """Before: at a table, `top shedding` showed only its last line, "2. alice 1427"; in the
+    lobby it printed in full."""
+    st = ClientState()
+    st.name = "alice"
+    st.handle(_snapshot(1, ("alice", "bob", "bot:heuristic")))
+    app = _app(st)
+    session = _session(app)
+    trio.run(session._after, m.GetTop(family="shedding"), _top(12))
+    screen = _screen(app, 80, 24)
+    for i in (1, 2, 12):
+        assert f"{i}. player{i} {1600 - i + 1}" in screen, screen
+    games = tuple(
+        {"table": "4", "game": g, "ruleset": "switch", "rated": True, "players": ["a", "b"]}
+        for g in range(1, 4)
+    )
+    history = m.History(name="alice", games=games, start=0, total=3)
+    trio.run(session._after, m.GetHistory(name="alice"), history)
+    screen = _screen(app, 80, 24)
+    for g in (1, 2, 3):
+        assert f"table 4 game {g}, switch, rated: a ?, b ?" in screen, screen
