@@ -1,4 +1,5 @@
-"""Limits against abuse: token buckets, a flood guard, per-address counts, clean names.
+"""Limits against abuse: token buckets, a flood guard, per-address counts and budgets,
+clean names.
 
 Pure logic over a clock the caller passes in (``now``, normally
 ``trio.current_time()``), so every limit is tested with plain numbers or
@@ -79,6 +80,77 @@ class TokenBucket:
         if self.rate == 0:
             return float("inf")
         return (n - self._tokens) / self.rate
+
+
+class AddressBudget:
+    """One token bucket per address, shared by every connection from it: what a whole
+    host may ask for, however many connections it opens.
+
+    Why: a limit per connection lets one address multiply it by its connections (64 by
+    default), and a reply such as a record page or the lobby is built on the event
+    loop, where every other player waits behind it. Addresses in ``exempt`` (the
+    trusted ones) are never refused. At most ``max_keys`` addresses are kept, the
+    least recently used forgotten first (a forgotten one starts again with a full
+    burst), so memory is bounded however many addresses ask.
+
+    >>> b = AddressBudget(rate=1.0, burst=2, exempt=("127.0.0.1",))
+    >>> b.take("10.0.0.1", 0.0), b.take("10.0.0.1", 0.0), b.take("10.0.0.1", 0.0)
+    (True, True, False)
+    >>> b.take("10.0.0.2", 0.0), b.take("127.0.0.1", 0.0), b.wait_time("10.0.0.1", 0.0)
+    (True, True, 1.0)
+    """
+
+    __slots__ = ("_buckets", "burst", "exempt", "max_keys", "rate")
+
+    def __init__(
+        self,
+        rate: float,
+        burst: int,
+        exempt: tuple[str, ...] = (),
+        max_keys: int = 10_000,
+    ) -> None:
+        TokenBucket(rate, burst)  # the same checks
+        self.rate = float(rate)
+        self.burst = int(burst)
+        self.exempt = frozenset(exempt)
+        self.max_keys = max_keys
+        self._buckets: dict[str, TokenBucket] = {}  #: least recently used first
+
+    def _bucket(self, address: str, now: float) -> TokenBucket:
+        bucket = self._buckets.pop(address, None)
+        if bucket is None:
+            bucket = TokenBucket(self.rate, self.burst, now)
+            while len(self._buckets) >= self.max_keys:
+                del self._buckets[next(iter(self._buckets))]
+        self._buckets[address] = bucket  # last: the most recently used
+        return bucket
+
+    def take(self, address: str, now: float, n: int = 1) -> bool:
+        """Take ``n`` tokens of ``address``'s budget; False (nothing taken) if it has
+        not that many left."""
+        if address in self.exempt:
+            return True
+        return self._bucket(address, now).take(now, n)
+
+    def wait_time(self, address: str, now: float, n: int = 1) -> float:
+        """Seconds until ``address`` has ``n`` tokens again (0: now)."""
+        if address in self.exempt or address not in self._buckets:
+            return 0.0
+        return self._buckets[address].wait_time(now, n)
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+
+@dataclass(frozen=True, slots=True)
+class SharedBudgets:
+    """One server's budgets per address for the replies that cost its event loop real
+    work (each built on the loop, where every other player waits behind it): record
+    pages, lobby listings, and the players' requests (profiles, history, top)."""
+
+    records: AddressBudget
+    lobby: AddressBudget
+    profiles: AddressBudget
 
 
 class Verdict(enum.Enum):

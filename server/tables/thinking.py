@@ -18,8 +18,14 @@ table's generator moves exactly as if the strategy had chosen in the server, so 
 plays the same game either way (a test checks it).
 
 - **Bounded**: at most ``bot_workers`` thoughts at once, one process each; the others
-  wait their turn (in order), which is where a busy server's bots slow down, not its
-  tables.
+  wait their turn, which is where a busy server's bots slow down, not its tables.
+- **Fair**: the turns go round the *owners* (``FairQueue``): a table's owner is the
+  address its creator created it from (a house table, or one restored, owns itself),
+  and a freed worker goes to the waiting owner served longest ago, first come first
+  served among one owner's tables. So however many tables of search bots one address
+  (or four) keeps thinking, another table's thought waits for the thoughts under way
+  and at most one more of each owner who has waited longer, never for their queues. A table's owner
+  is ``OWNER``, a context variable the lobby sets in the table's own task.
 - **Lazy**: no process starts until a search bot first thinks; an idle worker exits
   after ``IDLE_SECONDS``.
 - **Behind the tables**: a worker lowers its own scheduling priority (``NICENESS``), so
@@ -42,11 +48,13 @@ for the thought under way (one move's thinking at most).
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import logging
 import math
 import os
 import random
-from collections.abc import AsyncIterator, Sequence
+from collections import deque
+from collections.abc import AsyncIterator, Hashable, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
@@ -67,6 +75,102 @@ IDLE_SECONDS = 600.0
 NICENESS = 5
 #: On shutdown, how long idle workers get to exit before they are killed.
 GRACE_SECONDS = 5.0
+
+
+#: Whose thoughts a task's thoughts are (``FairQueue``): the lobby sets it in each table's
+#: task; a thought from a task that set none is everyone's (one shared owner).
+OWNER: contextvars.ContextVar[Hashable] = contextvars.ContextVar("thinking_owner", default=None)
+
+
+class FairQueue:
+    """``slots`` places, given round the owners who wait for one.
+
+    Why not ``trio.CapacityLimiter``: it serves waiters first come, first served, so
+    an owner who queues thirty thoughts makes everyone behind him wait for all thirty.
+    Here a freed place goes to the waiting owner who was last given one longest ago
+    (an owner never given one first of all; among those, the first to wait), his
+    oldest waiter taking it. So a newcomer waits for the places in use to free, and
+    then for at most one place given to each owner who has waited longer since his
+    own last one: never for another owner's queue.
+
+    A waiter cancelled while it waits leaves the line.
+    """
+
+    def __init__(self, slots: int) -> None:
+        if slots < 1:
+            raise ValueError("a fair queue needs at least one place")
+        self.slots = slots
+        self._free = slots
+        #: owner -> his waiters, oldest first (the dict's order: who waited first)
+        self._waiting: dict[Hashable, deque[trio.Event]] = {}
+        #: owner -> when he was last given a place (a count of places given); kept for
+        #: owners waiting and the latest ``MEMORY`` others, so it stays bounded
+        self._last: dict[Hashable, int] = {}
+        self._given = 0
+
+    #: Owners remembered beside those waiting (the least recently served forgotten first).
+    MEMORY = 10_000
+
+    def statistics(self) -> dict[str, int]:
+        """Places in use, and waiters and owners waiting."""
+        return {
+            "borrowed": self.slots - self._free,
+            "waiting": sum(len(q) for q in self._waiting.values()),
+            "owners_waiting": len(self._waiting),
+        }
+
+    @contextlib.asynccontextmanager
+    async def place(self, owner: Hashable) -> AsyncIterator[None]:
+        """Hold one place for the block (waiting for ``owner``'s turn first)."""
+        await self.acquire(owner)
+        try:
+            yield
+        finally:
+            self.release()
+
+    async def acquire(self, owner: Hashable) -> None:
+        """Wait for ``owner``'s turn at a place, and take it."""
+        if self._free > 0 and not self._waiting:
+            self._free -= 1
+            self._given_to(owner)
+            await trio.lowlevel.checkpoint()
+            return
+        ready = trio.Event()
+        self._waiting.setdefault(owner, deque()).append(ready)
+        try:
+            await ready.wait()
+        except BaseException:
+            if ready.is_set():  # given a place it will not take: pass it on
+                self.release()
+            else:
+                line = self._waiting[owner]
+                line.remove(ready)
+                if not line:
+                    del self._waiting[owner]
+            raise
+
+    def release(self) -> None:
+        """Give a place back: to the owner whose turn it is, if anyone waits."""
+        if not self._waiting:
+            self._free += 1
+            return
+        last = self._last
+        owner = min(self._waiting, key=lambda o: last.get(o, -1))  # ties: who waited first
+        line = self._waiting[owner]
+        ready = line.popleft()
+        if not line:
+            del self._waiting[owner]
+        self._given_to(owner)
+        ready.set()
+
+    def _given_to(self, owner: Hashable) -> None:
+        self._given += 1
+        self._last.pop(owner, None)
+        self._last[owner] = self._given  # last in the dict: the most recently served
+        if len(self._last) > self.MEMORY + len(self._waiting):
+            for old in list(self._last)[: len(self._last) - self.MEMORY]:
+                if old not in self._waiting:
+                    del self._last[old]
 
 
 class ThoughtFailed(Exception):
@@ -128,10 +232,10 @@ class Thinker:
         self.mode = mode
         self.workers = pool_size(workers)
         self.think_seconds = think_seconds  #: a process thought's limit (0: none)
-        self._unbounded = trio.CapacityLimiter(math.inf)  #: ours (``_limiter``) bounds them
+        self._unbounded = trio.CapacityLimiter(math.inf)  #: ours (``_queue``) bounds them
         self.thoughts = 0  #: thoughts finished (with an action)
         self.failures = 0  #: thoughts that failed (``ThoughtFailed``)
-        self._limiter: trio.CapacityLimiter | None = None  #: made with the context
+        self._queue: FairQueue | None = None  #: made with the context
         self._context: Any = None  #: the trio-parallel worker context, once opened
         self._stack = AsyncExitStack()
         self._closed = False
@@ -145,13 +249,18 @@ class Thinker:
         view: dict[str, Any],
         legal: Sequence[Action],
         rng: random.Random,
+        *,
+        owner: Hashable = None,
     ) -> Action:
         """``strategy``'s choice, thought away from the event loop; ``rng`` moves as if
         it had chosen here. A thought that fails (``ThoughtFailed``: the worker died,
         the strategy raised) gives the ``fallback`` of ``family`` instead. Cancellable:
-        a process thought's worker is killed."""
+        a process thought's worker is killed. It waits for a worker in ``owner``'s turn
+        (by default the calling task's ``OWNER``)."""
+        if owner is None:
+            owner = OWNER.get()
         try:
-            return await self._choose(strategy, view, legal, rng)
+            return await self._choose(strategy, view, legal, rng, owner)
         except ThoughtFailed:
             return fallback(family, view, legal, rng)
 
@@ -161,14 +270,15 @@ class Thinker:
         view: dict[str, Any],
         legal: Sequence[Action],
         rng: random.Random,
+        owner: Hashable = None,
     ) -> Action:
         """``choose`` without the fallback: ``ThoughtFailed`` if no action came."""
         try:
             if self.mode == THREADS:
                 action = await trio.to_thread.run_sync(strategy.choose, view, legal, rng)
             else:
-                context, limiter = await self._open()
-                async with limiter:  # a worker is ours: the time limit starts once it runs
+                context, queue = await self._open()
+                async with queue.place(owner):  # a worker is ours: the time limit starts now
                     if context.statistics().idle_workers == 0:  # start one, outside the limit
                         await context.run_sync(bool, kill_on_cancel=True, limiter=self._unbounded)
                     with trio.move_on_after(self.think_seconds or math.inf) as late:
@@ -187,19 +297,19 @@ class Thinker:
         self.thoughts += 1
         return action
 
-    async def _open(self) -> tuple[Any, trio.CapacityLimiter]:
+    async def _open(self) -> tuple[Any, FairQueue]:
         """The worker context and its bound, made at the first thought (the context
         starts each process when a thought first needs it)."""
         if self._closed:
             raise ThoughtFailed("the server is shutting down")
-        if self._context is None or self._limiter is None:
-            self._limiter = trio.CapacityLimiter(self.workers)
+        if self._context is None or self._queue is None:
+            self._queue = FairQueue(self.workers)
             self._context = await self._stack.enter_async_context(
                 trio_parallel.open_worker_context(
                     idle_timeout=IDLE_SECONDS, init=_worker_init, grace_period=GRACE_SECONDS
                 )
             )
-        return self._context, self._limiter
+        return self._context, self._queue
 
     def statistics(self) -> dict[str, int]:
         """Worker processes alive (idle or thinking), and thoughts so far."""

@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from server.core.limits import (
+    AddressBudget,
     AddressCounter,
     FloodGuard,
     NameError_,
@@ -92,6 +93,17 @@ def test_address_counter() -> None:
     assert len(c) == 0 and not c.counts
     unlimited = AddressCounter(limit=0)
     assert all(unlimited.acquire("x") for _ in range(1000))
+
+
+def test_an_address_budget_is_one_bucket_per_address_and_bounded() -> None:
+    budget = AddressBudget(rate=1.0, burst=3, exempt=("127.0.0.1",), max_keys=2)
+    assert [budget.take("10.0.0.1", 0.0) for _ in range(4)] == [True] * 3 + [False]
+    assert budget.wait_time("10.0.0.1", 0.0) == pytest.approx(1.0)
+    assert budget.take("10.0.0.2", 0.0)  # another address has its own
+    assert all(budget.take("127.0.0.1", 0.0) for _ in range(100))  # exempt: never refused
+    assert len(budget) == 2  # the exempt one is not even kept
+    assert budget.take("10.0.0.3", 0.0) and len(budget) == 2  # 10.0.0.1, least recent, forgotten
+    assert budget.take("10.0.0.1", 0.0)  # and starts again with a full burst
 
 
 @pytest.mark.parametrize(

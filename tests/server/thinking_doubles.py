@@ -45,3 +45,22 @@ class Crasher:
             self.path.write_text(str(done + 1))
             os._exit(3)
         return legal[0]
+
+
+class Gated:
+    """A search that waits for the file ``gate`` to exist, then notes ``label`` in ``log``
+    (one line a thought) and plays the first legal action: the order of the lines is
+    the order the workers were given."""
+
+    name = "gated"
+    slow = True
+
+    def __init__(self, label: str, gate: Path, log: Path) -> None:
+        self.label, self.gate, self.log = label, gate, log
+
+    def choose(self, view: dict[str, Any], legal: Any, rng: random.Random) -> Any:
+        while not self.gate.exists():
+            time.sleep(0.01)
+        with self.log.open("a") as out:
+            out.write(self.label + "\n")
+        return legal[0]
