@@ -60,7 +60,18 @@ class ServerConfig:
     claim_forget_seconds: float = 600.0  #: no wrong secret this long: the address starts afresh
 
     # ----------------------------------------------------------- tables
-    max_tables: int = 2_000
+    max_tables: int = 2_000  #: open tables of untrusted creators, all together
+    #: of those, kept for an address's first table: the rest is shared, each address
+    #: holding tables at most an equal share of it (and ``tables_per_address``)
+    tables_reserve: int = 100
+    crowded_tables: float = 0.9  #: this share of ``max_tables`` open: the server is crowded...
+    crowded_empty_seconds: float = 60.0  #: ...and an untrusted creator's empty table closes then
+    #: a table whose game is over and where nobody is seated closes after this (0: never)
+    finished_table_seconds: float = 120.0
+    lobby_per_second: float = 2.0  #: lobby listings (list_tables) one connection may ask...
+    lobby_burst: int = 10  #: ...after a burst of this many (a token bucket)
+    lobby_address_per_second: float = 10.0  #: listings for all of one address's connections...
+    lobby_address_burst: int = 30  #: ...after a burst of this many (trusted: no limit)
     event_ring: int = 64  #: events kept per table for reconnect catch-up (beyond: a snapshot)
     bot_delay_seconds: float = 0.0  #: pause before a server bot acts (a clock hooks here too)
     table_inbox: int = 64  #: commands queued to one table
@@ -79,6 +90,8 @@ class ServerConfig:
     record_page: int = 250  #: actions or events in one record reply at most (then pages)
     record_per_second: float = 5.0  #: record pages one connection may ask for, sustained...
     record_burst: int = 20  #: ...after a burst of this many (a token bucket)
+    record_address_per_second: float = 20.0  #: pages for all of one address's connections...
+    record_address_burst: int = 40  #: ...after a burst of this many (trusted: no limit)
 
     # ------------------------------------------------------------ store
     sqlite_synchronous: str = "NORMAL"  #: NORMAL survives a crashed process; FULL a power cut
@@ -118,6 +131,8 @@ class ServerConfig:
     top_max: int = 20  #: players in one leaderboard reply at most (a larger count is cut)
     profile_per_second: float = 5.0  #: profiles, history pages, leaderboards, sustained...
     profile_burst: int = 20  #: ...after a burst of this many (a token bucket, per connection)
+    profile_address_per_second: float = 10.0  #: the same for all of one address's connections...
+    profile_address_burst: int = 40  #: ...after a burst of this many (trusted: no limit)
     log_level: str = "info"  #: debug, info or warning
 
     extra: dict[str, Any] = field(default_factory=dict)  #: settings for later layers

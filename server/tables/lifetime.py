@@ -17,20 +17,32 @@ deadline, asks ``deadline`` when it next has to act unasked, and calls
   nobody wins, the prize goes back (``Table._abandon``). The table then has no
   game running and, if nobody is there, closes after the empty-table grace.
 
-After a restart nobody is connected, so both counts start again from the
+- **A finished table leaves the lobby** (``finished_table_seconds``): a table
+  whose game is over and where nobody is seated (no seated player connected;
+  spectators do not count) for that long is closed, house tables too (another
+  house table was opened when this one's game began). Otherwise a finished game
+  nobody came back to would be listed until a restart.
+
+After a restart nobody is connected, so the counts start again from the
 restart: a table nobody comes back to closes one grace later.
+
+The lobby follows every change of a table through ``watch``: ``update`` runs
+after everything that may change what the lobby lists (a command, a deadline),
+so it tells the lobby's watcher, which drops that table's cached summary.
 """
 
 from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Sequence
+import weakref
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import trio
 
-from protocol.fields import RUNNING
+from protocol.fields import RUNNING, TableState
 from server.core.config import ServerConfig
 from server.core.logfmt import log_event
 
@@ -59,6 +71,30 @@ class Lived(Protocol):
     async def close(self, reason: str) -> None: ...
 
 
+@dataclass(slots=True)
+class _Kept:
+    """What this module keeps for a table beside the table's own two counts."""
+
+    on_change: Callable[[Any], None] | None = None  #: the lobby's watcher
+    over_since: float | None = None  #: since when its game is over and nobody is seated
+
+
+#: Per table, held no longer than the table itself.
+_kept: weakref.WeakKeyDictionary[Any, _Kept] = weakref.WeakKeyDictionary()
+
+
+def watch(table: Any, on_change: Callable[[Any], None]) -> None:
+    """Call ``on_change(table)`` after each ``update`` (anything that may have changed
+    what the lobby lists of it)."""
+    _kept.setdefault(table, _Kept()).on_change = on_change
+
+
+def over_since(table: Any) -> float | None:
+    """Since when the table's game is over with nobody seated (None: it is not)."""
+    kept = _kept.get(table)
+    return None if kept is None else kept.over_since
+
+
 def running(table: Lived) -> bool:
     return table.game is not None and table.state in RUNNING
 
@@ -79,9 +115,25 @@ def unattended(table: Lived) -> bool:
     )
 
 
+def nobody_seated(table: Lived) -> bool:
+    """No seated player is connected (a seat whose player has gone counts as empty)."""
+    return all(s.member is None for s in table.seats)
+
+
 def update(table: Lived) -> None:
-    """Start or stop the two counts after anything that may have changed who is here."""
+    """Start or stop the counts after anything that may have changed who is here."""
     now = trio.current_time()
+    kept = _kept.get(table)
+    finished = table.state == TableState.OVER and nobody_seated(table)
+    if finished and kept is None:
+        kept = _kept[table] = _Kept()
+    if kept is not None:
+        if not finished:
+            kept.over_since = None
+        elif kept.over_since is None:
+            kept.over_since = now
+        if kept.on_change is not None:
+            kept.on_change(table)
     empty = table.creator is not None and not running(table) and nobody_present(table)
     if not empty:
         table.empty_since = None
@@ -101,6 +153,9 @@ def deadline(table: Lived) -> float:
         out = table.empty_since + config.empty_table_seconds
     if table.unattended_since is not None and config.absent_game_seconds > 0:
         out = min(out, table.unattended_since + config.absent_game_seconds)
+    over = over_since(table)
+    if over is not None and config.finished_table_seconds > 0:
+        out = min(out, over + config.finished_table_seconds)
     return out
 
 
@@ -118,6 +173,15 @@ async def on_deadline(table: Lived) -> bool:
     ):
         log_event(log, "table.unattended_abandoned", table=table.id)
         await table.abandon_game("nobody has played it for a while")
+        return True
+    since = over_since(table)
+    if (
+        since is not None
+        and config.finished_table_seconds > 0
+        and now >= since + config.finished_table_seconds
+    ):
+        log_event(log, "table.finished_closed", table=table.id)
+        await table.close("its game is over and nobody is seated")
         return True
     since = table.empty_since
     if (

@@ -7,6 +7,22 @@ is a dict walk, not a message round trip. At start it rebuilds every open
 table from the store (``Table.restore`` replays each record) before the
 server accepts its first connection.
 
+The lobby's listing is built once and shared: each table's summary is kept until
+the table changes (``tables.lifetime.watch`` hears of every change), and the whole
+list until any table does; so a crowd asking for the lobby costs one build per
+change, not one per request. The budgets per address of the replies that cost
+the event loop work (``SharedBudgets``: records, listings, the players'
+requests) live here too, the one object every connection shares.
+
+Table supply under a crowd (``create``): ``max_tables`` bounds the tables of
+untrusted creators, all together. The last ``tables_reserve`` of them are kept
+for an address's first table; the rest is shared, each address that holds
+tables at most an equal share of it (so the share shrinks as addresses come).
+Trusted addresses and the house always create. Once the server is crowded
+(``crowded_tables`` of ``max_tables``), an untrusted creator's table that has
+been empty for ``crowded_empty_seconds`` is closed (the oldest first) instead
+of waiting out ``empty_table_seconds``.
+
 Ruling (the issue leaves it to us): a fresh server has no tables; the lobby
 offers every ruleset to create. ``ServerConfig.open_tables`` names rulesets
 that always keep one waiting *house* table (no master; it starts when full, and
@@ -17,20 +33,52 @@ player closes when the last player leaves it.
 from __future__ import annotations
 
 import logging
+import math
+from collections import Counter
+from collections.abc import Hashable
 from typing import Any
 
 import trio
 
 import engine
 from server.core import wire
+from server.core.commands import Close
 from server.core.config import ServerConfig
+from server.core.limits import AddressBudget, SharedBudgets
+from server.core.logfmt import log_event
 from server.players.profiles import RATED, rated_setting
 from server.store import snapshots
 from server.store.base import Store, StoredState, StoreError, TableCreated
+from server.tables import lifetime, thinking
 from server.tables.table import CLOSED, PLAYING, WAITING, Table
 from server.tables.thinking import Thinker, open_thinker
 
 log = logging.getLogger("switchboard.lobby")
+
+#: The whole listing is built afresh at least this often, whatever changed: a summary
+#: shows its players' ratings, which a game at another table may change.
+LISTING_FRESH_SECONDS = 5.0
+#: How often a crowded server looks for empty tables to close.
+RECLAIM_EVERY_SECONDS = 5.0
+
+
+def budgets_for(config: ServerConfig) -> SharedBudgets:
+    """A server's budgets per address, from its settings (trusted addresses exempt)."""
+    trusted = tuple(config.trusted_addresses)
+    return SharedBudgets(
+        records=AddressBudget(config.record_address_per_second, config.record_address_burst,
+                              trusted),
+        lobby=AddressBudget(config.lobby_address_per_second, config.lobby_address_burst,
+                            trusted),
+        profiles=AddressBudget(config.profile_address_per_second, config.profile_address_burst,
+                               trusted),
+    )  # fmt: skip
+
+
+def owner_of(table: Table) -> Hashable:
+    """Whose share of the bots' thinking a table's thoughts are (``thinking.FairQueue``):
+    the address it was created from; a house table, or one restored, is its own."""
+    return table.creator_address or ("table", table.id)
 
 
 class LobbyError(Exception):
@@ -53,6 +101,10 @@ class Lobby:
         self._nursery: trio.Nursery | None = None
         self.on_table: Any = None  #: called with each table as it starts (chips, counters)
         self.thinker: Thinker | None = None  #: where the tables' search bots think, once running
+        self.budgets = budgets_for(config)
+        self._summaries: dict[int, dict[str, Any]] = {}  #: table id -> its summary, current
+        self._listing: list[dict[str, Any]] | None = None  #: every summary, while current
+        self._fresh_at = -math.inf  #: when the listing was last built from nothing
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """Rebuild the stored tables, open the house tables, then keep every table running.
@@ -71,11 +123,15 @@ class Lobby:
             self._state = StoredState()  # the rows are loaded; let them go
             for ruleset in self.config.open_tables:
                 await self.ensure_house_table(ruleset)
+            nursery.start_soon(self._reclaim_while_crowded)
             task_status.started()
             await trio.sleep_forever()
 
     async def _run_table(self, table: Table, *, task_status: trio.TaskStatus[None]) -> None:
         self.tables[table.id] = table
+        self._changed(table)
+        lifetime.watch(table, self._changed)
+        thinking.OWNER.set(owner_of(table))  # this task's: the table's bots think in its turn
         if self.thinker is not None:
             table.thinker = self.thinker
         if table.creator is None and table.ruleset in self.config.open_tables:
@@ -94,6 +150,7 @@ class Lobby:
                 member.deliver(notice)
         finally:
             self.tables.pop(table.id, None)
+            self._changed(table)
 
     def freeze(self) -> None:
         """The server is shutting down: every game stops where it is (``Table.freeze``)."""
@@ -109,7 +166,30 @@ class Lobby:
             return None
 
     def summaries(self) -> list[dict[str, Any]]:
-        return [t.summary() for t in self.tables.values() if t.state != CLOSED]
+        """Every open table as the lobby lists it: one list, shared by every request
+        until a table changes (the caller must not change it)."""
+        now = _now()
+        if now - self._fresh_at >= LISTING_FRESH_SECONDS:
+            self._summaries.clear()
+            self._listing = None
+            self._fresh_at = now
+        if self._listing is None:
+            kept = self._summaries
+            listing = []
+            for t in self.tables.values():
+                if t.state == CLOSED:
+                    continue
+                summary = kept.get(t.id)
+                if summary is None:
+                    summary = kept[t.id] = t.summary()
+                listing.append(summary)
+            self._listing = listing
+        return self._listing
+
+    def _changed(self, table: Table) -> None:
+        """``table`` may have changed what the lobby lists of it: build it again."""
+        self._summaries.pop(table.id, None)
+        self._listing = None
 
     def statistics(self) -> dict[str, int]:
         states = [t.state for t in self.tables.values()]
@@ -137,9 +217,8 @@ class Lobby:
         is refused is the engine's own ``OptionError`` text."""
         if self._nursery is None:
             raise LobbyError("internal", "the lobby is not running")
-        if len(self.tables) >= self.config.max_tables:
-            text = f"the server holds {self.config.max_tables} tables"
-            raise LobbyError("too_many_tables", text)
+        if (why := self.refuse_supply(address)) is not None:
+            raise LobbyError("too_many_tables", why)
         options = dict(options)
         settings = dict(settings or {})
         if "start_when_full" in options:  # a table setting, not a game option
@@ -171,6 +250,72 @@ class Lobby:
         log.info("table %s created: %s, %s seats, by %s", table_id, ruleset, seats, creator)
         return table
 
+    # ------------------------------------------------------------ supply
+    def trusted(self, address: str | None) -> bool:
+        """Whether tables created from ``address`` are the house's or a trusted one's
+        (not counted against ``max_tables``, never refused, never reclaimed)."""
+        return address is None or address in self.config.trusted_addresses
+
+    def _counted(self) -> list[Table]:
+        """The open tables ``max_tables`` bounds: every untrusted creator's (one restored,
+        whose address is not stored, counts as untrusted)."""
+        return [
+            t
+            for t in self.tables.values()
+            if t.state != CLOSED
+            and t.creator is not None
+            and (t.creator_address is None or not self.trusted(t.creator_address))
+        ]
+
+    def refuse_supply(self, address: str | None) -> str | None:
+        """Why no table may be created from ``address`` now, or None (see the module's
+        docstring: a reserve for first tables, an equal share of the rest)."""
+        if address is None or self.trusted(address):
+            return None
+        config = self.config
+        counted = self._counted()
+        held = Counter(t.creator_address for t in counted if t.creator_address is not None)
+        here = held[address]
+        if here == 0:  # a first table may take the reserve
+            if len(counted) >= config.max_tables:
+                return f"the server holds {len(counted)} tables, its most"
+            return None
+        room = max(0, config.max_tables - config.tables_reserve)
+        if len(counted) >= room:
+            return (f"the server holds {len(counted)} tables; the last {config.tables_reserve}"
+                    " of its most are kept for other addresses' first tables")  # fmt: skip
+        share = max(1, room // len(held))
+        if here >= share:
+            return (f"{here} open tables were created from your address, its share while "
+                    f"{len(held)} addresses hold tables")  # fmt: skip
+        return None
+
+    def crowded(self) -> bool:
+        """Whether ``crowded_tables`` of ``max_tables`` are open (untrusted creators')."""
+        return len(self._counted()) >= self.config.crowded_tables * self.config.max_tables
+
+    def reclaim(self) -> int:
+        """On a crowded server, close every untrusted creator's table empty for
+        ``crowded_empty_seconds`` or more, the longest empty first; how many."""
+        if not self.crowded():
+            return 0
+        now = trio.current_time()
+        grace = self.config.crowded_empty_seconds
+        empty = sorted(
+            (t for t in self._counted()
+             if t.empty_since is not None and now - t.empty_since >= grace),
+            key=lambda t: t.empty_since or 0.0,
+        )  # fmt: skip
+        closing = [t for t in empty if t.submit_nowait(Close("the server is nearly full"))]
+        if closing:
+            log_event(log, "table.crowded_closed", tables=len(closing))
+        return len(closing)
+
+    async def _reclaim_while_crowded(self) -> None:
+        while True:
+            await trio.sleep(RECLAIM_EVERY_SECONDS)
+            self.reclaim()
+
     def _house_table_started(self, table: Table) -> None:
         """A house table filled up and started: open another for the next people."""
         if self._nursery is not None:
@@ -193,3 +338,11 @@ class Lobby:
         rs = engine.ruleset(ruleset)
         seats = 4 if rs.min_seats <= 4 <= rs.max_seats else rs.min_seats
         await self.create(ruleset, seats, {}, None, {"start_when_full": True})
+
+
+def _now() -> float:
+    """trio's clock, or -inf outside a trio run (a listing then is always built afresh)."""
+    try:
+        return trio.current_time()
+    except RuntimeError:
+        return math.inf

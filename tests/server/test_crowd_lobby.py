@@ -1,0 +1,188 @@
+"""The lobby under a crowd: its listing built once and shared until a table changes, the
+table supply shared fairly among addresses (trusted ones and first tables always served),
+empty tables closed sooner when the server is nearly full, and finished tables nobody is
+seated at leaving the lobby.
+
+The lobby runs in-process with fake members under trio's ``autojump_clock``, so minutes
+of grace take no real time."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import trio
+from support import Member, settle
+
+from server.core.commands import Detach, EndGame, Join, Leave, Start, Watch
+from server.core.config import ServerConfig
+from server.store.base import MemoryStore, StoredState
+from server.tables.lobby import Lobby, LobbyError, owner_of
+from server.tables.table import CLOSED, OVER, Table
+
+OPTIONS = {"turn_seconds": 0, "target": 500}  # no clock: a game waits for its players
+CONFIG = ServerConfig(
+    host="127.0.0.1",
+    port=0,
+    scrypt_n=2,
+    bot_thinking="threads",
+    trusted_addresses=("127.0.0.1",),
+    max_tables=10,
+    tables_reserve=2,
+    tables_per_address=0,
+    empty_table_seconds=600.0,
+    crowded_tables=0.8,
+    crowded_empty_seconds=60.0,
+    finished_table_seconds=30.0,
+)
+
+
+async def running_lobby(nursery: trio.Nursery, config: ServerConfig = CONFIG) -> Lobby:
+    lobby = Lobby(config, MemoryStore(), StoredState())
+    await nursery.start(lobby.run)
+    return lobby
+
+
+async def create(lobby: Lobby, address: str | None, creator: str = "ann") -> Table:
+    return await lobby.create("switch", 4, dict(OPTIONS), creator, address=address)
+
+
+async def send(table: Table, command: Any) -> None:
+    await table.submit(command)
+    await settle()
+
+
+def listed(lobby: Lobby) -> dict[str, dict[str, Any]]:
+    return {s["table"]: s for s in lobby.summaries()}
+
+
+# ------------------------------------------------------------ the listing
+async def test_the_listing_is_built_once_and_rebuilt_after_every_change(nursery, autojump_clock):
+    lobby = await running_lobby(nursery)
+    table = await create(lobby, "10.0.0.1")
+    await settle()
+    first = lobby.summaries()
+    assert lobby.summaries() is first  # shared while nothing changes
+    word = first[0]["table"]
+
+    changes = [
+        ("created", lambda: create(lobby, "10.0.0.2", "bob")),
+        ("joined", lambda: send(table, Join(Member("ann"), 1, 0))),
+        ("watched", lambda: send(table, Watch(Member("fan"), 2))),
+    ]
+    before = lobby.summaries()
+    for what, change in changes:
+        await change()
+        await settle()
+        after = lobby.summaries()
+        assert after is not before, what
+        before = after
+    assert len(before) == 2
+    assert listed(lobby)[word]["players"][0] == "ann" and listed(lobby)[word]["spectators"] == 1
+
+    ann = next(s.member for s in table.seats if s.member is not None)
+    await send(table, Start(ann, 3))
+    assert listed(lobby)[word]["state"] == table.state != "waiting"
+    await send(table, Leave(ann, 4))  # everyone left: the table closes and leaves the lobby
+    await settle()
+    assert word not in listed(lobby)
+    assert len(lobby.summaries()) == 1
+
+
+async def test_the_listing_is_built_afresh_now_and_then_whatever_changed(nursery, autojump_clock):
+    lobby = await running_lobby(nursery)
+    await create(lobby, "10.0.0.1")
+    await settle()
+    first = lobby.summaries()
+    await trio.sleep(6)  # a summary shows ratings, which another table's game may change
+    assert lobby.summaries() is not first and lobby.summaries() == first
+
+
+# ----------------------------------------------------------------- supply
+async def test_trusted_addresses_create_on_a_full_server(nursery, autojump_clock):
+    lobby = await running_lobby(nursery)
+    for i in range(10):  # ten addresses fill the server, reserve and all
+        await create(lobby, f"10.0.0.{i}", f"p{i}")
+    with pytest.raises(LobbyError) as refused:
+        await create(lobby, "10.0.1.1", "late")
+    assert refused.value.code == "too_many_tables"
+    assert (await create(lobby, "127.0.0.1", "host")).creator_address == "127.0.0.1"
+    await lobby.ensure_house_table("abbott")  # and the house
+    assert len(lobby.tables) == 12
+
+
+async def test_an_address_with_no_table_creates_when_another_filled_its_share(
+    nursery, autojump_clock
+):
+    lobby = await running_lobby(nursery)
+    made = 0
+    with pytest.raises(LobbyError):
+        while True:
+            await create(lobby, "10.0.0.1")
+            made += 1
+    assert made == 8  # the rest after the reserve of 2
+    await create(lobby, "10.0.0.2", "bob")  # a first table: from the reserve
+    with pytest.raises(LobbyError) as second:
+        await create(lobby, "10.0.0.2", "bob")
+    assert "first tables" in str(second.value)
+    await create(lobby, "10.0.0.3", "carl")  # the last of the reserve
+    with pytest.raises(LobbyError):
+        await create(lobby, "10.0.0.4", "dora")  # the whole is full
+
+
+async def test_the_share_of_an_address_shrinks_as_addresses_come(nursery, autojump_clock):
+    lobby = await running_lobby(nursery, CONFIG.replace(max_tables=20, tables_reserve=0))
+    for i in range(5):  # five addresses hold a table each: a share is 20 // 5 = 4
+        await create(lobby, f"10.0.0.{i}", f"p{i}")
+    for _ in range(3):
+        await create(lobby, "10.0.0.0", "p0")
+    with pytest.raises(LobbyError) as refused:
+        await create(lobby, "10.0.0.0", "p0")
+    assert "share while 5 addresses" in str(refused.value)
+
+
+async def test_a_crowded_server_closes_untrusted_empty_tables_sooner(nursery, autojump_clock):
+    lobby = await running_lobby(nursery)
+    mine = await create(lobby, "127.0.0.1", "host")
+    theirs = [await create(lobby, f"10.0.0.{i}", f"p{i}") for i in range(7)]
+    await trio.sleep(120)  # 7 of 10: not crowded, nothing closes before its 600 s
+    assert all(t.state != CLOSED for t in theirs)
+    watched = theirs[0]
+    await send(watched, Watch(Member("fan"), 1))  # someone is at this one
+    late = await create(lobby, "10.0.0.9", "late")  # 8 of 10: crowded
+    await trio.sleep(6)  # the next look: theirs have been empty for over a minute
+    assert [t.state == CLOSED for t in theirs] == [False] + [True] * 6
+    assert late.state != CLOSED  # empty for under a minute
+    assert mine.state != CLOSED  # a trusted creator's table waits out its 600 s
+    for i in range(6):  # crowded again (8 of 10)
+        await create(lobby, f"10.0.2.{i}", f"q{i}")
+    await trio.sleep(60)
+    assert late.state == CLOSED and mine.state != CLOSED and watched.state != CLOSED
+
+
+async def test_a_tables_thoughts_are_its_creator_addresss_share(nursery, autojump_clock):
+    lobby = await running_lobby(nursery)
+    table = await create(lobby, "10.0.0.1")
+    await lobby.ensure_house_table("abbott")
+    house = next(t for t in lobby.tables.values() if t.creator is None)
+    assert owner_of(table) == "10.0.0.1" and owner_of(house) == ("table", house.id)
+
+
+# -------------------------------------------------------- finished tables
+async def test_a_finished_table_nobody_is_seated_at_leaves_the_lobby(nursery, autojump_clock):
+    lobby = await running_lobby(nursery)
+    table = await create(lobby, "10.0.0.1")
+    ann, fan = Member("ann"), Member("fan")
+    await send(table, Join(ann, 1, 0))
+    await send(table, Watch(fan, 2))
+    await send(table, Start(ann, 3))
+    await send(table, EndGame(ann, 4))
+    assert table.state == OVER
+    await trio.sleep(1000)  # its player is still seated: it stays for another game
+    assert table.state == OVER
+    await send(table, Detach(ann))  # gone, her seat kept; a spectator still watches
+    await trio.sleep(29)
+    assert table.state == OVER and table.id in lobby.tables
+    await trio.sleep(2)
+    assert table.state == CLOSED and table.id not in lobby.tables
+    assert "closed: its game is over and nobody is seated" in " ".join(fan.notices())
