@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.actions import VERB_ALIASES, VERBS, expected_verbs
+from engine.cards import parse_cards
 from protocol.errors import LocalProtocolError, ProtocolError
 from protocol.messages import (
     VERSIONS,
@@ -63,12 +64,14 @@ from protocol.messages import (
     GetRecord,
     GetTop,
     HandOver,
+    HearShouts,
     Hello,
     Help,
     Join,
     Leave,
     ListRulesets,
     ListTables,
+    Look,
     Message,
     PauseGame,
     Ping,
@@ -80,9 +83,11 @@ from protocol.messages import (
     SeatBot,
     SetOptions,
     SetPrize,
+    Shout,
     Spectate,
     StartGame,
     Unseat,
+    Who,
 )
 from protocol.msgpack_codec import depth_ok
 
@@ -269,6 +274,32 @@ def _watch(args: list[str], rest: str, table: str | None) -> Message:
         raise _usage(usage)
     last_seq = _int(args[1], "SEQ", usage) if len(args) == 2 else None
     return Spectate(table=args[0], last_seq=last_seq)
+
+
+def _look(args: list[str], rest: str, table: str | None) -> Message:
+    usage = "look [TABLE]"
+    if len(args) > 1:
+        raise _usage(usage)
+    if args:
+        return Look(table=args[0])
+    if table is None:
+        raise CommandError(
+            "look at which table? you are at none: tables lists them, watch N shows one"
+        )
+    return Look(table=table)
+
+
+def _shout(args: list[str], rest: str, table: str | None) -> Message:
+    if not rest.strip():
+        raise CommandError("shout what? usage: shout TEXT (everyone online reads it)")
+    return Shout(text=rest.strip())
+
+
+def _shouts(args: list[str], rest: str, table: str | None) -> Message:
+    usage = "shouts on|off"
+    if len(args) != 1 or args[0].lower() not in ("on", "off"):
+        raise _usage(usage)
+    return HearShouts(on=args[0].lower() == "on")
 
 
 def _resume(args: list[str], rest: str, table: str | None) -> Message:
@@ -459,13 +490,20 @@ COMMANDS: tuple[Command, ...] = (
             ("sit",)),
     Command("watch", "watch TABLE [SEQ]", "watch a table (SEQ: the last event seen)", "lobby",
             _watch,
-            ("spectate",)),
+            ("spectate", "observe")),
+    Command("who", "who", "who is online: where each sits or watches, playing or idle",
+            "lobby", _no_args(Who, "who"), ("users", "online")),
+    Command("shout", "shout TEXT", "talk to everyone online, not one table", "lobby", _shout),
+    Command("shouts", "shouts on|off", "hear everyone's shouts (on, the default) or not",
+            "lobby", _shouts),
     Command("resume", "resume TABLE TOKEN SEQ", "take back your seat after a reconnect"
             " (with no arguments: resume a paused game)", "lobby", _resume),
     Command("leave", "leave", "leave the current table", "table",
             _table_only(lambda t: Leave(table=t), "leave")),
-    Command("say", "say TEXT", "talk at the table (everyone there reads it)", "table", _say,
-            ("talk",)),
+    Command("look", "look [TABLE]", "show the table again: the position, your hand, what"
+            " you may do", "table", _look, ("hand", "board", "position", "l")),
+    Command("say", "say TEXT", "talk at the table, everyone there reads it ('TEXT"
+            " says it too)", "table", _say, ("talk",)),
     Command("act", "act ACTION", "take an action (or type it bare: play QH, move c4, draw)",
             "table", _act),
     Command(
@@ -536,9 +574,19 @@ def parse_command(line: str, table: str | None = None) -> Message:
             raise CommandError("usage: at TABLE COMMAND ...")
         table = at_table
         first, rest = _split_first(rest)
+    if first.startswith("'"):  # FICS's habit: a leading quote talks at the table
+        first, rest = "say", f"{first[1:]} {rest}"
     if not first:
         raise CommandError("empty command; type 'help' for the commands")
     word = first.lower()
+    if word in SHORT_VERBS:  # p 8h, m c4
+        if not rest.strip():
+            verb = SHORT_VERBS[word]
+            raise CommandError(f"{word} is short for {verb}: {word} {_SHORT_EXAMPLE[verb]}")
+        first = word = SHORT_VERBS[word]
+    elif word not in _BY_NAME and (bare := bare_action(_line_tail(first, rest))) is not None:
+        first, rest = _split_first(bare)  # a card typed alone plays it; a square moves there
+        word = first
     if word in VERBS or word in VERB_ALIASES:
         try:
             message = _act([], _line_tail(first, rest), table)
@@ -558,12 +606,62 @@ def parse_command(line: str, table: str | None = None) -> Message:
     return message
 
 
+#: One-letter forms of the verbs typed most, used only with something after them
+#: (``p 8h`` plays; ``p`` alone stays unknown, as ``pass`` and ``pause`` begin with it too).
+SHORT_VERBS: dict[str, str] = {"p": "play", "m": "move"}
+_SHORT_EXAMPLE = {
+    "play": "CARD ... (e.g. p 8h), or type the card alone",
+    "move": "SQUARE (e.g. m c4)",
+}
+_SQUARE = re.compile(r"[a-f][1-6]", re.IGNORECASE)
+
+
+def bare_action(line: str) -> str | None:
+    """The action a line of bare cards or a bare square stands for, or None.
+
+    A person at a table types the card he means: ``8h`` is ``play 8H``, ``7h 7d
+    last`` is ``play 7H 7D last``, ``c4`` (abbott's squares) is ``move c4``. The
+    server then says whether it is legal, and why not.
+
+    >>> bare_action("8h"), bare_action("7h 7d last"), bare_action("C4"), bare_action("who")
+    ('play 8H', 'play 7H 7D last', 'move c4', None)
+    """
+    words = line.split()
+    if not words:
+        return None
+    if len(words) == 1 and _SQUARE.fullmatch(words[0]):
+        return f"move {words[0].lower()}"
+    cards = words[:-1] if len(words) > 1 and words[-1].lower() == "last" else words
+    try:
+        parsed = parse_cards(cards)
+    except ValueError:
+        return None
+    tail = " last" if len(cards) < len(words) else ""
+    return "play " + " ".join(map(str, parsed)) + tail
+
+
 def _line_tail(first: str, rest: str) -> str:
     return f"{first} {rest}".strip()
 
 
+#: What a word from other game servers (FICS, IRC) means here: an unknown command
+#: suggests these before a spelling's nearest neighbour.
+HABITS: dict[str, str] = {
+    "tell": "say", "whisper": "say", "msg": "say", "kibitz": "say",
+    "list": "tables", "ls": "tables", "players": "who",
+    "seek": "create", "match": "create", "new": "create", "deal": "start",
+    "moves": "look", "refresh": "look", "status": "look", "show": "look",
+    "resign": "concede", "unobserve": "leave", "part": "leave", "commands": "help",
+}  # fmt: skip
+
+
 def _unknown(word: str) -> str:
-    match = difflib.get_close_matches(word.lower(), command_words(), n=1, cutoff=0.6)
+    low = word.lower()
+    if low in HABITS:
+        said = HABITS[low]
+        public = " (all talk is public)" if said == "say" else ""
+        return f"unknown command {word!r}; here it is {said!r}{public}"
+    match = difflib.get_close_matches(low, command_words(), n=1, cutoff=0.6)
     hint = f"; did you mean {match[0]!r}?" if match else "; type 'help' for the commands"
     return f"unknown command {word!r}{hint}"
 
@@ -604,6 +702,7 @@ def _join_words(*parts: str) -> str:
 
 _TABLE_FORMS: dict[type[Message], Callable[[Any], str]] = {
     Leave: lambda m: "leave",
+    Look: lambda m: "look",
     Say: lambda m: f"say {m.text}",
     Act: lambda m: m.action,
     StartGame: lambda m: "start",
@@ -626,6 +725,9 @@ _LOBBY_FORMS: dict[type[Message], Callable[[Any], str]] = {
     Quit: lambda m: "quit",
     ListRulesets: lambda m: "rulesets",
     ListTables: lambda m: "tables",
+    Who: lambda m: "who",
+    Shout: lambda m: f"shout {m.text}",
+    HearShouts: lambda m: "shouts on" if m.on else "shouts off",
     CreateTable: lambda m: " ".join(
         ["create", m.ruleset, str(m.seats), *format_options(m.options)]
     ),
@@ -690,12 +792,85 @@ def typed_word(message: Message) -> str:
     return words[0] if words else message.type
 
 
-def help_lines(topic: str | None = None) -> list[str]:
-    """The help text, one line per element: every command, or one command.
+@dataclass(frozen=True, slots=True)
+class Situation:
+    """Where a person stands, so that ``help`` says what he can do now: whether he has a
+    name, his current table (``None``: the lobby), his seat there (``None``: watching),
+    the table's state, whether he is its game master, and his legal actions."""
+
+    named: bool = False
+    table: str | None = None
+    seat: int | None = None
+    state: str | None = None
+    master: bool = False
+    legal: tuple[str, ...] = ()
+
+
+#: How many legal actions ``help`` lists before it says how many more there are.
+HELP_LEGAL = 12
+
+
+def situation_lines(now: Situation) -> list[str]:
+    """What ``now`` allows, a line a thing, the command first: help for a person who has
+    read no docs. ``help all`` lists every command.
+
+    >>> situation_lines(Situation(named=True))[1:3]
+    ['  tables - the tables; join N sits you at one, watch N watches it', \
+'  create RULESET SEATS - open a table and sit at it (rulesets lists the games)']
+    """
+    out = ["what you can do now (help all: every command; help COMMAND: one):"]
+    if not now.named:
+        out.append("  name YOURNAME - choose a name; you need one to play, talk or shout")
+    if now.table is None:
+        out += [
+            "  tables - the tables; join N sits you at one, watch N watches it",
+            "  create RULESET SEATS - open a table and sit at it (rulesets lists the games)",
+            "  who - who is online and where; finger NAME - a player; top FAMILY - the best",
+            "  shout TEXT - talk to everyone online (shouts off: hear none)",
+        ]
+        return out
+    t = now.table
+    if now.seat is None:
+        out.append(f"  you are watching table {t}: join {t} sits you in a free seat")
+    else:
+        out.append(f"  you sit in seat {now.seat} at table {t}")
+    running = now.state in ("playing", "paused")
+    if now.legal:
+        shown = ", ".join(now.legal[:HELP_LEGAL])
+        more = len(now.legal) - HELP_LEGAL
+        out.append(f"  your turn: {shown}" + (f" (and {more} more)" if more > 0 else ""))
+        out.append("  type a card to play it (8h), p CARDS to play several, or the action (draw)")
+    elif now.seat is not None and now.state == "playing":
+        out.append("  not your turn: the table's lines say when it is")
+    elif now.state == "paused":
+        out.append("  the game is paused" + ("; resume plays on" if now.master else ""))
+    if now.master and not running:
+        out.append("  start - deal (bots take the empty seats); bot SEAT - seat a bot there")
+    elif not now.master and now.seat is not None and not running:
+        out.append("  the game master deals with start; wait, or talk meanwhile")
+    out += [
+        "  look - the table again: the position, your hand, what you may do",
+        "  say TEXT (or 'TEXT) - talk at the table; who - who is online",
+        "  leave - " + ("stop watching" if now.seat is None else "give up your seat"),
+    ]
+    if now.master:
+        out.append("  game master: pause, end, set, prize, master NAME, close (help master)")
+    return out
+
+
+def help_lines(topic: str | None = None, now: Situation | None = None) -> list[str]:
+    """The help text, one line per element: every command, or one command; with ``now``
+    and no topic, what can be done now (``situation_lines``).
 
     >>> help_lines("jion")
     ["unknown command 'jion'; did you mean 'join'?"]
     """
+    if topic and topic.lower() == "all":
+        topic = None
+    elif not topic and now is not None:
+        return situation_lines(now)
+    if topic and topic.lower() == "master":
+        return [f"{c.usage}: {c.summary}" for c in COMMANDS if c.group == "master"]
     if topic:
         word = topic.lower()
         if word in VERBS or word == "actions":

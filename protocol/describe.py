@@ -34,6 +34,38 @@ Names = Sequence[str | None]
 Line = StyleAndTextTuples
 
 
+#: The prefix of a server bot's entry in a table's ``players``: ``bot:STRATEGY``.
+BOT = "bot:"
+
+
+def seat_name(player: str | None, seat: int) -> str | None:
+    """How a seat's player is named to a person, the one name used everywhere (the
+    lobby's list, the table's seats, the log): a person by his name; a server bot
+    (``bot:STRATEGY``) by its seat, so two bots of one strategy never look alike;
+    ``None`` for an empty seat.
+
+    >>> seat_name("ann", 0), seat_name("bot:search", 3), seat_name(None, 1)
+    ('ann', 'bot 3', None)
+    """
+    if player is None:
+        return None
+    return f"bot {seat}" if player.startswith(BOT) else player
+
+
+def seat_listing(player: str | None, seat: int) -> str | None:
+    """``seat_name`` where the seats are listed (the lobby, a table's seats), with a
+    bot's strategy beside the name it goes by: ``bot 3 (search)``.
+
+    >>> seat_listing("bot:search", 3), seat_listing("ann", 0)
+    ('bot 3 (search)', 'ann')
+    """
+    name = seat_name(player, seat)
+    if name is None or player is None or not player.startswith(BOT):
+        return name
+    strategy = player[len(BOT) :]
+    return f"{name} ({strategy})" if strategy else name
+
+
 def _name(names: Names, seat: Any) -> str:
     if isinstance(seat, int) and 0 <= seat < len(names) and names[seat]:
         return str(names[seat])

@@ -521,6 +521,17 @@ class Act(Message):
     id: Id = field(default=None, kw_only=True)
 
 
+@message("look", CLIENT)
+@dataclass(frozen=True, slots=True)
+class Look(Message):
+    """Show the table again: the reply is a ``snapshot`` of what you may see there (your
+    seat's view if you hold one, else the spectators'). For a person at ``nc`` who has
+    lost the position in his scrollback; a drawing client never needs it."""
+
+    table: Word
+    id: Id = field(default=None, kw_only=True)
+
+
 @message("say", CLIENT)
 @dataclass(frozen=True, slots=True)
 class Say(Message):
@@ -553,6 +564,20 @@ class Presence(Message):
     seat: Seat
     name: Word
     what: Word
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("watcher", SERVER)
+@dataclass(frozen=True, slots=True)
+class Watcher(Message):
+    """Someone began or stopped watching a table, told to everyone else at it (not
+    sequenced): ``what`` is ``came`` or ``went``; ``watching`` counts the spectators now.
+    ``name`` is None for a spectator who has claimed no name."""
+
+    table: Word
+    what: Word
+    name: OptWord = None
+    watching: Count = 0
     id: Id = field(default=None, kw_only=True)
 
 
@@ -950,6 +975,58 @@ class Notice(Message):
     id: Id = field(default=None, kw_only=True)
 
 
+# ------------------------------------------------------------- the room
+@message("who", CLIENT)
+@dataclass(frozen=True, slots=True)
+class Who(Message):
+    """Who is on the server, and where. Reply: ``people``."""
+
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("people", SERVER)
+@dataclass(frozen=True, slots=True)
+class People(Message):
+    """The people online, by name: maps of ``name``, ``state`` (``playing``: seated at a
+    running game; ``seated``: at a table waiting for its game; ``watching``; ``idle``: in
+    the lobby) and ``tables`` (``{"table", "seat"}`` each, ``seat`` null when watching).
+    At most the server's ``who_max`` of them; ``total`` counts every name online and
+    ``guests`` the connections that have claimed none."""
+
+    people: Payloads = ()
+    total: Count = 0
+    guests: Count = 0
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("shout", CLIENT)
+@dataclass(frozen=True, slots=True)
+class Shout(Message):
+    """Talk to the whole room (everyone online who hears shouts), not one table."""
+
+    text: Text
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("shouted", SERVER)
+@dataclass(frozen=True, slots=True)
+class Shouted(Message):
+    """Someone shouted to the room (relayed, cleaned; not sequenced)."""
+
+    name: Word
+    text: Text
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("hear_shouts", CLIENT)
+@dataclass(frozen=True, slots=True)
+class HearShouts(Message):
+    """Hear the room's shouts (``on``, the default) or not, on this connection."""
+
+    on: Bool = True
+    id: Id = field(default=None, kw_only=True)
+
+
 Received = Message | UnknownMessage | InvalidMessage
 
 
@@ -1021,6 +1098,7 @@ __all__ = [
     "GetTop",
     "Goodbye",
     "HandOver",
+    "HearShouts",
     "Hello",
     "Help",
     "HelpText",
@@ -1030,11 +1108,13 @@ __all__ = [
     "Leave",
     "ListRulesets",
     "ListTables",
+    "Look",
     "Message",
     "Named",
     "Notice",
     "Ok",
     "PauseGame",
+    "People",
     "Ping",
     "Pong",
     "Presence",
@@ -1050,6 +1130,8 @@ __all__ = [
     "Seated",
     "SetOptions",
     "SetPrize",
+    "Shout",
+    "Shouted",
     "Snapshot",
     "Spectate",
     "StartGame",
@@ -1061,7 +1143,9 @@ __all__ = [
     "Turn",
     "UnknownMessage",
     "Unseat",
+    "Watcher",
     "Welcome",
+    "Who",
     "clean_text",
     "client_types",
     "from_map",

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from protocol.cards import SUIT_NAMES, card_text, sort_cards
-from protocol.describe import describe_text, pending_text
+from protocol.describe import describe_text, pending_text, seat_listing, seat_name
 from protocol.messages import (
     Chips,
     Error,
@@ -45,31 +45,37 @@ from protocol.messages import (
     Named,
     Notice,
     Ok,
+    People,
     Ping,
     Pong,
     Presence,
     Profile,
     Rulesets,
     Seated,
+    Shouted,
     Snapshot,
     TableEvent,
     Tables,
     Talk,
     Top,
     Turn,
+    Watcher,
     Welcome,
 )
 from protocol.words import plural
 
 DOT = " · "
 
-#: What each ``presence`` word says about the player.
+#: What each ``presence`` word says about the player: while a game runs, and (``_IDLE``)
+#: when none does (no bot takes the seat, no clock runs).
 _PRESENCE = {
-    "left": "left the table",
+    "left": "left the table (a bot plays the seat)",
     "dropped": "lost the connection (the seat and its clock stay)",
     "back": "is back",
     "away": "is away",
 }
+_IDLE = {**_PRESENCE, "left": "left the table", "dropped": "lost the connection"}
+_RUNNING = ("playing", "paused")
 
 
 def _cards(cards: Sequence[str]) -> str:
@@ -83,23 +89,20 @@ class Readable:
     def __init__(self) -> None:
         self.players: dict[str, list[str | None]] = {}
         self.seats: dict[str, int | None] = {}
+        #: whether a game runs at each table, as its last snapshot or turn said
+        self.running: dict[str, bool] = {}
         #: a guest name the codec claimed with a secret it made: said once, on ``named``
         self.guest: tuple[str, str] | None = None
         self.me: str | None = None  #: the name this connection goes by
 
     # ------------------------------------------------------------ names
     def name(self, table: str, seat: Any) -> str:
-        """A seat's player as a sentence names him (a bot: ``the bot``, or ``bot 2``)."""
+        """A seat's player as a sentence names him (a bot by its seat: ``bot 2``, as the
+        lobby's list and the seats name it: ``protocol.describe.seat_name``)."""
         players = self.players.get(table, [])
         if not isinstance(seat, int) or not 0 <= seat < len(players):
             return f"seat {seat}"
-        who = players[seat]
-        if who is None:
-            return f"seat {seat}"
-        if who.startswith("bot:"):
-            bots = sum(1 for p in players if p and p.startswith("bot:"))
-            return "the bot" if bots == 1 else f"bot {seat}"
-        return who
+        return seat_name(players[seat], seat) or f"seat {seat}"
 
     def _names(self, table: str) -> list[str]:
         return [self.name(table, i) for i in range(len(self.players.get(table, [])))]
@@ -164,6 +167,7 @@ class Readable:
         table = msg.table
         self.players[table] = list(msg.players)
         self.seats[table] = msg.seat
+        self.running[table] = msg.state in _RUNNING
         seats = []
         for i, who in enumerate(msg.players):
             tags = [
@@ -174,7 +178,7 @@ class Readable:
                 )
                 if on
             ]
-            text = "empty" if who is None else self.name(table, i)
+            text = seat_listing(who, i) or "empty"
             seats.append(f"{text} ({', '.join(tags)})" if tags else text)
         ruleset = msg.view.get("ruleset") if isinstance(msg.view, dict) else None
         head = f"table {table}" + (f", {ruleset}" if ruleset else "") + f", {msg.state}"
@@ -198,6 +202,8 @@ class Readable:
 
     def _turn(self, msg: Turn) -> list[str]:
         view = msg.view or {"to_act": msg.to_act, "over": msg.to_act is None}
+        if view.get("over"):
+            self.running[msg.table] = False
         parts = self._situation(
             msg.table, msg.seat, view, msg.legal, msg.clock, msg.to_act, brief=True
         )
@@ -268,8 +274,29 @@ class Readable:
         players = self.players.setdefault(msg.table, [])
         if 0 <= msg.seat < len(players) and msg.what != "left":
             players[msg.seat] = msg.name
-        what = _PRESENCE.get(msg.what, msg.what)
+        words = _PRESENCE if self.running.get(msg.table) else _IDLE
+        what = words.get(msg.what, msg.what)
         return [f"presence {msg.table}{DOT}{msg.name} {what}"]
+
+    def _watcher(self, msg: Watcher) -> list[str]:
+        who = msg.name or "someone without a name"
+        what = "came to watch" if msg.what == "came" else "stopped watching"
+        if msg.what not in ("came", "went"):
+            what = msg.what
+        return [f"watcher {msg.table}{DOT}{who} {what} ({msg.watching} watching)"]
+
+    def _shouted(self, msg: Shouted) -> list[str]:
+        return [f"shouted{DOT}{msg.name} shouts: {msg.text}"]
+
+    def _people(self, msg: People) -> list[str]:
+        head = f"people{_id(msg)}"
+        guests = f", and {plural(msg.guests, 'connection')} with no name yet" if msg.guests else ""
+        out = [f"{head}{DOT}{plural(msg.total, 'person', 'people')} online{guests}"]
+        for p in msg.people:
+            out.append(f"{head} {p.get('name')}{DOT}{_whereabouts(p)}")
+        if msg.total > len(msg.people):
+            out.append(f"{head}{DOT}and {msg.total - len(msg.people)} more")
+        return out
 
     def _notice(self, msg: Notice) -> list[str]:
         when = f" (shutdown in {plural(msg.shutdown_in, 'second')})" if msg.shutdown_in else ""
@@ -286,8 +313,8 @@ class Readable:
             ]
         out = []
         for t in msg.tables:
-            players = [p for p in t.get("players", []) if p]
-            who = ", ".join(p if not p.startswith("bot:") else "bot" for p in players) or "nobody"
+            listed = [seat_listing(p, i) for i, p in enumerate(t.get("players", []))]
+            who = ", ".join(p for p in listed if p) or "nobody"
             free = t.get("seats", 0) - t.get("taken", 0)
             parts = [
                 f"{t.get('ruleset')}, {t.get('state')}",
@@ -375,8 +402,8 @@ def _history(self: Readable, msg: History) -> list[str]:
         seat, places = g.get("seat"), g.get("places") or []
         mine = places[seat] if isinstance(seat, int) and 0 <= seat < len(places) else None
         players = ", ".join(
-            "bot" if isinstance(p, str) and p.startswith("bot:") else str(p)
-            for p in g.get("players") or []
+            str(seat_listing(p, i) if isinstance(p, str) else p)
+            for i, p in enumerate(g.get("players") or [])
         )
         scores = ", ".join(map(str, g.get("scores") or []))
         out.append(
@@ -391,8 +418,38 @@ def _history(self: Readable, msg: History) -> list[str]:
 def _top(self: Readable, msg: Top) -> list[str]:
     head = f"top{_id(msg)} {msg.family}{DOT}"
     if not msg.players:
-        return [head + "nobody is rated yet"]
+        return [head + f"nobody is rated yet: {RATED_WHEN}"]
     return [f"{head}{p.get('place')}. {p.get('name')} {_rating(p)}" for p in msg.players]
+
+
+#: When a game changes ratings, as the server rules it (``server.players.profiles``).
+RATED_WHEN = (
+    "a game is rated when two or more people play it (its bots are rated too, by strategy:"
+    " finger bot:search); create ... rated=true rates games against bots alone"
+)
+
+
+def _whereabouts(person: dict[str, Any]) -> str:
+    """What a ``people`` entry does, and where.
+
+    >>> _whereabouts({"state": "playing", "tables": [{"table": "3", "seat": 1,
+    ...     "state": "playing"}, {"table": "5", "seat": None, "state": "waiting"}]})
+    'playing at table 3 (seat 1); watching table 5'
+    >>> _whereabouts({"state": "idle", "tables": []})
+    'in the lobby'
+    """
+    places = []
+    for spot in person.get("tables") or []:
+        if not isinstance(spot, dict):
+            continue
+        table, seat = spot.get("table"), spot.get("seat")
+        if seat is None:
+            places.append(f"watching table {table}")
+        elif spot.get("state") in _RUNNING:
+            places.append(f"playing at table {table} (seat {seat})")
+        else:
+            places.append(f"sitting at table {table} (seat {seat}), no game running")
+    return "; ".join(places) or "in the lobby"
 
 
 def _id(msg: Message) -> str:
@@ -413,6 +470,9 @@ _WRITERS: dict[type[Message], Any] = {
     Turn: Readable._turn,
     Talk: Readable._talk,
     Presence: Readable._presence,
+    Watcher: Readable._watcher,
+    Shouted: Readable._shouted,
+    People: Readable._people,
     Notice: Readable._notice,
     HelpText: Readable._help,
     Tables: Readable._tables,

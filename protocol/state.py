@@ -60,6 +60,7 @@ from protocol.messages import (
     Leave,
     ListRulesets,
     ListTables,
+    Look,
     Message,
     Named,
     Notice,
@@ -71,6 +72,7 @@ from protocol.messages import (
     Spectate,
     UnknownMessage,
     Welcome,
+    Who,
 )
 
 
@@ -94,6 +96,8 @@ _ANONYMOUS = frozenset(
         Help,
         ListRulesets,
         ListTables,
+        Who,
+        Look,
         Spectate,
         Leave,
         Resume,

@@ -83,6 +83,7 @@ from protocol.messages import (
     Named,
     Notice,
     Ok,
+    People,
     Ping,
     Pong,
     Presence,
@@ -92,6 +93,7 @@ from protocol.messages import (
     Resume,
     Rulesets,
     Seated,
+    Shouted,
     Snapshot,
     Spectate,
     Stats,
@@ -101,6 +103,7 @@ from protocol.messages import (
     Top,
     Turn,
     UnknownMessage,
+    Watcher,
     Welcome,
 )
 from protocol.msgpack_codec import depth_ok
@@ -187,6 +190,13 @@ SPECS: tuple[LineSpec, ...] = (
         (("table", "word"), ("seat", "int"), ("name", "word"), ("what", "word")),
     ),
     LineSpec("notice", Notice, (), (("shutdown_in", "optint"),), "text:text"),
+    LineSpec(
+        "watcher",
+        Watcher,
+        (("table", "word"), ("what", "word"), ("name", "optword"), ("watching", "int")),
+    ),
+    LineSpec("people", People, (), (("total", "int"), ("guests", "int")), "json:people"),
+    LineSpec("shouted", Shouted, (), (), "talk"),
     LineSpec(
         "record",
         Record,

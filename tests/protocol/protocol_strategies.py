@@ -112,6 +112,7 @@ FIELD_STRATEGIES = {alias.__metadata__[0]: strategy for alias, strategy in _BY_A
 # Field overrides for text mode: what the text codec writes back exactly.
 TEXT_OVERRIDES: dict[tuple[type[m.Message], str], st.SearchStrategy[Any]] = {
     (m.Say, "text"): nonempty_stripped,
+    (m.Shout, "text"): nonempty_stripped,
     (m.AdminNotice, "text"): nonempty_stripped,
     (m.AdminCloseTable, "reason"): stripped,
     (m.AdminCloseTables, "reason"): stripped,

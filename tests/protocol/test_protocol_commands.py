@@ -8,6 +8,7 @@ from protocol import messages as m
 from protocol.commands import (
     COMMANDS,
     CommandError,
+    Situation,
     command_words,
     format_command,
     help_lines,
@@ -92,6 +93,25 @@ CASES = [
     ("at t7 start", m.StartGame(table="t7")),
     ("#3 at t7 play 7h 7d last", m.Act(table="t7", action="play 7H 7D last", id=3)),
     ("JOIN t2", m.Join(table="t2")),
+    ("observe t2", m.Spectate(table="t2")),
+    ("look", m.Look(table=T)),
+    ("look t2", m.Look(table="t2")),
+    ("hand", m.Look(table=T)),
+    ("who", m.Who()),
+    ("users", m.Who()),
+    ("shout  anyone for switch? ", m.Shout(text="anyone for switch?")),
+    ("shouts off", m.HearShouts(on=False)),
+    ("shouts ON", m.HearShouts(on=True)),
+    ("'good game", m.Say(table=T, text="good game")),
+    ("#4 ' well played ", m.Say(table=T, text="well played", id=4)),
+    ("p 8h", m.Act(table=T, action="play 8H")),
+    ("P 7h 7d last", m.Act(table=T, action="play 7H 7D last")),
+    ("m c4", m.Act(table=T, action="move c4")),
+    ("8h", m.Act(table=T, action="play 8H")),
+    ("qs QH", m.Act(table=T, action="play QS QH")),
+    ("10d last", m.Act(table=T, action="play TD last")),
+    ("C4", m.Act(table=T, action="move c4")),
+    ("at t7 8h", m.Act(table="t7", action="play 8H")),
 ]
 
 
@@ -222,3 +242,51 @@ def test_help_lists_every_command_and_explains_one():
 def test_completion_words_include_commands_aliases_and_verbs():
     words = command_words()
     assert {"join", "sit", "play", "move", "at", "admin"} <= set(words)
+
+
+def test_hand_looks_at_the_table_instead_of_suggesting_handover():
+    """``hand`` once suggested ``handover``, which hands the game-master role on."""
+    assert parse_command("hand", table=T) == m.Look(table=T)
+    assert "handover" not in help_lines("hand")[0]
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        ("tell bob hi", "here it is 'say' (all talk is public)"),
+        ("list", "here it is 'tables'"),
+        ("resign", "here it is 'concede'"),
+        ("p", "p is short for play"),
+        ("wh", "did you mean 'who'?"),
+        ("8x", "type 'help' for the commands"),
+    ],
+)
+def test_a_person_from_another_server_is_pointed_to_the_command(line, says):
+    with pytest.raises(CommandError) as info:
+        parse_command(line, table=T)
+    assert says in str(info.value)
+
+
+def test_look_with_no_table_says_where_to_look():
+    with pytest.raises(CommandError, match="tables lists them"):
+        parse_command("look")
+
+
+def test_new_commands_format_back_to_themselves():
+    for message in (m.Look(table=T), m.Who(id=2), m.Shout(text="hi all"), m.HearShouts(on=False)):
+        assert parse_command(format_command(message, table=T), table=T) == message
+
+
+def test_help_with_a_situation_says_what_can_be_done_now():
+    lobby = help_lines(now=Situation())
+    assert any(line.strip().startswith("name YOURNAME") for line in lobby)
+    assert any(line.strip().startswith("who") for line in lobby)
+    legal = (*(f"play {r}H" for r in "23456789TJQKA"), "draw")
+    turn = help_lines(now=Situation(named=True, table="3", seat=1, state="playing", legal=legal))
+    assert "  your turn: play 2H, play 3H" in turn[2] and "(and 2 more)" in turn[2]
+    assert not any("name YOURNAME" in line for line in turn)
+    master = help_lines(now=Situation(named=True, table="3", seat=0, state="waiting", master=True))
+    assert any(line.strip().startswith("start") for line in master)
+    watching = help_lines(now=Situation(named=True, table="3", state="playing"))
+    assert "  you are watching table 3: join 3 sits you in a free seat" in watching
+    assert help_lines("all", now=Situation()) == help_lines()

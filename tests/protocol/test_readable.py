@@ -28,7 +28,7 @@ def test_a_game_the_master_ended_reads_over_not_your_turn() -> None:
     snap = m.Snapshot(table="3", seq=9, state="over", view=view, seat=0, players=PLAYERS)
     (line,) = r.lines(snap)
     assert "the game is over" in line and "your turn" not in line, line
-    assert "scores: ann 0, the bot 3" in line
+    assert "scores: ann 0, bot 1 3" in line
 
 
 def test_a_spectator_reads_whose_turn_and_no_hand() -> None:
@@ -36,7 +36,7 @@ def test_a_spectator_reads_whose_turn_and_no_hand() -> None:
     _started(r, seat=None)
     view = {"to_act": 1, "over": False, "top": "AC", "hand_sizes": [3, 4]}
     (line,) = r.lines(m.Turn(table="3", seq=5, seat=None, to_act=1, view=view))
-    assert line == "turn 3 · the bot to play · top A♣ · cards: ann 3, the bot 4"
+    assert line == "turn 3 · bot 1 to play · top A♣ · cards: ann 3, bot 1 4"
 
 
 def test_a_player_waiting_reads_a_short_line() -> None:
@@ -44,7 +44,7 @@ def test_a_player_waiting_reads_a_short_line() -> None:
     _started(r)
     view = {"to_act": 1, "over": False, "top": "AC", "hand": ["2C"], "hand_sizes": [1, 4]}
     assert r.lines(m.Turn(table="3", seq=5, seat=0, to_act=1, view=view)) == [
-        "turn 3 · the bot to play"
+        "turn 3 · bot 1 to play"
     ]
 
 
@@ -56,7 +56,7 @@ def test_an_abbott_turn_shows_the_board_a_person_moves_on() -> None:
             "pieces": ["a1", "b2"]}  # fmt: skip
     (line,) = r.lines(m.Turn(table="3", seq=5, seat=0, to_act=0, legal=("move a2",), view=view))
     assert "board (files a-b): 2: A♠ K♥ / 1: 2♣ --" in line
-    assert "pieces: ann a1, the bot b2" in line and "you may: move a2" in line
+    assert "pieces: ann a1, bot 1 b2" in line and "you may: move a2" in line
 
 
 def test_finger_history_and_top_read_as_sentences() -> None:
@@ -74,11 +74,76 @@ def test_finger_history_and_top_read_as_sentences() -> None:
     game = {"table": "4", "game": 1, "ruleset": "switch", "rated": True, "time": 1, "seat": 0,
             "players": ["ann", "bot:heuristic"], "scores": [0, 5], "places": [1, 0]}  # fmt: skip
     assert r.lines(m.History(name="ann", games=(game,), next=1, total=3)) == [
-        "history ann · switch at table 4, game 1: 2nd · players ann, bot · scores 0, 5",
+        "history ann · switch at table 4, game 1: 2nd · players ann, bot 1 (heuristic)"
+        " · scores 0, 5",
         "history ann · 3 games in all; more: history ann 1",
     ]
-    assert r.lines(m.Top(family="abbott")) == ["top abbott · nobody is rated yet"]
+    (nobody,) = r.lines(m.Top(family="abbott"))
+    assert nobody.startswith("top abbott · nobody is rated yet: a game is rated when two or more")
     leader = {"place": 1, "name": "ann", "rating": 27.3, "mu": 1, "sigma": 1, "games": 5}
     assert r.lines(m.Top(family="shedding", players=(leader,))) == [
         "top shedding · 1. ann 27.3 (5 games)"
+    ]
+
+
+def test_a_bot_has_one_name_in_the_lobby_the_seats_and_the_log() -> None:
+    """A bot was ``the bot`` in the log and plain ``bot`` in the lobby's list: now it is
+    ``bot 1`` everywhere, its strategy beside it where the seats are listed."""
+    r = Readable()
+    table = {"table": "3", "ruleset": "switch", "state": "playing", "seats": 2, "taken": 1,
+             "players": list(PLAYERS)}  # fmt: skip
+    (listed,) = r.lines(m.Tables(tables=(table,)))
+    assert "2 seats: ann, bot 1 (heuristic)" in listed
+    (seats,) = r.lines(m.Snapshot(table="3", seq=1, state="playing", view={}, seat=0,
+                                  players=PLAYERS))  # fmt: skip
+    assert "seats: ann (you), bot 1 (heuristic)" in seats
+    event = {"kind": "play", "seat": 1, "cards": ["KC"]}
+    assert r.lines(m.TableEvent(table="3", seq=2, event=event)) == ["event 3 · bot 1 plays K♣"]
+
+
+def test_a_player_leaving_an_ended_game_leaves_no_bot_behind() -> None:
+    """``left the table (a bot takes the seat)`` was said after the game was over too."""
+    r = Readable()
+    _started(r)
+    (line,) = r.lines(m.Presence(table="3", seat=0, name="ann", what="left"))
+    assert line == "presence 3 · ann left the table (a bot plays the seat)"
+    over = {"to_act": None, "over": True, "scores": [0, 3]}
+    r.lines(m.Turn(table="3", seq=9, seat=1, to_act=None, view=over))
+    (line,) = r.lines(m.Presence(table="3", seat=0, name="ann", what="left"))
+    assert line == "presence 3 · ann left the table"
+    r.lines(m.Snapshot(table="4", seq=0, state="waiting", view={}, seat=0, players=PLAYERS))
+    (line,) = r.lines(m.Presence(table="4", seat=0, name="ann", what="dropped"))
+    assert line == "presence 4 · ann lost the connection"
+
+
+def test_the_room_reads_as_sentences() -> None:
+    r = Readable()
+    people = (
+        {
+            "name": "ann",
+            "state": "playing",
+            "tables": [{"table": "3", "seat": 1, "state": "playing"}],
+        },
+        {
+            "name": "bob",
+            "state": "watching",
+            "tables": [{"table": "3", "seat": None, "state": "playing"}],
+        },
+        {"name": "cy", "state": "idle", "tables": []},
+    )
+    assert r.lines(m.People(people=people, total=4, guests=1, id=2)) == [
+        "people #2 · 4 people online, and 1 connection with no name yet",
+        "people #2 ann · playing at table 3 (seat 1)",
+        "people #2 bob · watching table 3",
+        "people #2 cy · in the lobby",
+        "people #2 · and 1 more",
+    ]
+    assert r.lines(m.Watcher(table="3", what="came", name="bob", watching=1)) == [
+        "watcher 3 · bob came to watch (1 watching)"
+    ]
+    assert r.lines(m.Watcher(table="3", what="went", watching=0)) == [
+        "watcher 3 · someone without a name stopped watching (0 watching)"
+    ]
+    assert r.lines(m.Shouted(name="ann", text="switch, anyone?")) == [
+        "shouted · ann shouts: switch, anyone?"
     ]
