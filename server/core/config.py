@@ -48,6 +48,15 @@ class ServerConfig:
     max_connections: int = 20_000
     max_frame_bytes: int = 64 * 1024  #: largest msgpack frame from a client (lines: 4 KiB)
 
+    # ------------------------------------------- HTTP and WebSocket (the web client)
+    http_max_header_bytes: int = 8192  #: a request line and its headers; more: 431
+    http_header_seconds: float = 10.0  #: a request's headers whole after its first byte
+    http_idle_seconds: float = 15.0  #: a kept-alive HTTP connection waits this for a request
+    http_max_requests: int = 100  #: requests on one HTTP connection, then it is closed
+    ws_max_frame_bytes: int = 64 * 1024  #: a WebSocket frame's payload (a message: max_frame_bytes)
+    #: origins besides the server's own whose pages may open its WebSocket ("*": any)
+    ws_allowed_origins: tuple[str, ...] = ()
+
     # ------------------------------------------------------- names, talk
     name_max_chars: int = 24
     talk_max_chars: int = 400
@@ -148,7 +157,12 @@ class ServerConfig:
                 raise ValueError(f"unknown setting {key!r}; known: {', '.join(sorted(known))}")
             if name == "data_dir" and value is not None:
                 value = Path(value).expanduser()
-            if name in ("open_tables", "trusted_addresses", "operator_addresses"):
+            if name in (
+                "open_tables",
+                "trusted_addresses",
+                "operator_addresses",
+                "ws_allowed_origins",
+            ):
                 value = tuple(value)
             kwargs[name] = value
         return cls(**kwargs)
