@@ -16,7 +16,8 @@ Where a commit runs depends on what it costs:
 - Whatever may block for long runs on the writer thread instead: every commit
   under ``synchronous=FULL`` (an fsync each), WAL checkpoints (an fsync of the
   database; ``wal_autocheckpoint`` is off on the connection and the thread runs
-  one every ``checkpoint_every`` commits), reads (``run_in_writer``) and the
+  one every ``checkpoint_every`` commits, or sooner once the WAL file has grown past
+  ``wal_limit`` bytes), reads (``run_in_writer``) and the
   fire-and-forget writes of ``submit_nowait``. The thread takes whatever has
   gathered on its ``queue`` (up to ``batch`` writes), runs it in one
   transaction, and wakes every waiting trio task with a *single*
@@ -26,6 +27,14 @@ The two never touch the connection at once, and writes keep their order: a
 commit runs inline only while nothing is handed to the thread and not yet
 done (``_in_thread``, counted on the trio thread, so it needs no lock); else
 it queues behind what the thread holds.
+
+A small disk heals by itself: ``journal_size_limit`` (``wal_limit``) shrinks the WAL
+file back after each checkpoint, and when a write fails the store runs a TRUNCATE
+checkpoint (at most one every ``heal_seconds``), which copies the WAL into the
+database and empties the file, and tries the write once more. Without it a WAL that
+had filled the disk stayed full: the checkpoint came only after ``checkpoint_every``
+further commits, failed ones included, so a disk of a few MiB refused about four
+writes in five.
 
 ``synchronous=NORMAL`` in WAL mode survives a killed process (the WAL is in the
 OS's hands once a commit returns) but may lose the last commits in a power
@@ -58,9 +67,11 @@ import contextlib
 import functools
 import json
 import logging
+import math
 import queue
 import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -196,6 +207,12 @@ class StoreDamaged(StoreError):
         self.path = path
 
 
+#: The WAL file's size past which it is checkpointed before ``checkpoint_every`` commits,
+#: and to which it is shrunk back after each checkpoint (``journal_size_limit``).
+WAL_LIMIT = 4 * 1024 * 1024
+#: Inline commits between two looks at the WAL file's size (a ``stat``: about a microsecond).
+WAL_CHECK_EVERY = 64
+
 _STOP = object()
 
 
@@ -239,6 +256,8 @@ class SQLiteStore:
         batch: int = 1024,
         checkpoint_every: int = 1000,
         inline: bool = True,
+        wal_limit: int = WAL_LIMIT,
+        heal_seconds: float = 1.0,
     ) -> None:
         if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"sqlite synchronous must be NORMAL or FULL, not {synchronous!r}")
@@ -250,6 +269,10 @@ class SQLiteStore:
         self._inline = inline and self._synchronous in ("OFF", "NORMAL")
         self._checkpoint_every = checkpoint_every
         self._since_checkpoint = 0  #: inline commits since the thread last checkpointed
+        self._wal_limit = wal_limit
+        self._wal_path = Path(f"{self.path}-wal")
+        self._heal_seconds = heal_seconds
+        self._healed_at = -math.inf  #: when the last TRUNCATE checkpoint was asked for
         self._conn: sqlite3.Connection | None = None
         #: Held by the writer thread while it uses the connection, and by ``read_now``:
         #: a read on the trio thread waits for the thread's transaction, never inside it.
@@ -278,6 +301,7 @@ class SQLiteStore:
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute(f"PRAGMA synchronous={self._synchronous}")
         conn.execute("PRAGMA foreign_keys=OFF")
+        conn.execute(f"PRAGMA journal_size_limit={int(self._wal_limit)}")
         if self._inline:  # checkpoints fsync: the writer thread runs them, not a commit
             conn.execute("PRAGMA wal_autocheckpoint=0")
         return conn
@@ -346,16 +370,38 @@ class SQLiteStore:
         requests waiting on it. The writer thread is idle (``_in_thread`` is 0)."""
         assert self._conn is not None
         count = sum(len(r.writes) for r in group)
-        self._write_group(self._conn, group, count)
+        failed = self._write_group(self._conn, group, count)
         self._queued -= count
         for request in group:
             if request.done is not None:
                 request.done.set()
         self._since_checkpoint += 1
-        if self._since_checkpoint >= self._checkpoint_every:
+        due = self._since_checkpoint >= self._checkpoint_every or (
+            self._since_checkpoint % WAL_CHECK_EVERY == 0 and self._wal_bytes() > self._wal_limit
+        )
+        if due and not failed:  # after a failure ``_write_group`` has checkpointed already
             self._since_checkpoint = 0
             self._in_thread += 1
             self._queue.put(_Call(_checkpoint, None))
+
+    def _heal_due(self) -> bool:
+        """Whether a failed write should be followed by a TRUNCATE checkpoint and one
+        retry now: at once if the last such retry succeeded, else at most once every
+        ``heal_seconds``, since on a disk that stays full each attempt fails again (and
+        the checkpoint's fsync runs where the write did, on the trio thread for an
+        inline commit)."""
+        at = time.monotonic()
+        if at - self._healed_at < self._heal_seconds:
+            return False
+        self._healed_at = at
+        return True
+
+    def _wal_bytes(self) -> int:
+        """The WAL file's size now (0 if there is none)."""
+        try:
+            return self._wal_path.stat().st_size
+        except OSError:
+            return 0
 
     def submit_nowait(self, *writes: Write) -> None:
         self._queued += len(writes)
@@ -462,10 +508,17 @@ class SQLiteStore:
             self._write_group(conn, batch, count)
         self._wake([r.done for r in batch if r.done is not None], count, len(batch))
 
-    def _write_group(self, conn: sqlite3.Connection, batch: list[_Request], count: int) -> None:
+    def _write_group(self, conn: sqlite3.Connection, batch: list[_Request], count: int) -> bool:
         """One transaction for the whole group; if it fails, one for each request
-        (so one bad request never fails the others). Each request's ``error`` is set."""
-        error = _transaction(conn, [w for r in batch for w in r.writes])
+        (so one bad request never fails the others). Each request's ``error`` is set;
+        whether any failed."""
+        writes = [w for r in batch for w in r.writes]
+        error = _transaction(conn, writes)
+        if error is not None and self._heal_due():  # the WAL may hold the space it needs
+            _heal(conn)
+            error = _transaction(conn, writes)
+            if error is None:  # it was the WAL: the next time it fills, heal at once again
+                self._healed_at = -math.inf
         if error is not None and len(batch) > 1:
             for request in batch:
                 request.error = _transaction(conn, request.writes)
@@ -477,6 +530,7 @@ class SQLiteStore:
         self._writes += count
         self._commits += 1
         self._largest = max(self._largest, count)
+        return bool(failed)
 
     def _health(self, failed: list[_Request]) -> None:
         """Log the change between writes failing and writes succeeding, once each way."""
@@ -523,6 +577,24 @@ class SQLiteStore:
 def _checkpoint(conn: sqlite3.Connection) -> None:
     """Copy the WAL into the database as far as readers allow (never waits for them)."""
     conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+
+
+def _truncate_checkpoint(conn: sqlite3.Connection) -> None:
+    """Copy the whole WAL into the database and empty the WAL file: the space a full
+    disk needs back. Fails (logged) while the database itself cannot grow, or while a
+    reader (a backup) still needs the WAL; the next failing write asks again."""
+    (busy, _frames, _done) = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    if busy:
+        raise sqlite3.OperationalError("a reader holds the WAL: not emptied this time")
+
+
+def _heal(conn: sqlite3.Connection) -> None:
+    """``_truncate_checkpoint`` after a failed write, on the writer thread; a failure is
+    logged (at debug: the write failures themselves are logged once)."""
+    try:
+        _truncate_checkpoint(conn)
+    except sqlite3.Error as exc:
+        log.debug("the WAL could not be emptied after a failed write: %s", exc)
 
 
 def _transaction(

@@ -10,9 +10,11 @@ by itself."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import resource
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any
@@ -24,6 +26,8 @@ from e2e_client import TEST_CONFIG, Client, serving_server
 from protocol import messages as m
 from server.app import DB_NAME, Server
 from server.players.chip_audit import audit_file
+from server.store.base import TalkSaid
+from server.store.sqlite import SQLiteStore
 from server.tables.table import Table
 
 CONFIG = TEST_CONFIG.replace(close_grace_seconds=0.5, store_retry_seconds=0.05)
@@ -209,3 +213,58 @@ async def test_talk_the_store_cannot_keep_is_refused_and_heard_by_nobody(tmp_pat
         assert stored == ("kept",)
         await ann.aclose()
         await bob.aclose()
+
+
+@contextlib.contextmanager
+def file_size_limit(limit: int) -> Iterator[None]:
+    """Files this process writes cannot grow past ``limit`` bytes (``RLIMIT_FSIZE``; Python
+    ignores SIGXFSZ, so a write past it fails as on a full disk): each of the store's
+    files, the WAL too, lives as on a disk of that size."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+
+
+async def test_a_wal_that_fills_a_small_disk_is_emptied_and_every_write_kept(
+    tmp_path: Path,
+) -> None:
+    """The WAL alone can fill a small disk: checkpointed every 1,000 commits, it needed
+    more room than a MiB holds, and on failure nothing emptied it (failed commits counted
+    towards the next checkpoint: about 800 refused writes to take 200). A failed write now
+    empties it (a TRUNCATE checkpoint) and is tried again, so none is refused while the
+    database itself still fits."""
+    store = SQLiteStore(tmp_path / DB_NAME)
+    store.load()
+    with file_size_limit(1 << 20):
+        for _ in range(1500):  # about 1.5 times what a 1 MiB WAL holds
+            await store.commit(TalkSaid(1, "ann", "x" * 300, 0.0))
+    assert store.failed_writes == 0 and store.healthy
+    (count,) = await store.run_in_writer(
+        lambda c: c.execute("SELECT COUNT(*) FROM talk").fetchone()
+    )
+    assert count == 1500
+    await store.aclose()
+
+
+async def test_the_wal_is_checkpointed_by_its_size_and_shrunk_back(tmp_path: Path) -> None:
+    """Busy writes checkpoint the WAL once it passes ``wal_limit`` (not only every
+    ``checkpoint_every`` commits), and ``journal_size_limit`` shrinks the file back."""
+    limit = 64 * 1024
+    store = SQLiteStore(tmp_path / DB_NAME, wal_limit=limit)
+    store.load()
+    largest = 0
+    wal = tmp_path / f"{DB_NAME}-wal"
+    for i in range(900):  # fewer than checkpoint_every: only the size can trigger one
+        await store.commit(TalkSaid(1, "ann", "x" * 2000, 0.0))
+        if i % 50 == 0:
+            largest = max(largest, wal.stat().st_size)
+    await trio.sleep(0.1)
+    assert largest < 1024 * 1024, largest  # 900 commits of 2 KB: about 2.5 MB unchecked
+    (limit_set,) = await store.run_in_writer(
+        lambda c: c.execute("PRAGMA journal_size_limit").fetchone()
+    )
+    assert limit_set == limit
+    await store.aclose()
