@@ -1,0 +1,504 @@
+// The web client: the terminal client's sibling for people without Python. It speaks the
+// WebSocket binding of docs/protocol.md, keeps its name's secret and its seats' tokens per
+// server in this browser, and shows the same lobby, boards, legal actions, talk and rules.
+import { ordered, playFor } from "./boards/legal.js";
+import { $, el, fill } from "./dom.js";
+import { renderLobby } from "./lobby.js";
+import { Connection } from "./net.js";
+import { CLOCK_WARNING, ClientState, clockLeft, myTurn } from "./state.js";
+import { newSecret, store } from "./store.js";
+import { boardOf, renderTable } from "./table.js";
+
+const FAMILIES = ["shedding", "abbott", "kilodney"];
+const LOBBY_REFRESH_MS = 5000;
+const NAME_RULE = /^[\p{L}\p{N}][\p{L}\p{N}_.-]{0,23}$/u;
+
+class App {
+  constructor() {
+    this.state = new ClientState();
+    this.ui = {
+      screen: "none",
+      current: null, // the table on screen
+      selection: [], // shedding: cards chosen to lay, in order
+      confirming: false, // a selection not in the legal list was tapped once
+      createRuleset: null,
+      top: {},
+      status: "connecting",
+    };
+    this.drawing = false;
+    this.saving = null;
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    this.conn = new Connection(`${scheme}//${location.host}/ws`, {
+      onMessage: (msg) => this.onMessage(msg),
+      onOpen: (welcome) => this.onOpen(welcome),
+      onStatus: (status) => this.setStatus(status),
+    });
+    this.wire();
+    this.conn.open();
+    setInterval(() => this.tick(), 250);
+    setInterval(() => {
+      if (this.ui.screen === "lobby" && this.conn.ready && this.state.name) this.conn.request({ type: "list_tables" });
+    }, LOBBY_REFRESH_MS);
+  }
+
+  // ---- connection ----------------------------------------------------------------
+
+  async onOpen(welcome) {
+    this.state.server = welcome.server || "";
+    const known = store.identity();
+    if (known) {
+      const reply = await this.conn.request({ type: "claim_name", name: known.name, secret: known.secret });
+      if (reply.type === "named") {
+        await this.afterNamed();
+        return;
+      }
+      this.toast(reply.text || reply.code);
+    }
+    this.show("name");
+  }
+
+  async afterNamed() {
+    fill($("#me"), this.state.name);
+    $("#me").hidden = false;
+    if (this.ui.screen === "name" || this.ui.screen === "none") this.show("lobby");
+    this.conn.request({ type: "list_rulesets" });
+    await this.conn.request({ type: "list_tables" });
+    this.refreshTop();
+    await this.takeSeatsBack();
+    this.render();
+  }
+
+  /** Every seat this browser held here, by its kept token, from the last seq it applied;
+   * tables watched on this page are watched again from theirs. */
+  async takeSeatsBack() {
+    const kept = store.seats();
+    let first = null;
+    for (const [table, entry] of Object.entries(kept)) {
+      let t = this.state.tables.get(table);
+      if (!t) {
+        t = this.state.table(table);
+        t.seq = entry.seq || 0;
+        t.seat = entry.seat ?? null;
+        t.token = entry.token;
+        t.log = store.log(table);
+      }
+      const reply = await this.conn.request({ type: "resume", table, token: entry.token, last_seq: t.seq });
+      if (reply.type === "seated") first ??= table;
+      else {
+        store.forgetSeat(table);
+        this.state.tables.delete(table);
+      }
+    }
+    for (const t of [...this.state.tables.values()]) {
+      if (t.seat === null && !kept[t.table]) this.conn.request({ type: "spectate", table: t.table, last_seq: t.seq });
+    }
+    if (first !== null && (this.ui.current === null || !this.state.tables.has(this.ui.current))) this.open(first);
+    else if (this.ui.current !== null && !this.state.tables.has(this.ui.current)) this.show("lobby");
+  }
+
+  setStatus(status) {
+    this.ui.status = status;
+    const words = { connecting: "connecting…", offline: "offline: reconnecting…", online: "" };
+    fill($("#status"), words[status] ?? status);
+    document.body.classList.toggle("offline", status !== "online");
+  }
+
+  onMessage(msg) {
+    const changed = this.state.handle(msg);
+    const t = msg.table !== undefined ? this.state.tables.get(String(msg.table)) : undefined;
+    if (changed === "gap" && t) {
+      if (t.token) this.conn.request({ type: "resume", table: t.table, token: t.token, last_seq: t.seq });
+      else this.conn.request({ type: "spectate", table: t.table, last_seq: t.seq });
+    }
+    if (msg.type === "event" && msg.event && msg.event.kind === "game_end") {
+      this.conn.request({ type: "list_tables" });
+      setTimeout(() => this.refreshTop(), 1500);
+    }
+    if (msg.type === "snapshot" || msg.type === "turn") this.keepSelectionValid();
+    if (msg.type === "notice") this.toast(msg.text);
+    if (msg.type === "goodbye") {
+      this.toast(`The server said goodbye: ${msg.text || msg.code}`);
+      if (["banned", "kicked", "quit"].includes(msg.code)) this.conn.stop();
+    }
+    if (msg.type === "error" && (msg.id === undefined || msg.id === null)) this.toast(msg.text || msg.code);
+    if (t && t.token) this.persistSoon();
+    this.render();
+  }
+
+  persistSoon() {
+    if (this.saving) return;
+    this.saving = setTimeout(() => {
+      this.saving = null;
+      for (const t of this.state.tables.values()) {
+        if (!t.token) continue;
+        store.keepSeat(t.table, { token: t.token, seat: t.seat, seq: t.seq });
+        store.keepLog(t.table, t.log);
+      }
+    }, 200);
+  }
+
+  // ---- what a person does -----------------------------------------------------
+
+  async claim(name, given) {
+    const secret = given || (store.identity() && store.identity().name === name ? store.identity().secret : null) || store.secretFor(name);
+    const reply = await this.conn.request({ type: "claim_name", name, secret });
+    if (reply.type !== "named") return reply;
+    store.secretFor(reply.name, secret);
+    store.setName(reply.name);
+    await this.afterNamed();
+    return reply;
+  }
+
+  async claimGuest() {
+    for (let i = 0; i < 4; i++) {
+      const digits = new Uint16Array(1);
+      crypto.getRandomValues(digits);
+      const name = `guest-${1000 + (digits[0] % 9000)}`;
+      const secret = newSecret();
+      const reply = await this.conn.request({ type: "claim_name", name, secret });
+      if (reply.type === "named") {
+        store.secretFor(reply.name, secret);
+        store.setName(reply.name);
+        await this.afterNamed();
+        return reply;
+      }
+      if (reply.code !== "name_taken") return reply;
+    }
+    return { type: "error", text: "no free guest name: pick a name" };
+  }
+
+  async join(table) {
+    const reply = await this.conn.request({ type: "join", table });
+    if (reply.type !== "seated") return this.toast(reply.text || reply.code);
+    this.open(table);
+    this.persistSoon();
+  }
+
+  async watch(table) {
+    const reply = await this.conn.request({ type: "spectate", table });
+    if (reply.type === "error") return this.toast(reply.text || reply.code);
+    this.open(table);
+  }
+
+  async create(ruleset, seats, bots, options) {
+    const made = await this.conn.request({ type: "create_table", ruleset, seats, options });
+    if (made.type !== "ok") return this.toast(made.text || made.code);
+    const table = made.table;
+    const seated = await this.conn.request({ type: "join", table });
+    if (seated.type !== "seated") return this.toast(seated.text || seated.code);
+    this.open(table);
+    this.persistSoon();
+    if (bots >= seats - 1) {
+      await this.tableRequest("start_game", table);
+      return;
+    }
+    for (let seat = seats - 1, placed = 0; seat >= 0 && placed < bots; seat--) {
+      if (seat === seated.seat) continue;
+      await this.tableRequest("seat_bot", table, { seat });
+      placed++;
+    }
+  }
+
+  async leave() {
+    const table = this.ui.current;
+    if (table === null) return this.show("lobby");
+    const reply = await this.conn.request({ type: "leave", table });
+    if (reply.type === "error" && reply.code !== "no_table" && reply.code !== "no_seat") return this.toast(reply.text || reply.code);
+    store.forgetSeat(table);
+    this.state.tables.delete(table);
+    this.ui.current = null;
+    this.show("lobby");
+    this.conn.request({ type: "list_tables" });
+  }
+
+  async tableRequest(type, table, extra = {}) {
+    const reply = await this.conn.request({ type, table, ...extra });
+    if (reply.type === "error") {
+      this.state.note(table, reply.text || reply.code, "error");
+      this.toast(reply.text || reply.code);
+    }
+    this.render();
+    return reply;
+  }
+
+  async act(action) {
+    const t = this.table();
+    if (!t) return;
+    this.ui.confirming = false;
+    const reply = await this.conn.request({ type: "act", table: t.table, action });
+    if (reply.type === "ok") this.ui.selection = [];
+    else {
+      this.state.note(t.table, `${action}: ${reply.text || reply.code}`, "error");
+      this.toast(reply.text || reply.code);
+    }
+    this.render();
+  }
+
+  async say(text) {
+    const t = this.table();
+    if (!t || !text.trim()) return;
+    const reply = await this.conn.request({ type: "say", table: t.table, text });
+    if (reply.type === "error") this.toast(reply.text || reply.code);
+  }
+
+  tapCard(card) {
+    const t = this.table();
+    if (!t) return;
+    const board = boardOf(t);
+    if (board && !board.selects) {
+      const action = `play ${card}`;
+      if (myTurn(t) && t.legal.includes(action)) this.act(action);
+      else this.toast(myTurn(t) ? `${card} cannot be played now` : "not your turn");
+      return;
+    }
+    const at = this.ui.selection.indexOf(card);
+    if (at >= 0) this.ui.selection.splice(at, 1);
+    else this.ui.selection.push(card);
+    this.ui.confirming = false;
+    this.render();
+  }
+
+  /** Lay the selected cards: the listed play (with its `last` if that is how it is
+   * listed); a play not listed (the table may punish it) is sent on a second tap. */
+  playSelection() {
+    const t = this.table();
+    const sel = this.ui.selection;
+    if (!t || !sel.length || !myTurn(t)) return;
+    const listed = playFor(sel, t.legal);
+    if (listed) return this.act(listed);
+    if (this.ui.confirming) return this.act(`play ${sel.join(" ")}`);
+    this.ui.confirming = true;
+    this.toast("That play is not among the legal ones: the table may punish it. Tap again to play it anyway.");
+    this.render();
+  }
+
+  clearSelection() {
+    this.ui.selection = [];
+    this.ui.confirming = false;
+    this.render();
+  }
+
+  keepSelectionValid() {
+    const t = this.table();
+    const hand = (t && t.view && t.view.hand) || [];
+    this.ui.selection = this.ui.selection.filter((c) => hand.includes(c));
+  }
+
+  // ---- dialogs: rules, finger, top ----------------------------------------------
+
+  dialog(title, ...body) {
+    fill($("#dialog-title"), title);
+    fill($("#dialog-body"), ...body);
+    const d = $("#dialog");
+    if (!d.open) d.showModal();
+  }
+
+  async openRules() {
+    const t = this.table();
+    const family = t && t.view ? t.view.family : (this.state.rulesets.find((r) => r.name === ((this.state.lobby.find((x) => String(x.table) === (t && t.table)) || {}).ruleset)) || {}).family;
+    if (!family) return this.toast("The rules show once the game's family is known");
+    let text;
+    try {
+      const response = await fetch(`/rules/${encodeURIComponent(family)}`);
+      text = response.ok ? await response.text() : `No rules page for ${family} here.`;
+    } catch {
+      text = "The rules could not be fetched.";
+    }
+    const options = Object.entries((t && t.view && t.view.options) || {});
+    this.dialog(
+      `Rules: ${family}`,
+      options.length ? el("p", { class: "house-rules" }, el("b", { text: "This table's house rules: " }), options.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(", ")) : null,
+      el("pre", { class: "rules", id: "rules-text", text }),
+    );
+  }
+
+  async finger(name) {
+    const reply = await this.conn.request({ type: "get_profile", name: name || null });
+    if (reply.type !== "profile") return this.playersDialog(el("p", { class: "error", text: reply.text || reply.code }));
+    const ratings = (reply.ratings || []).map((r) => el("li", { text: `${r.family}: ${Math.round(r.rating)} (${r.games} games)` }));
+    const tallies = (reply.tallies || []).map((r) => el("li", { text: `${r.ruleset}: ${r.won} won of ${r.played}` }));
+    const recent = (reply.recent || []).map((g) => el("li", { text: `${g.ruleset} at table ${g.table}: ${g.places && g.places[g.seat] === 0 ? "won" : "played"} · ${(g.players || []).join(", ")}` }));
+    const mine = reply.name === this.state.name && store.identity();
+    this.playersDialog(
+      el(
+        "div",
+        { class: "profile", id: "profile" },
+        el("h3", { text: reply.name }),
+        el("p", { text: `${reply.games} games${reply.chips !== null && reply.chips !== undefined ? ` · ${reply.chips} chips` : ""}` }),
+        ratings.length ? [el("h4", { text: "Ratings" }), el("ul", {}, ratings)] : el("p", { class: "dim", text: "Not rated yet" }),
+        tallies.length ? [el("h4", { text: "Games" }), el("ul", {}, tallies)] : null,
+        recent.length ? [el("h4", { text: "Last games" }), el("ul", {}, recent)] : null,
+        mine ? el("details", {}, el("summary", { text: "Your secret (to use this name on another device)" }), el("code", { class: "secret", text: store.identity().secret })) : null,
+      ),
+    );
+  }
+
+  async top(family) {
+    const reply = await this.conn.request({ type: "get_top", family });
+    if (reply.type !== "top") return this.playersDialog(el("p", { class: "error", text: reply.text || reply.code }));
+    const rows = (reply.players || []).map((p) =>
+      el("li", {}, el("button", { type: "button", class: "link", onclick: () => this.finger(p.name) }, p.name), ` ${Math.round(p.rating)} · ${p.games} games`),
+    );
+    this.playersDialog(el("div", { id: "top" }, el("h3", { text: `Best rated: ${reply.family}` }), rows.length ? el("ol", {}, rows) : el("p", { class: "dim", text: "nobody rated yet" })));
+  }
+
+  playersDialog(result = null) {
+    const nameInput = el("input", { id: "finger-name", name: "finger", autocapitalize: "off", placeholder: this.state.name || "name" });
+    const familySelect = el("select", { id: "top-family" }, FAMILIES.map((f) => el("option", { value: f }, f)));
+    const fingerForm = el("form", { class: "row" }, el("label", { for: "finger-name", class: "sr-only", text: "Name" }), nameInput, el("button", { type: "submit" }, "Finger"));
+    fingerForm.addEventListener("submit", (e) => {
+      e.preventDefault();
+      this.finger(nameInput.value.trim() || this.state.name);
+    });
+    const topForm = el("form", { class: "row" }, el("label", { for: "top-family", class: "sr-only", text: "Family" }), familySelect, el("button", { type: "submit" }, "Top"));
+    topForm.addEventListener("submit", (e) => {
+      e.preventDefault();
+      this.top(familySelect.value);
+    });
+    this.dialog("Players", fingerForm, topForm, el("div", { class: "dialog-result" }, result));
+  }
+
+  async refreshTop() {
+    for (const family of FAMILIES) {
+      const reply = await this.conn.request({ type: "get_top", family, count: 5 });
+      if (reply.type === "top") this.ui.top[family] = reply.players || [];
+    }
+    this.render();
+  }
+
+  // ---- screens ------------------------------------------------------------------
+
+  table() {
+    return this.ui.current === null ? null : this.state.tables.get(this.ui.current) || null;
+  }
+
+  open(table) {
+    if (this.ui.current !== table) this.ui.selection = [];
+    this.ui.current = table;
+    this.show("table");
+    requestAnimationFrame(() => {
+      const log = $("#log");
+      log.scrollTop = log.scrollHeight;
+    });
+  }
+
+  show(screen) {
+    this.ui.screen = screen;
+    for (const id of ["name-screen", "lobby", "table"]) $(`#${id}`).hidden = true;
+    $(`#${screen === "name" ? "name-screen" : screen}`).hidden = false;
+    if (screen === "name") setTimeout(() => $("#name-input").focus(), 0);
+    this.render();
+  }
+
+  render() {
+    if (this.drawing) return;
+    this.drawing = true;
+    requestAnimationFrame(() => {
+      this.drawing = false;
+      if (this.ui.screen === "lobby") renderLobby(this, $("#lobby"));
+      else if (this.ui.screen === "table") {
+        const t = this.table();
+        if (t) renderTable(this, t);
+      }
+      this.tick();
+    });
+  }
+
+  /** The turn clock, counting down; red with a line in the log at 10 s on our turn. */
+  tick() {
+    const t = this.table();
+    const clock = $("#clock");
+    const left = t && t.state === "playing" ? clockLeft(t) : null;
+    if (left === null) {
+      clock.textContent = "";
+      clock.className = "clock";
+      return;
+    }
+    const s = Math.ceil(left);
+    clock.textContent = `Clock ${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+    const warn = myTurn(t) && left <= CLOCK_WARNING;
+    clock.className = `clock${warn ? " warn" : ""}${myTurn(t) ? " mine" : ""}`;
+    if (warn && !t.warned) {
+      t.warned = true;
+      this.state.note(t.table, `${CLOCK_WARNING} seconds left: play, or the clock plays for you`, "error");
+      this.toast(`${CLOCK_WARNING} seconds left!`);
+      this.render();
+    }
+  }
+
+  toast(text) {
+    const box = $("#toast");
+    box.textContent = String(text || "");
+    box.hidden = !text;
+    clearTimeout(this.toastTimer);
+    this.toastTimer = setTimeout(() => (box.hidden = true), 4000);
+  }
+
+  // ---- wiring ------------------------------------------------------------------
+
+  wire() {
+    $("#name-form").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const name = $("#name-input").value.trim();
+      if (!NAME_RULE.test(name)) {
+        fill($("#name-error"), "A name is 1 to 24 letters, digits, _ - or ., starting with a letter or digit.");
+        return;
+      }
+      const reply = await this.claim(name, $("#secret-input").value.trim() || null);
+      fill($("#name-error"), reply.type === "named" ? "" : reply.code === "name_taken" ? "That name belongs to someone else (or your secret is not its secret)." : reply.text || reply.code);
+    });
+    $("#guest").addEventListener("click", async () => {
+      const reply = await this.claimGuest();
+      fill($("#name-error"), reply.type === "named" ? "" : reply.text || reply.code);
+    });
+    $("#lobby-btn").addEventListener("click", () => {
+      if (this.state.name) {
+        this.show("lobby");
+        this.conn.request({ type: "list_tables" });
+      }
+    });
+    $("#me").addEventListener("click", () => this.finger(this.state.name));
+    $("#players-btn").addEventListener("click", () => this.playersDialog());
+    $("#rules-btn").addEventListener("click", () => this.openRules());
+    $("#leave-btn").addEventListener("click", () => this.leave());
+    $("#talk-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const input = $("#talk");
+      this.say(input.value);
+      input.value = "";
+    });
+    document.addEventListener("keydown", (e) => this.key(e));
+  }
+
+  /** Keys for play on a desktop: 1-9 pick a legal action, Enter plays the selection,
+   * t talks, r shows the rules, Escape clears the selection. */
+  key(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const typing = e.target instanceof HTMLElement && e.target.closest("input, textarea, select");
+    if (typing) {
+      if (e.key === "Escape") e.target.blur();
+      return;
+    }
+    if (this.ui.screen !== "table" || $("#dialog").open) return;
+    const t = this.table();
+    if (!t) return;
+    if (/^[1-9]$/.test(e.key)) {
+      const action = ordered(t.legal)[Number(e.key) - 1];
+      if (action && myTurn(t)) {
+        e.preventDefault();
+        this.act(action);
+      }
+    } else if (e.key === "Enter" && this.ui.selection.length && !(e.target instanceof HTMLButtonElement)) {
+      e.preventDefault();
+      this.playSelection();
+    } else if (e.key === "t") {
+      e.preventDefault();
+      $("#talk").focus();
+    } else if (e.key === "r") {
+      e.preventDefault();
+      this.openRules();
+    } else if (e.key === "Escape") this.clearSelection();
+  }
+}
+
+window.switchboard = new App();

@@ -1,0 +1,39 @@
+// The kilodney board: the pile top and what must follow it, who is still in the hand
+// (beside the names: cards, knocked out, out, score), and the viewer's hand: a playable
+// card is played with one tap (every kilodney play is one card).
+import { SUITS, SUIT_NAMES } from "../cards.js";
+import { el } from "../dom.js";
+import { bigCard, handRow } from "./hand.js";
+import { playable } from "./legal.js";
+
+export const selects = false;
+
+export function seatBadge(view, seat) {
+  const size = (view.hand_sizes || [])[seat] ?? 0;
+  if ((view.knocked_out || []).includes(seat)) return `knocked out (${size})`;
+  const inHand = (view.in_hand || [])[seat];
+  if (inHand === false) return size ? `out (${size})` : "out";
+  return `${size} card${size === 1 ? "" : "s"}`;
+}
+
+const RANK_WORDS = { T: "10", J: "jack", Q: "queen", K: "king", A: "ace" };
+
+export function render(view, ctx) {
+  const head = ["kilodney", `hand ${view.hand_number ?? 1}`, `to ${view.target ?? 50}`];
+  if (view.dealer !== undefined && view.dealer !== null) head.push(`dealer ${ctx.name(view.dealer)}`);
+  const top = view.top;
+  const facts = [];
+  if (top && view.leader !== undefined && view.leader !== null) facts.push(el("div", { class: "fact", text: `played by ${ctx.name(view.leader)}` }));
+  if (top && view.running && top !== "JK") {
+    const rank = RANK_WORDS[top[0]] || top[0];
+    facts.push(el("div", { class: "fact", text: `Follow: ${SUITS[top[1]]} ${SUIT_NAMES[top[1]]} or a ${rank}, or a joker` }));
+  } else if (!view.over) facts.push(el("div", { class: "fact", text: "Lead any card" }));
+  facts.push(el("div", { class: "fact dim", text: `Jokers in the deck: ${view.jokers ?? 0}` }));
+  return el(
+    "div",
+    { class: "board kilodney" },
+    el("h2", { class: "board-title", text: head.join(" · ") }),
+    el("div", { class: "pile" }, bigCard(top), el("div", { class: "facts" }, facts)),
+    handRow(view, ctx, ctx.mine ? playable(ctx.legal) : new Set()),
+  );
+}

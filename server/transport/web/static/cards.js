@@ -1,0 +1,49 @@
+// Cards as a person reads them: `QH` is Q♥ in red, `TD` is 10♦, `JK` a joker.
+import { el } from "./dom.js";
+
+export const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+export const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+const RANKS = "23456789TJQKA";
+const SUIT_ORDER = "CDHS";
+
+/** `QH` -> `Q♥`, `TD` -> `10♦`, `JK` -> `Joker`. */
+export function cardText(card) {
+  if (card === "JK") return "Joker";
+  if (typeof card !== "string" || card.length !== 2) return String(card);
+  const rank = card[0] === "T" ? "10" : card[0];
+  return rank + (SUITS[card[1]] || card[1]);
+}
+
+/** The colour class of a card. */
+export function cardClass(card) {
+  if (card === "JK") return "joker";
+  return card && (card[1] === "H" || card[1] === "D") ? "red" : "black";
+}
+
+/** A card as an inline span (in the log, on a button). */
+export function cardSpan(card) {
+  return el("span", { class: `card-text ${cardClass(card)}`, text: cardText(card) });
+}
+
+/** Cards in suit order, then rank; jokers last (the terminal client's order). */
+export function sortCards(cards) {
+  const key = (c) => (c === "JK" ? 999 : SUIT_ORDER.indexOf(c[1]) * 20 + RANKS.indexOf(c[0]));
+  return [...cards].sort((a, b) => key(a) - key(b));
+}
+
+/** Cards by rank, high first (abbott's collections). */
+export function byRankDesc(cards) {
+  return [...cards].sort((a, b) => RANKS.indexOf(b[0]) - RANKS.indexOf(a[0]));
+}
+
+const CARD_WORD = /^(?:[2-9TJQKA][CDHS]|JK)$/;
+
+/** An action's notation with its cards drawn as cards: `play 7H 7D` -> [play, 7♥, 7♦]. */
+export function actionLabel(action) {
+  const out = [];
+  action.split(" ").forEach((word, i) => {
+    if (i) out.push(" ");
+    out.push(CARD_WORD.test(word) ? cardSpan(word) : word);
+  });
+  return out;
+}

@@ -1,0 +1,41 @@
+// Building the page. Every text that came from the server (names, talk, table titles,
+// error texts) reaches the page as a text node, never as HTML: `el` has no way to set
+// innerHTML, so a name like `<img src=x onerror=alert(1)>` is shown as those characters.
+
+/**
+ * A new element: `el("button", {class: "act", onclick: f, dataset: {action: "draw"}}, "draw")`.
+ * Props: `class`, `text`, `dataset`, `on<event>` (a listener), booleans (`disabled`,
+ * `hidden`) and anything else as an attribute. Children are nodes or strings (text).
+ */
+export function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = String(value);
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else if (key.startsWith("on") && typeof value === "function") {
+      node.addEventListener(key.slice(2), value);
+    } else if (value === true) node.setAttribute(key, "");
+    else node.setAttribute(key, String(value));
+  }
+  append(node, children);
+  return node;
+}
+
+/** Add children (nodes, strings as text, arrays flattened; null skipped). */
+export function append(node, children) {
+  for (const child of [children].flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** Replace everything in `node` with `children`. */
+export function fill(node, ...children) {
+  node.replaceChildren();
+  return append(node, children);
+}
+
+export const $ = (selector, root = document) => root.querySelector(selector);

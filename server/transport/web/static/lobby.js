@@ -1,0 +1,140 @@
+// The lobby: the tables (with their players and ratings; join, watch, or back to your
+// seat), a table to create (ruleset, seats, bots, the clock and house rules), and the
+// best rated of each family.
+import { el, fill } from "./dom.js";
+
+const FAMILIES = ["shedding", "abbott", "kilodney"];
+
+function rating(value) {
+  return value === null || value === undefined ? "" : ` (${Math.round(value)})`;
+}
+
+function tableCard(app, info) {
+  const me = app.state.name;
+  const players = info.players || [];
+  const ratings = info.ratings || [];
+  const mine = me !== null && players.includes(me);
+  const free = players.some((p) => p === null) || (info.state === "playing" && players.some((p) => p && p.startsWith("bot:")));
+  const seats = el("ul", { class: "seat-list" });
+  players.forEach((p, seat) => {
+    const label = p === null ? "empty" : p.startsWith("bot:") ? `${p.slice(4)} (bot)` : p;
+    seats.append(
+      el("li", { class: p === null ? "dim" : "" }, el("span", { text: label }), el("span", { class: "rating", text: rating(ratings[seat]) })),
+    );
+  });
+  const id = String(info.table);
+  const opts = Object.entries(info.options || {})
+    .map(([k, v]) => `${k}=${v}`)
+    .join(" ");
+  return el(
+    "li",
+    { class: "table-card", dataset: { table: id } },
+    el("div", { class: "table-head" }, el("b", { text: `Table ${id}` }), el("span", { text: ` · ${info.ruleset} · ${info.state}` })),
+    el("div", { class: "dim small", text: `master ${info.master ?? "-"} · ${info.spectators ?? 0} watching${opts ? ` · ${opts}` : ""}` }),
+    seats,
+    el(
+      "div",
+      { class: "row" },
+      mine
+        ? el("button", { type: "button", class: "primary", dataset: { join: id }, onclick: () => app.join(id) }, "Back to my seat")
+        : el("button", { type: "button", class: "primary", dataset: { join: id }, disabled: !free || info.state === "closed", onclick: () => app.join(id) }, "Join"),
+      el("button", { type: "button", dataset: { watch: id }, onclick: () => app.watch(id) }, "Watch"),
+    ),
+  );
+}
+
+function optionInput(option) {
+  const name = `opt-${option.name}`;
+  const label = el("label", { for: name, text: option.name.replaceAll("_", " ") });
+  let input;
+  if (option.choices) {
+    input = el("select", { id: name, name: option.name }, option.choices.map((c) => el("option", { value: String(c), selected: c === option.default }, String(c))));
+  } else if (typeof option.default === "boolean") {
+    input = el("input", { id: name, name: option.name, type: "checkbox", checked: option.default });
+  } else if (typeof option.default === "number" || option.min !== undefined) {
+    input = el("input", { id: name, name: option.name, type: "number", inputmode: "numeric", min: option.min, max: option.max, placeholder: option.default === null ? "default" : String(option.default) });
+  } else {
+    input = el("input", { id: name, name: option.name, type: "text", placeholder: String(option.default ?? "") });
+  }
+  return el("div", { class: "field" }, label, input, el("small", { class: "dim", text: option.doc || "" }));
+}
+
+/** The options the form sets that differ from the ruleset's defaults. */
+function readOptions(form, ruleset) {
+  const out = {};
+  for (const option of ruleset.options || []) {
+    const input = form.elements[option.name];
+    if (!input) continue;
+    let value;
+    if (input.type === "checkbox") value = input.checked;
+    else if (input.value === "") continue;
+    else if (input.type === "number") value = Number(input.value);
+    else value = input.value;
+    if (value !== option.default) out[option.name] = value;
+  }
+  return out;
+}
+
+function createForm(app) {
+  const rulesets = app.state.rulesets;
+  if (!rulesets.length) return el("p", { class: "dim", text: "Loading the games…" });
+  const chosen = rulesets.find((r) => r.name === app.ui.createRuleset) || rulesets.find((r) => r.name === "switch") || rulesets[0];
+  const seatsDefault = Math.min(Math.max(chosen.min_seats, 4), chosen.max_seats);
+  const seatSelect = el("select", { id: "create-seats", name: "seats" });
+  for (let n = chosen.min_seats; n <= chosen.max_seats; n++) seatSelect.append(el("option", { value: String(n), selected: n === seatsDefault }, String(n)));
+  const botSelect = el("select", { id: "create-bots", name: "bots" });
+  const fillBots = () => {
+    const seats = Number(seatSelect.value);
+    fill(botSelect, ...Array.from({ length: seats }, (_, n) => el("option", { value: String(n), selected: n === seats - 1 }, n === seats - 1 ? `${n} (start at once)` : String(n))));
+  };
+  fillBots();
+  seatSelect.addEventListener("change", fillBots);
+  const rulesetSelect = el(
+    "select",
+    { id: "create-ruleset", name: "ruleset", onchange: (e) => {
+      app.ui.createRuleset = e.target.value;
+      app.render();
+    } },
+    rulesets.map((r) => el("option", { value: r.name, selected: r === chosen }, r.name)),
+  );
+  const houseRules = (chosen.options || []).map(optionInput);
+  const form = el(
+    "form",
+    { id: "create-form", class: "card-box" },
+    el("h2", { text: "New table" }),
+    el("p", { class: "dim small", text: chosen.summary || "" }),
+    el("div", { class: "field" }, el("label", { for: "create-ruleset", text: "Game" }), rulesetSelect),
+    el("div", { class: "row" }, el("div", { class: "field" }, el("label", { for: "create-seats", text: "Seats" }), seatSelect), el("div", { class: "field" }, el("label", { for: "create-bots", text: "Bots" }), botSelect)),
+    el("details", {}, el("summary", { text: "House rules" }), houseRules),
+    el("button", { type: "submit", class: "primary", id: "create-go" }, "Create and sit down"),
+  );
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    app.create(chosen.name, Number(seatSelect.value), Number(botSelect.value), readOptions(form, chosen));
+  });
+  return form;
+}
+
+function leaders(app) {
+  const box = el("div", { class: "card-box", id: "leaders" }, el("h2", { text: "Best rated" }));
+  for (const family of FAMILIES) {
+    const top = app.ui.top[family];
+    const list = el("ol", { class: "leader-list" });
+    for (const p of (top || []).slice(0, 5)) {
+      list.append(el("li", {}, el("button", { type: "button", class: "link", onclick: () => app.finger(p.name) }, p.name), el("span", { class: "rating", text: ` ${Math.round(p.rating)} · ${p.games} games` })));
+    }
+    box.append(el("h3", { text: family }), top && top.length ? list : el("p", { class: "dim small", text: "nobody rated yet" }));
+  }
+  return box;
+}
+
+export function renderLobby(app, root) {
+  const tables = app.state.lobby.filter((t) => t.state !== "closed");
+  const list = el("ul", { class: "table-list", id: "tables" });
+  for (const info of tables) list.append(tableCard(app, info));
+  fill(
+    root,
+    el("div", { class: "lobby-main" }, el("div", { class: "card-box" }, el("h2", { text: "Tables" }), tables.length ? list : el("p", { class: "dim", text: "No tables yet: create one below." })), createForm(app)),
+    leaders(app),
+  );
+}

@@ -1,0 +1,164 @@
+// What the page knows about the server and its tables, folded in from messages (the
+// terminal client's client/state.py). Events apply once, in order: one whose seq is not
+// past the table's is a duplicate (a resume may overlap) and is ignored.
+
+export const CLOCK_WARNING = 10;
+const MAX_LOG = 500;
+const RUNNING = new Set(["playing", "paused"]);
+
+export function newTable(table) {
+  return {
+    table,
+    seat: null,
+    token: null,
+    state: "waiting",
+    seq: 0,
+    view: null,
+    legal: [],
+    players: [],
+    playedBy: [],
+    master: null,
+    toAct: null,
+    deadline: null, // performance.now() (ms) at which the seat to act runs out
+    warned: false,
+    synced: false,
+    log: [],
+    gone: {}, // seat -> [name, "dropped" | "left"]
+    result: null, // the last hand_end / game_end event, until the next deal
+  };
+}
+
+/** Who sits where, for a person: a bot by its seat (`West (bot)`, `bot 2`). */
+export function names(t) {
+  const compass = (t.view && t.view.seat_names) || [];
+  return t.players.map((player, seat) => {
+    if (player === null && t.state === "over" && seat < t.playedBy.length) player = t.playedBy[seat];
+    if (player === null || player === undefined) return null;
+    if (player.startsWith("bot:")) return seat < compass.length ? `${compass[seat]} (bot)` : `bot ${seat}`;
+    return player;
+  });
+}
+
+export function myTurn(t) {
+  return t.seat !== null && t.toAct === t.seat && t.legal.length > 0;
+}
+
+/** `dropped` or `left` while the player at `seat` is gone, else null. */
+export function away(t, seat) {
+  const entry = t.gone[seat];
+  if (!entry || t.players[seat] !== entry[0]) return null;
+  return entry[1];
+}
+
+export function clockLeft(t, now = performance.now()) {
+  return t.deadline === null ? null : Math.max(0, (t.deadline - now) / 1000);
+}
+
+function setClock(t, clock) {
+  t.deadline = clock === null || clock === undefined ? null : performance.now() + clock * 1000;
+  if (clock === null || clock === undefined || clock > CLOCK_WARNING) t.warned = false;
+}
+
+function addLog(t, line) {
+  t.log.push(line);
+  if (t.log.length > MAX_LOG) t.log.splice(0, t.log.length - MAX_LOG);
+}
+
+export class ClientState {
+  constructor() {
+    this.name = null;
+    this.server = "";
+    this.rulesets = [];
+    this.lobby = [];
+    this.tables = new Map();
+    this.notices = [];
+  }
+
+  table(id) {
+    if (!this.tables.has(id)) this.tables.set(id, newTable(id));
+    return this.tables.get(id);
+  }
+
+  /** Fold one message in; says what changed (`table`, `event`, `talk`, `lobby`, ...). */
+  handle(msg) {
+    switch (msg.type) {
+      case "snapshot": {
+        const t = this.table(msg.table);
+        t.seq = msg.seq;
+        t.state = msg.state;
+        t.view = msg.view && Object.keys(msg.view).length ? msg.view : null;
+        if (msg.seat !== undefined && msg.seat !== null) t.seat = msg.seat;
+        t.legal = msg.legal || [];
+        t.players = msg.players || [];
+        t.master = msg.master ?? null;
+        if (RUNNING.has(msg.state)) t.playedBy = t.players;
+        t.toAct = t.view ? t.view.to_act ?? null : null;
+        setClock(t, msg.clock);
+        t.synced = true;
+        if (t.view && !t.view.over && msg.state !== "over" && t.result && t.result.kind === "game_end") t.result = null;
+        return "table";
+      }
+      case "event": {
+        const t = this.table(msg.table);
+        if (msg.seq <= t.seq) return null;
+        if (t.synced && msg.seq > t.seq + 1) return "gap";
+        t.seq = msg.seq;
+        const ev = msg.event || {};
+        addLog(t, { kind: "event", ev, seq: msg.seq });
+        if (ev.kind === "hand_end" || ev.kind === "game_end") t.result = ev;
+        else if (ev.kind === "deal" || ev.kind === "cut") t.result = null;
+        return "event";
+      }
+      case "turn": {
+        const t = this.table(msg.table);
+        if (msg.seat !== undefined && msg.seat !== null && t.seat === null) t.seat = msg.seat;
+        t.toAct = msg.to_act ?? null;
+        t.legal = msg.legal || [];
+        setClock(t, msg.clock);
+        if (msg.view) t.view = msg.view;
+        else if (t.view) t.view = { ...t.view, to_act: t.toAct };
+        if (msg.seq > t.seq) t.seq = msg.seq;
+        t.synced = true;
+        return "table";
+      }
+      case "seated": {
+        const t = this.table(msg.table);
+        t.seat = msg.seat;
+        t.token = msg.token;
+        return "table";
+      }
+      case "presence": {
+        const t = this.table(msg.table);
+        if (msg.what === "back") delete t.gone[msg.seat];
+        else t.gone[msg.seat] = [msg.name, msg.what];
+        addLog(t, { kind: "presence", seat: msg.seat, name: msg.name, what: msg.what });
+        return "talk";
+      }
+      case "talk":
+        addLog(this.table(msg.table), { kind: "talk", name: msg.name, text: msg.text });
+        return "talk";
+      case "tables":
+        this.lobby = msg.tables || [];
+        return "lobby";
+      case "rulesets":
+        this.rulesets = msg.rulesets || [];
+        return "lobby";
+      case "named":
+        this.name = msg.name;
+        return "name";
+      case "notice": {
+        this.notices.push(msg.text);
+        const found = /\bat table (\S+?)[:,;]?(?:\s|$)/.exec(msg.text || "");
+        if (found && this.tables.has(found[1])) addLog(this.tables.get(found[1]), { kind: "note", text: msg.text });
+        return "notice";
+      }
+      default:
+        return null;
+    }
+  }
+
+  /** A line from the page itself (an error reply) in a table's log. */
+  note(table, text, kind = "note") {
+    if (table !== null && this.tables.has(table)) addLog(this.tables.get(table), { kind, text });
+  }
+}

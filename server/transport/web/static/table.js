@@ -1,0 +1,178 @@
+// The table screen: who sits where (and who is here, away or gone), the family's board,
+// every legal action as a button (wrapped, never cut off; digits pick them on a desktop),
+// the game master's controls, the end of a hand or game with its scores, and the log.
+import * as abbott from "./boards/abbott.js";
+import * as kilodney from "./boards/kilodney.js";
+import { grouped, mustText, ordered, playFor } from "./boards/legal.js";
+import * as shedding from "./boards/shedding.js";
+import { actionLabel, cardSpan } from "./cards.js";
+import { describeEvent, seatName } from "./describe.js";
+import { el, fill } from "./dom.js";
+import { away, myTurn, names } from "./state.js";
+
+const BOARDS = { abbott, shedding, kilodney };
+
+export function boardOf(t) {
+  return BOARDS[(t.view && t.view.family) || ""] || null;
+}
+
+function seatStrip(app, t, n) {
+  const view = t.view || {};
+  const board = boardOf(t);
+  const strip = el("ul", { class: "seats", id: "seats" });
+  t.players.forEach((player, seat) => {
+    const status = player === null ? "empty" : player.startsWith("bot:") ? "bot" : away(t, seat) === "dropped" ? "away" : away(t, seat) === "left" ? "gone" : "here";
+    const turn = view.to_act === seat && !view.over;
+    const tags = [];
+    if (seat === t.seat) tags.push("you");
+    if (player !== null && player === t.master) tags.push("master");
+    strip.append(
+      el(
+        "li",
+        { class: `seat ${turn ? "turn" : ""} ${status}`, dataset: { seat: String(seat), status } },
+        el("span", { class: "marker", "aria-hidden": "true", text: turn ? "▶" : "" }),
+        player !== null && !player.startsWith("bot:")
+          ? el("button", { type: "button", class: "link who", onclick: () => app.finger(player) }, n[seat] || "")
+          : el("span", { class: "who", text: n[seat] || `seat ${seat} (empty)` }),
+        tags.length ? el("span", { class: "dim", text: ` (${tags.join(", ")})` }) : null,
+        status === "away" || status === "gone" ? el("span", { class: "presence warn", text: status }) : null,
+        el("span", { class: "badge", text: board && t.view ? board.seatBadge(view, seat) : "" }),
+        t.view ? el("span", { class: "score", text: `${(view.scores || [])[seat] ?? 0}` }) : null,
+      ),
+    );
+  });
+  return strip;
+}
+
+function actions(app, t) {
+  const box = el("div", { class: "actions", id: "actions" });
+  const view = t.view || {};
+  if (!myTurn(t)) {
+    if (t.state === "playing" && view.to_act !== undefined && view.to_act !== null && !view.over) {
+      box.append(el("p", { class: "waiting dim", text: `Waiting for ${seatName(names(t), view.to_act)}…` }));
+    }
+    if (!t.legal.length) return box;
+  }
+  if (view.family === "shedding" && t.seat === view.to_act) {
+    const must = mustText(view, t.legal);
+    if (must) box.append(el("p", { class: "must", id: "must", text: must }));
+  }
+  const keys = ordered(t.legal);
+  for (const [heading, list] of grouped(t.legal)) {
+    const row = el("div", { class: "action-row" }, el("span", { class: "heading", text: heading }));
+    for (const action of list) {
+      const key = keys.indexOf(action) + 1;
+      row.append(
+        el(
+          "button",
+          { type: "button", class: "act", dataset: { action }, onclick: () => app.act(action) },
+          key <= 9 ? el("kbd", { text: String(key) }) : null,
+          actionLabel(action),
+        ),
+      );
+    }
+    box.append(row);
+  }
+  const board = boardOf(t);
+  if (board && board.selects && (view.hand || []).length) {
+    const sel = app.ui.selection;
+    const listed = sel.length ? playFor(sel, t.legal) : null;
+    const label = !sel.length ? "Select cards, then play" : listed ? "Play" : app.ui.confirming ? "Play anyway?" : "Play";
+    box.append(
+      el(
+        "div",
+        { class: "action-row selection" },
+        el("span", { class: "heading", text: "Selected" }),
+        el("span", { class: "chosen" }, sel.length ? sel.flatMap((c, i) => (i ? [" ", cardSpan(c)] : [cardSpan(c)])) : el("span", { class: "dim", text: "none" })),
+        el("button", { type: "button", class: "primary", id: "play-selected", disabled: !sel.length || !myTurn(t), onclick: () => app.playSelection() }, el("kbd", { text: "⏎" }), label),
+        sel.length ? el("button", { type: "button", id: "clear-selection", onclick: () => app.clearSelection() }, "Clear") : null,
+      ),
+    );
+  }
+  return box;
+}
+
+function masterControls(app, t) {
+  if (t.master === null || t.master !== app.state.name) return null;
+  const box = el("div", { class: "row master", id: "master" });
+  if (t.state === "waiting" || t.state === "over") {
+    box.append(el("button", { type: "button", class: "primary", id: "start", onclick: () => app.tableRequest("start_game", t.table) }, t.state === "over" ? "New game" : "Start (bots take the empty seats)"));
+    t.players.forEach((p, seat) => {
+      if (p === null) box.append(el("button", { type: "button", dataset: { bot: String(seat) }, onclick: () => app.tableRequest("seat_bot", t.table, { seat }) }, `Bot in seat ${seat}`));
+    });
+  } else if (t.state === "playing") {
+    box.append(el("button", { type: "button", onclick: () => app.tableRequest("pause_game", t.table) }, "Pause"));
+  } else if (t.state === "paused") {
+    box.append(el("button", { type: "button", class: "primary", onclick: () => app.tableRequest("resume_game", t.table) }, "Resume"));
+  }
+  return box;
+}
+
+function result(t, n) {
+  const view = t.view || {};
+  let ev = t.result;
+  if (!ev && (view.over || t.state === "over") && t.view) ev = { kind: "game_end", winner: view.winner, scores: view.scores };
+  if (!ev) return null;
+  const game = ev.kind === "game_end";
+  const points = Array.isArray(ev.points) ? ev.points : ev.hand_points;
+  const scores = ev.scores || view.scores || [];
+  const rows = scores.map((score, seat) =>
+    el(
+      "tr",
+      { class: ev.winner === seat ? "winner" : "" },
+      el("td", { text: seatName(n, seat) }),
+      game ? null : el("td", { text: points ? `${points[seat] > 0 ? "+" : ""}${points[seat] ?? 0}` : "" }),
+      el("td", { text: String(score) }),
+    ),
+  );
+  const winner = ev.winner !== undefined && ev.winner !== null ? `${seatName(n, ev.winner)} wins` : "";
+  return el(
+    "section",
+    { class: `result ${game ? "game" : "hand"}`, id: "result", "aria-live": "polite" },
+    el("h3", { text: game ? `Game over${winner ? `: ${winner}` : ""}` : `Hand ${ev.hand_number ?? ""} over${winner ? `: ${winner}` : ""}` }),
+    el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: "Player" }), game ? null : el("th", { text: "Hand" }), el("th", { text: "Total" }))), el("tbody", {}, rows)),
+  );
+}
+
+export function logLine(entry, n) {
+  switch (entry.kind) {
+    case "event":
+      return el("li", { class: "event", dataset: { seq: String(entry.seq) } }, describeEvent(entry.ev, n));
+    case "talk":
+      return el("li", { class: "talk" }, el("b", { class: "who", text: `${entry.name}: ` }), el("span", { class: "talk-text", text: entry.text }));
+    case "presence": {
+      const what = { left: "left the seat (a bot plays it)", dropped: "dropped (the seat stays theirs)", back: "is back" }[entry.what] || entry.what;
+      return el("li", { class: "presence" }, el("b", { class: "who", text: entry.name }), ` ${what}`);
+    }
+    default:
+      return el("li", { class: entry.kind }, entry.text);
+  }
+}
+
+export function renderTable(app, t) {
+  const n = names(t);
+  const view = t.view || {};
+  const board = boardOf(t);
+  const ruleset = view.ruleset || (app.state.lobby.find((x) => String(x.table) === t.table) || {}).ruleset || "";
+  fill(document.getElementById("table-title"), `Table ${t.table}`, ruleset ? ` · ${ruleset}` : "", ` · ${t.state}`, t.seat === null ? " · watching" : "");
+  const ctx = {
+    name: (seat) => seatName(n, seat),
+    legal: t.legal,
+    mine: myTurn(t),
+    selection: app.ui.selection,
+    onCard: (card) => app.tapCard(card),
+    onAct: (action) => app.act(action),
+  };
+  fill(
+    document.getElementById("table-main"),
+    seatStrip(app, t, n),
+    board && t.view ? board.render(view, ctx) : el("p", { class: "dim board-wait", text: t.state === "waiting" ? "Waiting for the game to start." : "" }),
+    result(t, n),
+    actions(app, t),
+    masterControls(app, t),
+  );
+  const log = document.getElementById("log");
+  const atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+  fill(log, t.log.map((entry) => logLine(entry, n)));
+  if (atEnd) log.scrollTop = log.scrollHeight;
+}
