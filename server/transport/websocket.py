@@ -1,0 +1,256 @@
+"""The WebSocket binding, sans-I/O: a connection's codec that speaks WebSocket frames
+(wsproto) carrying one JSON message each (``protocol.json_codec``).
+
+After ``/ws`` is upgraded (``server.transport.http``), the connection serves the client as
+it serves a msgpack or text one, through this codec: the same session, timers, rate limits
+and quotas, because only the codec differs. It has the codec's shape (``receive_data``,
+``next_message``, ``buffered``, ``encode``) and two things more, which a WebSocket needs
+and a byte stream does not: ``outgoing()``, the control frames to write now (the pong to a
+ping, the answer to a close), and ``peer_closed``, true once the client closed the
+WebSocket (then the connection ends without a goodbye, which could no longer be sent).
+
+Limits, each checked as the bytes arrive, before a message is whole: a data frame's payload
+over ``max_frame_bytes``, or a message (all its frames) over ``limits.max_frame`` bytes (the
+same limit as a msgpack frame), is ``too_large``; a binary message, a frame wsproto refuses
+(bad opcode, an unmasked client frame, a control frame over 125 bytes, invalid UTF-8 in a
+text message) is ``bad_frame``; and the JSON codec's own limits apply to the message. Each
+of them is fatal, as a broken msgpack frame is: the connection answers ``error`` and closes.
+After an ``error`` that ends the connection, or a ``goodbye``, ``encode`` appends the close
+frame (RFC 6455 section 7.4 codes: 1000 for quit, 1001 for shutdown, 1009 for a message too
+big, 1002 for a broken frame, 1008 otherwise), so a browser learns why.
+
+>>> codec = WebSocketCodec()
+>>> frame = client_frame('{"type":"ping","id":1}')
+>>> codec.receive_data(frame[:5]); codec.next_message() is None
+True
+>>> codec.receive_data(frame[5:]); codec.next_message()
+Ping(id=1)
+>>> from protocol.messages import Pong
+>>> codec.encode(Pong(id=1))
+b'\\x81\\x16{"type":"pong","id":1}'
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+
+from wsproto.connection import Connection, ConnectionState, ConnectionType
+from wsproto.events import (
+    BytesMessage,
+    CloseConnection,
+    Message,
+    Ping,
+    TextMessage,
+)
+from wsproto.frame_protocol import CloseReason
+
+from protocol import messages as m
+from protocol.errors import RemoteProtocolError
+from protocol.json_codec import JsonDecoder
+from protocol.json_codec import encode as json_encode
+from protocol.limits import DEFAULT_LIMITS, Limits
+
+NAME = "websocket"
+
+#: The close code that goes with a goodbye's or a fatal error's code.
+CLOSE_CODES: dict[str, int] = {
+    "quit": CloseReason.NORMAL_CLOSURE,
+    "shutdown": CloseReason.GOING_AWAY,
+    "too_large": CloseReason.MESSAGE_TOO_BIG,
+    "bad_frame": CloseReason.PROTOCOL_ERROR,
+    "internal": CloseReason.INTERNAL_ERROR,
+}
+
+
+class SharedFrames:
+    """The frame bytes of the last messages encoded, by the message's identity: a table
+    hands one message object to everyone who sees it alike, and a server's frames are not
+    masked, so every WebSocket sends the very same bytes (as ``SharedEncodings`` keeps the
+    msgpack ones). It holds the message beside its bytes, so an identity is never reused
+    while it is cached."""
+
+    def __init__(self, size: int = 64) -> None:
+        self._size = size
+        self._entries: dict[int, tuple[m.Message, bytes]] = {}
+
+    def get(self, message: m.Message) -> bytes | None:
+        hit = self._entries.get(id(message))
+        return hit[1] if hit is not None and hit[0] is message else None
+
+    def put(self, message: m.Message, data: bytes) -> None:
+        entries = self._entries
+        if len(entries) >= self._size:
+            del entries[next(iter(entries))]  # the oldest
+        entries[id(message)] = (message, data)
+
+
+_shared = SharedFrames()
+
+
+class WebSocketCodec:
+    """WebSocket frames in, messages out; messages in, frames out: one client's codec."""
+
+    name = NAME
+
+    def __init__(
+        self,
+        limits: Limits = DEFAULT_LIMITS,
+        max_frame_bytes: int = 1 << 16,
+        trailing: bytes = b"",
+    ) -> None:
+        self.limits = limits
+        self.max_frame_bytes = max_frame_bytes
+        self._ws = Connection(ConnectionType.SERVER)
+        self._json = JsonDecoder(limits)
+        self._parts: list[str] = []  #: the text of the message being received, so far
+        self._message_bytes = 0  #: its size in UTF-8 bytes, so far
+        self._frame_bytes = 0  #: the size of the frame being received, so far
+        self._ready: deque[str] | None = None  #: whole messages not yet taken
+        self._control = b""  #: control frames to write (pongs, the close answer)
+        self._failure: RemoteProtocolError | None = None
+        self._close_code = 0  #: the close frame a fatal error earns (0: none yet)
+        self.peer_closed = False  #: the client sent a close frame (answered in ``outgoing``)
+        if trailing:
+            self.receive_data(trailing)
+
+    # ------------------------------------------------------------- receiving
+    def receive_data(self, data: bytes) -> None:
+        """Bytes from the client; ``b""`` when it closed its side. Raises
+        ``RemoteProtocolError`` (fatal) for a frame or message it must refuse."""
+        if self._failure is not None:
+            raise RemoteProtocolError(f"the stream already failed: {self._failure}", "bad_frame")
+        if self.peer_closed:
+            return
+        if not data:
+            if self._parts or self._message_bytes:
+                raise self._fail("the stream ended in the middle of a message", "bad_frame")
+            self.peer_closed = True
+            return
+        ws = self._ws
+        ws.receive_data(data)
+        for event in ws.events():
+            if isinstance(event, TextMessage):
+                self._take_text(event)
+            elif isinstance(event, Ping):
+                self._control += ws.send(event.response())
+            elif isinstance(event, CloseConnection):
+                if ws.state is ConnectionState.REMOTE_CLOSING:  # the client closes
+                    self._control += ws.send(event.response())
+                    self.peer_closed = True
+                    return
+                # wsproto refused a frame (it reports that as a close it has not sent)
+                raise self._fail(f"a bad WebSocket frame: {event.reason}", "bad_frame", event.code)
+            elif isinstance(event, BytesMessage):
+                raise self._fail(
+                    "binary messages are not part of this protocol: send JSON text",
+                    "bad_frame",
+                    CloseReason.UNSUPPORTED_DATA,
+                )
+            # a Pong answers nothing we asked: ignored
+
+    def _take_text(self, event: Message[str]) -> None:
+        chunk = event.data
+        size = len(chunk.encode("utf-8"))
+        self._frame_bytes += size
+        self._message_bytes += size
+        if self._frame_bytes > self.max_frame_bytes:
+            raise self._fail(
+                f"a WebSocket frame over the limit of {self.max_frame_bytes} bytes", "too_large"
+            )
+        if self._message_bytes > self.limits.max_frame:
+            raise self._fail(
+                f"a message over the limit of {self.limits.max_frame} bytes", "too_large"
+            )
+        if chunk:
+            self._parts.append(chunk)
+        if event.frame_finished:
+            self._frame_bytes = 0
+        if event.message_finished:
+            text = "".join(self._parts)
+            self._parts = []
+            self._message_bytes = 0
+            if self._ready is None:
+                self._ready = deque()
+            self._ready.append(text)
+
+    def next_message(self) -> m.Received | None:
+        """The next whole message, or ``None`` until more data arrives."""
+        ready = self._ready
+        if not ready:
+            return None
+        text = ready.popleft()
+        if not ready:
+            self._ready = None
+        try:
+            return self._json.decode(text)
+        except RemoteProtocolError as exc:
+            raise self._fail(str(exc), exc.code) from None
+
+    @property
+    def buffered(self) -> int:
+        """Bytes held of a message not yet whole, or not yet taken (the message timer runs
+        while this is not zero)."""
+        pending = sum(map(len, self._ready)) if self._ready else 0
+        return self._message_bytes + pending
+
+    def _fail(self, why: str, code: str, close: int | None = None) -> RemoteProtocolError:
+        exc = RemoteProtocolError(why, code)
+        self._failure = exc
+        self._close_code = close or CLOSE_CODES.get(code, CloseReason.POLICY_VIOLATION)
+        self._parts = []
+        self._ready = None
+        return exc
+
+    @property
+    def failed(self) -> bool:
+        return self._failure is not None
+
+    # --------------------------------------------------------------- sending
+    def outgoing(self) -> bytes:
+        """Control frames to write now (and forget): pongs, the answer to a close."""
+        data, self._control = self._control, b""
+        return data
+
+    def encode(self, message: m.Message) -> bytes:
+        """One text frame holding ``message``; after a goodbye or a fatal error, the close
+        frame too. Nothing once the WebSocket is closing (no data frame may follow a close)."""
+        ws = self._ws
+        if ws.state is not ConnectionState.OPEN:
+            return b""
+        final = type(message) is m.Goodbye or (
+            self._failure is not None and type(message) is m.Error
+        )
+        if not final:
+            data = _shared.get(message)
+            if data is None:
+                data = ws.send(TextMessage(data=json_encode(message)))
+                _shared.put(message, data)
+            return data
+        data = ws.send(TextMessage(data=json_encode(message)))
+        code = CLOSE_CODES.get(message.code, CloseReason.POLICY_VIOLATION)  # type: ignore[attr-defined]
+        if self._failure is not None:
+            code = self._close_code
+        return data + ws.send(CloseConnection(code=code, reason=message.code))  # type: ignore[attr-defined]
+
+
+def client_frame(text: str | bytes, fin: bool = True, opcode: int | None = None) -> bytes:
+    """A masked frame as a client sends it (tests, benchmarks and the docstring use it).
+
+    >>> client_frame("hi", opcode=1)[:2]
+    b'\\x81\\x82'
+    """
+    payload = text.encode() if isinstance(text, str) else text
+    if opcode is None:
+        opcode = 1 if isinstance(text, str) else 2
+    head = bytes([(0x80 if fin else 0) | opcode])
+    n = len(payload)
+    if n < 126:
+        head += bytes([0x80 | n])
+    elif n < 1 << 16:
+        head += bytes([0x80 | 126]) + n.to_bytes(2, "big")
+    else:
+        head += bytes([0x80 | 127]) + n.to_bytes(8, "big")
+    mask = os.urandom(4)
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    return head + mask + masked
