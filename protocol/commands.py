@@ -518,8 +518,8 @@ COMMANDS: tuple[Command, ...] = (
             _finger, ("profile",)),
     Command("history", "history [NAME] [START]", "a player's finished games, newest first",
             "lobby", _history),
-    Command("top", "top FAMILY [N]", "the best rated players of a family (or a ruleset's)",
-            "lobby", _top),
+    Command("top", "top FAMILY [N]", "the best rated players of a family (or a ruleset's);"
+            " a game two or more people play is rated, its bots by strategy", "lobby", _top),
     Command("start", "start", "deal (game master; empty seats get bots)", "master",
             _table_only(lambda t: StartGame(table=t), "start")),
     Command("pause", "pause", "pause the game and its clock (game master)", "master",
@@ -825,7 +825,9 @@ def situation_lines(now: Situation) -> list[str]:
         out += [
             "  tables - the tables; join N sits you at one, watch N watches it",
             "  create RULESET SEATS - open a table and sit at it (rulesets lists the games)",
-            "  who - who is online and where; finger NAME - a player; top FAMILY - the best",
+            "  who - who is online and where; finger NAME - a player's ratings and games",
+            "  top FAMILY - the best rated (a game two or more people play is rated, its"
+            " bots by strategy)",
             "  shout TEXT - talk to everyone online (shouts off: hear none)",
         ]
         return out

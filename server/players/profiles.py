@@ -9,11 +9,15 @@ Rulings (the sources are silent; these follow what FICS and lichess do):
   that game. Only a game that ends by its rules counts; an abandoned one (the
   master ended it, everyone left, the table closed) is in nobody's history.
 - **Rated or not** is a table setting, ``rated`` (``create ... rated=true``, or the
-  master's ``set rated=false``): unset, a game is rated when every seat was held
-  by a person at the deal; ``rated=true`` rates a game with bots too, and each
-  bot is rated as its strategy (``bot:search``: every table's search bots share
-  one rating); ``rated=false`` rates nothing. Unrated games still count in the
-  played and won tallies and the history.
+  master's ``set rated=false``): unset, a game is rated when two or more people
+  held seats at the deal (``PEOPLE_TO_RATE``), and each server bot in it is rated
+  as its strategy (``bot:search``: every table's search bots share one rating);
+  ``rated=true`` rates a game against bots alone too; ``rated=false`` rates
+  nothing. Unrated games still count in the played and won tallies and the
+  history. Why two: an evening's game night fills seats with bots, and a game
+  between friends with a bot beside them is a real result (the bot, rated as its
+  strategy, stands for a steady player); one person practising against bots is
+  not, as lichess leaves a game against its computer unrated.
 - **The rating** is openskill's Plackett-Luce model, which rates a whole finishing
   order (second of four tells more than "did not win"): each seat's place comes
   from the final scores (``engine.places``), a player starts at mu 25, sigma
@@ -61,8 +65,10 @@ from server.store.base import (
 Table = Any
 
 #: The table setting that makes its games rated (True), unrated (False) or, unset,
-#: rated when every seat is held by a person at the deal.
+#: rated when at least ``PEOPLE_TO_RATE`` people hold seats at the deal.
 RATED = "rated"
+#: People seated at the deal that make a game rated when the table's ``rated`` is unset.
+PEOPLE_TO_RATE = 2
 #: A new player's rating (openskill's defaults).
 MU, SIGMA = 25.0, 25.0 / 3.0
 #: How a rating is shown: ``BASE + SCALE * (mu - 3 sigma)``, rounded.
@@ -245,7 +251,8 @@ class Profiles:
                 players.append(BOT + strategy)
                 shown.append(BOT + strategy)
         setting = table.settings.get(RATED)
-        rated = all(s.name is not None for s in table.seats) if setting is None else bool(setting)
+        people = sum(s.name is not None for s in table.seats)
+        rated = people >= PEOPLE_TO_RATE if setting is None else bool(setting)
         lineup = GamePlayers(table.id, game, tuple(players), tuple(shown), rated)
         # memory first: a refused start is retried with the same game number, which replaces it
         self.lineups[table.id] = lineup

@@ -326,7 +326,7 @@ class GameMaster:
                 if self.profiles
                 else []
             ),
-            "rated": self.table.settings.get(RATED),  # None: rated when every seat is a person
+            "rated": self.table.settings.get(RATED),  # None: rated with two people seated
         }
 
     def _notice_all(self, text: str) -> None:

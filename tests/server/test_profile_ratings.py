@@ -106,11 +106,11 @@ async def test_an_unrated_table_moves_nothing_but_keeps_the_game() -> None:
         assert (await store.history("ann", 0, 10))[1] == 1
 
 
-async def test_bots_are_rated_by_strategy_only_at_a_rated_table() -> None:
+async def test_one_person_against_bots_is_rated_only_at_a_rated_table() -> None:
     store = MemoryStore()
     async with serving(store=store) as (server, port):
         ann = await Client.connect(port, "ann")
-        table = await table_of(ann, None)  # a bot in seat 1: not rated by default
+        table = await table_of(ann, None)  # one person and a bot: not rated by default
         await play_out(server, table, {0: ann})
         profiles = server.ops.profiles
         assert profiles is not None and profiles.ratings == {}
@@ -126,6 +126,25 @@ async def test_bots_are_rated_by_strategy_only_at_a_rated_table() -> None:
         assert bot is not None and bot.games == 1 and bot.shown == "bot:random"
         assert profiles.rating("ann", FAMILY) is not None
         assert store.results[-1].players == ("ann", "bot:random")
+
+
+async def test_two_people_and_a_bot_are_rated_by_default_the_bot_by_strategy() -> None:
+    """Game night fills the empty seats with bots: after ten such games ``top`` said
+    nobody was rated, as a game was rated only when every seat was a person's."""
+    store = MemoryStore()
+    async with serving(store=store) as (server, port):
+        ann, bob = await Client.connect(port, "ann"), await Client.connect(port, "bob")
+        table = (await ok(ann, m.CreateTable(ruleset=RULESET, seats=3))).table
+        await ok(ann, m.Join(table=table, seat=0))
+        await ok(bob, m.Join(table=table, seat=1))
+        await ok(ann, m.SeatBot(table=table, seat=2, strategy="random"))
+        await ok(ann, m.StartGame(table=table))
+        await dealt(ann, table)
+        await play_out(server, table, {0: ann, 1: bob})
+        assert [r.rated for r in store.results] == [True]
+        profiles = server.ops.profiles
+        assert profiles is not None
+        assert {r.player for r in profiles.top(FAMILY, 10)} == {"ann", "bob", "bot:random"}
 
 
 async def test_a_bad_rated_option_is_refused() -> None:
