@@ -63,6 +63,7 @@ from client.page import Page, wrap_page
 from client.players import with_rating
 from client.rules import rules_lines
 from client.state import CLOCK_WARNING, MAX_LOG, ClientState, LogLine, TableState, display_name
+from client.wrap import wrap_fragments
 from protocol import fields
 from protocol.describe import describe_event
 from protocol.words import plural
@@ -266,6 +267,7 @@ class ClientApp:
         # content) and for the log's lines twice; both are drawn once per change instead.
         self._board_cache: tuple[object, tuple[Any, ...], StyleAndTextTuples] | None = None
         self._line_cache: dict[int, tuple[LogLine, tuple[Any, ...], StyleAndTextTuples]] = {}
+        self._log_rows: dict[str, int] = {}  # rows each part of the log took, last drawn
         self.last_change: float | None = None
         self.on_redraw: Callable[[float], None] | None = None
         self.input_field = TextArea(
@@ -690,26 +692,32 @@ class ClientApp:
             return [("class:error", str(entry.data.get("text", "")))]
         return [("class:dim", str(entry.data.get("text", "")))]
 
-    def _joined(self, part: str) -> StyleAndTextTuples:
+    def _joined(self, part: str, width: int) -> StyleAndTextTuples:
+        """The log's lines for a pane ``width`` wide, each wrapped at words (a long line
+        continues indented under itself); the pane's cursor goes to the last row."""
         out: StyleAndTextTuples = []
-        for i, line in enumerate(self._log_lines(part)):
-            if i:
-                out.append(("", "\n"))
-            out.extend(line)
+        rows = 0
+        for line in self._log_lines(part):
+            for row in wrap_fragments(line, width):
+                if rows:
+                    out.append(("", "\n"))
+                out.extend(row)
+                rows += 1
+        self._log_rows[part] = rows
         return out
 
-    def _log(self) -> StyleAndTextTuples:
-        return self._joined("events" if self.talk_apart() else "all")
+    def _log(self, width: int) -> StyleAndTextTuples:
+        return self._joined("events" if self.talk_apart() else "all", width)
 
-    def _talk(self) -> StyleAndTextTuples:
-        lines = self._joined("talk")
+    def _talk(self, width: int) -> StyleAndTextTuples:
+        lines = self._joined("talk", width)
         return lines or [("class:dim", "(talk: type ' then your words)")]
 
     def _log_cursor(self) -> Point:
-        return Point(0, max(0, len(self._log_lines("events" if self.talk_apart() else "all")) - 1))
+        return Point(0, max(0, self._log_rows.get("events" if self.talk_apart() else "all", 0) - 1))
 
     def _talk_cursor(self) -> Point:
-        return Point(0, max(0, len(self._log_lines("talk")) - 1))
+        return Point(0, max(0, self._log_rows.get("talk", 0) - 1))
 
     def _bar(self) -> StyleAndTextTuples:
         keys = [
@@ -847,7 +855,7 @@ class ClientApp:
             filter=wide,
         )
         events = Window(
-            FormattedTextControl(self._log, get_cursor_position=self._log_cursor),
+            SizedTextControl(self._log, get_cursor_position=self._log_cursor),
             wrap_lines=True,
         )
         talk = ConditionalContainer(
@@ -855,7 +863,7 @@ class ClientApp:
                 [
                     Window(width=1, char=self._glyph("│", "|"), style="class:dim"),
                     Window(
-                        FormattedTextControl(self._talk, get_cursor_position=self._talk_cursor),
+                        SizedTextControl(self._talk, get_cursor_position=self._talk_cursor),
                         wrap_lines=True,
                         width=Dimension(preferred=40, max=48),
                     ),

@@ -49,7 +49,7 @@ def describe_profile(p: m.Profile) -> list[str]:
     lines = [f"{display_name(p.name)}: {ratings}"]
     lines.append(f"  {plural(p.games, 'game')} finished" + (f": {tallies}" if tallies else ""))
     if p.chips is not None:
-        lines.append(f"  {p.chips} chips")
+        lines.append(f"  {plural(p.chips, 'chip')}")
     lines += [f"  {describe_game(g)}" for g in p.recent]
     return lines
 

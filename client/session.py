@@ -295,7 +295,7 @@ class Session:
                     return
             self.ui.say(f"record saved to {self.save_record(reply.table, record)}", "class:ok")
         elif isinstance(reply, m.Chips):
-            self.ui.say(f"{reply.name} has {reply.balance} chips", "class:ok")
+            self.ui.say(f"{reply.name} has {plural(reply.balance, 'chip')}", "class:ok")
         elif isinstance(reply, (m.Profile, m.History, m.Top)):
             self.ui.show_lines(players.title(reply), players.describe(reply), "class:ok")
         elif isinstance(reply, m.Named):

@@ -3,9 +3,11 @@
 Squares are labelled like a chess board from South's side (files ``a``-``f``
 left to right, ranks ``1``-``6`` bottom to top), so ``move c4`` reads straight
 off the screen. Each square is four cells: the piece's letter (or a space),
-the card (two cells, ``·`` when the square is blank) and a gap. Squares the
-viewer may move to now are marked ``+``, and under the grid each collection is drawn
-with the cards of its best poker hand in bold and the hand named.
+the card (two cells, ``·`` when the square is blank) and a gap. In ASCII a card
+is letters too, so a piece would run into the card under it (``S5S``): there a
+square takes a fifth cell, a ``:`` between the piece and its card (``S:5S``).
+Squares the viewer may move to now are marked ``+``, and under the grid each
+collection is drawn with the cards of its best poker hand in bold and the hand named.
 
 >>> from client.boards.common import BoardContext
 >>> view = {"viewer": 0, "to_act": 0, "scores": [0, 0], "size": 5,
@@ -18,9 +20,9 @@ with the cards of its best poker hand in bold and the hand named.
 >>> lines = fragment_list_to_text(render(view, BoardContext(ascii_only=True))).splitlines()
 >>> for i in (2, 3, 5):
 ...     print(lines[i].rstrip())
- 4  6C  6C  6C  6C  6C 4    To move: South
- 3  6C  6C  6C  6C  6C 3    Stall 0/?
- 1 S2C   .  3D  4H  5S 1
+ 4   6C   6C   6C   6C   6C 4  To move: South
+ 3   6C   6C   6C   6C   6C 3  Stall 0/?
+ 1 S:2C    .   3D   4H   5S 1
 """
 
 from __future__ import annotations
@@ -62,8 +64,11 @@ def render(view: dict[str, Any], ctx: BoardContext) -> StyleAndTextTuples:
     pieces = {sq: seat for seat, sq in enumerate(view.get("pieces") or []) if sq}
     marks = targets(ctx)
     files = FILES[:size]
-    row_width = 3 + 4 * size + 1 + 4
-    header: StyleAndTextTuples = [("class:label", ("    " + "   ".join(files)).ljust(row_width))]
+    cell = 5 if ctx.ascii_only else 4  # ASCII: a ":" between a piece and its card
+    gap = 2 if ctx.ascii_only else 4  # (and less room before the side panel)
+    row_width = 3 + cell * size + 1 + gap
+    header_text = " " * cell + (" " * (cell - 1)).join(files)
+    header: StyleAndTextTuples = [("class:label", header_text.ljust(row_width))]
     rows: list[StyleAndTextTuples] = []
     for r in range(size - 1, -1, -1):
         line: StyleAndTextTuples = [("class:label", f" {r + 1} ")]
@@ -78,13 +83,15 @@ def render(view: dict[str, Any], ctx: BoardContext) -> StyleAndTextTuples:
                 line.append(("class:square" + target, "+"))
             else:
                 line.append(("class:square", " "))
+            if ctx.ascii_only:
+                line.append(("class:square", ":" if card and square in pieces else " "))
             if card:
                 line.extend(card_fragments(card, ctx.ascii_only, target.strip()))
             else:
                 line.append(("class:blank" + target, " ." if ctx.ascii_only else " ·"))
             line.append(("", " "))
         line.append(("class:label", f"{r + 1}"))
-        line.append(("", "    "))
+        line.append(("", " " * gap))
         rows.append(line)
     side = side_panel(view)
     drawn: list[StyleAndTextTuples] = [header + _side(side, 0)]

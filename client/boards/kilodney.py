@@ -98,7 +98,10 @@ def seat_entries(
             entry.append(("class:dim", f"{status:<8}" if compact else f"{status:<17}"))
         else:
             entry.append(
-                ("class:count", f"{size:>2} cards" if compact else f"{size:>2} cards{'':<9}")
+                (
+                    "class:count",
+                    f"{size:>2} {'card ' if size == 1 else 'cards'}{'' if compact else ' ' * 9}",
+                )
             )
         score = scores[seat] if seat < len(scores) else 0
         entry.append(("class:score", f"{score:>3}pt" if compact else f"score {score}"))

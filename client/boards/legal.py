@@ -25,6 +25,8 @@ from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from protocol.words import plural
+
 #: (group, heading, verb stripped from each item): the order the groups are shown in.
 GROUPS: tuple[tuple[str, str, str], ...] = (
     ("play", "You may play:", "play "),
@@ -124,7 +126,7 @@ def must_text(view: dict[str, Any], legal: Sequence[str]) -> str | None:
             return f"You must take the pick-up of {count}: {take}"
         return f"You must answer the pick-up of {count}: play one of these, or {take}"
     if kind in ("skip", "miss"):
-        what = "skip" if kind == "skip" else f"miss of {pending.get('count')} turns"
+        what = "skip" if kind == "skip" else f"miss of {plural(pending.get('count'), 'turn')}"
         if plays:
             return f"You must pass the {what} on with one of these plays, or pass"
         return "You must pass" if can_pass else None

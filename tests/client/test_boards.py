@@ -63,10 +63,23 @@ def test_abbott_squares_read_off_the_screen(seed: int, steps: int) -> None:
         line = lines[6 - r]
         assert line[:3] == f" {r + 1} "
         for f, file in enumerate("abcdef"):
-            cell = line[3 + 4 * f : 3 + 4 * f + 3]
+            cell = line[3 + 5 * f : 3 + 5 * f + 4]  # piece, ":" or " ", card; then a gap
             card = view["grid"][r][f]
-            assert cell[1:] == (card or " ."), (file, r + 1, line)
-            assert cell[0] == pieces.get(f"{file}{r + 1}", " ")
+            piece = pieces.get(f"{file}{r + 1}", " ")
+            assert cell[2:] == (card or " ."), (file, r + 1, line)
+            assert cell[:2] == piece + (":" if card and piece != " " else " "), (file, line)
+
+
+def test_an_ascii_piece_is_apart_from_the_card_under_it() -> None:
+    """Before: South on the five of spades read `S5S`, the piece run into the card."""
+    g = engine.new_game("abbott", seats=2, seed=3)
+    view = g.view(0)
+    square = view["pieces"][0]
+    row, file = int(square[1]) - 1, "abcdef".index(square[0])
+    card = view["grid"][row][file]
+    assert card, "the deal leaves a card under South's piece"
+    drawn = text(view, ascii_only=True, width=56)
+    assert f"S:{card} " in drawn and f"S{card}" not in drawn, drawn
 
 
 def test_abbott_names_each_best_hand_and_marks_targets() -> None:
@@ -153,3 +166,19 @@ def test_a_pile_of_one_reads_one_card() -> None:
     assert view["pile_size"] == 1
     drawn = fragment_list_to_text(render_board(view, BoardContext(names=["a", "b"], width=80)))
     assert "(1 card)" in drawn and "(1 cards)" not in drawn
+
+
+@pytest.mark.parametrize("width", [52, 80])
+def test_kilodney_counts_one_card_as_one_card(width: int) -> None:
+    """Before: a player down to his last card read " 1 cards"."""
+    for seed in range(40):
+        g = play("kilodney", 4, seed, 0)
+        while not g.over and 1 not in g.view(0)["hand_sizes"]:
+            seat = g.to_act
+            g.apply(seat, random.Random(seed).choice(g.legal_actions(seat)))
+        view = g.view(0)
+        if 1 in view["hand_sizes"]:
+            drawn = text(view, width=width)
+            assert " 1 card " in drawn + " " and " 1 cards" not in drawn, drawn
+            return
+    raise AssertionError("no deal left a player with one card")

@@ -75,7 +75,7 @@ def test_abbott_and_kilodney_say_what_is_legal_and_abbott_marks_its_squares() ->
     rows = drawn.splitlines()[1:7]
     for square in squares:
         row = rows[6 - int(square[1])]
-        cell = 3 + 4 * "abcdef".index(square[0])
+        cell = 3 + 5 * "abcdef".index(square[0])  # ASCII squares are five cells
         assert row[cell] == "+", (square, row)
     assert sum(row.count("+") for row in rows) == len(squares)
     game, seat = turn_where("kilodney", 4, lambda g, s: True)
@@ -241,3 +241,11 @@ def test_a_drawn_card_owed_is_read_from_the_views_word() -> None:
     assert must_text(view, ["play 5H", "pass"]) == "You must play the card you drew, or pass"
     plain = {"awaiting": None, "awaiting_kind": None, "drawn": [], "pending": None}
     assert must_text(plain, ["play 5H", "draw"]) is None
+
+
+def test_a_miss_of_one_turn_is_one_turn() -> None:
+    """Before: "You must pass the miss of 1 turns on with one of these plays"."""
+    one = must_text({"pending": {"kind": "miss", "count": 1}}, ["play 8H", "pass"])
+    assert one == "You must pass the miss of 1 turn on with one of these plays, or pass"
+    two = must_text({"pending": {"kind": "miss", "count": 2}}, ["play 8H", "pass"])
+    assert two is not None and "miss of 2 turns" in two

@@ -140,3 +140,30 @@ def test_top_finger_and_history_read_in_full_at_a_table() -> None:
     screen = _screen(app, 80, 24)
     for g in (1, 2, 3):
         assert f"table 4 game {g}, switch, rated: a ?, b ?" in screen, screen
+
+
+def test_a_player_who_leaves_after_the_game_leaves_no_bot_behind() -> None:
+    """Before: "bob left the table (a bot takes the seat)" once the game was over."""
+    st = ClientState()
+    st.handle(_snapshot(3, ("alice", "bob", None), state="over"))
+    st.handle(m.Presence(table="1", seat=1, name="bob", what="left"))
+    screen = _screen(_app(st))
+    assert "bob left the table" in screen and "a bot takes" not in screen, screen
+    st.handle(_snapshot(3, ("alice", None, None)))
+    st.handle(_snapshot(4, ("alice", "bob", "bot:heuristic")))  # a new game, bob back
+    st.handle(m.Presence(table="1", seat=1, name="bob", what="left"))
+    assert "bob left the table (a bot takes the seat)" in _screen(_app(st))
+
+
+def test_a_long_log_line_wraps_between_words() -> None:
+    """Before: the log broke a long line at the pane's last column, mid-word."""
+    st = ClientState()
+    st.handle(_snapshot(1, ("alice", "bob", "bot:heuristic")))
+    words = [f"word{i:02d}x" for i in range(40)]
+    st.handle(m.Talk(table="1", name="bob", text=" ".join(words)))
+    for columns in (80, 120):
+        screen = _screen(_app(st), columns, 30)
+        for word in words:
+            assert word in screen, (columns, word, screen)
+        continued = [line for line in screen.splitlines() if line.split("│")[-1][:6] == "  word"]
+        assert continued, screen  # a wrapped line continues indented under itself
