@@ -393,7 +393,7 @@ class GameMaster:
     async def timed_out(self) -> int | None:
         """The player to act ran out of time: the seat the table must now move for
         (None: he has not, after all); twice in a row, he is away (stored first).
-        Once the move is made, ``clock_moved`` says so."""
+        The table makes the move and heads its events with ``clock_notice``."""
         table = self.table
         if table.state != TableState.PLAYING or table.game is None:
             return None
@@ -414,17 +414,14 @@ class GameMaster:
                 member.deliver(wire.notice(f"you are away at table {table.id}: act to come back"))
         return seat
 
-    def clock_moved(self, seat: int, before: int) -> None:
-        """The table moved for ``seat`` when its time ran out (``before``: the game's
-        action count before it): the clock speaks, so that nobody reads a move he did
-        not make as his own."""
-        game = self.table.game
-        last = None if game is None else game.last_action
-        if last is not None and game is not None and game.actions_taken > before:
-            name = self.table.seats[seat].name
-            self._notice_all(
-                f"time's up at table {self.table.id}: the clock made {name}'s move: {last[1]}"
-            )
+    def clock_notice(self, seat: int, notation: str) -> wire.Message:
+        """What the table says when it moved for ``seat`` because its time ran out: the
+        clock speaks, so that nobody reads a move he did not make as his own. Sent ahead
+        of the move's events, so that the log reads the cause before the move."""
+        name = self.table.seats[seat].name
+        return wire.notice(
+            f"time's up at table {self.table.id}: the clock made {name}'s move: {notation}"
+        )
 
     # ------------------------------------------------------------- prizes
     def winners(self) -> list[str | None]:

@@ -452,10 +452,7 @@ class Table:
         if seat is not None:
             await self._bot_move(seat)
         elif (seat := await self.gm.timed_out()) is not None:  # a player ran out of time
-            assert self.game is not None
-            before = self.game.actions_taken
-            await self._bot_move(seat)
-            self.gm.clock_moved(seat, before)
+            await self._bot_move(seat, timed_out=True)
 
     def _bot_seat(self) -> int | None:
         """The seat a server bot must move for now, if any: a free seat whose turn it is."""
@@ -643,12 +640,14 @@ class Table:
         numbered: list[tuple[int, Event, dict[str, Any]]],
         ack: tuple[Member, wire.Message] | None = None,
         heads: dict[Member, wire.Message] | None = None,
+        prelude: wire.Message | None = None,
     ) -> None:
         """Each seat its own view of each event, then its turn (with its view);
         spectators the public view of each, then a spectator's turn: one delivery
         (one write) per connection. ``ack``: a member and the reply to its request
         (the action's ``ok``), which heads its delivery, the first one made. ``heads``:
-        a message to head each member's delivery (a start's snapshots).
+        a message to head each member's delivery (a start's snapshots). ``prelude``: one
+        message that heads every delivery (the clock's notice of a move it made).
 
         Each message is made once per distinct view: an event's public presentation
         (the one the public log keeps) is one message, shared by the spectators and
@@ -667,6 +666,11 @@ class Table:
             batch.append(self._turn(i, clock))
             return batch
 
+        leads: dict[Member, list[wire.Message]] | None = None  # what heads each delivery
+        if heads is not None:
+            leads = {m: [h] for m, h in heads.items()}
+        if prelude is not None:  # rare (a move the clock made): every delivery starts with it
+            leads = {m: [*(leads or {}).get(m, ()), prelude] for m in self.members()}
         first = None
         if ack is not None:
             member, reply = ack
@@ -678,11 +682,11 @@ class Table:
         for i, s in enumerate(self.seats):
             if s.member is not None and i != first:
                 batch = seat_batch(i)
-                s.member.deliver_many(batch if heads is None else [heads[s.member], *batch])
+                s.member.deliver_many(batch if leads is None else [*leads[s.member], *batch])
         if self.spectators:
             public.append(self._turn(None, clock))
             for m in list(self.spectators):
-                m.deliver_many(public if heads is None else [heads[m], *public])
+                m.deliver_many(public if leads is None else [*leads[m], *public])
 
     # ------------------------------------------------------------- actions
     async def _act(self, c: Act) -> None:
@@ -708,7 +712,7 @@ class Table:
             return
         await self._accepted(seat, events, c)
 
-    async def _bot_move(self, seat: int) -> None:
+    async def _bot_move(self, seat: int, *, timed_out: bool = False) -> None:
         """A server bot's move. A ``slow`` strategy (a search: most of a second a
         move) thinks away from the event loop (``server.tables.thinking``: a worker process),
         so that the server goes on serving every other table meanwhile; this table
@@ -717,7 +721,8 @@ class Table:
         (``_interrupt``), as a shutdown's freeze does: no move is made, and the table
         takes its commands. A thought that fails (its worker died) plays the family's
         fast heuristic instead. A fast strategy (milliseconds) chooses at once, which
-        costs less than a worker."""
+        costs less than a worker. ``timed_out``: the clock moves for a player who ran out
+        of time, and says so ahead of the move's events."""
         assert self.game is not None
         strategy = self.gm.strategy_for(seat)
         legal = self.game.legal_actions(seat)
@@ -740,10 +745,13 @@ class Table:
         except Exception:
             log.exception("table %s: the bot's choice failed; playing the first legal", self.id)
             events = self.game.apply(seat, legal[0])
-        await self._accepted(seat, events, None)
+        await self._accepted(seat, events, None, clock=timed_out)
 
-    async def _accepted(self, seat: int, events: list[Event], c: Act | None) -> None:
-        """An action the game took: store it, acknowledge it, then tell everyone."""
+    async def _accepted(
+        self, seat: int, events: list[Event], c: Act | None, *, clock: bool = False
+    ) -> None:
+        """An action the game took: store it, acknowledge it, then tell everyone (``clock``:
+        the turn clock made it, which everyone is told first)."""
         assert self.game is not None
         last = self.game.last_action
         assert last is not None  # the game has just taken an action
@@ -771,8 +779,10 @@ class Table:
         self._actions += 1
         self.gm.after_action(seat)  # the countdown follows the turn
         numbered = self._record_events(events)
+        first = self.gm.clock_notice(seat, notation) if clock else None
         # the ok heads the actor's own events and turn: one write carries all three
-        self._send_events(numbered, None if c is None else (c.member, wire.ok(c.req, self.id)))
+        ack = None if c is None else (c.member, wire.ok(c.req, self.id))
+        self._send_events(numbered, ack, prelude=first)
         if self.game.over:
             self.state, self.outcome = OVER, FINISHED
             self.gm.announce(paid)

@@ -201,9 +201,20 @@ async def test_the_clock_says_what_it_played_and_tells_the_player_he_is_away(
         await trio.sleep(1)
     seat, notation = game.record()["actions"][0]
     name = table.seats[seat].name
-    await trio.sleep(0.1)  # the notice follows the move's events
-    said = [x.text for x in s.members[(first + 1) % 4].got if isinstance(x, m.Notice)]
-    assert f"time's up at table {table.id}: the clock made {name}'s move: {notation}" in said
+    await trio.sleep(0.1)
+    got = s.members[(first + 1) % 4].got
+    said = [x.text for x in got if isinstance(x, m.Notice)]
+    notice = f"time's up at table {table.id}: the clock made {name}'s move: {notation}"
+    assert notice in said
+    # the cause before the move: the notice heads the events of the move it made (it came
+    # after them, so a log read "ann passes", then "time's up ... made ann's move")
+    at = next(i for i, x in enumerate(got) if isinstance(x, m.Notice) and x.text == notice)
+    move = next(
+        i
+        for i, x in enumerate(got)
+        if isinstance(x, m.TableEvent) and x.event.get("seat") == seat and x.seq > table.game_base
+    )
+    assert at < move, got[at - 2 : move + 2]
     while not table.gm.away.is_away(first):
         await trio.sleep(1)
     told = [x.text for x in s.members[first].got if isinstance(x, m.Notice)]
