@@ -33,7 +33,7 @@ from protocol.limits import Limits
 from server.core.config import ServerConfig
 from server.core.limits import peer_address
 from server.core.logfmt import IntervalLog
-from server.discovery.addresses import addresses_for
+from server.discovery.addresses import invitations
 from server.discovery.mdns import Advertiser, advertised_addresses, default_server_name
 from server.operators.ops import Ops
 from server.players.accounts import Accounts, claim_throttle
@@ -47,15 +47,6 @@ from server.transport.connection import Connection, Services
 log = logging.getLogger("switchboard.server")
 
 DB_NAME = "switchboard.sqlite3"
-
-
-def invitations(host: str | None, port: int) -> list[str]:
-    """What a host tells his friends to type: ``switchboard play ADDRESS:PORT`` for each
-    address of this machine a LAN friend could reach (none when listening on loopback)."""
-    return [
-        f"friends connect with: switchboard play {a}:{port}  (or: nc {a} {port})"
-        for a in addresses_for(host)
-    ]
 
 
 def open_store(config: ServerConfig) -> Store:

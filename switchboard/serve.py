@@ -15,7 +15,7 @@ import logging
 import signal
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 DEFAULT_PORT = 7373
 
@@ -50,6 +50,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--log-level", choices=["debug", "info", "warning"], help="default: the config's, info"
     )
+    parser.add_argument(
+        "--log-format",
+        choices=["human", "logfmt", "json"],
+        help="human: short lines and a QR code of the join URL, for a person at the console;"
+        " logfmt (key=value) or json: one record a line, for journald and log shippers"
+        " (default: human on a terminal, else logfmt)",
+    )
 
 
 def load_settings(args: argparse.Namespace) -> dict[str, Any]:
@@ -78,14 +85,31 @@ def load_settings(args: argparse.Namespace) -> dict[str, Any]:
     return settings
 
 
+def show_host_card(host: str | None, port: int, stream: TextIO) -> None:
+    """Print the QR code of the URL a browser opens to join (``switchboard.console``)
+    under the ``friends connect with`` lines, in colours that read on any terminal."""
+    from server.discovery.addresses import addresses_for
+    from switchboard.console import host_card
+
+    isatty = getattr(stream, "isatty", None)
+    lines = host_card(addresses_for(host), port, ansi=bool(isatty and isatty()))
+    if lines:
+        stream.write("\n".join(lines) + "\n")
+        stream.flush()
+
+
 def run(args: argparse.Namespace) -> int:
+    import sys
+
     import trio
 
     from server.app import Server
     from server.core.config import ServerConfig
-    from server.core.logfmt import configure
+    from server.core.logfmt import configure, default_format
 
-    configure(args.log_level or "info")
+    stream = sys.stderr
+    fmt = args.log_format or default_format(stream)
+    configure(args.log_level or "info", stream, fmt=fmt)
     try:
         config = ServerConfig.from_mapping(load_settings(args))
     except (OSError, ValueError, TypeError, tomllib.TOMLDecodeError) as exc:
@@ -94,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
     assert config.data_dir is not None
     Path(config.data_dir).mkdir(parents=True, exist_ok=True)
     if args.log_level is None:
-        configure(config.log_level)  # the config file's log_level
+        configure(config.log_level, stream, fmt=fmt)  # the config file's log_level
 
     log = logging.getLogger("switchboard.serve")
 
@@ -105,11 +129,13 @@ def run(args: argparse.Namespace) -> int:
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
             async with trio.open_nursery() as nursery:
 
-                async def serve_then_stop(task_status: trio.TaskStatus[None]) -> None:
+                async def serve_then_stop(task_status: trio.TaskStatus[int]) -> None:
                     await server.serve(task_status=task_status)
                     nursery.cancel_scope.cancel()
 
-                await nursery.start(serve_then_stop)
+                port = await nursery.start(serve_then_stop)
+                if fmt == "human":  # a person at the console: the way in for a phone
+                    show_host_card(config.host, port, stream)
                 gc.freeze()  # what start-up built (modules, restored tables) is never garbage
                 async for signum in signals:
                     log.info("signal %s: shutting down", signal.Signals(signum).name)
@@ -124,14 +150,11 @@ def run(args: argparse.Namespace) -> int:
     # bench/connmem.py measures RSS flat over 50,000 connect/close cycles at these settings.
     gc.set_threshold(10_000, 50, 100)
     from server.store.datalock import DataDirLocked
-    from server.store.sqlite import StoreDamaged
 
     refused: list[BaseException] = []
     try:
         trio.run(main)
     except* DataDirLocked as group:  # another server holds the data directory
-        refused.extend(group.exceptions)
-    except* StoreDamaged as group:  # one line that says what to do, not a traceback
         refused.extend(group.exceptions)
     if refused:
         log.error("%s", refused[0])

@@ -19,10 +19,16 @@ parseable.
 >>> print(stream.getvalue(), end="")
 level=info logger=doctest.logfmt event=table.created table=7 ruleset=abbott creator="ann lee"
 level=warning logger=doctest.logfmt event=log msg="odd thing\\nsecond line"
+
+A person hosting a game night reads the console, not a log pipeline: on a terminal
+``switchboard serve`` writes ``HumanFormatter`` lines (the time, then the sentence, and
+the level only when it is not ``info``); ``JsonFormatter`` writes one JSON object a line
+for shippers that want it. ``FORMATS`` names the three for ``--log-format``.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import sys
 import time
@@ -115,17 +121,105 @@ class KeyValueFormatter(logging.Formatter):
         return line.replace("\n", "\\n")
 
 
-def configure(level: str = "info", stream: TextIO | None = None, timestamps: bool = True) -> None:
-    """Send every ``server`` (and root) log record to ``stream`` as logfmt lines.
+class HumanFormatter(logging.Formatter):
+    """Formats every record as a short line a person reads: ``HH:MM:SS`` (local time),
+    then the message; a structured event as its name and fields; ``warning:`` or
+    ``error:`` before the text when the level is not ``info``. Still one line a record.
+
+    >>> record = logging.LogRecord("x", logging.WARNING, "", 0, "disk %s", ("full",), None)
+    >>> HumanFormatter(timestamps=False).format(record)
+    'warning: disk full'
+    """
+
+    def __init__(self, timestamps: bool = True) -> None:
+        super().__init__()
+        self.timestamps = timestamps
+
+    def format(self, record: logging.LogRecord) -> str:
+        event = getattr(record, EVENT_ATTR, None)
+        if event is not None:
+            fields = getattr(record, FIELDS_ATTR, None) or {}
+            text = " ".join([event, format_fields(fields)]) if fields else event
+        else:
+            text = record.getMessage()
+        if record.levelno != logging.INFO:
+            text = f"{record.levelname.lower()}: {text}"
+        if record.exc_info:
+            text += " " + self.formatException(record.exc_info)
+        if self.timestamps:
+            text = time.strftime("%H:%M:%S ", time.localtime(record.created)) + text
+        return text.replace("\r", "\\r").replace("\n", "\\n")
+
+
+class JsonFormatter(logging.Formatter):
+    """Formats every record as one JSON object a line, with the keys of the logfmt line.
+
+    >>> record = logging.LogRecord("x", logging.INFO, "", 0, "up on %d", (7373,), None)
+    >>> JsonFormatter(timestamps=False).format(record)
+    '{"level": "info", "logger": "x", "event": "log", "msg": "up on 7373"}'
+    """
+
+    def __init__(self, timestamps: bool = True) -> None:
+        super().__init__()
+        self.timestamps = timestamps
+
+    def format(self, record: logging.LogRecord) -> str:
+        out: dict[str, Any] = {}
+        if self.timestamps:
+            t = time.gmtime(record.created)
+            out["ts"] = time.strftime("%Y-%m-%dT%H:%M:%S", t) + f".{int(record.msecs):03d}Z"
+        out["level"] = record.levelname.lower()
+        out["logger"] = record.name
+        event = getattr(record, EVENT_ATTR, None)
+        if event is not None:
+            out["event"] = event
+            for key, value in (getattr(record, FIELDS_ATTR, None) or {}).items():
+                out.setdefault(_key(key), value)
+        else:
+            out["event"] = "log"
+            out["msg"] = record.getMessage()
+        if record.exc_info:
+            out["exc"] = self.formatException(record.exc_info)
+        return json.dumps(out, default=str, ensure_ascii=False)
+
+
+#: ``--log-format`` choices: sentences for a person, logfmt and JSON for machines.
+FORMATS: dict[str, type[logging.Formatter]] = {
+    "human": HumanFormatter,
+    "logfmt": KeyValueFormatter,
+    "json": JsonFormatter,
+}
+
+
+def default_format(stream: TextIO) -> str:
+    """``human`` when ``stream`` is a terminal (a person is watching), else ``logfmt``
+    (journald, a container's log, a file: something will parse it)."""
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return "human" if isatty is not None and isatty() else "logfmt"
+    except (OSError, ValueError):  # a closed or odd stream
+        return "logfmt"
+
+
+def configure(
+    level: str = "info",
+    stream: TextIO | None = None,
+    timestamps: bool = True,
+    fmt: str = "logfmt",
+) -> None:
+    """Send every ``server`` (and root) log record to ``stream`` (stderr by default)
+    in the format ``fmt`` names (``FORMATS``).
 
     Called once by ``switchboard serve``; idempotent, so tests may call it too.
     """
+    if fmt not in FORMATS:
+        raise ValueError(f"log format {fmt!r} is not one of {', '.join(FORMATS)}")
     root = logging.getLogger()
     for handler in list(root.handlers):
         if getattr(handler, "_switchboard", False):
             root.removeHandler(handler)
     handler = logging.StreamHandler(stream or sys.stderr)
-    handler.setFormatter(KeyValueFormatter(timestamps=timestamps))
+    handler.setFormatter(FORMATS[fmt](timestamps=timestamps))  # type: ignore[call-arg]
     handler._switchboard = True  # type: ignore[attr-defined]
     root.addHandler(handler)
     root.setLevel(_LEVELS.get(level.lower(), logging.INFO))

@@ -67,3 +67,27 @@ def addresses_for(host: str | None) -> list[str]:
     if host in (None, "", "0.0.0.0", "::"):
         return lan_addresses()
     return [host] if reachable(host) else []
+
+
+def invitations(host: str | None, port: int) -> list[str]:
+    """What a host tells his friends, three lines an address a friend on the LAN could
+    reach (none when listening on loopback): ``switchboard play``, a browser's URL and
+    ``nc``. Each stays short (62 columns at most with an IPv4 address), so the line a
+    host reads out never wraps inside the address on an 80-column console, even behind
+    the time of day or a log level.
+
+    >>> for line in invitations("192.168.1.20", 7373):
+    ...     print(line)
+    friends connect with: switchboard play 192.168.1.20:7373
+            or a browser: http://192.168.1.20:7373/
+            or text mode: nc 192.168.1.20 7373
+    """
+    lines = []
+    for address in addresses_for(host):
+        where = f"[{address}]:{port}" if ":" in address else f"{address}:{port}"
+        lines += [
+            f"friends connect with: switchboard play {where}",
+            f"        or a browser: http://{where}/",
+            f"        or text mode: nc {address} {port}",
+        ]
+    return lines

@@ -25,13 +25,33 @@ def test_reachable_leaves_out_what_no_friend_can_reach() -> None:
 
 def test_the_invitation_names_every_lan_address_when_listening_everywhere(monkeypatch) -> None:
     monkeypatch.setattr(addresses, "lan_addresses", lambda: ["192.0.2.7", "198.51.100.3"])
-    lines = app.invitations(None, 7373)
+    lines = addresses.invitations(None, 7373)
     assert lines == [
-        "friends connect with: switchboard play 192.0.2.7:7373  (or: nc 192.0.2.7 7373)",
-        "friends connect with: switchboard play 198.51.100.3:7373  (or: nc 198.51.100.3 7373)",
+        "friends connect with: switchboard play 192.0.2.7:7373",
+        "        or a browser: http://192.0.2.7:7373/",
+        "        or text mode: nc 192.0.2.7 7373",
+        "friends connect with: switchboard play 198.51.100.3:7373",
+        "        or a browser: http://198.51.100.3:7373/",
+        "        or text mode: nc 198.51.100.3 7373",
     ]
-    assert app.invitations("0.0.0.0", 7373) == lines
-    assert app.invitations("127.0.0.1", 7373) == []  # loopback only: nobody else can come
-    assert app.invitations("192.0.2.9", 80) == [
-        "friends connect with: switchboard play 192.0.2.9:80  (or: nc 192.0.2.9 80)"
-    ]
+    assert addresses.invitations("0.0.0.0", 7373) == lines
+    assert addresses.invitations("127.0.0.1", 7373) == []  # loopback only: nobody else can come
+    assert addresses.invitations("192.0.2.9", 80)[0] == (
+        "friends connect with: switchboard play 192.0.2.9:80"
+    )
+    assert app.invitations is addresses.invitations  # what the server logs when it starts
+
+
+def test_the_line_a_host_reads_out_fits_80_columns_on_a_human_console() -> None:
+    """The widest IPv4 address and port, behind the human console's time and a level:
+    no line wraps, so none wraps inside the address."""
+    import logging
+
+    from server.core.logfmt import HumanFormatter
+
+    widest = addresses.invitations("255.255.255.254", 65535)
+    formatter = HumanFormatter()
+    for line in widest:
+        record = logging.LogRecord("switchboard.server", logging.INFO, "", 0, "%s", (line,), None)
+        assert len(formatter.format(record)) < 80, line
+        assert len("warning: " + line) < 80
