@@ -44,7 +44,7 @@ from server.core.config import ServerConfig  # noqa: E402
 from server.store.base import TableCreated  # noqa: E402
 from server.store.sqlite import SQLiteStore  # noqa: E402
 from server.tables.table import Table  # noqa: E402
-from server.transport.connection import Codec  # noqa: E402
+from server.transport.framing import MsgpackFraming as Codec  # noqa: E402
 
 RULESET = "kilodney"
 CONFIG = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2)

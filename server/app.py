@@ -42,7 +42,8 @@ from server.players.profiles import Profiles
 from server.store.base import MemoryStore, Store
 from server.tables.lobby import Lobby
 from server.transport.accept import Acceptor, fd_limit
-from server.transport.connection import Connection, Services
+from server.transport.connection import Connection
+from server.transport.session import ClientSession, Services
 
 log = logging.getLogger("switchboard.server")
 
@@ -78,7 +79,7 @@ class Server:
     def __init__(self, config: ServerConfig, store: Store | None = None) -> None:
         self.config = config
         self.store = store if store is not None else open_store(config)
-        self.connections: set[Connection] = set()
+        self.connections: set[ClientSession] = set()
         self.services: Services | None = None
         self.port: int | None = None
         self._stop = trio.Event()

@@ -28,8 +28,6 @@ import trio
 
 import engine
 from protocol import messages as m
-from protocol.limits import DEFAULT_LIMITS
-from protocol.text_codec import ServerTextCodec
 from server.core import wire
 from server.core.limits import TokenBucket
 from server.players.profiles import (
@@ -78,9 +76,10 @@ class ProfileRequests:
         return profiles
 
     def _budget(self) -> int | None:
-        """A text connection's line, which a reply must fit in; None for msgpack."""
-        text = isinstance(getattr(self.conn, "codec", None), ServerTextCodec)
-        return DEFAULT_LIMITS.max_line if text else None
+        """The bytes a reply must fit in, as the connection's binding says (a text
+        line's limit); None: no limit (msgpack)."""
+        binding = getattr(self.conn, "binding", None)
+        return None if binding is None else binding.page_budget
 
     def _admit(self, msg: m.Message) -> bool:
         if self._bucket.take(trio.current_time()):

@@ -1,11 +1,12 @@
-"""The connection's dispatch is one table from message type to handler."""
+"""The session's dispatch is one table from message type to handler."""
 
 from __future__ import annotations
 
 from protocol import messages as m
 from server.core.commands import MASTER_MESSAGES
 from server.operators.admin import ADMIN_TYPES
-from server.transport.connection import HANDLERS, Connection
+from server.transport import requests
+from server.transport.requests import HANDLERS
 
 
 def test_every_message_a_client_sends_has_one_handler() -> None:
@@ -15,7 +16,7 @@ def test_every_message_a_client_sends_has_one_handler() -> None:
 
 
 def test_the_game_masters_chips_and_admin_messages_are_in_the_same_table() -> None:
-    assert {HANDLERS[t] for t in MASTER_MESSAGES} == {Connection._master}
-    assert {HANDLERS[t] for t in ADMIN_TYPES} == {Connection._admin}
-    assert HANDLERS[m.GetChips] is Connection._chips
-    assert HANDLERS[m.Ping] is Connection._ping  # sent by either side; a client's is answered
+    assert {HANDLERS[t] for t in MASTER_MESSAGES} == {requests.master}
+    assert {HANDLERS[t] for t in ADMIN_TYPES} == {requests.admin}
+    assert HANDLERS[m.GetChips] is requests.chips
+    assert HANDLERS[m.Ping] is requests.ping  # sent by either side; a client's is answered

@@ -22,7 +22,7 @@ from server.core.commands import Act, Join, Start, Watch
 from server.core.config import ServerConfig
 from server.store.base import MemoryStore, TableCreated
 from server.tables.table import Table
-from server.transport.connection import SharedEncodings
+from server.transport.framing import SharedEncodings
 
 CONFIG = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2)
 OPTIONS = {"turn_seconds": 0, "target": 500}  # no clock, no bots: every seat is a member
@@ -230,7 +230,7 @@ async def test_a_socket_that_fills_gets_the_rest_in_order_from_the_writer(nurser
         while table.statistics().members < 3:
             await trio.sleep(0.01)
     late = next(c for c in server.connections if c.name == "late")
-    late.stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+    late.outbox.sink.stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
     await player.request(m.StartGame(table=made.table))
     async with trio.open_nursery() as inner:
         inner.start_soon(player.play, made.table)

@@ -25,6 +25,7 @@ from server.players.accounts import Accounts
 from server.store.base import MemoryStore
 from server.tables.lobby import Lobby
 from server.transport.connection import Connection, Services
+from server.transport.framing import TextFraming
 
 
 async def make_services(nursery: trio.Nursery, config: ServerConfig) -> Services:
@@ -48,14 +49,21 @@ async def services(nursery: trio.Nursery) -> AsyncIterator[Services]:
     yield await make_services(nursery, TEST_CONFIG.replace(bot_delay_seconds=2.0))
 
 
-async def test_a_silent_connection_is_closed_after_the_handshake_time(
+async def test_a_silent_connection_is_greeted_then_closed_after_the_handshake_time(
     nursery, services, autojump_clock
 ):
-    client = await connect(nursery, services)
+    client_end, server_end = trio.testing.memory_stream_pair()
+    nursery.start_soon(Connection(server_end, services).run)
     start = trio.current_time()
-    with pytest.raises(EOFError):
-        await client.next(timeout=60)
+    received = b""
+    with trio.fail_after(60):
+        while chunk := await client_end.receive_some():
+            received += chunk
     assert 0 <= trio.current_time() - start - TEST_CONFIG.handshake_seconds < 0.1
+    lines = received.decode().splitlines()
+    assert TextFraming.greeting is not None
+    assert lines[0] == TextFraming.greeting.decode().strip()
+    assert "hello" in lines[-1]
 
 
 async def test_talk_is_rate_limited_per_connection(nursery, services, autojump_clock):

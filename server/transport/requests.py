@@ -1,0 +1,285 @@
+"""What the server does with each message a client sends: one handler per type.
+
+Handlers are functions of the ``ClientSession`` that received the message; they
+answer through ``session.deliver`` and hand table work to the table's task
+(``table.submit``). ``HANDLERS`` is one table for every session (a per-session
+dict of bound methods would cost 2 KB each); anything else a client sends gets
+``not_allowed``. A handler never asks which binding the session speaks: what
+differs per binding is a property of ``session.binding`` (``person``,
+``page_budget``, ``focus``).
+
+Grouped by what they serve: the connection itself, the lobby, a table, and the
+players' and operators' requests (which ``server.operators.ops`` and
+``server.players.profile_requests`` answer).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import trio
+
+import engine
+from protocol import messages as m
+from protocol.commands import help_lines
+from protocol.state import negotiate
+from server.core import commands as cmd
+from server.core import wire
+from server.core.limits import TokenBucket, Verdict, clean_text, fold_name
+from server.operators.admin import ADMIN_TYPES
+from server.store.base import StoreError
+from server.tables.lobby import LobbyError
+from server.transport.errors import Closing, ConnectionLost
+from server.transport.session import ClientSession
+
+if TYPE_CHECKING:
+    from server.tables.table import Table
+
+log = logging.getLogger("switchboard.connection")
+
+Handler = Callable[[ClientSession, Any], Awaitable[None]]
+
+
+async def handle(session: ClientSession, message: m.Received) -> None:
+    """Admit, check and handle one message from the client: the shell calls this for
+    each message, in order. ``Closing`` out of it: stop reading, close politely."""
+    session.last_message = trio.current_time()
+    ops = session.ops
+    if ops is not None and (verdict := ops.admit(message)) is not Verdict.OK:
+        if verdict is Verdict.DROP:  # flooding: told goodbye; stop reading
+            raise Closing
+        return  # over the request rate: refused
+    refusal = session.protocol.receive(message)
+    if refusal is not None:
+        session.deliver(refusal)
+        if session.awaiting_hello:
+            session.handshake_refused()
+        return
+    handler = HANDLERS.get(type(message))  # type: ignore[arg-type]
+    if handler is None:
+        session.not_served(message)  # type: ignore[arg-type]
+        return
+    try:
+        await handler(session, message)
+    except (Closing, ConnectionLost, trio.Cancelled):
+        raise
+    except StoreError:  # disk full ...: nothing was done; the store logged it once
+        text = "the server could not store that"
+        session.deliver(wire.error(message.id, "store_failed", text))  # type: ignore[union-attr]
+    except Exception:  # a bug must cost one reply, not the server
+        log.exception("connection %s: %s failed", session.id, message.type)
+        text = "the server failed on that request"
+        session.deliver(wire.error(message.id, "internal", text))  # type: ignore[union-attr]
+
+
+# ------------------------------------------------------------- the connection
+async def hello(session: ClientSession, msg: m.Hello) -> None:
+    reply = negotiate(msg, server="switchboard")
+    session.deliver(reply)
+    if isinstance(reply, m.Error):
+        session.handshake_refused()
+
+
+async def ping(session: ClientSession, msg: m.Ping) -> None:
+    session.deliver(m.Pong(id=msg.id))
+
+
+async def quit_(session: ClientSession, msg: m.Quit) -> None:
+    session.deliver(wire.goodbye("quit", "goodbye", msg.id))
+    raise Closing
+
+
+async def help_(session: ClientSession, msg: m.Help) -> None:
+    session.deliver(m.HelpText(lines=tuple(help_lines(msg.topic)), topic=msg.topic, id=msg.id))
+
+
+async def claim_name(session: ClientSession, msg: m.ClaimName) -> None:
+    ops = session.ops
+    if ops is not None and (why := ops.refuse_name(msg.name)) is not None:
+        session.deliver(wire.error(msg.id, "banned", why))
+        raise Closing
+    renaming = session.name is None or fold_name(msg.name) != fold_name(session.name)
+    if renaming and session.holds_a_seat():
+        # Every message to this session goes to the name it has: a seat's hand must
+        # not flow on to a second name (one hand to a person, server.tables.seating).
+        why = "leave your seat before you claim another name"
+        session.deliver(wire.error(msg.id, "not_allowed", why))
+        return
+    result = await session.services.accounts.claim(msg.name, msg.secret, session.peer)
+    if not result.ok:
+        session.deliver(wire.error(msg.id, result.code, result.reason))
+        return
+    if ops is not None:
+        await ops.named(result.name)  # a new name's chips
+    session.name = result.name
+    session.deliver(m.Named(name=result.name, id=msg.id))
+
+
+# ------------------------------------------------------------------ the lobby
+async def list_rulesets(session: ClientSession, msg: m.ListRulesets) -> None:
+    described = [rs.describe() for rs in engine.all_rulesets()]
+    session.deliver(m.Rulesets(rulesets=tuple(described), id=msg.id))
+
+
+async def list_tables(session: ClientSession, msg: m.ListTables) -> None:
+    session.deliver(m.Tables(tables=tuple(session.services.lobby.summaries()), id=msg.id))
+
+
+async def create_table(session: ClientSession, msg: m.CreateTable) -> None:
+    if session.name is None:
+        session.deliver(wire.error(msg.id, "need_name", "claim a name to create a table"))
+        return
+    if session.ops is not None and (why := session.ops.refuse_table()) is not None:
+        session.deliver(wire.error(msg.id, "too_many_tables", why))
+        return
+    try:
+        table = await session.services.lobby.create(
+            msg.ruleset, msg.seats, dict(msg.options), session.name, address=session.peer
+        )
+    except LobbyError as exc:
+        session.deliver(wire.error(msg.id, exc.code, str(exc)))
+        return
+    binding = session.binding
+    if binding is None or not binding.person:
+        session.deliver(wire.ok(msg.id, table.id, f"table {table.id} is open: {msg.ruleset}"))
+        return
+    # A person who types "create switch 4" then "start" means the new table, and sits
+    # at it, as the terminal client's create does: the new table becomes the current
+    # one, and its creator takes a seat.
+    binding.focus(table.id)
+    text = f"table {table.id} is open: {msg.ruleset}; you sit down at it"
+    session.deliver(wire.ok(msg.id, table.id, text))
+    session.tables.add(table.id)
+    await table.submit(cmd.Join(session, None, None))
+
+
+# ------------------------------------------------------------------- a table
+def _table(session: ClientSession, msg: Any) -> Table | None:
+    """The table ``msg`` names, or None (the client is told there is none)."""
+    table = session.services.lobby.get(msg.table)
+    if table is None:
+        session.deliver(wire.error(msg.id, "no_table", f"there is no table {msg.table}"))
+    return table
+
+
+async def join(session: ClientSession, msg: m.Join) -> None:
+    if (table := _table(session, msg)) is not None:
+        session.tables.add(table.id)
+        await table.submit(cmd.Join(session, msg.id, msg.seat))
+
+
+async def spectate(session: ClientSession, msg: m.Spectate) -> None:
+    if (table := _table(session, msg)) is not None:
+        session.tables.add(table.id)
+        session.tokens.pop(table.id, None)
+        await table.submit(cmd.Watch(session, msg.id, msg.last_seq))
+
+
+async def resume(session: ClientSession, msg: m.Resume) -> None:
+    if (table := _table(session, msg)) is not None:
+        session.tables.add(table.id)
+        await table.submit(cmd.Resume(session, msg.id, msg.token, msg.last_seq))
+
+
+async def leave(session: ClientSession, msg: m.Leave) -> None:
+    if (table := _table(session, msg)) is not None:
+        session.tables.discard(table.id)
+        session.tokens.pop(table.id, None)
+        await table.submit(cmd.Leave(session, msg.id))
+
+
+async def act(session: ClientSession, msg: m.Act) -> None:
+    if (table := _table(session, msg)) is not None:
+        token = session.tokens.get(table.id)
+        if token is None:
+            session.deliver(wire.error(msg.id, "no_seat", "you hold no seat there", table.id))
+            return
+        await table.submit(cmd.Act(session, msg.id, token, msg.action))
+
+
+async def say(session: ClientSession, msg: m.Say) -> None:
+    if (table := _table(session, msg)) is None:
+        return
+    text = clean_text(msg.text, session.config.talk_max_chars)
+    if not text:
+        session.deliver(wire.error(msg.id, "bad_message", "say something", table.id))
+        return
+    if not session.talk.take(trio.current_time()):
+        session.deliver(wire.error(msg.id, "rate_limited", "you are talking too fast", table.id))
+        return
+    await table.submit(cmd.Talk(session, msg.id, text))
+
+
+async def start_game(session: ClientSession, msg: m.StartGame) -> None:
+    if (table := _table(session, msg)) is not None:
+        await table.submit(cmd.Start(session, msg.id))
+
+
+async def get_record(session: ClientSession, msg: m.GetRecord) -> None:
+    if (table := _table(session, msg)) is None:
+        return
+    if session.records is None:
+        config = session.config
+        session.records = TokenBucket(config.record_per_second, config.record_burst)
+    if not session.records.take(trio.current_time()):
+        text = "you are asking for records too fast"
+        session.deliver(wire.error(msg.id, "rate_limited", text, table.id))
+        return
+    budget = None if session.binding is None else session.binding.page_budget
+    await table.submit(cmd.Export(session, msg.id, msg.start, budget))
+
+
+async def master(session: ClientSession, msg: Any) -> None:
+    """A game-master command (``server.core.commands.MasterCommand``), for the table."""
+    if (table := _table(session, msg)) is not None:
+        await table.submit(cmd.master_command(session, msg))
+
+
+# ---------------------------------------------------- players and operators
+async def chips(session: ClientSession, msg: m.GetChips) -> None:
+    if session.ops is None:  # a server without chips
+        session.not_served(msg)
+    else:
+        await session.ops.chips(msg)
+
+
+async def admin(session: ClientSession, msg: m.Message) -> None:
+    if session.ops is None:  # a server without operators
+        session.not_served(msg)
+    else:
+        await session.ops.admin(msg)
+
+
+async def players(session: ClientSession, msg: m.Message) -> None:
+    """A profile, a history page or the leaderboard (``server.players.profile_requests``)."""
+    if session.ops is None:  # a server without profiles
+        session.not_served(msg)
+    else:
+        await session.ops.profile_requests.handlers()[type(msg)](msg)
+
+
+#: The handler of each message type a client may send.
+HANDLERS: dict[type[m.Message], Handler] = {
+    m.Hello: hello,
+    m.Ping: ping,
+    m.Quit: quit_,
+    m.Help: help_,
+    m.ClaimName: claim_name,
+    m.ListRulesets: list_rulesets,
+    m.ListTables: list_tables,
+    m.CreateTable: create_table,
+    m.Join: join,
+    m.Spectate: spectate,
+    m.Leave: leave,
+    m.Resume: resume,
+    m.Act: act,
+    m.Say: say,
+    m.StartGame: start_game,
+    m.GetRecord: get_record,
+    **dict.fromkeys(cmd.MASTER_MESSAGES, master),
+    m.GetChips: chips,
+    **dict.fromkeys(ADMIN_TYPES, admin),
+    **dict.fromkeys((m.GetProfile, m.GetHistory, m.GetTop), players),
+}
