@@ -47,21 +47,17 @@ from protocol.sniff import HTTP, TEXT, WAIT, sniff, strip_blanks
 from server.core import wire
 from server.transport.errors import TRANSPORT_ERRORS, Closing, ConnectionLost
 from server.transport.framing import FRAMINGS, Answered, Framing, TextFraming
+from server.transport.http import HttpLimits, HttpServer, serve_http
 from server.transport.outbox import Outbox
 from server.transport.requests import handle
 from server.transport.session import ClientSession, Services
+from server.transport.web import site
+from server.transport.websocket import WebSocketFraming
 
 __all__ = ["GREET_SECONDS", "Connection", "ConnectionLost", "Services", "SocketSink"]
 
 #: a client silent this long after connecting is greeted (in text: a person waits)
 GREET_SECONDS = 0.5
-
-#: what a request for the web client is told until the server serves HTTP
-_NO_HTTP = (
-    b"HTTP/1.1 501 Not Implemented\r\ncontent-type: text/plain; charset=utf-8\r\n"
-    b"content-length: 47\r\nconnection: close\r\n\r\n"
-    b"this Switchboard server does not serve the web\n"
-)
 
 
 class SocketSink:
@@ -140,7 +136,7 @@ class Connection:
         deadline = start + self.config.handshake_seconds
         kind, data = await self._open(start, deadline)
         if kind == HTTP:
-            await self._answer_http(data)
+            await self._answer_http(data, start)
             return
         framing_type = None if kind is None else FRAMINGS.get(kind)
         if framing_type is None:  # no binding of ours: not a Switchboard client
@@ -180,11 +176,24 @@ class Connection:
             self.outbox.sent += len(greeting)
         return True
 
-    async def _answer_http(self, data: bytes) -> None:
-        """The web is not served here: a plain 501, then the connection closes."""
-        with contextlib.suppress(*TRANSPORT_ERRORS):
-            await self.stream.send_all(_NO_HTTP)
-        self.outbox.sent += len(_NO_HTTP)
+    async def _answer_http(self, data: bytes, start: float) -> None:
+        """HTTP (``server.transport.http``): the web client's files and rules pages; a
+        WebSocket agreed on ``/ws`` goes on over this stream as a session like any other,
+        with the WebSocket framing, and must say hello within ``handshake_seconds``."""
+        config = self.config
+        limits = HttpLimits(
+            config.http_max_header_bytes,
+            config.http_header_seconds,
+            config.http_idle_seconds,
+            config.http_max_requests,
+        )
+        server = HttpServer(site(), limits, config.ws_allowed_origins)
+        upgrade = await serve_http(self.stream, server, data, start)
+        if upgrade is None:
+            return
+        framing = WebSocketFraming(self.services.limits, config.ws_max_frame_bytes)
+        deadline = trio.current_time() + config.handshake_seconds
+        await self.serve(framing, upgrade.trailing, deadline)
 
     # ------------------------------------------------------------ the loop
     async def serve(self, framing: Framing, data: bytes, deadline: float) -> None:

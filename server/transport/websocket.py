@@ -50,6 +50,8 @@ from protocol.errors import RemoteProtocolError
 from protocol.json_codec import JsonDecoder
 from protocol.json_codec import encode as json_encode
 from protocol.limits import DEFAULT_LIMITS, Limits
+from server.transport.errors import Closing
+from server.transport.framing import Answered
 
 NAME = "websocket"
 
@@ -232,6 +234,29 @@ class WebSocketCodec:
         if self._failure is not None:
             code = self._close_code
         return data + ws.send(CloseConnection(code=code, reason=message.code))  # type: ignore[attr-defined]
+
+
+class WebSocketFraming(WebSocketCodec):
+    """The codec as a connection's framing (``server.transport.framing.Framing``): the
+    control frames to write come out of ``next_message`` as ``Answered`` bytes, in order
+    with the replies, and a client's close, once answered, ends the connection
+    (``Closing``): after a close no data frame may go out, so no goodbye is said."""
+
+    kind = NAME
+    person = False  #: a program (the web client is one): it names the table every time
+    page_budget = None
+    greeting = None
+
+    def next_message(self) -> m.Received | Answered | None:  # type: ignore[override]
+        control = self.outgoing()
+        if control:
+            return Answered(control)
+        if self.peer_closed:
+            raise Closing
+        return super().next_message()
+
+    def focus(self, table: int) -> None:
+        """A program names the table in every request: nothing to remember."""
 
 
 def client_frame(text: str | bytes, fin: bool = True, opcode: int | None = None) -> bytes:

@@ -25,6 +25,7 @@ False
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -100,6 +101,8 @@ def rules_pages() -> dict[str, Resource]:
     return table
 
 
+@functools.cache
 def site() -> dict[str, Resource]:
-    """Everything served by path: the web client's files and the rules pages."""
+    """Everything served by path: the web client's files and the rules pages (read once,
+    at the first request; the table is never changed)."""
     return {**static_files(), **rules_pages()}
