@@ -105,8 +105,8 @@ def browse(
                 if not info.request(zc, wait_ms):
                     continue
             server = _found(info)
-            if server is not None:
-                found[server.address] = server
+            if server is not None:  # one entry a service: two servers of one name are two
+                found[name] = server
     finally:
         with contextlib.suppress(Exception):
             zc.close()

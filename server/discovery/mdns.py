@@ -8,6 +8,17 @@ goodbye packets done again). ``zeroconf`` runs its own thread and asyncio loop, 
 call that may block (registering probes the name for about 1.5 s) runs in a trio worker
 thread and the event loop that serves the tables never waits for it.
 
+Every record a server publishes is its own. Two Raspberry Pis that kept the default
+host name and port are the normal case at a game night, so neither the machine's host
+name nor the port tells two servers apart; their addresses do (no two machines on one
+LAN share one). Each advertisement carries an id made from the addresses it advertises
+and its port (``instance_id``): the SRV record's target host is
+``HOST-ID.local.``, whose A records are this server's alone, and the service's
+instance label ends in the id, so two servers of one name are two services. The name a
+person reads is the TXT record's ``name``, without the id. Should labels still meet
+(the same id: never on one LAN), zeroconf's probing renames ours
+(``allow_name_change``), RFC 6762's conflict resolution.
+
 Advertising is best effort: a machine with no multicast, or a name taken by another
 server, is logged once and the server serves on unadvertised. The TXT record (see
 ``protocol.discovery``) carries the open tables' count, refreshed when it changes, at
@@ -17,6 +28,7 @@ most once per ``refresh_seconds``, so the LAN's multicast traffic stays small.
 from __future__ import annotations
 
 import functools
+import hashlib
 import ipaddress
 import logging
 import re
@@ -26,7 +38,7 @@ from typing import Any
 
 import trio
 
-from protocol.discovery import SERVICE_TYPE, instance_name, txt_record
+from protocol.discovery import MAX_INSTANCE_BYTES, SERVICE_TYPE, instance_name, txt_record
 from protocol.messages import VERSIONS
 from server.discovery.addresses import addresses_for
 
@@ -53,6 +65,42 @@ def _ipv4(address: str) -> bool:
         return False
 
 
+def instance_id(addresses: Sequence[str], port: int) -> str:
+    """Six hex digits that tell this advertisement from any other on the LAN: a hash of
+    the addresses it advertises and its port (the pair no other server can hold).
+
+    >>> instance_id(["192.168.1.20"], 7373) == instance_id(["192.168.1.20"], 7373)
+    True
+    >>> instance_id(["192.168.1.20"], 7373) != instance_id(["192.168.1.21"], 7373)
+    True
+    """
+    key = ",".join(sorted(addresses)) + f"/{port}"
+    return hashlib.sha256(key.encode()).hexdigest()[:6]
+
+
+def service_label(name: str, ident: str) -> str:
+    """The DNS-SD instance label: ``name`` then the id, within one DNS label.
+
+    >>> service_label("Switchboard on pi", "a1b2c3")
+    'Switchboard on pi [a1b2c3]'
+    >>> len(service_label("x" * 80, "a1b2c3").encode())
+    63
+    """
+    tail = f" [{ident}]"
+    room = MAX_INSTANCE_BYTES - len(tail.encode())
+    return name.encode()[:room].decode(errors="ignore").rstrip() + tail
+
+
+def host_label(ident: str) -> str:
+    """The SRV record's target: this machine's host name and the id, one DNS label.
+
+    >>> host_label("a1b2c3").endswith("-a1b2c3.local.")
+    True
+    """
+    host = re.sub(r"[^A-Za-z0-9-]", "-", socket.gethostname().split(".")[0]) or "switchboard"
+    return f"{host[: 62 - len(ident)]}-{ident}.local."
+
+
 class Advertiser:
     """One advertised service, kept up to date while ``run`` runs and withdrawn when it ends.
 
@@ -72,6 +120,9 @@ class Advertiser:
         self.name = instance_name(name)
         self.port = port
         self.addresses = list(addresses)
+        self.id = instance_id(self.addresses, port)
+        #: The service's instance label (the name plus the id), before any probing.
+        self.label = service_label(self.name, self.id)
         self.tables = tables
         self.interfaces = list(interfaces) if interfaces is not None else None
         self.refresh_seconds = refresh_seconds
@@ -83,16 +134,15 @@ class Advertiser:
         from zeroconf import ServiceInfo
 
         # The SRV record's target: a host name of this server's own, so that its A
-        # records never mix with another responder's for the machine (avahi's, or a
-        # second server's on another port).
-        host = re.sub(r"[^A-Za-z0-9-]", "-", socket.gethostname().split(".")[0]) or "switchboard"
+        # records never mix with another responder's: avahi's for the machine, a second
+        # server's on another port, or another machine's of the same host name.
         return ServiceInfo(
             SERVICE_TYPE,
-            f"{self.name}.{SERVICE_TYPE}",
+            f"{self.label}.{SERVICE_TYPE}",
             addresses=[socket.inet_aton(a) for a in self.addresses],
             port=self.port,
             properties=txt_record(self.name, VERSIONS, tables),
-            server=f"{host}-switchboard-{self.port}.local.",
+            server=host_label(self.id),
         )
 
     def _open(self) -> Any:

@@ -126,3 +126,27 @@ def test_serve_flags_name_the_server_and_turn_discovery_off(tmp_path):
     assert (settings["server_name"], settings["discovery"]) == ("den", False)
     assert ServerConfig.from_mapping(settings).discovery is False
     assert "discovery" not in serve.load_settings(parser.parse_args(["--data", str(tmp_path)]))
+
+
+@needs_multicast
+async def test_two_servers_of_one_name_host_and_port_are_listed_apart():
+    """Two machines that kept the default host name, each serving on the default port:
+    each advertisement's records are its own, so a browse lists two servers, each with
+    its own address and its own table count (before, they shared one host record and a
+    browse showed one server with the other's count)."""
+    name = f"Switchboard on pi {uuid.uuid4().hex[:8]}"
+    first = Advertiser(name, 7373, ["127.0.0.1"], lambda: 1, interfaces=["127.0.0.1"])
+    second = Advertiser(name, 7373, ["127.0.0.2"], lambda: 5, interfaces=["127.0.0.1"])
+    assert first.id != second.id and first.label != second.label
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(first.run)
+        nursery.start_soon(second.run)
+        with trio.fail_after(20):
+            await first.registered.wait()
+            await second.registered.wait()
+        found = await browse_until(name, lambda f: len(f) == 2)
+        assert sorted((s.host, s.port, s.tables) for s in found) == [
+            ("127.0.0.1", 7373, 1),
+            ("127.0.0.2", 7373, 5),
+        ]
+        nursery.cancel_scope.cancel()
