@@ -145,14 +145,19 @@ def overlay(
     title: str | Callable[[], str],
     shown: Callable[[], bool],
     ascii_only: Callable[[], bool] = lambda: False,
+    *,
+    full_width: bool = False,
 ) -> Float:
-    """A framed text window floating over the screen while ``shown()`` is true (the help
-    and the new-table picker are both one)."""
+    """A framed text window floating over the screen while ``shown()`` is true (the pages
+    and the new-table picker are each one). A page spans the screen's width: its text is
+    wrapped to that width, and no line of the screen beneath shows beside it."""
+    edges = {"left": 0, "right": 0} if full_width else {}
     return Float(
         content=ConditionalContainer(
             framed(Window(FormattedTextControl(text), wrap_lines=True), title, ascii_only),
             filter=Condition(shown),
         ),
+        **edges,
     )
 
 
@@ -895,6 +900,7 @@ class ClientApp:
                     lambda: self.page.title if self.page else "",
                     lambda: self.page is not None,
                     lambda: self.ascii_only,
+                    full_width=True,
                 ),
             ],
         )
