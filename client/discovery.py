@@ -124,15 +124,17 @@ def speaks_ours(server: FoundServer) -> bool:
 def pick_server(
     servers: Sequence[FoundServer], ask: Callable[[str], str], say: Callable[[str], None]
 ) -> FoundServer | None:
-    """Ask a person which server to join; None: play offline against bots (the default,
-    the answer to an empty line). A server that speaks none of our versions is listed but
-    cannot be picked, so nobody is sent into a handshake that must fail.
+    """Ask a person which server to join; None: play offline against bots. Enter picks
+    the first server listed that we can join (marked ``*``): a person who looked for
+    servers and found one means to play there; with none to join, Enter plays offline. A
+    server that speaks none of our versions is listed but cannot be picked, so nobody is
+    sent into a handshake that must fail.
 
     >>> den = FoundServer("den", "10.0.0.2", 7373, (1,), 2)
-    >>> answers = iter(["x", "5", "1"])
+    >>> answers = iter(["x", "5", ""])
     >>> pick_server([den], lambda _p: next(answers), print).name
     Servers on this LAN:
-      1  den  10.0.0.2:7373  2 tables
+    * 1  den  10.0.0.2:7373  2 tables
       0  play offline against bots
     type a number from 0 to 1
     type a number from 0 to 1
@@ -140,14 +142,19 @@ def pick_server(
     """
     say("Servers on this LAN:")
     width = max(len(s.name) for s in servers)
+    default = next((s for s in servers if speaks_ours(s)), None)
     for i, s in enumerate(servers, 1):
         tables = "" if s.tables is None else f"  {s.tables} table{'s' * (s.tables != 1)}"
         note = "" if speaks_ours(s) else "  (a newer protocol: update switchboard to join)"
-        say(f"  {i}  {s.name.ljust(width)}  {s.address}{tables}{note}")
+        mark = "*" if s is default else " "
+        say(f"{mark} {i}  {s.name.ljust(width)}  {s.address}{tables}{note}")
     say("  0  play offline against bots")
+    enter = "offline" if default is None else default.name
     while True:
-        answer = ask(f"Join which? [0-{len(servers)}, Enter: offline] ").strip()
-        if not answer or answer == "0":
+        answer = ask(f"Join which? [0-{len(servers)}, Enter: {enter}] ").strip()
+        if not answer:
+            return default
+        if answer == "0":
             return None
         if answer.isdigit() and 1 <= int(answer) <= len(servers):
             server = servers[int(answer) - 1]

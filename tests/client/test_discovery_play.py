@@ -16,12 +16,27 @@ def answers(*lines: str):
     return lambda _prompt: next(it)
 
 
-def test_picking_a_server_gives_its_address_and_enter_plays_offline(capsys):
+def test_picking_a_server_gives_its_address_and_0_plays_offline(capsys):
     assert play.look_on_the_lan(lambda: [DEN], answers("1")) == ("10.0.0.2", 7373)
-    assert play.look_on_the_lan(lambda: [DEN], answers("")) is None
     assert play.look_on_the_lan(lambda: [DEN], answers("0")) is None
     out = capsys.readouterr().out
     assert "1  den  10.0.0.2:7373  2 tables" in out and "0  play offline against bots" in out
+
+
+def test_enter_picks_the_marked_server_found(capsys):
+    """Before: Enter played offline even when a server was found."""
+    prompts: list[str] = []
+
+    def enter(prompt: str) -> str:
+        prompts.append(prompt)
+        return ""
+
+    assert play.look_on_the_lan(lambda: [DEN], enter) == ("10.0.0.2", 7373)
+    assert "* 1  den" in capsys.readouterr().out and "Enter: den" in prompts[0]
+    # a server we cannot join is never the one Enter picks
+    assert pick_server([FUTURE, DEN], enter, lambda _line: None) is DEN
+    assert pick_server([FUTURE], enter, lambda _line: None) is None
+    assert "Enter: offline" in prompts[-1]
 
 
 def test_nothing_found_plays_offline_without_asking(capsys):
