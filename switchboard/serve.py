@@ -1,7 +1,10 @@
 """Host a Switchboard server: embedded SQLite, no setup.
 
-Friends connect with `switchboard play HOST` (or `nc HOST 7373` for text
-mode); empty seats are played by server bots. Settings come from the
+Friends connect with `switchboard play HOST`, a browser at http://HOST:7373/
+or `nc HOST 7373` for text mode; empty seats are played by server bots. On a
+terminal the console is for the host: short lines, and a QR code of the
+browser's address for phones; elsewhere (journald, a container) one logfmt
+record a line (--log-format chooses). Settings come from the
 defaults, then the TOML file given with --config (its [server] table), then
 the flags. SIGINT or SIGTERM shuts down gracefully: clients are told, the
 last group commit finishes, and the exit status is 0.

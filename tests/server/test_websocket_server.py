@@ -210,3 +210,39 @@ async def test_an_unknown_type_keeps_the_websocket(running):
     assert isinstance(await client.request(m.Ping()), m.Pong)
     assert encode_map  # the msgpack twin of these tests lives in test_limits_server.py
     await client.aclose()
+
+
+def documented_exchange() -> list[tuple[str, dict]]:
+    """docs/protocol.md section 18's example: (">" or "<", the JSON object) in order."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
+    section = doc[doc.index("## 18. The WebSocket binding") :]
+    block = section[section.index("An example exchange") :].split("```")[1]
+    return [(line[0], json.loads(line[2:])) for line in block.strip().splitlines()]
+
+
+def shown(expected: dict, got: m.Received) -> bool:
+    """``got`` is the message the doc shows: its type and every field the doc gives a
+    value that does not vary ("..." for the token; the deal's seq and legal vary)."""
+    if not isinstance(got, m.Message) or got.type != expected["type"]:
+        return False
+    data = got.to_map()
+    return all(
+        data.get(k) == v for k, v in expected.items() if v != "..." and k not in ("seq", "legal")
+    )
+
+
+async def test_the_documented_exchange_runs_as_shown(running):
+    client = await ws_connect(running.port, origin=None)
+    turn: m.Turn | None = None
+    for direction, obj in documented_exchange():
+        if direction == ">":
+            if obj["type"] == "act":
+                assert turn is not None
+                obj = {**obj, "action": turn.legal[0]}
+            await client.send(m.from_map(obj))  # type: ignore[arg-type]
+            continue
+        got = await client.wait_for(lambda x, obj=obj: shown(obj, x))
+        if isinstance(got, m.Turn):
+            turn = got
