@@ -29,6 +29,26 @@ from client.boards.legal import draw_count
 from client.state import ClientState, TableState
 from engine.actions import Action, Play
 from engine.errors import InvalidActionError
+from protocol.commands import SHORT_VERBS, bare_action, command_words
+
+
+def spelled_out(line: str) -> str:
+    """A short form as the server reads it, so the client checks what will be sent: ``p
+    7h 7d`` and a bare ``7h 7d`` are ``play 7H 7D``, a bare ``c4`` is ``move c4``
+    (``protocol.commands``'s short forms); any other line as typed."""
+    words = line.split()
+    if not words:
+        return line
+    first = words[0].lower()
+    if first in SHORT_VERBS and len(words) > 1:
+        return (
+            spelled_out(" ".join(words[1:]))
+            if SHORT_VERBS[first] == "play"
+            else (f"{SHORT_VERBS[first]} {' '.join(words[1:])}")
+        )
+    if first in command_words():
+        return line
+    return bare_action(line) or line
 
 
 def draw_alias(line: str, view: dict[str, Any] | None) -> str:

@@ -24,7 +24,7 @@ from client.advice import analysis_lines, compute_hint, hint_refusal, shown_even
 from client.app import ClientApp
 from client.config import records_dir, secret_for
 from client.connection import LATEST, Connection, ConnectionLost, ServerError
-from client.moves import blunder_penalty, draw_alias, square_problem
+from client.moves import blunder_penalty, draw_alias, spelled_out, square_problem
 from client.records import RecordError, fetch_record
 from client.seats import SeatBook
 from client.state import TableState
@@ -153,7 +153,7 @@ class Session:
         table = self.ui.current
         t = self.conn.state.tables.get(table) if table else None
         if t is not None:
-            line = draw_alias(line, t.view)
+            line = draw_alias(spelled_out(line), t.view)
             problem = square_problem(line, t.view)
             if problem:
                 self.ui.say(problem, "class:error")

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import random
+from types import SimpleNamespace
 
+import trio
 from harness import Driver, run_client
 from prompt_toolkit.formatted_text import fragment_list_to_text
 from prompt_toolkit.input import create_pipe_input
@@ -16,7 +18,8 @@ import engine
 from client.app import ClientApp, render_text
 from client.boards import BoardContext, render_board
 from client.boards.legal import must_text
-from client.moves import blunder_penalty, draw_alias
+from client.moves import blunder_penalty, draw_alias, spelled_out
+from client.session import Session
 from client.state import ClientState
 from protocol import messages as m
 
@@ -249,3 +252,30 @@ def test_a_miss_of_one_turn_is_one_turn() -> None:
     assert one == "You must pass the miss of 1 turn on with one of these plays, or pass"
     two = must_text({"pending": {"kind": "miss", "count": 2}}, ["play 8H", "pass"])
     assert two is not None and "miss of 2 turns" in two
+
+
+def test_a_short_or_bare_play_is_confirmed_like_a_play() -> None:
+    """`p ks` and a bare `ks` play KS (the server reads them so): at a table that penalises
+    an illegal play they are confirmed first, as `play ks` is. Before, they went at once."""
+    assert spelled_out("ks") == "play KS" and spelled_out("p 7h 7d last") == "play 7H 7D last"
+    assert spelled_out("c4") == "move c4" and spelled_out("who") == "who"
+    assert spelled_out("p") == "p" and spelled_out("say ks") == "say ks"
+    state = _at_turn(2, ("play 7H", "draw"), ["7H", "7D", "KS"])
+    sent: list[str] = []
+    with create_pipe_input() as pipe:
+        app = ClientApp(state, lambda _line: None, input=pipe, output=DummyOutput())
+    app.current = "1"
+
+    async def request(msg, check=True):
+        sent.append(msg)
+        return m.Ok(table="1")
+
+    conn = SimpleNamespace(state=state, on_receive=None, request=request)
+    session = Session(conn, app)  # type: ignore[arg-type]
+    for line in ("ks", "p ks"):
+        trio.run(session.run_line, line)
+        assert not sent and "type it again" in fragment_list_to_text(app.reply), app.reply
+        session.confirming = None
+    trio.run(session.run_line, "ks")
+    trio.run(session.run_line, "KS")  # typed again (as the server reads it): it goes
+    assert [getattr(msg, "action", None) for msg in sent] == ["play KS"]
