@@ -62,10 +62,10 @@ from client.completion import CommandCompleter
 from client.page import Page, wrap_page
 from client.players import with_rating
 from client.rules import rules_lines
-from client.state import CLOCK_WARNING, MAX_LOG, ClientState, LogLine, TableState, display_name
+from client.state import CLOCK_WARNING, MAX_LOG, ClientState, LogLine, TableState
 from client.wrap import wrap_fragments
 from protocol import fields
-from protocol.describe import describe_event
+from protocol.describe import describe_event, seat_name
 from protocol.words import plural
 
 HELP_TITLE = "Help"
@@ -541,7 +541,7 @@ class ClientApp:
         for info in self.state.lobby:
             ratings = list(info.get("ratings") or [])
             players = ", ".join(
-                with_rating(display_name(p) or "-", ratings[i] if i < len(ratings) else None)
+                with_rating(seat_name(p, i) or "-", ratings[i] if i < len(ratings) else None)
                 for i, p in enumerate(info.get("players") or [])
             )
             if len(players) > players_width - 1:

@@ -167,3 +167,23 @@ def test_a_long_log_line_wraps_between_words() -> None:
             assert word in screen, (columns, word, screen)
         continued = [line for line in screen.splitlines() if line.split("│")[-1][:6] == "  word"]
         assert continued, screen  # a wrapped line continues indented under itself
+
+
+def test_a_bot_has_one_name_in_the_lobby_and_at_the_table() -> None:
+    """Before: "bot 1" at the table and "search (bot)" in the lobby."""
+    st = ClientState()
+    st.name = "alice"
+    st.lobby = [
+        {
+            "table": "1",
+            "ruleset": "switch",
+            "seats": 3,
+            "state": "playing",
+            "players": ["alice", "bot:search", "bot:search"],
+        }
+    ]
+    lobby = _screen(_app(st, None), 80, 24)
+    row = next(line for line in lobby.splitlines() if line.startswith("1 "))
+    assert "alice, bot 1, bot 2" in row and "(bot)" not in row, row
+    st.handle(_snapshot(1, ("alice", "bot:search", "bot:search")))
+    assert "bot 1" in _screen(_app(st), 80, 24)
