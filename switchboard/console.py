@@ -14,7 +14,7 @@ it is plain text for a terminal with a dark background, the common default.
 
 >>> lines = qr_lines("http://192.168.1.20:7373/", ansi=False)
 >>> len(lines), {len(line) for line in lines}
-(17, {33})
+(15, {29})
 >>> read_back(lines) == qr_matrix("http://192.168.1.20:7373/")
 True
 """
