@@ -80,6 +80,9 @@ class App {
         t.seq = entry.seq || 0;
         t.seat = entry.seat ?? null;
         t.token = entry.token;
+        t.players = entry.players || [];
+        t.master = entry.master ?? null;
+        t.state = entry.state || t.state;
         t.log = store.log(table);
       }
       const reply = await this.conn.request({ type: "resume", table, token: entry.token, last_seq: t.seq });
@@ -131,7 +134,8 @@ class App {
       this.saving = null;
       for (const t of this.state.tables.values()) {
         if (!t.token) continue;
-        store.keepSeat(t.table, { token: t.token, seat: t.seat, seq: t.seq });
+        const { token, seat, seq, players, master, state } = t;
+        store.keepSeat(t.table, { token, seat, seq, players, master, state });
         store.keepLog(t.table, t.log);
       }
     }, 200);
