@@ -158,6 +158,41 @@ def within_limits(data: Any, limits: Limits) -> str | None:
     return None
 
 
+def decode(text: str, limits: Limits = DEFAULT_LIMITS) -> Received:
+    """The message ``text`` (one whole WebSocket text message) holds; no state, so a
+    connection that keeps its own failure needs no decoder object (``JsonDecoder`` keeps
+    it for one that does not). Raises ``RemoteProtocolError`` (fatal) for text that is not
+    one JSON object within ``limits``.
+
+    >>> decode('{"type":"pong","id":2}')
+    Pong(id=2)
+    """
+    try:
+        size = _utf8_size(text, limits.max_frame)
+    except UnicodeEncodeError:
+        raise RemoteProtocolError("a message holds a lone surrogate (not a character)") from None
+    if size > limits.max_frame:
+        raise RemoteProtocolError(
+            f"a message of {size} bytes is over the limit of {limits.max_frame}", "too_large"
+        )
+    try:
+        data = _decoder.decode(text)
+    except RecursionError:
+        raise RemoteProtocolError(
+            f"a message nests deeper than {limits.max_depth}", "too_deep"
+        ) from None
+    except ValueError as exc:  # JSONDecodeError, a constant, too many digits
+        raise RemoteProtocolError(f"bad JSON in a message: {_first_line(exc)}") from None
+    if type(data) is not dict:
+        raise RemoteProtocolError("a message must hold one JSON object")
+    if _may_break_limits(text, size, limits):
+        broken = within_limits(data, limits)
+        if broken is not None:
+            code, _, words = broken.partition(": ")
+            raise RemoteProtocolError(words, code)
+    return from_map(data)
+
+
 class JsonDecoder:
     """Message texts in, messages out, for one connection (either side); dead after its
     first fatal error, as ``MsgpackDecoder`` is."""
@@ -175,10 +210,6 @@ class JsonDecoder:
         """True once a message was refused as malformed; the decoder is then never used."""
         return self._failure is not None
 
-    def _fail(self, message: str, code: str = "bad_frame") -> RemoteProtocolError:
-        self._failure = (message, code)
-        return RemoteProtocolError(message, code)
-
     def decode(self, text: str) -> Received:
         """The message one WebSocket text message holds.
 
@@ -187,31 +218,11 @@ class JsonDecoder:
         if self._failure is not None:
             message, code = self._failure
             raise RemoteProtocolError(f"the stream already failed: {message}", code)
-        limits = self.limits
         try:
-            size = _utf8_size(text, limits.max_frame)
-        except UnicodeEncodeError:
-            raise self._fail("a message holds a lone surrogate (not a character)") from None
-        if size > limits.max_frame:
-            raise self._fail(
-                f"a message of {size} bytes is over the limit of {limits.max_frame}", "too_large"
-            )
-        try:
-            data = _decoder.decode(text)
-        except RecursionError:
-            raise self._fail(
-                f"a message nests deeper than {limits.max_depth}", "too_deep"
-            ) from None
-        except ValueError as exc:  # JSONDecodeError, a constant, too many digits
-            raise self._fail(f"bad JSON in a message: {_first_line(exc)}") from None
-        if type(data) is not dict:
-            raise self._fail("a message must hold one JSON object")
-        if _may_break_limits(text, size, limits):
-            broken = within_limits(data, limits)
-            if broken is not None:
-                code, _, words = broken.partition(": ")
-                raise self._fail(words, code)
-        return from_map(data)
+            return decode(text, self.limits)
+        except RemoteProtocolError as exc:
+            self._failure = (str(exc), exc.code)
+            raise
 
     def feed(self, texts: list[str]) -> list[Received]:
         """Every message of ``texts`` (a convenience for tests)."""
@@ -237,4 +248,13 @@ def _first_line(exc: Exception) -> str:
     return str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
 
 
-__all__ = ["MAX_INT", "MIN_INT", "NAME", "JsonDecoder", "encode", "encode_map", "within_limits"]
+__all__ = [
+    "MAX_INT",
+    "MIN_INT",
+    "NAME",
+    "JsonDecoder",
+    "decode",
+    "encode",
+    "encode_map",
+    "within_limits",
+]

@@ -136,7 +136,11 @@ class Connection:
         deadline = start + self.config.handshake_seconds
         kind, data = await self._open(start, deadline)
         if kind == HTTP:
-            await self._answer_http(data, start)
+            websocket, data = await self._answer_http(data, start)
+            if websocket is None:
+                return
+            deadline = trio.current_time() + self.config.handshake_seconds
+            await self.serve(websocket, data, deadline)
             return
         framing_type = None if kind is None else FRAMINGS.get(kind)
         if framing_type is None:  # no binding of ours: not a Switchboard client
@@ -176,10 +180,15 @@ class Connection:
             self.outbox.sent += len(greeting)
         return True
 
-    async def _answer_http(self, data: bytes, start: float) -> None:
-        """HTTP (``server.transport.http``): the web client's files and rules pages; a
-        WebSocket agreed on ``/ws`` goes on over this stream as a session like any other,
-        with the WebSocket framing, and must say hello within ``handshake_seconds``."""
+    async def _answer_http(
+        self, data: bytes, start: float
+    ) -> tuple[WebSocketFraming | None, bytes]:
+        """HTTP (``server.transport.http``): the web client's files and rules pages, until
+        the connection closes (``None``) or a WebSocket is agreed on ``/ws``: then its
+        framing and the frames read with the handshake, for ``serve`` to go on with over
+        this stream, as a session like any other that must say hello within
+        ``handshake_seconds``. (Returned, not served from here: the HTTP side's objects
+        are let go before the WebSocket's life begins.)"""
         config = self.config
         limits = HttpLimits(
             config.http_max_header_bytes,
@@ -190,10 +199,9 @@ class Connection:
         server = HttpServer(site(), limits, config.ws_allowed_origins)
         upgrade = await serve_http(self.stream, server, data, start)
         if upgrade is None:
-            return
+            return None, b""
         framing = WebSocketFraming(self.services.limits, config.ws_max_frame_bytes)
-        deadline = trio.current_time() + config.handshake_seconds
-        await self.serve(framing, upgrade.trailing, deadline)
+        return framing, upgrade.trailing
 
     # ------------------------------------------------------------ the loop
     async def serve(self, framing: Framing, data: bytes, deadline: float) -> None:

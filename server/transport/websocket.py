@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import os
 from collections import deque
+from typing import Any
 
 from wsproto.connection import Connection, ConnectionState, ConnectionType
 from wsproto.events import (
@@ -47,7 +48,7 @@ from wsproto.frame_protocol import CloseReason
 
 from protocol import messages as m
 from protocol.errors import RemoteProtocolError
-from protocol.json_codec import JsonDecoder
+from protocol.json_codec import decode as json_decode
 from protocol.json_codec import encode as json_encode
 from protocol.limits import DEFAULT_LIMITS, Limits
 from server.transport.errors import Closing
@@ -88,12 +89,27 @@ class SharedFrames:
 
 
 _shared = SharedFrames()
+_NO_EVENTS: deque[Any] = deque(maxlen=0)  #: appending to it keeps nothing
 
 
 class WebSocketCodec:
     """WebSocket frames in, messages out; messages in, frames out: one client's codec."""
 
     name = NAME
+
+    __slots__ = (
+        "_close_code",
+        "_control",
+        "_failure",
+        "_frame_bytes",
+        "_message_bytes",
+        "_parts",
+        "_ready",
+        "_ws",
+        "limits",
+        "max_frame_bytes",
+        "peer_closed",
+    )
 
     def __init__(
         self,
@@ -103,8 +119,12 @@ class WebSocketCodec:
     ) -> None:
         self.limits = limits
         self.max_frame_bytes = max_frame_bytes
-        self._ws = Connection(ConnectionType.SERVER)
-        self._json = JsonDecoder(limits)
+        self._ws = ws = Connection(ConnectionType.SERVER)
+        # wsproto queues one event of its own in this deque, and only when told the stream
+        # ended (``receive_data(None)``), which is never done here; an empty deque costs
+        # 760 bytes, the largest part of an idle WebSocket's framing, so every connection
+        # shares one that stays empty.
+        ws._events = _NO_EVENTS
         self._parts: list[str] = []  #: the text of the message being received, so far
         self._message_bytes = 0  #: its size in UTF-8 bytes, so far
         self._frame_bytes = 0  #: the size of the frame being received, so far
@@ -185,7 +205,7 @@ class WebSocketCodec:
         if not ready:
             self._ready = None
         try:
-            return self._json.decode(text)
+            return json_decode(text, self.limits)
         except RemoteProtocolError as exc:
             raise self._fail(str(exc), exc.code) from None
 
@@ -242,6 +262,7 @@ class WebSocketFraming(WebSocketCodec):
     with the replies, and a client's close, once answered, ends the connection
     (``Closing``): after a close no data frame may go out, so no goodbye is said."""
 
+    __slots__ = ()
     kind = NAME
     person = False  #: a program (the web client is one): it names the table every time
     page_budget = None
