@@ -59,6 +59,14 @@ class Resume:
 
 
 @dataclass(frozen=True, slots=True)
+class Look:
+    """Show ``member`` the table again: his seat's snapshot, or the spectators'."""
+
+    member: Member
+    req: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class Leave:
     member: Member
     req: int | None
@@ -205,8 +213,9 @@ MasterCommand = (
 MASTER_VERBS: dict[str, type[MasterCommand]] = {c.verb: c for c in get_args(MasterCommand)}
 
 Command = (
-    Join | Watch | Resume | Leave | Detach | Act | Talk | Start | Export | Close | MasterCommand
-)
+    Join | Watch | Resume | Leave | Detach | Act | Talk | Start | Export | Close | Look
+    | MasterCommand
+)  # fmt: skip
 
 #: The table command each game-master protocol message becomes.
 _FROM_MESSAGE: dict[type[m.Message], Any] = {

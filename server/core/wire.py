@@ -102,6 +102,10 @@ def presence(table: int, seat: int, name: str, what: str) -> Message:
     return m.Presence(table=table_word(table), seat=seat, name=name, what=what)
 
 
+def watcher(table: int, what: str, name: str | None, watching: int) -> Message:
+    return m.Watcher(table=table_word(table), what=what, name=name, watching=watching)
+
+
 def record(req: int | None, table: int, page: Page, game: int) -> Message:
     return m.Record(
         table=table_word(table),

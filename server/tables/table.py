@@ -48,6 +48,7 @@ from server.core.commands import (
     Export,
     Join,
     Leave,
+    Look,
     MasterCommand,
     Member,
     Resume,
@@ -56,6 +57,7 @@ from server.core.commands import (
     Watch,
 )
 from server.core.config import ServerConfig
+from server.core.limits import fold_name
 from server.core.logfmt import log_event
 from server.players.accounts import new_token, token_hash
 from server.store import snapshots
@@ -87,6 +89,8 @@ WAITING, PLAYING, OVER, CLOSED = (
     TableState.CLOSED,
 )
 NO_TOKEN = "that token holds no seat at this table"
+#: Spectators' comings and goings remembered per table for ``watch_notice_seconds``.
+WATCH_TOLD_MAX = 256
 
 
 def _refuse_closed(command: object, table: int) -> None:
@@ -169,6 +173,8 @@ class Table:
         self.empty_since: float | None = None
         self.unattended_since: float | None = None
         self.closed = trio.Event()  #: set once the close is stored (an operator waits on it)
+        #: (came|went, folded name) -> when it was last announced (``_watcher``)
+        self._watch_told: dict[tuple[str, str], float] = {}
         #: The store refused this table's last write (disk full, I/O error ...): nothing
         #: changed, bots and clocks wait until ``_retry_at``, and the next write that
         #: succeeds (a player's request, or that retry) carries on. Other tables are not
@@ -479,6 +485,8 @@ class Table:
                 await self._join(command)
             case Watch():
                 self._watch(command)
+            case Look():
+                self._look(command)
             case Resume():
                 self._resume(command)
             case Leave():
@@ -877,9 +885,49 @@ class Table:
             self._send_snapshots()
 
     def _watch(self, c: Watch) -> None:
+        """``c.member`` watches the table from now on. A seated player who asks to watch
+        his own table stays in his seat (he is not made a spectator of his own game,
+        whose seat token would stop working): he is told so and shown his seat."""
+        seat = self._seat_of(c.member)
+        if seat is not None:
+            text = f"you sit in seat {seat} here: this is your seat (leave first to watch)"
+            c.member.deliver_many([wire.ok(c.req, self.id, text), self._snapshot(seat)])
+            return
+        came = c.member not in self.spectators
         self._detach(c.member)
         self.spectators.add(c.member)
         self._catch_up(c.member, None, c.since, c.req, answer=True)
+        if came:
+            self._watcher(c.member, "came")
+
+    def _look(self, c: Look) -> None:
+        """The table again, as ``c.member`` may see it: his seat's snapshot, or the
+        spectators' (a person at ``nc`` who lost the position in his scrollback)."""
+        seat = self._seat_of(c.member)
+        if seat is None and c.member not in self.spectators:
+            text = f"you are not at table {self.id}: watch {self.id} shows it, join sits you"
+            c.member.deliver(wire.error(c.req, "not_member", text, self.id))
+            return
+        c.member.deliver(self._snapshot(seat, c.req))
+
+    def _watcher(self, member: Member, what: str) -> None:
+        """Tell everyone else at the table that ``member`` began (``came``) or stopped
+        (``went``) watching. A name is announced coming, or going, at most once in
+        ``watch_notice_seconds`` (spectators without a name share one allowance), so
+        that watching and leaving in a loop cannot flood a table with notices."""
+        name = member.name
+        key = (what, "" if name is None else fold_name(name))
+        now = trio.current_time()
+        last = self._watch_told.get(key)
+        if last is not None and now - last < self._config.watch_notice_seconds:
+            return
+        if len(self._watch_told) >= WATCH_TOLD_MAX:
+            self._watch_told.clear()  # bounded: forget them all, the worst is a repeat
+        self._watch_told[key] = now
+        msg = wire.watcher(self.id, what, name, len(self.spectators))
+        for m in self.members():
+            if m is not member:
+                m.deliver(msg)
 
     def _resume(self, c: Resume) -> None:
         seat = self._seat_for_token(c.token)
@@ -915,6 +963,7 @@ class Table:
             self._changed_at = trio.current_time()
         elif c.member in self.spectators:
             self.spectators.discard(c.member)
+            self._watcher(c.member, "went")
         else:
             c.member.deliver(wire.error(c.req, "no_seat", "you are not at this table", self.id))
             return
@@ -941,9 +990,12 @@ class Table:
     def _dropped(self, member: Member) -> None:
         """A connection closed: its seats stay (their clocks run) and the table is told."""
         gone = [i for i, s in enumerate(self.seats) if s.member is member]
+        watched = member in self.spectators
         self._detach(member)
         for seat in gone:
             self._presence(seat, "dropped")
+        if watched:
+            self._watcher(member, "went")
 
     def _detach(self, member: Member) -> None:
         for s in self.seats:

@@ -23,13 +23,15 @@ import trio
 
 import engine
 from protocol import messages as m
-from protocol.commands import help_lines
+from protocol.commands import Situation, help_lines
+from protocol.fields import TableState
 from protocol.state import negotiate
 from server.core import commands as cmd
 from server.core import wire
 from server.core.limits import TokenBucket, Verdict, clean_text, fold_name
 from server.operators.admin import ADMIN_TYPES
 from server.store.base import StoreError
+from server.tables import room
 from server.tables.lobby import LobbyError
 from server.transport.errors import Closing, ConnectionLost
 from server.transport.session import ClientSession
@@ -92,7 +94,37 @@ async def quit_(session: ClientSession, msg: m.Quit) -> None:
 
 
 async def help_(session: ClientSession, msg: m.Help) -> None:
-    session.deliver(m.HelpText(lines=tuple(help_lines(msg.topic)), topic=msg.topic, id=msg.id))
+    lines = help_lines(msg.topic, _situation(session))
+    session.deliver(m.HelpText(lines=tuple(lines), topic=msg.topic, id=msg.id))
+
+
+def _situation(session: ClientSession) -> Situation:
+    """Where the session stands, for ``help``: its name, and the table it sits at (else
+    one it watches), with its seat, the table's state, the master and its legal actions."""
+    lobby = session.services.lobby
+    best: tuple[Any, int | None] | None = None
+    for table_id in sorted(session.tables):
+        table = lobby.get(table_id)
+        if table is None:
+            continue
+        seat = next((i for i, s in enumerate(table.seats) if s.member is session), None)
+        if best is None or (best[1] is None and seat is not None):
+            best = (table, seat)
+    if best is None:
+        return Situation(named=session.name is not None)
+    table, seat = best
+    legal: tuple[str, ...] = ()
+    if seat is not None and table.game is not None and table.state == TableState.PLAYING:
+        legal = tuple(str(a) for a in table.game.legal_actions(seat))
+    master = session.name is not None and session.name == table.master
+    return Situation(
+        named=session.name is not None,
+        table=wire.table_word(table.id),
+        seat=seat,
+        state=str(table.state),
+        master=master,
+        legal=legal,
+    )
 
 
 async def claim_name(session: ClientSession, msg: m.ClaimName) -> None:
@@ -173,8 +205,14 @@ async def join(session: ClientSession, msg: m.Join) -> None:
 async def spectate(session: ClientSession, msg: m.Spectate) -> None:
     if (table := _table(session, msg)) is not None:
         session.tables.add(table.id)
-        session.tokens.pop(table.id, None)
+        if not any(seat.member is session for seat in table.seats):
+            session.tokens.pop(table.id, None)  # seated there, he stays seated (the table)
         await table.submit(cmd.Watch(session, msg.id, msg.last_seq))
+
+
+async def look(session: ClientSession, msg: m.Look) -> None:
+    if (table := _table(session, msg)) is not None:
+        await table.submit(cmd.Look(session, msg.id))
 
 
 async def resume(session: ClientSession, msg: m.Resume) -> None:
@@ -210,6 +248,43 @@ async def say(session: ClientSession, msg: m.Say) -> None:
         session.deliver(wire.error(msg.id, "rate_limited", "you are talking too fast", table.id))
         return
     await table.submit(cmd.Talk(session, msg.id, text))
+
+
+# ------------------------------------------------------------------- the room
+async def who(session: ClientSession, msg: m.Who) -> None:
+    services = session.services
+    limit = services.config.who_max
+    session.deliver(room.people(services.connections, services.lobby, limit, msg.id))
+
+
+async def shout(session: ClientSession, msg: m.Shout) -> None:
+    config = session.config
+    if not config.shout:
+        session.deliver(wire.error(msg.id, "not_allowed", "shouts are off on this server"))
+        return
+    if session.name is None:  # the state table asks for a name first; this is its guard
+        session.deliver(wire.error(msg.id, "need_name", "claim a name to shout"))
+        return
+    text = clean_text(msg.text, config.talk_max_chars)
+    if not text:
+        session.deliver(wire.error(msg.id, "bad_message", "shout something"))
+        return
+    now = trio.current_time()
+    if not session.talk.take(now):
+        session.deliver(wire.error(msg.id, "rate_limited", "you are talking too fast"))
+        return
+    if not session.services.room.admit(config, now):
+        text_busy = "the room is shouting too fast; try again in a moment"
+        session.deliver(wire.error(msg.id, "rate_limited", text_busy))
+        return
+    session.deliver(wire.ok(msg.id))
+    session.services.room.relay(session.services.connections, session.name, text)
+
+
+async def hear_shouts(session: ClientSession, msg: m.HearShouts) -> None:
+    session.hears_shouts = msg.on
+    said = "you hear the room's shouts" if msg.on else "you hear no shouts (shouts on: again)"
+    session.deliver(wire.ok(msg.id, None, said))
 
 
 async def start_game(session: ClientSession, msg: m.StartGame) -> None:
@@ -276,6 +351,10 @@ HANDLERS: dict[type[m.Message], Handler] = {
     m.Resume: resume,
     m.Act: act,
     m.Say: say,
+    m.Look: look,
+    m.Who: who,
+    m.Shout: shout,
+    m.HearShouts: hear_shouts,
     m.StartGame: start_game,
     m.GetRecord: get_record,
     **dict.fromkeys(cmd.MASTER_MESSAGES, master),

@@ -29,7 +29,7 @@ import contextlib
 import itertools
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from protocol import messages as m
@@ -43,6 +43,7 @@ from server.core.limits import TokenBucket
 from server.operators.ops import ConnectionOps, Ops
 from server.players.accounts import Accounts
 from server.tables.lobby import Lobby
+from server.tables.room import Room
 from server.transport.errors import Closing
 from server.transport.outbox import Outbox
 
@@ -69,6 +70,7 @@ class Services:
     limits: Limits
     connections: set[ClientSession]
     ops: Ops | None = None  #: chips, limits, operators
+    room: Room = field(default_factory=Room)  #: the shout channel's shared rate
 
 
 class ClientSession:
@@ -90,6 +92,7 @@ class ClientSession:
         self.last_message = 0.0  #: when the last whole message arrived (the idle timer)
         self.talk = TokenBucket(self.config.talk_per_second, self.config.talk_burst)
         self.records: TokenBucket | None = None  #: made at the first get_record
+        self.hears_shouts = True  #: gets the room's shouts (``hear_shouts``)
         self.handshake_errors = 0  #: messages refused before welcome
         self.ops = None if services.ops is None else ConnectionOps(self, services.ops)
 

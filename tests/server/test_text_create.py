@@ -50,10 +50,10 @@ async def test_create_seats_its_creator_and_start_deals_him_in(running: Running)
     await stream.send_all(b"start\n")
     assert (await read_until(stream, buf, "ok")) == "ok"
     started = await read_until(stream, buf, "view")
-    assert "typist (you, game master), the bot" in started and "your hand" in started
+    assert "typist (you, game master), bot 1 (" in started and "your hand" in started
     await stream.send_all(b"tables\n")
     tables = await read_until(stream, buf, "tables")
-    assert tables.startswith("tables 1 · switch, playing · 2 seats: typist, bot"), tables
+    assert tables.startswith("tables 1 · switch, playing · 2 seats: typist, bot 1 ("), tables
     await stream.aclose()
 
 
