@@ -23,10 +23,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
 import textwrap
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from prompt_toolkit.application import Application
@@ -578,7 +579,7 @@ class ClientApp:
                 out += [("class:dim", "none yet"), ("", "\n")]
             else:
                 out += [("class:dim", "`table N` goes to one"), ("", "\n")]
-            return out
+            return out + self._online()
         out = [("class:heading", f"{'Players':<17}score"), ("", "\n")]
         scores = (t.view or {}).get("scores") or []
         count = max(len(t.players), len(scores), int((t.view or {}).get("seats") or 0))
@@ -611,6 +612,32 @@ class ClientApp:
             out += [("class:dim", f"master: {t.master}"), ("", "\n")]
         if t.seat is None:
             out += [("class:dim", "you are watching"), ("", "\n")]
+        if t.watching:
+            out += [("class:dim", f"{plural(t.watching, 'watcher')}"), ("", "\n")]
+        return out
+
+    def _online(self) -> StyleAndTextTuples:
+        """Who is online, under the lobby's own tables: each name and where it is (the
+        server's ``who``, fetched with the table list; ``who`` prints it whole)."""
+        if self.state.online is None:
+            return []
+        total, _guests = self.state.online
+        out: StyleAndTextTuples = [("", "\n"), ("class:heading", f"Online ({total})"), ("", "\n")]
+        rows = max(0, get_app().output.get_size().rows - 16)  # what the panel has room for
+        for person in self.state.people[:rows]:
+            where = [
+                f"{'watching' if spot.get('seat') is None else 'at'} {spot.get('table')}"
+                for spot in person.get("tables") or []
+                if isinstance(spot, dict)
+            ]
+            place = ", ".join(where) or "lobby"
+            out += [
+                ("", f"{str(person.get('name'))[:10]:<11}"),
+                ("class:dim", place[: PANEL_WIDTH - 11]),
+                ("", "\n"),
+            ]
+        if total > min(rows, len(self.state.people)):
+            out += [("class:dim", f"... `who` lists all {total}"), ("", "\n")]
         return out
 
     def seated_by_server(self) -> dict[str, int]:
@@ -642,7 +669,10 @@ class ClientApp:
     def _log_lines(self, part: str = "all") -> list[StyleAndTextTuples]:
         """The log's lines: ``all``, ``events`` (everything but talk) or ``talk``."""
         t = self.table
-        source = t.log if t is not None else self.lobby_log
+        if t is not None:
+            source: Iterable[LogLine] = t.log
+        else:  # the client's own lines and the room's shouts, in the order they came
+            source = heapq.merge(self.lobby_log, self.state.shouts, key=lambda line: line.at)
         names = t.names if t is not None else []
         lines: list[StyleAndTextTuples] = []
         if t is None:
@@ -650,7 +680,7 @@ class ClientApp:
         # Only the lines that can show: the pane is never taller than the screen.
         room = get_app().output.get_size().rows
         picked = []
-        for entry in reversed(source):
+        for entry in reversed(list(source)):
             if part != "all" and (part == "talk") != (entry.kind == "talk"):
                 continue
             picked.append(entry)
@@ -693,6 +723,17 @@ class ClientApp:
             what = str(entry.data.get("what"))
             text = words.get(what, f" {what}")
             return [("class:log.seat", str(entry.data.get("name"))), ("class:dim", text)]
+        if entry.kind == "watcher":
+            who = entry.data.get("name") or "someone with no name"
+            came = entry.data.get("what") == "came"
+            now = plural(entry.data.get("watching", 0), "watcher")
+            what = f" came to watch ({now})" if came else f" stopped watching ({now})"
+            return [("class:log.seat", str(who)), ("class:dim", what)]
+        if entry.kind == "shout":
+            return [
+                ("class:talk.name", f"{entry.data.get('name')} shouts: "),
+                ("", str(entry.data.get("text", ""))),
+            ]
         if entry.kind == "error":
             return [("class:error", str(entry.data.get("text", "")))]
         return [("class:dim", str(entry.data.get("text", "")))]

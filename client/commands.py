@@ -17,6 +17,8 @@ COMMANDS: dict[str, str] = {
     "create": "create RULESET SEATS [option=value ...]: open a table (you are its master)",
     "join": "join TABLE [SEAT]: take a seat",
     "watch": "watch TABLE: spectate",
+    "who": "who is online, and where each sits or watches",
+    "shout": "shout TEXT: talk to everyone online (shouts off: hear none)",
     "filter": "filter [WORDS]: show only tables matching every word (no words: all)",
     "name": "name NAME: play under another name (its secret is kept for you)",
     "chips": "your chip balance",
@@ -30,6 +32,7 @@ COMMANDS: dict[str, str] = {
 #: Commands that concern the table on screen.
 TABLE_COMMANDS: dict[str, str] = {
     "say": "say TEXT: talk to everyone at the table (or start the line with ')",
+    "look": "the table again, fresh from the server",
     "leave": "leave the table (a bot takes your seat in a running game)",
     "lobby": "the lobby and its commands (you stay here; `table TABLE` returns)",
     "table": "table TABLE: show a table you are at",

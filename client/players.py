@@ -65,22 +65,65 @@ def describe_history(h: m.History) -> list[str]:
     return lines
 
 
-def describe(reply: m.Profile | m.History | m.Top) -> list[str]:
-    """The lines for any of the three replies."""
+def describe(reply: m.Profile | m.History | m.Top | m.People) -> list[str]:
+    """The lines for any of the four replies."""
     if isinstance(reply, m.Profile):
         return describe_profile(reply)
     if isinstance(reply, m.History):
         return describe_history(reply)
+    if isinstance(reply, m.People):
+        return describe_people(reply)
     return describe_top(reply)
 
 
-def title(reply: m.Profile | m.History | m.Top) -> str:
+def title(reply: m.Profile | m.History | m.Top | m.People) -> str:
     """The heading of a reply's page: the command that asked for it."""
     if isinstance(reply, m.Profile):
         return f"finger {reply.name}"
     if isinstance(reply, m.History):
         return f"history {reply.name}"
+    if isinstance(reply, m.People):
+        return "who"
     return f"top {reply.family}"
+
+
+def whereabouts(person: dict[str, Any]) -> str:
+    """Where one of ``people`` is and what he does there.
+
+    >>> whereabouts({"state": "playing", "tables": [{"table": "3", "seat": 1,
+    ...     "state": "playing"}, {"table": "5", "seat": None}]})
+    'playing at table 3, watching table 5'
+    >>> whereabouts({"state": "idle", "tables": []})
+    'in the lobby'
+    """
+    places = []
+    for spot in person.get("tables") or []:
+        if not isinstance(spot, dict):
+            continue
+        table, seat = spot.get("table"), spot.get("seat")
+        if seat is None:
+            places.append(f"watching table {table}")
+        elif spot.get("state") in ("playing", "paused"):
+            places.append(f"playing at table {table}")
+        else:
+            places.append(f"seated at table {table}, waiting")
+    return ", ".join(places) or "in the lobby"
+
+
+def describe_people(p: m.People) -> list[str]:
+    """Who is online, a line each, and how many more and how many without a name.
+
+    >>> describe_people(m.People(people=({"name": "ann", "state": "idle"},), total=1,
+    ...     guests=2))
+    ['1 person online, and 2 connections with no name yet:', '  ann  in the lobby']
+    """
+    guests = f", and {plural(p.guests, 'connection')} with no name yet" if p.guests else ""
+    lines = [f"{plural(p.total, 'person', 'people')} online{guests}:"]
+    width = max((len(str(x.get("name"))) for x in p.people), default=0)
+    lines += [f"  {x.get('name')!s:<{width}}  {whereabouts(x)}" for x in p.people]
+    if p.total > len(p.people):
+        lines.append(f"  and {p.total - len(p.people)} more")
+    return lines
 
 
 def describe_top(t: m.Top) -> list[str]:

@@ -74,6 +74,7 @@ class Session:
             nursery.start_soon(self._refresh_lobby)
             await self._quiet(m.ListRulesets())
             await self._quiet(m.ListTables())
+            await self._quiet(m.Who())
             await self.sit_down_again()
             async for line in lines:
                 await self.run_line(line)
@@ -136,11 +137,13 @@ class Session:
         self.ui.say("the connection is closed", "class:error")
 
     async def _refresh_lobby(self) -> None:
-        """The lobby's table list is fetched while the lobby is on screen."""
+        """The lobby's table list, and who is online, are fetched while the lobby is on
+        screen (a server too old for ``who`` answers it with an error, which is ignored)."""
         while True:
             await trio.sleep(LOBBY_REFRESH)
             if self.ui.current is None and self.conn.connected:
                 await self._quiet(m.ListTables())
+                await self._quiet(m.Who())
 
     async def _quiet(self, msg: m.Message) -> Any:
         try:
@@ -269,7 +272,12 @@ class Session:
         if isinstance(msg, (m.Join, m.Spectate)):
             self.ui.show_table(msg.table)
             what = "watching" if isinstance(msg, m.Spectate) else "seated at"
-            self.ui.say(f"{what} table {msg.table}", "class:ok")
+            # (watching your own table keeps you seated: the server's reply says so)
+            said = reply.text if isinstance(reply, m.Ok) and reply.text else ""
+            self.ui.say(said or f"{what} table {msg.table}", "class:ok")
+        elif isinstance(msg, m.Look):
+            self.ui.show_table(msg.table)
+            self.ui.say(f"table {msg.table} as it is now", "class:ok")
         elif isinstance(msg, m.CreateTable):
             table = getattr(reply, "table", None)
             await self._quiet(m.ListTables())
@@ -296,7 +304,7 @@ class Session:
             self.ui.say(f"record saved to {self.save_record(reply.table, record)}", "class:ok")
         elif isinstance(reply, m.Chips):
             self.ui.say(f"{reply.name} has {plural(reply.balance, 'chip')}", "class:ok")
-        elif isinstance(reply, (m.Profile, m.History, m.Top)):
+        elif isinstance(reply, (m.Profile, m.History, m.Top, m.People)):
             self.ui.show_lines(players.title(reply), players.describe(reply), "class:ok")
         elif isinstance(reply, m.Named):
             self.ui.say(f"you are {reply.name}", "class:ok")
@@ -304,7 +312,9 @@ class Session:
             self.ui.say(" / ".join(reply.lines)[:200])
         elif isinstance(reply, m.Ok) and reply.text:
             self.ui.say(reply.text, "class:ok")
-        elif isinstance(reply, m.Ok) and not isinstance(msg, (m.Act, m.Say)):
+        elif isinstance(reply, m.Ok) and isinstance(msg, m.HearShouts):
+            self.ui.say("you hear shouts" if msg.on else "shouts are off for you", "class:ok")
+        elif isinstance(reply, m.Ok) and not isinstance(msg, (m.Act, m.Say, m.Shout)):
             self.ui.say("ok", "class:ok")
 
     def save_record(self, table: str, record: dict[str, Any]) -> Path:

@@ -36,6 +36,7 @@ from protocol import fields
 from protocol import messages as m
 
 MAX_LOG = 500
+MAX_SHOUTS = 200
 _AT_TABLE = re.compile(r"\bat table (\S+?)[:,;]?(?:\s|$)")
 
 
@@ -52,7 +53,7 @@ def display_name(player: str | None) -> str | None:
 class LogLine:
     """One line of a table's log: an event, talk, or a note from the client."""
 
-    kind: str  # "event" | "talk" | "presence" | "note" | "error"
+    kind: str  # "event" | "talk" | "presence" | "watcher" | "shout" | "note" | "error"
     data: dict[str, Any]
     at: float = field(default_factory=time.time)
     seq: int | None = None  #: an event's table sequence number
@@ -105,6 +106,8 @@ class TableState:
     #: seats whose player dropped (or left): seat -> (name, ``dropped`` | ``left``), from
     #: the server's ``presence``; a player who comes back is taken off
     gone: dict[int, tuple[str, str]] = field(default_factory=dict)
+    #: spectators at the table, as the last ``watcher`` message counted them (None: not told)
+    watching: int | None = None
 
     def add(self, kind: str, data: dict[str, Any], seq: int | None = None) -> LogLine:
         """Append a line to the log, with the names of who sits where now."""
@@ -181,6 +184,11 @@ class ClientState:
         self.lobby: list[dict[str, Any]] = []
         self.tables: dict[str, TableState] = {}
         self.notices: deque[str] = deque(maxlen=50)
+        #: the room's shouts, newest last (the lobby's log shows them)
+        self.shouts: deque[LogLine] = deque(maxlen=MAX_SHOUTS)
+        #: who is online (``people``'s maps), the names online and the guests, as last asked
+        self.people: list[dict[str, Any]] = []
+        self.online: tuple[int, int] | None = None
 
     def table(self, table: str) -> TableState:
         """The state of ``table``, made on first mention."""
@@ -190,8 +198,9 @@ class ClientState:
 
     def handle(self, msg: Any) -> str | None:
         """Fold one message in; return what changed (``"table"``, ``"event"``, ``"lobby"``,
-        ``"talk"``, ``"notice"``, ``"name"``), ``None`` when nothing did, or ``"gap"`` for an
-        event past one we never saw (it is not applied: ask for the missing ones)."""
+        ``"talk"`` (talk, shouts, comings and goings), ``"notice"``, ``"name"``), ``None``
+        when nothing did, or ``"gap"`` for an event past one we never saw (it is not
+        applied: ask for the missing ones)."""
         if isinstance(msg, m.Snapshot):
             t = self.table(msg.table)
             t.seq, t.state, t.view = msg.seq, msg.state, dict(msg.view) or None
@@ -252,6 +261,18 @@ class ClientState:
         if isinstance(msg, m.Talk):
             self.table(msg.table).add("talk", {"name": msg.name, "text": msg.text})
             return "talk"
+        if isinstance(msg, m.Watcher):
+            t = self.table(msg.table)
+            t.watching = msg.watching
+            t.add("watcher", {"name": msg.name, "what": msg.what, "watching": msg.watching})
+            return "talk"
+        if isinstance(msg, m.Shouted):
+            self.shouts.append(LogLine("shout", {"name": msg.name, "text": msg.text}))
+            return "talk"
+        if isinstance(msg, m.People):
+            self.people = [dict(p) for p in msg.people]
+            self.online = (msg.total, msg.guests)
+            return "lobby"
         if isinstance(msg, m.Tables):
             self.lobby = [dict(t) for t in msg.tables]
             return "lobby"

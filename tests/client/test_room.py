@@ -1,0 +1,68 @@
+"""The room in the terminal client: who is online (a panel in the lobby, `who` in full),
+shouts in the lobby's log, and watchers coming and going at a table."""
+
+from __future__ import annotations
+
+import trio
+from test_table_story import _app, _screen, _session, _snapshot
+
+from client.state import ClientState
+from protocol import messages as m
+
+PEOPLE = m.People(
+    people=(
+        {"name": "ann", "state": "playing",
+         "tables": [{"table": "4", "seat": 0, "state": "playing"}]},
+        {"name": "bob", "state": "watching", "tables": [{"table": "4", "seat": None}]},
+        {"name": "cy", "state": "idle", "tables": []},
+    ),
+    total=3,
+    guests=1,
+)  # fmt: skip
+
+
+def test_watchers_come_and_go_in_the_tables_log_and_panel() -> None:
+    st = ClientState()
+    st.name = "alice"
+    st.handle(_snapshot(1, ("alice", "bob", "bot:heuristic")))
+    st.handle(m.Watcher(table="1", what="came", name="zoe", watching=1))
+    st.handle(m.Watcher(table="1", what="came", name=None, watching=2))
+    screen = _screen(_app(st))
+    assert "zoe came to watch (1 watcher)" in screen, screen
+    assert "someone with no name came to watch (2 watchers)" in screen, screen
+    panel = [line.split("│")[-1] for line in screen.splitlines() if "│" in line]
+    assert "2 watchers" in panel, panel
+    st.handle(m.Watcher(table="1", what="went", name="zoe", watching=1))
+    assert "zoe stopped watching (1 watcher)" in _screen(_app(st))
+
+
+def test_shouts_read_in_the_lobby_log_in_the_order_they_came() -> None:
+    st = ClientState()
+    st.name = "alice"
+    app = _app(st, None)
+    app.say("a line of the client's own")
+    st.handle(m.Shouted(name="ann", text="switch at table 5, anyone?"))
+    screen = _screen(app, 80, 24)
+    assert "ann shouts: switch at table 5, anyone?" in screen, screen
+    lines = screen.splitlines()
+    own = next(i for i, line in enumerate(lines) if "of the client's own" in line)
+    shout = next(i for i, line in enumerate(lines) if "ann shouts" in line)
+    assert own < shout
+
+
+def test_who_lists_the_room_in_the_lobby_panel_and_in_full() -> None:
+    st = ClientState()
+    st.name = "alice"
+    st.handle(PEOPLE)
+    lobby = _screen(_app(st, None), 80, 24)
+    assert "Online (3)" in lobby, lobby
+    panel = [line.split("│")[-1] for line in lobby.splitlines() if "│" in line]
+    assert "ann        at 4" in panel and "bob        watching 4" in panel, panel
+    assert "cy         lobby" in panel, panel
+    st.handle(_snapshot(1, ("alice", "bob", "bot:heuristic")))
+    app = _app(st)
+    trio.run(_session(app)._after, m.Who(), PEOPLE)
+    screen = _screen(app, 80, 24)
+    assert "3 people online, and 1 connection with no name yet:" in screen, screen
+    assert "ann  playing at table 4" in screen and "bob  watching table 4" in screen, screen
+    assert "cy   in the lobby" in screen, screen
