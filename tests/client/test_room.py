@@ -66,3 +66,36 @@ def test_who_lists_the_room_in_the_lobby_panel_and_in_full() -> None:
     assert "3 people online, and 1 connection with no name yet:" in screen, screen
     assert "ann  playing at table 4" in screen and "bob  watching table 4" in screen, screen
     assert "cy   in the lobby" in screen, screen
+
+
+def test_the_room_end_to_end(tmp_path, monkeypatch) -> None:
+    """Against a real server: zoe comes to watch ann's table and ann's log says so; zoe
+    shouts and ann's lobby reads it; `who` at the table lists who is on."""
+    import asyncio
+
+    from harness import Driver, run_client
+    from test_app import other_client
+
+    monkeypatch.setenv("SWITCHBOARD_CONFIG_DIR", str(tmp_path))
+
+    async def script(d: Driver) -> None:
+        await d.until(lambda: d.table is not None and d.table.view, what="the board")
+        table, port = d.app.current, d.session.conn.port
+
+        async def watch_shout_and_go(conn) -> None:
+            await conn.watch(table)
+            await conn.request(m.Shout(text="switch at table 9, anyone?"))
+            await conn.request(m.Leave(table=table))
+
+        await asyncio.to_thread(other_client, port, watch_shout_and_go)
+        await d.until_screen("zoe came to watch (1 watcher)")
+        await d.until_screen("zoe stopped watching (0 watchers)")
+        d.line("who")
+        page = await d.until_screen("┌─ who")
+        assert "1 person online:" in page and "ann  playing at table" in page, page
+        d.keys("\x1b")
+        d.line("lobby")
+        await d.until_screen("zoe shouts: switch at table 9, anyone?")
+        d.line("quit")
+
+    assert asyncio.run(run_client(script, game="switch", name="ann")) == 0
