@@ -252,8 +252,17 @@ async def say(session: ClientSession, msg: m.Say) -> None:
 
 # ------------------------------------------------------------------- the room
 async def who(session: ClientSession, msg: m.Who) -> None:
+    """Who is online. A reply walks every connection on the event loop, so it is rationed
+    as a lobby listing is: ``lobby_burst`` then ``lobby_per_second`` a connection, within
+    its address's lobby budget (``lobby_address_*``; trusted addresses have none)."""
     services = session.services
-    limit = services.config.who_max
+    config, now = services.config, trio.current_time()
+    if session.who is None:
+        session.who = TokenBucket(config.lobby_per_second, config.lobby_burst)
+    if not session.who.take(now) or not services.lobby.budgets.lobby.take(session.peer, now):
+        session.deliver(wire.error(msg.id, "rate_limited", "you are asking who too fast"))
+        return
+    limit = config.who_max
     session.deliver(room.people(services.connections, services.lobby, limit, msg.id))
 
 

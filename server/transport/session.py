@@ -93,6 +93,7 @@ class ClientSession:
         self.talk = TokenBucket(self.config.talk_per_second, self.config.talk_burst)
         self.records: TokenBucket | None = None  #: made at the first get_record
         self.hears_shouts = True  #: gets the room's shouts (``hear_shouts``)
+        self.who: TokenBucket | None = None  #: made at the first ``who``
         self.handshake_errors = 0  #: messages refused before welcome
         self.ops = None if services.ops is None else ConnectionOps(self, services.ops)
 

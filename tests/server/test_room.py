@@ -51,6 +51,18 @@ async def test_who_lists_at_most_who_max_and_counts_the_rest() -> None:
         assert [p["name"] for p in reply.people] == ["ann", "bob"] and reply.total == 3
 
 
+async def test_who_is_rationed_as_a_lobby_listing() -> None:
+    """Each ``who`` walks every connection: a client asking a thousand times is refused
+    past its burst, and the server goes on serving it (and everyone) otherwise."""
+    config = TEST_CONFIG.replace(lobby_burst=3, lobby_per_second=0.0001)
+    async with serving_server(Server(config, MemoryStore())) as (_server, port):
+        ann = await Client.connect(port, "ann")
+        replies = [await ann.request(m.Who()) for _ in range(5)]
+        assert [type(r) for r in replies] == [m.People] * 3 + [m.Error] * 2
+        assert replies[3].code == "rate_limited"
+        assert isinstance(await ann.request(m.Ping()), m.Pong)
+
+
 async def test_a_shout_reaches_everyone_listening_and_no_one_else(running: Running) -> None:
     ann, bob, _table = await seated_pair(running.port)
     cy = await Client.connect(running.port, "cy")
