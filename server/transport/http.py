@@ -241,6 +241,13 @@ class HttpServer:
     def _check_request(self, request: h11.Request) -> Reply | None:
         """A refusal decided on the request line and headers alone (closing: the body, if
         any, is never read), or None."""
+        # h11 checks its limit only while a request is incomplete: one that came whole in a
+        # single read is measured here (its line and headers as they were sent, but for
+        # spaces around the colons)
+        size = len(request.method) + len(request.target) + 11
+        size += sum(len(name) + len(value) + 4 for name, value in request.headers.raw_items())
+        if size > self.limits.max_header_bytes:
+            return self._refuse(431, "request headers too large")
         if request.method not in (b"GET", b"HEAD"):
             return self._refuse(405, "only GET and HEAD are served", [("allow", "GET, HEAD")])
         for name, value in request.headers:

@@ -159,6 +159,10 @@ def test_headers_over_the_limit_are_431_before_they_end():
     server.receive_data(b"GET / HTTP/1.1\r\nHost: x\r\nX-Pad: " + b"a" * 2000)
     reply = server.next_reply()
     assert reply is not None and reply.data.startswith(b"HTTP/1.1 431 ") and reply.close
+    # whole in one read, they are refused all the same
+    server = HttpServer(SITE, HttpLimits(max_header_bytes=1024))
+    reply = ask(server, request("/", X_Pad="a" * 2000))
+    assert reply.status == 431 and reply.close
     # just under the limit is served
     server = HttpServer(SITE, HttpLimits(max_header_bytes=1024))
     assert ask(server, request("/", X_Pad="a" * 900)).status == 200
@@ -217,7 +221,7 @@ def test_the_websocket_handshake_answers_101_with_the_accept_token():
             hashlib.sha1((KEY + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").encode()).digest()
         ).decode()
         == ACCEPT
-    )  # noqa: E501
+    )
 
 
 def test_the_subprotocol_is_answered_only_when_asked_for():
