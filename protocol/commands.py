@@ -223,6 +223,8 @@ def _table_only(make: Callable[[str], Message], usage: str) -> Builder:
 
 
 def _hello(args: list[str], rest: str, table: str | None) -> Message:
+    if args and not any(_DIGITS.fullmatch(a) for a in args):
+        return Hello(client="text")  # a person greeting the server ("hello there"): hello
     versions = tuple(_int(a, "a version", "hello [VERSION ...]") for a in args) or VERSIONS
     return Hello(versions=versions, client="text")
 

@@ -20,6 +20,7 @@ T = "t1"
 CASES = [
     ("hello", m.Hello(client="text")),
     ("hello 1 2", m.Hello(versions=(1, 2), client="text")),
+    ("hello there", m.Hello(client="text")),
     ("name ann s3cret", m.ClaimName(name="ann", secret="s3cret")),
     ("ping", m.Ping()),
     ("pong", m.Pong()),
