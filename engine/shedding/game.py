@@ -167,7 +167,9 @@ class SheddingGame(Game):
 
     # ------------------------------------------------- rebuilt from a view
     @classmethod
-    def from_view(cls, view: Mapping[str, Any], known_pile: Sequence[int] = ()) -> SheddingGame:
+    def from_view(
+        cls, view: Mapping[str, Any], known_pile: Sequence[int] = (), **known: Any
+    ) -> SheddingGame:
         """The hand as ``view`` shows it to its seat: the table's rules (the ruleset and
         the house rules the view carries), whose turn it is and what is owed, the seat's
         own hand, and as the pile the cards the seat saw go onto it (``known_pile``, as
@@ -746,7 +748,7 @@ class SheddingGame(Game):
         """Singles, then multi-card sequences, for the uncommon states."""
         if self.awaiting == "drawn":
             return [(c,) for c in sorted(set(self.drawn))]
-        singles = [(c,) for c in sorted(set(self.hands[seat]))]
+        singles: list[tuple[int, ...]] = [(c,) for c in sorted(set(self.hands[seat]))]
         if not self.pt.any_multi or len(self.hands[seat]) < 2:
             return singles
         return singles + self._multi_plays(seat)

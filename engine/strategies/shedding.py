@@ -39,7 +39,6 @@ from typing import Any
 import engine
 from engine.actions import Action, Draw, Last, Nominate, Pass, Play
 from engine.cards import Card
-from engine.game import Game
 from engine.shedding.codes import JK, RANK, SUIT, code, codes_of
 from engine.shedding.game import SheddingGame
 from engine.shedding.table import PowerTable, power_table
@@ -70,8 +69,8 @@ def _codes(texts: Sequence[str] | None) -> list[int]:
 
 def next_seat(view: dict[str, Any], seat: int) -> int:
     """The next seat still in the hand, in the direction of play."""
-    n = view["seats"]
-    d = view.get("direction", 1)
+    n: int = view["seats"]
+    d: int = view.get("direction", 1)
     s = seat
     for _ in range(n):
         s = (s + d) % n
@@ -83,7 +82,7 @@ def next_seat(view: dict[str, Any], seat: int) -> int:
 def swap_partner(view: dict[str, Any], seat: int) -> int:
     """Whom a swap card trades hands with: the next seat to the left (in seat
     order, whatever the direction of play) still in the hand."""
-    n = view["seats"]
+    n: int = view["seats"]
     other = (seat + 1) % n
     while other in view["finished"] and other != seat:
         other = (other + 1) % n
@@ -254,7 +253,12 @@ class SheddingAdapter:
         if smart:
             self.rollout = self._smart_rollout  # type: ignore[method-assign]
 
-    def world(self, view: dict[str, Any], memory: Any, rng: random.Random) -> Game:
+    def world(
+        self,
+        view: dict[str, Any],
+        memory: tuple[SheddingGame, Sequence[int]],
+        rng: random.Random,
+    ) -> SheddingGame:
         """``memory`` is ``worlds_from(view, ...)``: the hand as the view shows it and
         the cards the seat has not seen, dealt here in a fresh order."""
         seen, unseen = memory
@@ -267,9 +271,11 @@ class SheddingAdapter:
         """Plays with 'last' when a plain one exists are the same move: keep one."""
         return legal
 
-    def rollout(self, game: Game, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
+    def rollout(
+        self, game: SheddingGame, seat: int, legal: Sequence[Action], rng: random.Random
+    ) -> Action:
         """Shed the most cards, keep wild cards, hit a player close to going out."""
-        g: Any = game
+        g = game
         pt = g.pt
         best: Action | None = None
         best_w = -99.0
@@ -292,10 +298,10 @@ class SheddingAdapter:
         return best if best is not None else _draw_or_first(legal)
 
     def _smart_rollout(
-        self, game: Game, seat: int, legal: Sequence[Action], rng: random.Random
+        self, game: SheddingGame, seat: int, legal: Sequence[Action], rng: random.Random
     ) -> Action:
         """The heuristic's terms (``rate_play``) without its Counter and view."""
-        g: Any = game
+        g = game
         pt = g.pt
         hand = g.hands[seat]
         n = g.seats
@@ -338,12 +344,12 @@ class SheddingAdapter:
                     best, best_w = a, w
         return best if best is not None else _draw_or_first(legal)
 
-    def ended(self, game: Game, root: dict[str, Any]) -> bool:
-        g: Any = game
+    def ended(self, game: SheddingGame, root: dict[str, Any]) -> bool:
+        g = game
         return g.game_over or g.hand_over or g.hand_number != root["hand_number"]
 
-    def value(self, game: Game, root: dict[str, Any], finished: bool) -> list[float]:
-        g: Any = game
+    def value(self, game: SheddingGame, root: dict[str, Any], finished: bool) -> list[float]:
+        g = game
         n = g.seats
         if g.hand_number != root["hand_number"] or g.game_over:
             last = g.hand_scores[-1] if g.hand_scores else [0] * n
@@ -415,8 +421,8 @@ class PresetSearch:
     """A preset's settings and the searches built from them."""
 
     settings: SearchSettings
-    mc: DeterminizedMC
-    mcts: ISMCTS
+    mc: DeterminizedMC[SheddingGame]
+    mcts: ISMCTS[SheddingGame]
 
 
 class SheddingSearch:
