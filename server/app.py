@@ -36,7 +36,7 @@ from server.core.logfmt import IntervalLog
 from server.discovery.addresses import invitations
 from server.discovery.mdns import Advertiser, advertised_addresses, default_server_name
 from server.operators.ops import Ops
-from server.players.accounts import Accounts, claim_throttle
+from server.players.accounts import Accounts, claim_throttle, new_name_rate
 from server.players.ledger import Ledger
 from server.players.profiles import Profiles
 from server.store.base import MemoryStore, Store
@@ -105,6 +105,7 @@ class Server:
             max_chars=config.name_max_chars,
             throttle=claim_throttle(config),
             ledger=ledger,
+            new_names=new_name_rate(config),
         )
         lobby = Lobby(config, self.store, state)
         self.lobby = lobby
@@ -119,6 +120,8 @@ class Server:
                 ops.nursery = root  # the shutdown countdown outlives the operator's connection
                 await root.start(lobby.run)
                 await ops.start(lobby)  # prizes of tables that did not come back go back
+                days = config.unplayed_name_days
+                root.start_soon(accounts.sweep_forever, days * 86400.0, self._name_in_use)
                 listeners = await trio.open_tcp_listeners(config.port, host=config.host)
                 self.port = listeners[0].socket.getsockname()[1]
                 log.info(
@@ -151,6 +154,17 @@ class Server:
                 await self.store.aclose()
                 await ops.aclose()
             log.info("stopped; the store is closed")
+
+    def _name_in_use(self, name: str) -> bool:
+        """Whether ``name`` is connected, or seated at, creating or mastering an open table
+        (such a name never expires, however long since it finished a game)."""
+        if any(c.name == name for c in self.connections):
+            return True
+        lobby = getattr(self, "lobby", None)
+        tables = [] if lobby is None else lobby.tables.values()
+        return any(
+            name in (t.creator, t.master) or any(s.name == name for s in t.seats) for t in tables
+        )
 
     async def _accept(
         self, listeners: list[Any], clients: trio.Nursery, scope: trio.CancelScope

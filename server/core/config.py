@@ -75,6 +75,13 @@ class ServerConfig:
     claim_backoff_seconds: float = 1.0  #: ...then it waits this long, doubling each time...
     claim_backoff_max_seconds: float = 60.0  #: ...up to this
     claim_forget_seconds: float = 600.0  #: no wrong secret this long: the address starts afresh
+    new_names_burst: int = 5  #: new names one address may claim at once...
+    new_names_per_hour: float = 20.0  #: ...then this many an hour (trusted addresses: no limit)
+    new_names_server_burst: int = 100  #: new names all addresses together may claim at once...
+    new_names_server_per_hour: float = 600.0  #: ...then this many an hour
+    #: a name that never finished a game and was not used for this many days is removed,
+    #: its chips returned to the mint (0: names never expire)
+    unplayed_name_days: float = 30.0
 
     # ----------------------------------------------------------- tables
     max_tables: int = 2_000  #: open tables of untrusted creators, all together

@@ -28,6 +28,21 @@ Fairness, so that nobody can keep an owner out of his own name:
 
 Every refusal carries its wire code (``ClaimResult.code``), set where it is decided.
 
+Names have a lifecycle, so that they and their chips cannot grow without bound:
+
+- new names are rationed (``NewNameRate``): each address may claim
+  ``new_names_burst`` at once, then ``new_names_per_hour``; all addresses together
+  ``new_names_server_burst``, then ``new_names_server_per_hour`` (trusted addresses
+  count against neither). Proving a name already claimed is never rationed. A claim
+  over the ration is refused (``rate_limited``) before any hashing;
+- a name that has never finished a game and has not been used (claimed or proven)
+  for ``unplayed_name_days`` expires (``expire_unplayed``, run by the server every
+  hour): its chips go back to the mint and its row and account are removed, in one
+  transaction, unless it is in use (connected, seated, a table's creator or master,
+  a prize's funder). It holds no rating, result or history (it finished no game), so
+  nothing else refers to it but the records of games it did not finish, which keep
+  it as the text it was. Anyone may claim it afterwards, as a new name.
+
 >>> token_hash("x") == token_hash("x") != token_hash("y")
 True
 """
@@ -36,8 +51,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
+import math
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
@@ -45,9 +62,25 @@ import trio
 
 from server.core import namefold
 from server.core.config import ServerConfig
-from server.core.limits import Backoff, NameError_, clean_name, fold_name
-from server.players.ledger import Ledger
-from server.store.base import NameClaimed, Store, StoredState
+from server.core.limits import (
+    AddressBudget,
+    Backoff,
+    NameError_,
+    TokenBucket,
+    clean_name,
+    fold_name,
+)
+from server.core.logfmt import log_event
+from server.players.ledger import ChipError, Ledger
+from server.store.base import NameClaimed, NameExpired, NameSeen, Store, StoredState, StoreError
+from server.store.base import now as wall_clock
+
+log = logging.getLogger("switchboard.names")
+
+#: A name's last use is stored at most this often (a login an hour costs one write).
+SEEN_EVERY_SECONDS = 3600.0
+#: How often the server looks for expired names.
+EXPIRY_SWEEP_SECONDS = 3600.0
 
 #: scrypt costs at or below this hash inline (microseconds); above, in a worker thread.
 INLINE_SCRYPT_N = 2**6
@@ -90,6 +123,60 @@ class KeyedLocks:
                 self._locks[key] = (lock, users - 1)
 
 
+class NewNameRate:
+    """The ration of new names: a budget per address (``AddressBudget``) and one bucket
+    for all addresses together; trusted addresses take from neither. An address is
+    charged only for a name the shared bucket lets through, and the shared bucket only
+    for an address within its own ration, so neither a crowd nor one greedy address
+    spends another's ration.
+
+    >>> rate = NewNameRate(per_hour=3600, burst=2, server_per_hour=36000, server_burst=3)
+    >>> [rate.take("a", 0.0) for _ in range(3)], rate.take("b", 0.0), rate.take("c", 0.0)
+    ([0.0, 0.0, 1.0], 0.0, 0.1)
+    >>> rate.take("127.0.0.1", 0.0), rate.take("a", 1.0)
+    (0.0, 0.0)
+    """
+
+    def __init__(
+        self,
+        per_hour: float,
+        burst: int,
+        server_per_hour: float,
+        server_burst: int,
+        trusted: Iterable[str] = ("127.0.0.1", "::1"),
+    ) -> None:
+        self.trusted = frozenset(trusted)
+        self.addresses = AddressBudget(per_hour / 3600.0, burst, tuple(self.trusted))
+        self.server = TokenBucket(server_per_hour / 3600.0, server_burst)
+
+    def take(self, address: str, now: float) -> float:
+        """0.0 if ``address`` may claim a new name now (its ration and the server's are
+        charged one), else the seconds until it may (nothing charged)."""
+        if address in self.trusted:
+            return 0.0
+        mine = self.addresses.wait_time(address, now)
+        if mine > 0:
+            return mine
+        shared = self.server.wait_time(now)
+        if shared > 0:
+            return shared
+        self.server.take(now)
+        self.addresses.take(address, now)
+        return 0.0
+
+
+def new_name_rate(config: ServerConfig | None = None) -> NewNameRate:
+    """The ration of new names that ``config`` sets (``new_names_*``)."""
+    c = config if config is not None else ServerConfig()
+    return NewNameRate(
+        per_hour=c.new_names_per_hour,
+        burst=c.new_names_burst,
+        server_per_hour=c.new_names_server_per_hour,
+        server_burst=c.new_names_server_burst,
+        trusted=c.trusted_addresses,
+    )
+
+
 def claim_throttle(config: ServerConfig | None = None) -> Backoff:
     """The back-off on wrong secrets that ``config`` sets (``claim_*``; default: the defaults)."""
     c = config if config is not None else ServerConfig()
@@ -113,6 +200,7 @@ class Accounts:
         max_chars: int,
         throttle: Backoff | None = None,
         ledger: Ledger | None = None,
+        new_names: NewNameRate | None = None,
     ) -> None:
         namefold.load()  # the look-alike table, now rather than at the first claim
         self._store = store
@@ -122,6 +210,9 @@ class Accounts:
         #: Stored names that the fold now makes one with another: the exact stored key
         #: (lower case) -> the entry, so each still proves its own secret.
         self._twins: dict[str, tuple[str, bytes, bytes]] = {}
+        #: each stored name's last use (wall clock), by its stored key
+        self._seen: dict[str, float] = dict(state.name_seen)
+        self._new_names = new_names if new_names is not None else new_name_rate()
         for stored_key, entry in state.names.items():
             key = fold_name(entry[0])
             if key in self._names:
@@ -177,6 +268,10 @@ class Accounts:
                 why = f"too many wrong secrets from your address; try again in {wait:.1f} s"
                 return ClaimResult(False, name, reason=why, code="rate_limited")
             if self._entry(name) is None:
+                wait = self._new_names.take(address, trio.current_time())
+                if wait > 0:
+                    why = f"too many new names; try again in {math.ceil(wait)} s"
+                    return ClaimResult(False, name, reason=why, code="rate_limited")
                 async with self._first_claims.hold(fold_name(name)):
                     if self._entry(name) is None:  # nobody claimed it while we waited
                         return await self._first_claim(name, secret)
@@ -185,24 +280,99 @@ class Accounts:
     async def _first_claim(self, name: str, secret: str) -> ClaimResult:
         salt = secrets.token_bytes(16)
         digest = await self._hash(secret, salt)
-        claimed = NameClaimed(_stored_key(name), name, salt, digest)
+        claimed = NameClaimed(_stored_key(name), name, salt, digest, wall_clock())
         if self._ledger is None:
             await self._store.commit(claimed)
         else:  # the name and its chips in one transaction: no crash can part them
             ledger = self._ledger
             await ledger.commit(lambda: ledger.welcome(name), claimed)
         self._names[fold_name(name)] = (name, salt, digest)
+        self._seen[claimed.name] = claimed.at
         return ClaimResult(True, name, new=True)
 
     async def _prove(self, name: str, secret: str, address: str) -> ClaimResult:
         entry = self._entry(name)
-        assert entry is not None  # names are never removed
+        assert entry is not None  # the caller saw it; nothing awaited since
         display, salt, digest = entry
         got = await self._hash(secret, salt)
+        if self._entry(name) is not entry:  # it expired while the secret was hashed
+            why = "that name has just expired; claim it again"
+            return ClaimResult(False, display, reason=why, code="name_taken")
         if hmac.compare_digest(got, digest):
+            await self._seen_now(_stored_key(display))
             return ClaimResult(True, display)
         self._throttle.failed(address, trio.current_time())
         return ClaimResult(False, display, reason="wrong secret for that name", code="name_taken")
+
+    async def _seen_now(self, key: str) -> None:
+        """Keep the name's last use, at most once every ``SEEN_EVERY_SECONDS``. Not a
+        promise to the player: a store that cannot write it now loses nothing he was
+        told of (the name stays usable; its expiry counts from the last use stored)."""
+        at = wall_clock()
+        if at - self._seen.get(key, -math.inf) < SEEN_EVERY_SECONDS:
+            return
+        try:
+            await self._store.commit(NameSeen(key, at))
+        except StoreError:
+            return
+        self._seen[key] = at
+
+    async def expire_unplayed(
+        self, older_than: float, in_use: Callable[[str], bool], at: float | None = None
+    ) -> list[str]:
+        """Remove every name not used for ``older_than`` seconds (wall clock, before ``at``)
+        that has never finished a game and is not ``in_use`` (connected, seated, creating
+        or mastering a table: the server knows) nor funding a held prize; its chips go back
+        to the mint in the same transaction. The names removed (display forms)."""
+        cutoff = (wall_clock() if at is None else at) - older_than
+        display_of = {_stored_key(e[0]): e[0] for e in self._names.values()}
+        display_of.update((key, e[0]) for key, e in self._twins.items())
+        candidates: dict[str, tuple[str, str]] = {}  # stored key -> (player key, display)
+        for key, seen in self._seen.items():
+            display = display_of.get(key)
+            if seen < cutoff and display is not None:
+                candidates[key] = (fold_name(display), display)
+        if not candidates:
+            return []
+        finished = await self._store.finished_any([p for p, _ in candidates.values()])
+        gone = []
+        for key, (player, display) in candidates.items():
+            if player in finished or in_use(display):
+                continue
+            async with self._first_claims.hold(fold_name(display)):
+                if self._entry(display) is None or self._seen.get(key, math.inf) >= cutoff:
+                    continue  # proven or removed meanwhile
+                try:
+                    await self._expire(key, display)
+                except (ChipError, StoreError) as exc:  # a prize, a full disk: next sweep
+                    log.debug("name %s not expired now: %s", display, exc)
+                    continue
+            gone.append(display)
+        if gone:
+            log_event(log, "names.expired", count=len(gone), first=gone[0])
+        return gone
+
+    async def _expire(self, key: str, display: str) -> None:
+        expired = NameExpired(key, display)
+        if self._ledger is None:
+            await self._store.commit(expired)
+        else:
+            await self._ledger.close_account(display, expired)
+        if key in self._twins:
+            del self._twins[key]
+        else:
+            self._names.pop(fold_name(display), None)
+        self._seen.pop(key, None)
+
+    async def sweep_forever(
+        self, older_than: float, in_use: Callable[[str], bool], every: float = EXPIRY_SWEEP_SECONDS
+    ) -> None:
+        """``expire_unplayed`` now and every ``every`` seconds (``older_than`` 0: never)."""
+        if older_than <= 0:
+            return
+        while True:
+            await self.expire_unplayed(older_than, in_use)
+            await trio.sleep(every)
 
 
 def _stored_key(name: str) -> str:

@@ -10,9 +10,16 @@ caller. Three kinds of account:
   is minus every chip ever issued.
 
 So the sum over all accounts is always 0, and, equivalently, the sum of all
-names' balances and all held prizes equals 1000 times the number of names:
-the ledger's invariant ("chips are never created or lost") once new
-names are counted. ``Ledger.check()`` asserts both.
+names' balances and all held prizes equals the chips the mint has issued and
+not taken back: the ledger's invariant ("chips are never created or lost")
+once new names are counted. ``Ledger.check()`` asserts both.
+
+Chip grants are part of that promise: chips enter only as a new name's
+``welcome`` from the mint, and leave only when a name that never finished a
+game expires (``close_account``: its balance goes back to the mint, reason
+``name expired``, in the transaction that removes the name, and its emptied
+account goes with it). A name claimed again after it expired is a new name and
+gets a new welcome.
 
 Rulings (the sources are silent):
 
@@ -267,6 +274,24 @@ class Ledger:
                     await (commit or self.store.commit)(*writes, *([txn] if txn else []))
             if txn is not None:
                 self._apply(txn)
+            return txn
+
+    async def close_account(self, name: str, *writes: Write) -> ChipsMoved | None:
+        """Return ``name``'s chips to the mint and drop its account, committed with
+        ``writes`` (the name's removal) as one transaction; the move, if any chips moved.
+        ``ChipError`` (nothing done) while a prize ``name`` put up is held."""
+        async with self._lock:
+            if any(p.funder == name for p in self._prizes.values()):
+                raise ChipError(f"{name} has a prize held at a table")
+            balance = self._balances.get(name, 0)
+            txn = None
+            if balance:
+                txn = self._plan("name expired", [(name, -balance), (MINT, balance)])
+            with trio.CancelScope(shield=True):
+                await self.store.commit(*([txn] if txn else []), *writes)
+            if txn is not None:
+                self._apply(txn)
+            self._balances.pop(name, None)
             return txn
 
     async def open_account(self, name: str) -> bool:

@@ -56,6 +56,25 @@ class NameClaimed:
     display: str  #: as the player typed it
     salt: bytes
     digest: bytes
+    at: float = field(default_factory=lambda: now())  #: when it was claimed (wall clock)
+
+
+@dataclass(frozen=True, slots=True)
+class NameSeen:
+    """The name ``name`` (its stored key) was used at ``at``: what its expiry counts from."""
+
+    name: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class NameExpired:
+    """The name ``name`` (its stored key; ``display`` is its ledger account) is removed:
+    it never finished a game and was not used for ``unplayed_name_days``. Committed after
+    the ledger transaction that returned its chips, so its account is empty and goes too."""
+
+    name: str
+    display: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,9 +165,9 @@ def snapshot_digest(table: int, game: int, actions: int, seq: int, data: bytes) 
     """The digest a snapshot is stored with: of its bytes and of where it belongs (its
     table, game, action count and sequence number), so neither can change unseen.
 
-    >>> len(snapshot_digest(1, 2, 16, 40, b"x")), snapshot_digest(1, 2, 16, 40, b"x") == \
-    ...     snapshot_digest(1, 2, 16, 41, b"x")
-    (16, False)
+    >>> a = snapshot_digest(1, 2, 16, 40, b"x")
+    >>> len(a), a == snapshot_digest(1, 2, 16, 41, b"x"), a == snapshot_digest(1, 2, 16, 40, b"x")
+    (16, False, True)
     """
     h = hashlib.blake2b(digest_size=16, person=b"sw-snapshot")
     h.update(f"{table}:{game}:{actions}:{seq}:".encode())
@@ -367,6 +386,8 @@ class Tally:
 
 Write = (
     NameClaimed
+    | NameSeen
+    | NameExpired
     | TableCreated
     | SeatSet
     | MasterSet
@@ -527,6 +548,8 @@ class StoredState:
     """Everything ``load()`` returns: names, the open tables and the chip ledger."""
 
     names: dict[str, tuple[str, bytes, bytes]] = field(default_factory=dict)
+    #: each name's last use (its claim, or the last ``NameSeen``), by its stored key
+    name_seen: dict[str, float] = field(default_factory=dict)
     tables: dict[int, StoredTable] = field(default_factory=dict)
     next_table: int = 1
     ledger: LedgerState = field(default_factory=LedgerState)
@@ -539,6 +562,15 @@ def apply_write(state: StoredState, w: Write) -> None:
     ``MemoryStore`` is exactly this; ``SQLiteStore`` is tested against it."""
     if isinstance(w, NameClaimed):
         state.names[w.name] = (w.display, w.salt, w.digest)
+        state.name_seen[w.name] = w.at
+    elif isinstance(w, NameSeen):
+        if w.name in state.names:
+            state.name_seen[w.name] = w.at
+    elif isinstance(w, NameExpired):
+        state.names.pop(w.name, None)
+        state.name_seen.pop(w.name, None)
+        if state.ledger.balances.get(w.display) == 0:
+            del state.ledger.balances[w.display]
     elif isinstance(w, TableCreated):
         state.tables[w.table] = StoredTable(
             w.table,
@@ -665,6 +697,10 @@ class Store(Protocol):
         """``player``'s games played and won, per ruleset (by ruleset name)."""
         ...
 
+    async def finished_any(self, players: Sequence[str]) -> set[str]:
+        """Which of ``players`` (player keys: folded names) have finished a game."""
+        ...
+
     async def aclose(self) -> None:
         """Finish every queued write and close."""
         ...
@@ -728,6 +764,11 @@ class MemoryStore:
                 c[0] += 1
                 c[1] += r.places[r.players.index(player)] == 0
         return [Tally(ruleset, p, w) for ruleset, (p, w) in sorted(counts.items())]
+
+    async def finished_any(self, players: Sequence[str]) -> set[str]:
+        await trio.lowlevel.checkpoint()
+        wanted = set(players)
+        return {p for r in self.results for p in r.players if p in wanted}
 
     async def aclose(self) -> None:
         await trio.lowlevel.checkpoint()

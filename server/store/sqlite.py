@@ -72,7 +72,7 @@ import queue
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -92,6 +92,8 @@ from server.store.base import (
     HeldActions,
     MasterSet,
     NameClaimed,
+    NameExpired,
+    NameSeen,
     OptionsSet,
     PauseSet,
     PlayedGame,
@@ -169,12 +171,14 @@ CREATE TABLE IF NOT EXISTS chip_prizes (
 #: ``games.outcome``: finished or abandoned (NULL in rows ended before it was kept: the
 #: replay tells). ``chip_txns.game`` and ``chip_prizes.game``: the game a prize is for.
 #: ``snapshots.digest``: ``GameSnapshot.digest`` (NULL in older rows: those replay).
+#: ``names.seen``: a name's last use (NULL: never seen since its claim, ``created``).
 ADDED_COLUMNS = (
     ("games", "paused", "INTEGER NOT NULL DEFAULT 0"),
     ("games", "outcome", "TEXT"),
     ("chip_txns", "game", "INTEGER"),
     ("chip_prizes", "game", "INTEGER"),
     ("snapshots", "digest", "BLOB"),
+    ("names", "seen", "REAL"),
 )
 
 
@@ -454,6 +458,22 @@ class SQLiteStore:
     async def tallies(self, player: str) -> list[Tally]:
         return await self.run_in_writer(lambda conn: profile_sql.tallies(conn, player))
 
+    async def finished_any(self, players: Sequence[str]) -> set[str]:
+        def read(conn: sqlite3.Connection) -> set[str]:
+            found: set[str] = set()
+            wanted = list(players)
+            for i in range(0, len(wanted), 500):  # within SQLite's limit on parameters
+                chunk = wanted[i : i + 500]
+                marks = ", ".join("?" * len(chunk))
+                found.update(
+                    p for (p,) in conn.execute(
+                        f"SELECT DISTINCT player FROM tallies WHERE player IN ({marks})", chunk
+                    )
+                )  # fmt: skip
+            return found
+
+        return await self.run_in_writer(read)
+
     async def aclose(self) -> None:
         if self._thread is None:
             return
@@ -621,10 +641,11 @@ def read_state(conn: sqlite3.Connection, read_now: ReadNow | None = None) -> Sto
     snapshot has only the actions after it read now; those it holds are read through
     ``read_now`` when first needed (``StoredActions``). Without it, every action is read."""
     state = StoredState()
-    for name, display, salt, digest in conn.execute(
-        "SELECT name, display, salt, digest FROM names"
+    for name, display, salt, digest, seen in conn.execute(
+        "SELECT name, display, salt, digest, COALESCE(seen, created) FROM names"
     ):
         state.names[name] = (display, bytes(salt), bytes(digest))
+        state.name_seen[name] = seen
     (top,) = conn.execute("SELECT COALESCE(MAX(id), 0) FROM tables").fetchone()
     state.next_table = top + 1
     for row in conn.execute(
@@ -816,8 +837,13 @@ def _execute(conn: sqlite3.Connection, w: Write) -> None:
     elif isinstance(w, NameClaimed):
         conn.execute(
             "INSERT INTO names (name, display, salt, digest, created) VALUES (?, ?, ?, ?, ?)",
-            (w.name, w.display, w.salt, w.digest, now()),
+            (w.name, w.display, w.salt, w.digest, w.at),
         )
+    elif isinstance(w, NameSeen):
+        conn.execute("UPDATE names SET seen = ? WHERE name = ?", (w.at, w.name))
+    elif isinstance(w, NameExpired):
+        conn.execute("DELETE FROM names WHERE name = ?", (w.name,))
+        conn.execute("DELETE FROM chip_accounts WHERE account = ? AND balance = 0", (w.display,))
     elif isinstance(w, BotReserved):
         if w.strategy is None:
             conn.execute("DELETE FROM bots WHERE table_id = ? AND seat = ?", (w.table, w.seat))

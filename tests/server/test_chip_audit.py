@@ -45,7 +45,8 @@ DAMAGE = {
         "table 1 game 1: its prize was settled twice",
     ),
     "a name without chips": (
-        "INSERT INTO names VALUES ('cy', 'cy', x'00', x'00', 0)",
+        "INSERT INTO names (name, display, salt, digest, created)"
+        " VALUES ('cy', 'cy', x'00', x'00', 0)",
         "1 names have no account: cy",
     ),
     "a prize held for an ended game": (
