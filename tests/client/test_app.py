@@ -65,7 +65,8 @@ def test_table_talk_resize_help_and_quit() -> None:
         d.keys(F1)
         help_screen = await d.until_screen("Escape or F1 closes this help")
         assert "play CARD" in help_screen
-        assert "Game master: bot SEAT [STRATEGY], unseat SEAT" in help_screen  # ann hosts
+        d.keys("\x1b[6~")  # PgDn: the help is taller than 24 rows, and scrolls
+        await d.until_screen("Game master: bot SEAT [STRATEGY], unseat SEAT")  # ann hosts
         d.keys(F1)
         await d.until(lambda: "closes this help" not in d.screen(), what="help to close")
         d.line("help")

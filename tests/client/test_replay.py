@@ -87,7 +87,7 @@ def test_the_command_prints_steps_from_a_file(tmp_path, capsys) -> None:
     path.write_text(json.dumps(record))
     assert cli_main(["replay", str(path), "--print", "--step", "3"]) == 0
     out = capsys.readouterr().out
-    assert "step 3/" in out and "a   b   c   d   e" in out and out.isascii()
+    assert "step 3/" in out and "a    b    c    d    e" in out and out.isascii()
     assert cli_main(["replay", str(path), "--print", "--step", "999"]) == 2
 
 
