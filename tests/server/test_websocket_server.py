@@ -246,3 +246,48 @@ async def test_the_documented_exchange_runs_as_shown(running):
         got = await client.wait_for(lambda x, obj=obj: shown(obj, x))
         if isinstance(got, m.Turn):
             turn = got
+
+
+async def test_a_websocket_that_never_reads_is_dropped_and_the_table_plays_on(nursery):
+    """The same as over msgpack (test_server_connections.py): a browser tab that stops
+    reading fills its queue and is dropped; the table and everyone else play on."""
+    import socket
+
+    from e2e_client import TEST_CONFIG
+
+    from server.app import Server
+    from server.store.base import MemoryStore
+    from server.transport.websocket import client_frame
+
+    server = Server(TEST_CONFIG.replace(send_queue=16), MemoryStore())
+    port = await nursery.start(server.serve)
+    player = await Client.connect(port, "player")
+    ok = await player.request(m.CreateTable(ruleset="kilodney", seats=4))
+    table = ok.table
+    await player.request(m.Join(table=table, seat=0))
+    watcher = await Client.connect(port, "watcher")
+    await watcher.request(m.Spectate(table=table))
+    # ``lazy`` opens a WebSocket, says hello, watches, and never reads (a small window)
+    sock = trio.socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    await sock.connect(("127.0.0.1", port))
+    lazy = trio.SocketStream(sock)
+    upgrade = b"".join(f"{k}: {v}\r\n".encode() for k, v in handshake(port, None))
+    await lazy.send_all(
+        b"GET /ws HTTP/1.1\r\nhost: 127.0.0.1\r\n" + upgrade + b"\r\n"
+        + client_frame(json_encode(m.Hello()))
+        + client_frame(json_encode(m.Spectate(table=table)))
+    )  # fmt: skip
+    with trio.fail_after(TIMEOUT):
+        while server.lobby.get(table).statistics().members < 3:
+            await trio.sleep(0.01)
+    assert "websocket" in [c.statistics()["codec"] for c in server.connections]
+    await player.request(m.StartGame(table=table))
+    async with trio.open_nursery() as inner:
+        inner.start_soon(player.play, table)
+        over = await watcher.wait_for(lambda x: isinstance(x, m.Snapshot) and x.state == "over")
+    assert over.view["over"]
+    names = sorted(c.name or "-" for c in server.connections)
+    assert names == ["player", "watcher"]
+    assert [c.name for c in server.lobby.get(table).spectators] == ["watcher"]
+    await lazy.aclose()
