@@ -576,6 +576,11 @@ def parse_command(line: str, table: str | None = None) -> Message:
             raise CommandError("usage: at TABLE COMMAND ...")
         table = at_table
         first, rest = _split_first(rest)
+    if "\x1b" in line:  # an arrow, Home or End pressed at nc arrives as characters
+        raise CommandError(
+            "that line holds a terminal key (an arrow, Home, End ...), which nc sends as"
+            " characters: type the command again without it"
+        )
     if first.startswith("'"):  # FICS's habit: a leading quote talks at the table
         first, rest = "say", f"{first[1:]} {rest}"
     if not first:

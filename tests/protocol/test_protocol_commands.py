@@ -260,6 +260,8 @@ def test_hand_looks_at_the_table_instead_of_suggesting_handover():
         ("p", "p is short for play"),
         ("wh", "did you mean 'who'?"),
         ("8x", "type 'help' for the commands"),
+        ("\x1b[4~", "holds a terminal key"),
+        ("play 8h\x1b[D", "holds a terminal key"),
     ],
 )
 def test_a_person_from_another_server_is_pointed_to_the_command(line, says):
