@@ -91,6 +91,9 @@ class Readable:
         self.seats: dict[str, int | None] = {}
         #: whether a game runs at each table, as its last snapshot or turn said
         self.running: dict[str, bool] = {}
+        #: who played each seat of the table's last game while it ran: an ended game's
+        #: scores name the bot that played a seat left empty since (``bot 1``, not ``seat 1``)
+        self.played: dict[str, list[str | None]] = {}
         #: a guest name the codec claimed with a secret it made: said once, on ``named``
         self.guest: tuple[str, str] | None = None
         self.me: str | None = None  #: the name this connection goes by
@@ -168,6 +171,8 @@ class Readable:
         self.players[table] = list(msg.players)
         self.seats[table] = msg.seat
         self.running[table] = msg.state in _RUNNING
+        if self.running[table]:
+            self.played[table] = list(msg.players)
         seats = []
         for i, who in enumerate(msg.players):
             tags = [
@@ -223,6 +228,11 @@ class Readable:
         to_act = view.get("to_act", to_act)
         names = self._names(table)
         if view.get("over"):
+            played = self.played.get(table, [])
+            names = [
+                seat_name(played[i], i) or n if n.startswith("seat ") and i < len(played) else n
+                for i, n in enumerate(names)
+            ]
             parts = ["the game is over"]
             scores = view.get("scores")
             if isinstance(scores, list) and scores:

@@ -147,3 +147,13 @@ def test_the_room_reads_as_sentences() -> None:
     assert r.lines(m.Shouted(name="ann", text="switch, anyone?")) == [
         "shouted · ann shouts: switch, anyone?"
     ]
+
+
+def test_an_ended_game_names_the_bot_that_played_a_seat_now_empty() -> None:
+    """The scores read ``seat 1 0`` once the bot's seat was empty again after the end."""
+    r = Readable()
+    _started(r)
+    over = {"to_act": None, "over": True, "scores": [0, 3]}
+    ended = m.Snapshot(table="3", seq=9, state="over", view=over, seat=0, players=("ann", None))
+    (line,) = r.lines(ended)
+    assert "scores: ann 0, bot 1 3" in line, line
