@@ -13,7 +13,9 @@ Limits, each checked as the bytes arrive, before a message is whole: a data fram
 over ``max_frame_bytes``, or a message (all its frames) over ``limits.max_frame`` bytes (the
 same limit as a msgpack frame), is ``too_large``; a binary message, a frame wsproto refuses
 (bad opcode, an unmasked client frame, a control frame over 125 bytes, invalid UTF-8 in a
-text message) is ``bad_frame``; and the JSON codec's own limits apply to the message. Each
+text message) is ``bad_frame``, and so are more than ``MAX_PINGS_AT_ONCE`` pings in one
+read (a flood no request rate counts; only the latest ping of a read is answered); and the
+JSON codec's own limits apply to the message. Each
 of them is fatal, as a broken msgpack frame is: the connection answers ``error`` and closes.
 After an ``error`` that ends the connection, or a ``goodbye``, ``encode`` appends the close
 frame (RFC 6455 section 7.4 codes: 1000 for quit, 1001 for shutdown, 1009 for a message too
@@ -90,6 +92,9 @@ class SharedFrames:
 
 _shared = SharedFrames()
 _NO_EVENTS: deque[Any] = deque(maxlen=0)  #: appending to it keeps nothing
+#: pings one read may bring; more is a flood, not a keep-alive (libraries ping every 20 s
+#: or so, and browsers never do), and costs the server parsing that no rate limit counts
+MAX_PINGS_AT_ONCE = 16
 
 
 class WebSocketCodec:
@@ -151,11 +156,19 @@ class WebSocketCodec:
             return
         ws = self._ws
         ws.receive_data(data)
+        pings = 0
         for event in ws.events():
             if isinstance(event, TextMessage):
                 self._take_text(event)
             elif isinstance(event, Ping):
-                self._control += ws.send(event.response())
+                pings += 1
+                if pings > MAX_PINGS_AT_ONCE:
+                    raise self._fail(
+                        f"more than {MAX_PINGS_AT_ONCE} pings at once", "bad_frame", 1008
+                    )
+                # only the latest ping of a read is answered (RFC 6455 section 5.5.3 allows
+                # it), so a flood of pings queues one pong, not one each
+                self._control = ws.send(event.response())
             elif isinstance(event, CloseConnection):
                 if ws.state is ConnectionState.REMOTE_CLOSING:  # the client closes
                     self._control += ws.send(event.response())

@@ -169,3 +169,15 @@ def test_the_first_frames_read_with_the_handshake_are_not_lost():
     assert drain(codec) == [m.Hello(id=1)]
     codec.receive_data(frame[3:])
     assert drain(codec) == [m.Hello(id=1)]
+
+
+def test_pings_at_once_get_one_pong_and_a_flood_is_refused():
+    codec = WebSocketCodec()
+    codec.receive_data(b"".join(client_frame(b"p%d" % i, opcode=9) for i in range(3)))
+    (event,) = as_client_sees(codec.outgoing())
+    assert event == Pong(payload=b"p2")  # the latest only
+    flood = WebSocketCodec()
+    with pytest.raises(RemoteProtocolError) as info:
+        flood.receive_data(b"".join(client_frame(b"x", opcode=9) for _ in range(17)))
+    assert info.value.fatal
+    assert encoded_failure(flood, info.value)[1].code == 1008
