@@ -4,12 +4,18 @@ The server runs with the old generation collected rarely (``switchboard serve``
 raises the gc thresholds), so anything a connection leaves in a cycle stays
 until a full collection: connect/close churn then grows memory without bound.
 These tests churn connections with the cycle collector switched off and ask,
-through weak references, whether any closed ``Connection`` is still alive.
+through weak references, whether any closed ``Connection`` (the shell) or its
+``ClientSession`` is still alive: after polite closes, and after abrupt ones as a
+crashed client or an attacker ends (a TCP reset after hello, in the middle of a
+frame, and while the server is writing replies), where exceptions with their
+tracebacks and frames are the usual way a cycle is made.
 """
 
 from __future__ import annotations
 
 import gc
+import socket
+import struct
 import weakref
 from collections.abc import Awaitable, Callable, Iterator
 
@@ -29,13 +35,15 @@ CHURN = 2_000
 
 @pytest.fixture
 def tracked(monkeypatch: pytest.MonkeyPatch) -> list[weakref.ref]:
-    """Weak references to every ``Connection`` the server makes from now on."""
+    """Weak references to every ``Connection`` the server makes from now on, and to
+    its session."""
     refs: list[weakref.ref] = []
 
     class Tracked(server.app.Connection):
         def __init__(self, *args: object, **kwargs: object) -> None:
             super().__init__(*args, **kwargs)  # type: ignore[arg-type]
             refs.append(weakref.ref(self))
+            refs.append(weakref.ref(self.session))
 
     monkeypatch.setattr(server.app, "Connection", Tracked)
     return refs
@@ -92,6 +100,43 @@ async def text_game_then_quit(port: int) -> None:
     await stream.aclose()
 
 
+#: SO_LINGER on with 0 s: ``close()`` sends a TCP reset, not a FIN
+RESET = struct.pack("ii", 1, 0)
+
+
+async def _reset_after(port: int, opening: bytes, wait: float = 0.0) -> None:
+    """Connect, send ``opening``, wait ``wait`` s, then end with a TCP reset."""
+    sock = trio.socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    await sock.connect(("127.0.0.1", port))
+    await sock.send(opening)
+    await trio.sleep(wait)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, RESET)
+    sock.close()
+
+
+async def hello_then_reset(port: int) -> None:
+    """A crashed client: hello, and a reset before the welcome is read."""
+    await _reset_after(port, encode(m.Hello(id=1)))
+
+
+async def reset_in_a_frame(port: int) -> None:
+    """Hello and half a frame, then a reset."""
+    await _reset_after(port, encode(m.Hello(id=1)) + b"\x00\x00\x00\x40ab", 0.01)
+
+
+async def reset_in_the_middle_of_replies(port: int) -> None:
+    """Hello and a burst of requests whose replies fill the socket (the client reads
+    nothing, behind a small receive buffer), then a reset while they are being written."""
+    burst = b"".join(encode(m.Help(id=i)) for i in range(2, 200))
+    await _reset_after(port, encode(m.Hello(id=1)) + burst, 0.05)
+
+
+async def text_reset_at_a_table(port: int) -> None:
+    """A text client seated at a table in play resets: its table must let it go."""
+    await _reset_after(port, b"hello\nname churn pw\ncreate switch 4\nstart\n", 0.2)
+
+
 async def _churn(
     tracked: list[weakref.ref], client: Callable[[int], Awaitable[None]], times: int
 ) -> None:
@@ -107,8 +152,8 @@ async def _churn(
         await trio.sleep(0.05)  # the last ones leave their handler's frame
         alive = sum(ref() is not None for ref in tracked)
         srv.shutdown()
-    assert len(tracked) == times
-    assert alive == 0, f"{alive} of {times} closed connections are still alive"
+    assert len(tracked) == 2 * times
+    assert alive == 0, f"{alive} of {times} closed connections or sessions are still alive"
 
 
 async def test_connect_hello_close_frees_every_connection(tracked, no_cycle_collector):
@@ -119,4 +164,12 @@ async def test_connect_hello_close_frees_every_connection(tracked, no_cycle_coll
     "client", [hello_then_bad_frame, hello_then_half_a_frame, text_game_then_quit]
 )
 async def test_connections_that_end_otherwise_are_freed_too(tracked, no_cycle_collector, client):
+    await _churn(tracked, client, 50)
+
+
+@pytest.mark.parametrize(
+    "client",
+    [hello_then_reset, reset_in_a_frame, reset_in_the_middle_of_replies, text_reset_at_a_table],
+)
+async def test_connections_that_end_abruptly_are_freed_too(tracked, no_cycle_collector, client):
     await _churn(tracked, client, 50)
