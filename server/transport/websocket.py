@@ -14,7 +14,8 @@ over ``max_frame_bytes``, or a message (all its frames) over ``limits.max_frame`
 same limit as a msgpack frame), is ``too_large``; a binary message, a frame wsproto refuses
 (bad opcode, an unmasked client frame, a control frame over 125 bytes, invalid UTF-8 in a
 text message) is ``bad_frame``, and so are more than ``MAX_PINGS_AT_ONCE`` pings in one
-read (a flood no request rate counts; only the latest ping of a read is answered); and the
+read (a flood no request rate counts; only the latest ping of a read is answered), and a
+message in more than ``MAX_FRAGMENTS`` frames; and the
 JSON codec's own limits apply to the message. Each
 of them is fatal, as a broken msgpack frame is: the connection answers ``error`` and closes.
 After an ``error`` that ends the connection, or a ``goodbye``, ``encode`` appends the close
@@ -95,6 +96,9 @@ _NO_EVENTS: deque[Any] = deque(maxlen=0)  #: appending to it keeps nothing
 #: pings one read may bring; more is a flood, not a keep-alive (libraries ping every 20 s
 #: or so, and browsers never do), and costs the server parsing that no rate limit counts
 MAX_PINGS_AT_ONCE = 16
+#: frames one message may come in (browsers send one; each costs a parse in Python, so a
+#: message of a thousand one-byte frames is refused, not assembled)
+MAX_FRAGMENTS = 64
 
 
 class WebSocketCodec:
@@ -106,6 +110,7 @@ class WebSocketCodec:
         "_close_code",
         "_control",
         "_failure",
+        "_fragments",
         "_frame_bytes",
         "_message_bytes",
         "_parts",
@@ -133,6 +138,7 @@ class WebSocketCodec:
         self._parts: list[str] = []  #: the text of the message being received, so far
         self._message_bytes = 0  #: its size in UTF-8 bytes, so far
         self._frame_bytes = 0  #: the size of the frame being received, so far
+        self._fragments = 0  #: frames of the message being received, so far
         self._ready: deque[str] | None = None  #: whole messages not yet taken
         self._control = b""  #: control frames to write (pongs, the close answer)
         self._failure: RemoteProtocolError | None = None
@@ -201,10 +207,16 @@ class WebSocketCodec:
             self._parts.append(chunk)
         if event.frame_finished:
             self._frame_bytes = 0
+            self._fragments += 1
+            if self._fragments > MAX_FRAGMENTS:
+                raise self._fail(
+                    f"a message in more than {MAX_FRAGMENTS} frames", "bad_frame", 1008
+                )
         if event.message_finished:
             text = "".join(self._parts)
             self._parts = []
             self._message_bytes = 0
+            self._fragments = 0
             if self._ready is None:
                 self._ready = deque()
             self._ready.append(text)

@@ -181,3 +181,19 @@ def test_pings_at_once_get_one_pong_and_a_flood_is_refused():
         flood.receive_data(b"".join(client_frame(b"x", opcode=9) for _ in range(17)))
     assert info.value.fatal
     assert encoded_failure(flood, info.value)[1].code == 1008
+
+
+def test_a_message_in_too_many_frames_is_refused():
+    text = json_encode(m.Ping(id=1)).encode()
+    ok = WebSocketCodec()
+    pieces = [text[i : i + 1] for i in range(len(text))]  # 22 one-byte frames
+    for i, piece in enumerate(pieces):
+        last = i == len(pieces) - 1
+        ok.receive_data(client_frame(piece, fin=last, opcode=0 if i else 1))
+    assert drain(ok) == [m.Ping(id=1)]
+    flood = WebSocketCodec()
+    data = client_frame(b"", fin=False, opcode=1)
+    data += b"".join(client_frame(b"", fin=False, opcode=0) for _ in range(64))
+    with pytest.raises(RemoteProtocolError) as info:
+        flood.receive_data(data)
+    assert info.value.fatal
