@@ -184,6 +184,9 @@ class Table:
         #: Where its search bots think (``server.tables.thinking``): the lobby gives the server's.
         self.thinker = thinking.IN_THREADS
         self._thought: trio.CancelScope | None = None  #: a search bot's thought under way
+        #: a bot's move the store refused, as (game, actions taken, seat, action): its retry
+        #: plays it again instead of thinking again (the game is as it was when chosen)
+        self._unstored_move: tuple[int, int, int, Any] | None = None
         #: Restored from a snapshot: the events before it, made when first asked for.
         self.unreplayed: snapshots.Unreplayed | None = None
         #: Why ``restore`` replayed the whole game (None: from a snapshot, or nothing to restore).
@@ -730,13 +733,18 @@ class Table:
         takes its commands. A thought that fails (its worker died) plays the family's
         fast heuristic instead. A fast strategy (milliseconds) chooses at once, which
         costs less than a worker. ``timed_out``: the clock moves for a player who ran out
-        of time, and says so ahead of the move's events."""
+        of time, and says so ahead of the move's events. A move the store refused is
+        played again when the table retries, not chosen again: while the disk is full, a
+        retry costs no thought."""
         assert self.game is not None
-        strategy = self.gm.strategy_for(seat)
+        key = (self.game_no, self.game.actions_taken, seat)
+        refused, self._unstored_move = self._unstored_move, None
         legal = self.game.legal_actions(seat)
-        view = self.game.view(seat)
         try:
-            if getattr(strategy, "slow", False):
+            if refused is not None and refused[:3] == key and refused[3] in legal:
+                action = refused[3]
+            elif getattr(strategy := self.gm.strategy_for(seat), "slow", False):
+                view = self.game.view(seat)
                 scope = self._thought = trio.CancelScope()
                 try:
                     with scope:
@@ -748,12 +756,17 @@ class Table:
                 if scope.cancelled_caught or self.frozen:
                     return  # closed, moved on or shutting down while it thought
             else:
-                action = strategy.choose(view, legal, self._rng)
+                action = strategy.choose(self.game.view(seat), legal, self._rng)
             events = self.game.apply(seat, action)
         except Exception:
             log.exception("table %s: the bot's choice failed; playing the first legal", self.id)
-            events = self.game.apply(seat, legal[0])
-        await self._accepted(seat, events, None, clock=timed_out)
+            action = legal[0]
+            events = self.game.apply(seat, action)
+        try:
+            await self._accepted(seat, events, None, clock=timed_out)
+        except StoreError:  # taken back: the retry plays it again
+            self._unstored_move = (*key, action)
+            raise
 
     async def _accepted(
         self, seat: int, events: list[Event], c: Act | None, *, clock: bool = False

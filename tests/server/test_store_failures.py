@@ -268,3 +268,44 @@ async def test_the_wal_is_checkpointed_by_its_size_and_shrunk_back(tmp_path: Pat
     )
     assert limit_set == limit
     await store.aclose()
+
+
+class CountingStrategy:
+    """A strategy that counts its choices (``chosen``) and otherwise is ``inner``."""
+
+    def __init__(self, inner: Any, chosen: list[int]) -> None:
+        self.inner, self.chosen = inner, chosen
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def choose(self, *args: Any) -> Any:
+        self.chosen.append(1)
+        return self.inner.choose(*args)
+
+
+async def test_a_bot_move_the_store_refused_is_played_again_not_thought_again(
+    tmp_path: Path,
+) -> None:
+    """While the store refuses writes a bot table retries its move every
+    ``store_retry_seconds``: the move it chose is tried again, not chosen again. (Each
+    retry used to think afresh, so during a full disk every search-bot table spent a
+    worker's thought every few seconds on moves nobody could store, and the tables of
+    people queued behind those thoughts.)"""
+    async with serving(tmp_path, bot_delay_seconds=0.002) as (server, port):
+        ann = await Client.connect(port, "ann")
+        table = await bots_table(ann, server)
+        await until(lambda: table.game is not None and table.game.actions_taken > 3)
+        chosen: list[int] = []
+        strategy_for = table.gm.strategy_for
+        table.gm.strategy_for = lambda seat: CountingStrategy(strategy_for(seat), chosen)  # type: ignore[method-assign]
+        await pragma(server, "PRAGMA query_only = ON")
+        await until(lambda: table.store_failing)
+        before = len(chosen)
+        await trio.sleep(40 * CONFIG.store_retry_seconds)  # about 40 retries
+        assert table.store_failing and len(chosen) - before <= 1, len(chosen) - before
+        await pragma(server, "PRAGMA query_only = OFF")
+        moved = table.statistics().actions
+        await until(lambda: table.statistics().actions > moved + 3 and not table.store_failing)
+        await ann.aclose()
+    assert audit_file(tmp_path / DB_NAME).problems == []
