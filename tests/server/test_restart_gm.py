@@ -398,7 +398,8 @@ async def test_a_database_of_the_old_schema_loads(tmp_path: Path) -> None:
 async def test_migrating_adds_the_column_once(tmp_path: Path) -> None:
     conn = sqlite3.connect(tmp_path / "x.sqlite3")
     conn.executescript(OLD_SCHEMA)
-    assert migrate(conn) == ["games.paused", "games.outcome"]
+    added = migrate(conn)
+    assert [c for c in added if c.startswith("games.")] == ["games.paused", "games.outcome"]
     assert migrate(conn) == []
     columns = [row[1] for row in conn.execute("PRAGMA table_info(games)")]
     assert columns.count("paused") == 1
