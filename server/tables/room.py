@@ -16,6 +16,7 @@ make the server write a thousand times a thousand lines a second.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
@@ -23,7 +24,7 @@ from protocol import messages as m
 from protocol.fields import RUNNING
 from server.core import wire
 from server.core.config import ServerConfig
-from server.core.limits import TokenBucket, fold_name
+from server.core.limits import TokenBucket
 
 #: What a person is doing, busiest first: the state ``who`` gives him is the first that
 #: holds at any table he is at.
@@ -89,23 +90,26 @@ def doing(places: Sequence[dict[str, Any]]) -> str:
 def people(
     present: Iterable[Present], lobby: Tables, limit: int, req: int | None = None
 ) -> m.People:
-    """The ``people`` reply to request ``req``: every name online, by name, at most
-    ``limit`` of them listed; a name with several connections is one person, at every
-    table any of them is at."""
-    by_name: dict[str, tuple[str, list[dict[str, Any]]]] = {}
+    """The ``people`` reply to request ``req``: every name online, in alphabetical order
+    (case aside), at most ``limit`` of them listed; a name with several connections is
+    one person, at every table any of them is at.
+
+    Only the names listed are looked up at their tables: the walk over everyone is a
+    dict of names (a name's connections all carry the spelling its claim gave back), so
+    a ``who`` on a server of 10,000 connections costs a few milliseconds
+    (``bench/who.py``)."""
+    by_name: dict[str, list[Present]] = {}
     guests = 0
     for person in present:
         name = person.name
         if name is None:
             guests += 1
-            continue
-        key = fold_name(name)
-        _shown, places = by_name.setdefault(key, (name, []))
-        places.extend(whereabouts(person, lobby))
+        else:
+            by_name.setdefault(name, []).append(person)
     listed = []
-    for key in sorted(by_name)[: max(0, limit)]:
-        name, places = by_name[key]
-        places.sort(key=lambda p: (int(p["table"]) if p["table"].isdigit() else 0, p["table"]))
+    for name in heapq.nsmallest(max(0, limit), by_name, key=str.casefold):
+        places = [spot for person in by_name[name] for spot in whereabouts(person, lobby)]
+        places.sort(key=lambda p: (len(p["table"]), p["table"]))  # by number
         listed.append({"name": name, "state": doing(places), "tables": places})
     return m.People(people=tuple(listed), total=len(by_name), guests=guests, id=req)
 
