@@ -4,8 +4,11 @@ limits; and what the client sees when it breaks them (an error, then a close fra
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
 from wsproto.connection import Connection, ConnectionType
 from wsproto.events import CloseConnection, Pong, TextMessage
 
@@ -15,6 +18,10 @@ from protocol.json_codec import encode as json_encode
 from protocol.limits import Limits
 from server.core import wire
 from server.transport.websocket import WebSocketCodec, client_frame
+
+# the message strategies the protocol's own tests draw from (tests/protocol)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "protocol"))
+from protocol_strategies import messages
 
 
 def drain(codec: WebSocketCodec) -> list[m.Received]:
@@ -31,8 +38,10 @@ def as_client_sees(data: bytes) -> list[object]:
     return list(client.events())
 
 
-def test_a_frame_decodes_whole_byte_by_byte_and_with_the_next_behind():
-    frame = client_frame(json_encode(m.Act("t1", "play QH", id=3)))
+@settings(max_examples=60)
+@given(messages())
+def test_a_frame_decodes_whole_byte_by_byte_and_with_the_next_behind(msg):
+    frame = client_frame(json_encode(msg))
     follower = client_frame(json_encode(m.Ping(id=4)))
     for chunks in (
         [frame],
@@ -44,7 +53,7 @@ def test_a_frame_decodes_whole_byte_by_byte_and_with_the_next_behind():
         for chunk in chunks:
             codec.receive_data(chunk)
             out += drain(codec)
-        assert out == [m.Act("t1", "play QH", id=3)]
+        assert out == [msg]
 
 
 def test_a_fragmented_message_is_one_message():
