@@ -291,3 +291,46 @@ async def test_a_websocket_that_never_reads_is_dropped_and_the_table_plays_on(nu
     assert names == ["player", "watcher"]
     assert [c.name for c in server.lobby.get(table).spectators] == ["watcher"]
     await lazy.aclose()
+
+
+async def test_the_http_and_websocket_settings_reach_the_port(nursery):
+    """Each setting of the HTTP side, set low on a real server, is what the port holds to."""
+    from e2e_client import TEST_CONFIG
+
+    from server.app import Server
+    from server.store.base import MemoryStore
+
+    config = TEST_CONFIG.replace(
+        http_max_header_bytes=2048,
+        http_max_requests=2,
+        ws_max_frame_bytes=1000,
+        ws_allowed_origins=("https://cards.example",),
+    )
+    server = Server(config, MemoryStore())
+    port = await nursery.start(server.serve)
+    # a request line and headers over 2048 bytes
+    stream, response, _, _ = await http_exchange(port, "/", [("x-pad", "a" * 2100)])
+    assert response.status_code == 431
+    await stream.aclose()
+    # two requests a connection: the second is answered and the connection closed
+    stream = await trio.open_tcp_stream("127.0.0.1", port)
+    get = b"GET /rules/abbott HTTP/1.1\r\nhost: x\r\n\r\n"
+    await stream.send_all(get * 3)
+    data = b""
+    with trio.fail_after(TIMEOUT):
+        while chunk := await stream.receive_some(65536):
+            data += chunk
+    assert data.count(b"HTTP/1.1 200 OK") == 2 and b"connection: close" in data
+    # an origin the operator allows
+    client = await ws_connect(port, origin="https://cards.example")
+    assert isinstance(await client.request(m.Hello()), m.Welcome)
+    # a frame over 1000 bytes, though the message limit (64 KiB) would take it
+    codec = client.codec
+    assert isinstance(codec, WebSocketCodec)
+    await client.stream.send_all(codec.ws.send(TextMessage(data="x" * 1200)))
+    error = await client.wait_for(lambda x: isinstance(x, m.Error))
+    assert error.code == "too_large"
+    with pytest.raises(EOFError):
+        while True:
+            await client.next()
+    assert codec.close is not None and codec.close.code == 1009
