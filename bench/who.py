@@ -49,6 +49,7 @@ class Person:
     name: str | None
     tables: set[int] = field(default_factory=set)
     hears_shouts: bool = True
+    last_message: float = 0.0
     got: list[Any] = field(default_factory=list)
 
     def deliver(self, message: Any) -> None:
@@ -104,7 +105,7 @@ def main() -> None:
             _ = p.name, len(p.tables)
 
     def who() -> None:
-        room.people(people, lobby, 200)
+        room.people(people, lobby, 200, 60.0)
 
     def shout() -> None:
         room.Room.relay(people, "ann", "switch at table 5, anyone?")
@@ -112,7 +113,7 @@ def main() -> None:
     floor = statistics.median(timed(walk, args.repeat))
     who_ms = timed(who, args.repeat)
     shout_ms = timed(shout, args.repeat)
-    reply = room.people(people, lobby, 200)
+    reply = room.people(people, lobby, 200, 60.0)
     print(f"{args.connections} connections ({reply.guests} without a name), "
           f"{args.tables} tables; {reply.total} names, {len(reply.people)} listed")  # fmt: skip
     print(f"bare walk over the connections (reference): p50 {floor:.2f} ms")

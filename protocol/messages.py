@@ -989,7 +989,8 @@ class Who(Message):
 class People(Message):
     """The people online, by name: maps of ``name``, ``state`` (``playing``: seated at a
     running game; ``seated``: at a table waiting for its game; ``watching``; ``idle``: in
-    the lobby) and ``tables`` (``{"table", "seat"}`` each, ``seat`` null when watching).
+    the lobby), ``tables`` (``{"table", "seat", "state"}`` each, ``seat`` null when
+    watching) and ``idle`` (whole seconds since the name last sent anything).
     At most the server's ``who_max`` of them; ``total`` counts every name online and
     ``guests`` the connections that have claimed none."""
 

@@ -303,7 +303,9 @@ class Readable:
         guests = f", and {plural(msg.guests, 'connection')} with no name yet" if msg.guests else ""
         out = [f"{head}{DOT}{plural(msg.total, 'person', 'people')} online{guests}"]
         for p in msg.people:
-            out.append(f"{head} {p.get('name')}{DOT}{_whereabouts(p)}")
+            idle = p.get("idle")
+            quiet = f" · idle {_duration(idle)}" if isinstance(idle, int) and idle >= 60 else ""
+            out.append(f"{head} {p.get('name')}{DOT}{_whereabouts(p)}{quiet}")
         if msg.total > len(msg.people):
             out.append(f"{head}{DOT}and {msg.total - len(msg.people)} more")
         return out
@@ -437,6 +439,18 @@ RATED_WHEN = (
     "a game is rated when two or more people play it (its bots are rated too, by strategy:"
     " finger bot:search); create ... rated=true rates games against bots alone"
 )
+
+
+def _duration(seconds: int) -> str:
+    """A quiet spell as a person says it: ``4 min``, ``2 h 5 min``.
+
+    >>> _duration(59), _duration(240), _duration(7500)
+    ('59 s', '4 min', '2 h 5 min')
+    """
+    if seconds < 60:
+        return f"{seconds} s"
+    hours, minutes = divmod(seconds // 60, 60)
+    return f"{hours} h {minutes} min" if hours else f"{minutes} min"
 
 
 def _whereabouts(person: dict[str, Any]) -> str:

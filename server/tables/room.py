@@ -39,6 +39,7 @@ class Present(Protocol):
 
     tables: set[int]  #: the tables it is at, seated or watching
     hears_shouts: bool
+    last_message: float  #: when it last sent a whole message (trio's clock)
 
     def deliver(self, message: Any) -> None: ...
 
@@ -88,11 +89,12 @@ def doing(places: Sequence[dict[str, Any]]) -> str:
 
 
 def people(
-    present: Iterable[Present], lobby: Tables, limit: int, req: int | None = None
+    present: Iterable[Present], lobby: Tables, limit: int, now: float, req: int | None = None
 ) -> m.People:
     """The ``people`` reply to request ``req``: every name online, in alphabetical order
     (case aside), at most ``limit`` of them listed; a name with several connections is
-    one person, at every table any of them is at.
+    one person, at every table any of them is at, idle since the last message any of
+    them sent (whole seconds before ``now``).
 
     Only the names listed are looked up at their tables: the walk over everyone is a
     dict of names (a name's connections all carry the spelling its claim gave back), so
@@ -110,7 +112,9 @@ def people(
     for name in heapq.nsmallest(max(0, limit), by_name, key=str.casefold):
         places = [spot for person in by_name[name] for spot in whereabouts(person, lobby)]
         places.sort(key=lambda p: (len(p["table"]), p["table"]))  # by number
-        listed.append({"name": name, "state": doing(places), "tables": places})
+        last = max(person.last_message for person in by_name[name])
+        idle = max(0, int(now - last))
+        listed.append({"name": name, "state": doing(places), "tables": places, "idle": idle})
     return m.People(people=tuple(listed), total=len(by_name), guests=guests, id=req)
 
 

@@ -263,7 +263,7 @@ async def who(session: ClientSession, msg: m.Who) -> None:
         session.deliver(wire.error(msg.id, "rate_limited", "you are asking who too fast"))
         return
     limit = config.who_max
-    session.deliver(room.people(services.connections, services.lobby, limit, msg.id))
+    session.deliver(room.people(services.connections, services.lobby, limit, now, msg.id))
 
 
 async def shout(session: ClientSession, msg: m.Shout) -> None:

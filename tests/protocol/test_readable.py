@@ -129,13 +129,13 @@ def test_the_room_reads_as_sentences() -> None:
             "state": "watching",
             "tables": [{"table": "3", "seat": None, "state": "playing"}],
         },
-        {"name": "cy", "state": "idle", "tables": []},
+        {"name": "cy", "state": "idle", "tables": [], "idle": 7500},
     )
     assert r.lines(m.People(people=people, total=4, guests=1, id=2)) == [
         "people #2 · 4 people online, and 1 connection with no name yet",
         "people #2 ann · playing at table 3 (seat 1)",
         "people #2 bob · watching table 3",
-        "people #2 cy · in the lobby",
+        "people #2 cy · in the lobby · idle 2 h 5 min",
         "people #2 · and 1 more",
     ]
     assert r.lines(m.Watcher(table="3", what="came", name="bob", watching=1)) == [

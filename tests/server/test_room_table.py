@@ -12,6 +12,7 @@ from protocol import messages as m
 from server.core.commands import Act, Detach, Join, Leave, Look, Start, Watch
 from server.core.config import ServerConfig
 from server.store.base import MemoryStore, TableCreated
+from server.tables.room import people
 from server.tables.table import Table
 
 CONFIG = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2, watch_notice_seconds=30)
@@ -113,3 +114,36 @@ async def test_look_shows_the_table_again(
     refused = dee.last_reply(4)
     assert isinstance(refused, m.Error) and refused.code == "not_member"
     assert "watch 1" in refused.text
+
+
+class Present(Member):
+    """A connection as the room sees it: a member with its tables and its last message."""
+
+    def __init__(self, name: str | None, last: float, *tables: int) -> None:
+        super().__init__(name)
+        self.tables, self.last_message, self.hears_shouts = set(tables), last, True
+
+
+async def test_who_counts_a_name_once_at_every_table_of_its_connections(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock
+) -> None:
+    table, _members = await open_table(nursery, "ann", "bob")
+
+    class Lobby:
+        @staticmethod
+        def get(word: str | int) -> Table | None:
+            return table if int(word) == table.id else None
+
+    cy_phone, cy_laptop = Present("cy", 40.0), Present("cy", 95.0, table.id)
+    await table.submit(Watch(cy_laptop, 1))
+    await settle()
+    present = [cy_phone, cy_laptop, Present("Bo", 10.0), Present(None, 0.0), Present("al", 0.0)]
+    reply = people(present, Lobby(), 2, now=100.0, req=7)
+    assert (reply.total, reply.guests, reply.id) == (3, 1, 7)
+    assert reply.people == (
+        {"name": "al", "state": "idle", "tables": [], "idle": 100},
+        {"name": "Bo", "state": "idle", "tables": [], "idle": 90},
+    )
+    (cy,) = people(present, Lobby(), 5, now=100.0).people[2:]
+    assert cy == {"name": "cy", "state": "watching", "idle": 5,
+                  "tables": [{"table": "1", "seat": None, "state": "waiting"}]}  # fmt: skip

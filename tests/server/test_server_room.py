@@ -40,6 +40,7 @@ async def test_who_says_who_is_where_and_what_they_do(running: Running) -> None:
         "dee": ("idle", []),
     }
     assert [p["name"] for p in reply.people] == ["ann", "bob", "cy", "dee"]
+    assert all(0 <= p["idle"] < 60 for p in reply.people)
 
 
 async def test_who_lists_at_most_who_max_and_counts_the_rest() -> None:
