@@ -8,6 +8,7 @@ test_server_timing.py does, so "within a second" is exact and no real time passe
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 import trio
@@ -22,6 +23,7 @@ from server.players.accounts import Accounts
 from server.store.base import MemoryStore
 from server.tables.lobby import Lobby
 from server.transport.connection import Connection, Services
+from server.transport.framing import TextFraming
 
 #: the words every greeting has: what to type first
 GREETING_WORDS = b"Type help"
@@ -154,3 +156,10 @@ async def test_a_request_line_in_pieces_is_still_http(nursery):
     assert received.startswith(b"HTTP/1.1 ")
     await stream.aclose()
     server.shutdown()
+
+
+def test_the_spec_quotes_the_greeting_word_for_word() -> None:
+    spec = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
+    assert TextFraming.greeting is not None
+    greeting = TextFraming.greeting.decode().strip()
+    assert f"`{greeting}`" in " ".join(spec.split())
