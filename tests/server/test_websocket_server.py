@@ -334,3 +334,18 @@ async def test_the_http_and_websocket_settings_reach_the_port(nursery):
         while True:
             await client.next()
     assert codec.close is not None and codec.close.code == 1009
+
+
+async def test_a_client_that_closes_is_answered_and_let_go(running):
+    client = await ws_connect(running.port)
+    assert isinstance(await client.request(m.Hello()), m.Welcome)
+    codec = client.codec
+    assert isinstance(codec, WebSocketCodec)
+    await client.stream.send_all(codec.ws.send(CloseConnection(code=1000, reason="bye")))
+    with pytest.raises(EOFError):  # the server answers the close, then closes the stream
+        while True:
+            await client.next()
+    assert codec.close is not None and codec.close.code == 1000
+    with trio.fail_after(TIMEOUT):
+        while any(c.statistics()["codec"] == "websocket" for c in running.server.connections):
+            await trio.sleep(0.01)
