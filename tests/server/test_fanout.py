@@ -245,7 +245,8 @@ async def test_a_socket_that_fills_gets_the_rest_in_order_from_the_writer(nurser
 
 
 def from_the_table(data: bytes) -> list[bytes]:
-    """The frames of ``data`` from the first snapshot on."""
+    """The frames of ``data`` from the first snapshot on, but for spectators' comings
+    (each is told of those after him, so the two spectators are told different ones)."""
     frames, at = [], 0
     while at < len(data):
         end = at + 4 + int.from_bytes(data[at : at + 4], "big")
@@ -253,4 +254,5 @@ def from_the_table(data: bytes) -> list[bytes]:
         at = end
     kinds = [MsgpackDecoder().feed(frame)[0] for frame in frames]
     first = next(i for i, x in enumerate(kinds) if isinstance(x, m.Snapshot))
-    return frames[first:]
+    return [f for f, x in zip(frames[first:], kinds[first:], strict=True)
+            if not isinstance(x, m.Watcher)]  # fmt: skip
