@@ -17,7 +17,8 @@ Where a commit runs depends on what it costs:
   under ``synchronous=FULL`` (an fsync each), WAL checkpoints (an fsync of the
   database; ``wal_autocheckpoint`` is off on the connection and the thread runs
   one every ``checkpoint_every`` commits, or sooner once the WAL file has grown past
-  ``wal_limit`` bytes), reads (``run_in_writer``) and the
+  ``wal_limit`` bytes or a quarter of the disk's free space: ``wal_threshold``), reads
+  (``run_in_writer``) and the
   fire-and-forget writes of ``submit_nowait``. The thread takes whatever has
   gathered on its ``queue`` (up to ``batch`` writes), runs it in one
   transaction, and wakes every waiting trio task with a *single*
@@ -68,6 +69,7 @@ import functools
 import json
 import logging
 import math
+import os
 import queue
 import sqlite3
 import threading
@@ -212,10 +214,44 @@ class StoreDamaged(StoreError):
 
 
 #: The WAL file's size past which it is checkpointed before ``checkpoint_every`` commits,
-#: and to which it is shrunk back after each checkpoint (``journal_size_limit``).
+#: and to which it is shrunk back after each checkpoint (``journal_size_limit``); lower
+#: on a disk with little room left (``wal_threshold``).
 WAL_LIMIT = 4 * 1024 * 1024
-#: Inline commits between two looks at the WAL file's size (a ``stat``: about a microsecond).
-WAL_CHECK_EVERY = 64
+#: The WAL is kept under this share of the disk's free space, so that the checkpoint,
+#: which needs room in the database for what the WAL holds, always has it.
+WAL_SHARE_OF_FREE = 4
+#: ...but is never checkpointed below this size (a full disk: a checkpoint per commit).
+WAL_MIN = 64 * 1024
+#: Commits between two looks at the WAL file's size and the disk's free space (a
+#: ``stat`` and a ``statvfs``: a few microseconds).
+WAL_CHECK_EVERY = 16
+
+
+def free_bytes(directory: Path) -> int | None:
+    """The bytes an unprivileged writer may still use on ``directory``'s file system."""
+    try:
+        st = os.statvfs(directory)
+    except OSError:
+        return None
+    return st.f_bavail * st.f_frsize
+
+
+def wal_threshold(limit: int, free: int | None) -> int:
+    """The WAL size past which to checkpoint: ``limit``, or a quarter of the disk's free
+    space if that is less (never under ``WAL_MIN``).
+
+    Why: a checkpoint copies the WAL's pages into the database, which grows by as much,
+    before the WAL's own space can be reused; a WAL that holds more than the disk has
+    left can never be checkpointed, and the store cannot heal. (On a 2 MiB disk the WAL
+    grew to 1.6 MiB, with a database of one page, and stayed so.)
+
+    >>> wal_threshold(4 << 20, None), wal_threshold(4 << 20, 1 << 20), wal_threshold(4 << 20, 0)
+    (4194304, 262144, 65536)
+    """
+    if free is None:
+        return limit
+    return max(WAL_MIN, min(limit, free // WAL_SHARE_OF_FREE))
+
 
 _STOP = object()
 
@@ -277,6 +313,7 @@ class SQLiteStore:
         self._wal_path = Path(f"{self.path}-wal")
         self._heal_seconds = heal_seconds
         self._healed_at = -math.inf  #: when the last TRUNCATE checkpoint was asked for
+        self._thread_batches = 0  #: groups the writer thread has written (its WAL checks)
         self._conn: sqlite3.Connection | None = None
         #: Held by the writer thread while it uses the connection, and by ``read_now``:
         #: a read on the trio thread waits for the thread's transaction, never inside it.
@@ -381,7 +418,7 @@ class SQLiteStore:
                 request.done.set()
         self._since_checkpoint += 1
         due = self._since_checkpoint >= self._checkpoint_every or (
-            self._since_checkpoint % WAL_CHECK_EVERY == 0 and self._wal_bytes() > self._wal_limit
+            self._since_checkpoint % WAL_CHECK_EVERY == 0 and self._wal_too_big()
         )
         if due and not failed:  # after a failure ``_write_group`` has checkpointed already
             self._since_checkpoint = 0
@@ -399,6 +436,13 @@ class SQLiteStore:
             return False
         self._healed_at = at
         return True
+
+    def _wal_too_big(self) -> bool:
+        """Whether the WAL has grown past ``wal_threshold`` (the disk's room counted)."""
+        size = self._wal_bytes()
+        if size <= WAL_MIN:
+            return False
+        return size > wal_threshold(self._wal_limit, free_bytes(self.path.parent))
 
     def _wal_bytes(self) -> int:
         """The WAL file's size now (0 if there is none)."""
@@ -525,7 +569,13 @@ class SQLiteStore:
     def _write_batch(self, conn: sqlite3.Connection, batch: list[_Request], count: int) -> None:
         """The writer thread's group: written, then its waiters woken (in one hop)."""
         with self._using:  # released before the wake, which waits for the trio thread
-            self._write_group(conn, batch, count)
+            failed = self._write_group(conn, batch, count)
+            self._thread_batches += 1
+            if not failed and self._thread_batches % WAL_CHECK_EVERY == 0 and self._wal_too_big():
+                try:  # on this thread already: no need to queue it
+                    _checkpoint(conn)
+                except sqlite3.Error as exc:
+                    log.debug("a WAL checkpoint failed: %s", exc)
         self._wake([r.done for r in batch if r.done is not None], count, len(batch))
 
     def _write_group(self, conn: sqlite3.Connection, batch: list[_Request], count: int) -> bool:
@@ -577,7 +627,9 @@ class SQLiteStore:
         except Exception as exc:
             call.error = exc
             if call.done is None:  # nobody waits for a checkpoint: the log hears of it
-                log.warning("a WAL checkpoint failed: %s", exc)
+                # (once: while writes fail, the failure itself is what the log says)
+                level = logging.WARNING if self.healthy else logging.DEBUG
+                log.log(level, "a WAL checkpoint failed: %s", exc)
         self._wake([] if call.done is None else [call.done], 0, 1)
 
     def _wake(self, events: list[trio.Event], count: int, items: int) -> None:

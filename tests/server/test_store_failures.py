@@ -26,6 +26,7 @@ from e2e_client import TEST_CONFIG, Client, serving_server
 from protocol import messages as m
 from server.app import DB_NAME, Server
 from server.players.chip_audit import audit_file
+from server.store import sqlite as sqlite_store
 from server.store.base import TalkSaid
 from server.store.sqlite import SQLiteStore
 from server.tables.table import Table
@@ -309,3 +310,23 @@ async def test_a_bot_move_the_store_refused_is_played_again_not_thought_again(
         await until(lambda: table.statistics().actions > moved + 3 and not table.store_failing)
         await ann.aclose()
     assert audit_file(tmp_path / DB_NAME).problems == []
+
+
+async def test_the_wal_stays_within_a_share_of_the_disks_free_space(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a disk with 1 MiB left the WAL is checkpointed past a quarter of it, so the
+    database always has room to take the WAL's pages. (It grew to 1.6 MiB on a 2 MiB disk,
+    with a database of one page, and nothing could be checkpointed or written again.)"""
+    monkeypatch.setattr(sqlite_store, "free_bytes", lambda directory: 1 << 20)
+    store = SQLiteStore(tmp_path / DB_NAME)
+    store.load()
+    wal = tmp_path / f"{DB_NAME}-wal"
+    largest = 0
+    for i in range(600):
+        await store.commit(TalkSaid(1, "ann", "x" * 2000, 0.0))
+        if i % 8 == 0:
+            largest = max(largest, wal.stat().st_size)
+    await store.aclose()
+    # a quarter of 1 MiB, and the commits between two looks (16 of 2 KB) on top
+    assert largest < (1 << 18) + 200 * 1024, largest
