@@ -717,6 +717,7 @@ class ClientApp:
                 "dropped": " dropped out (the seat stays his; his clock runs)",
                 "left": " left the table (a bot takes the seat)",
                 "back": " is back",
+                "sat": f" sits down (seat {entry.data.get('seat')})",
             }
             if not entry.data.get("playing", True):  # no game running: no bot, no clock
                 words |= {"dropped": " dropped out", "left": " left the table"}
@@ -788,7 +789,7 @@ class ClientApp:
     def help_lines(self) -> list[str]:
         """The help for the screen on display (F1 or ``help``)."""
         # The way out first: a long list of legal moves may push the end off a small screen.
-        lines = ["Escape or F1 closes this help. Tab completes, Up/Down: history, Ctrl-D quits"]
+        lines = ["Escape or F1 closes this help; Up/Down scroll it. Tab completes, Ctrl-D quits"]
         t = self.table
         if t is not None:
             family = t.family or ""

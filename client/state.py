@@ -203,10 +203,13 @@ class ClientState:
         applied: ask for the missing ones)."""
         if isinstance(msg, m.Snapshot):
             t = self.table(msg.table)
+            before = t.players if t.snapshots else None
             t.seq, t.state, t.view = msg.seq, msg.state, dict(msg.view) or None
             if msg.seat is not None:
                 t.seat = msg.seat
             t.legal, t.players, t.master = tuple(msg.legal), tuple(msg.players), msg.master
+            if before is not None:
+                self._sat_down(t, before)
             # A seat that changed hands ends its player's absence: one who left and sits
             # down again is back, though the server says "back" only to a seat kept his.
             t.gone = {
@@ -294,6 +297,19 @@ class ClientState:
                 self.tables[found.group(1)].add("note", {"text": msg.text})
             return "notice"
         return None
+
+    def _sat_down(self, t: TableState, before: tuple[str | None, ...]) -> None:
+        """Log each person the table's seats show where someone else (or no one) sat
+        before: the server tells of a player who sits down only by the seats it sends,
+        and one who left and came back would otherwise return unannounced."""
+        for seat, player in enumerate(t.players):
+            was = before[seat] if seat < len(before) else None
+            if player is None or player == was or player.startswith("bot:"):
+                continue
+            if player == self.name:
+                continue  # our own sitting down is the reply to our join
+            playing = t.state in fields.RUNNING
+            t.add("presence", {"seat": seat, "name": player, "what": "sat", "playing": playing})
 
     @staticmethod
     def _backfill(t: TableState, msg: m.TableEvent) -> str | None:

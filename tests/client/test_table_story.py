@@ -93,6 +93,20 @@ def test_a_player_who_left_and_sat_again_is_not_gone() -> None:
     assert t.away(1) is None
     screen = _screen(_app(st))
     assert "bob" in screen and "(gone)" not in screen, screen
+    assert "bob sits down (seat 1)" in screen, screen  # the log says he came back
+
+
+def test_only_a_change_of_seat_is_told() -> None:
+    """The first snapshot of a table, a bot taking a seat, our own seat and a snapshot that
+    changes nobody say nothing; a newcomer sitting down is told."""
+    st = ClientState()
+    st.name = "alice"
+    st.handle(_snapshot(1, ("alice", "bob", None), state="waiting"))
+    st.handle(_snapshot(1, ("alice", "bob", "bot:random"), state="waiting"))
+    st.handle(_snapshot(1, ("alice", "bob", "bot:random"), state="waiting"))
+    assert [line.kind for line in st.tables["1"].log] == []
+    st.handle(_snapshot(1, ("alice", "bob", "cy"), state="waiting"))
+    assert "cy sits down (seat 2)" in _screen(_app(st))
 
 
 def test_a_player_who_dropped_stays_gone_until_he_is_back() -> None:
