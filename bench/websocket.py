@@ -6,7 +6,8 @@
 1. Round trip: one client acts at a table of its own (its opponents the server's bots) and
    waits for the ``ok`` that answers; the time from sending ``act`` to reading its ``ok``,
    p50 and p99, over msgpack and over the WebSocket (JSON), in alternating batches on one
-   server so that both see the same machine.
+   server so that both see the same machine; and the server's CPU time a round trip, which
+   a loaded machine bends less than the wall clock.
 2. Idle: the server's RSS growth for N connections that said hello and stay silent: N
    msgpack connections to one fresh server, N WebSockets (HTTP upgrade, then hello) to
    another, started alike.
@@ -53,7 +54,7 @@ class WsConn(Conn):
     def __init__(self, stream: trio.SocketStream) -> None:
         super().__init__(stream)
         self.ws = Connection(ConnectionType.CLIENT)
-        self.parts: list[str] = []
+        self.buffer = bytearray()
 
     @classmethod
     async def open(cls, port: int, name: str | None = None) -> WsConn:
@@ -78,7 +79,7 @@ class WsConn(Conn):
             assert event.status_code == 101, event
             break
         c = cls(stream)
-        c.ws.receive_data(http.trailing_data[0])
+        c.buffer += http.trailing_data[0]
         if name is not None:
             await c.request(m.Hello())
             reply = await c.request(m.ClaimName(name=name, secret="benchpw"))
@@ -89,19 +90,36 @@ class WsConn(Conn):
         await self.stream.send_all(self.ws.send(TextMessage(data=json_encode(message))))
 
     async def receive(self) -> m.Received:
+        """The next message. The server's frames are read with the few lines of RFC 6455
+        they need (a server's frames are unmasked, and this one never fragments), not
+        with wsproto's parser: a browser reads them in native code, as the msgpack client
+        reads its frames with msgpack's C extension, so the figure is the server's and
+        the wire's rather than a Python parser's."""
         while not self.pending:
-            for event in self.ws.events():
-                if isinstance(event, TextMessage):
-                    self.parts.append(event.data)
-                    if event.message_finished:
-                        self.pending.append(m.from_map(json.loads("".join(self.parts))))
-                        self.parts = []
+            buf = self.buffer
+            while len(buf) >= 2:
+                n = buf[1] & 0x7F
+                start = 2
+                if n == 126:
+                    n, start = int.from_bytes(buf[2:4], "big"), 4
+                elif n == 127:
+                    n, start = int.from_bytes(buf[2:10], "big"), 10
+                if len(buf) < start + n:
+                    break
+                opcode = buf[0] & 0x0F
+                assert buf[0] & 0x80, "the server does not fragment"
+                payload = bytes(buf[start : start + n])
+                del buf[: start + n]
+                if opcode == 8:
+                    raise EOFError
+                if opcode == 1:
+                    self.pending.append(m.from_map(json.loads(payload)))
             if self.pending:
                 break
             data = await self.stream.receive_some(65536)
             if not data:
                 raise EOFError
-            self.ws.receive_data(data)
+            buf += data
         return self.pending.pop(0)
 
 
@@ -114,6 +132,7 @@ class Player:
         self.table = ""
         self.ids = itertools.count(1_000_000)
         self.times: list[float] = []
+        self.cpu = 0.0  #: the server's CPU seconds while this player acted
 
     async def sit(self) -> None:
         ok = await self.conn.request(m.CreateTable(ruleset="switch", seats=2))
@@ -153,7 +172,9 @@ def percentile(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(len(xs) * q))] * 1000
 
 
-async def round_trips(port: int, count: int, batch: int = 10) -> tuple[list[float], list[float]]:
+async def round_trips(port: int, count: int, pid: int, batch: int = 10) -> list[Player]:
+    """Both players' timed actions, alternating batches; each player's ``cpu`` is the
+    server's CPU seconds spent while its batches ran (its bots' moves included)."""
     players = [Player(await Conn.open(port, "benchmp")), Player(await WsConn.open(port, "benchws"))]
     for p in players:
         await p.sit()
@@ -162,8 +183,10 @@ async def round_trips(port: int, count: int, batch: int = 10) -> tuple[list[floa
         p.times.clear()
     while len(players[1].times) < count:
         for p in players:
+            before = proc_stats(pid)[1]
             await p.act(min(batch, count - len(p.times)))
-    return players[0].times, players[1].times
+            p.cpu += proc_stats(pid)[1] - before
+    return players
 
 
 # ------------------------------------------------------------------------ idle
@@ -232,18 +255,22 @@ def main() -> None:
 
     server, port = start_switchboard(Path(tempfile.mkdtemp(prefix="sb-wsbench-")), SETTINGS)
     try:
-        mp_times, ws_times = trio.run(round_trips, port, count)
+        players = trio.run(round_trips, port, count, server.pid)
     finally:
         server.terminate()
         server.wait(timeout=15)
+    mp_times, ws_times = players[0].times, players[1].times
     print(f"\n1. act -> ok round trip, {count:,} each, alternating batches (ms)")
-    print(f"   {'':10} {'p50':>7} {'p99':>7}")
-    rows = {"msgpack": mp_times, "websocket": ws_times}
-    for name, times in rows.items():
-        print(f"   {name:10} {percentile(times, 0.5):7.3f} {percentile(times, 0.99):7.3f}")
+    print(f"   {'':10} {'p50':>7} {'p99':>7} {'server CPU a round trip':>24}")
+    for name, p in zip(("msgpack", "websocket"), players, strict=True):
+        cpu = p.cpu / len(p.times) * 1e6
+        print(f"   {name:10} {percentile(p.times, 0.5):7.3f} {percentile(p.times, 0.99):7.3f}"
+              f" {cpu:21.0f} us")  # fmt: skip
     for q, label in ((0.5, "p50"), (0.99, "p99")):
         ratio = percentile(ws_times, q) / percentile(mp_times, q)
         print(f"   {label}: websocket {ratio:.2f}x msgpack; target <= {TARGET}x: {verdict(ratio)}")
+    ratio = (players[1].cpu / len(ws_times)) / (players[0].cpu / len(mp_times))
+    print(f"   server CPU: websocket {ratio:.2f}x msgpack (the bots' moves included in both)")
 
     if not args.skip_idle:
         print(f"\n2. {idle_count:,} idle connections (hello said), each on a fresh server")
