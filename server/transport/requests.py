@@ -263,7 +263,9 @@ async def who(session: ClientSession, msg: m.Who) -> None:
         session.deliver(wire.error(msg.id, "rate_limited", "you are asking who too fast"))
         return
     limit = config.who_max
-    session.deliver(room.people(services.connections, services.lobby, limit, now, msg.id))
+    # a connection still before its hello (a browser fetching a page) is nobody yet
+    present = [s for s in services.connections if not s.awaiting_hello]
+    session.deliver(room.people(present, services.lobby, limit, now, msg.id))
 
 
 async def shout(session: ClientSession, msg: m.Shout) -> None:

@@ -28,6 +28,7 @@ async def test_who_says_who_is_where_and_what_they_do(running: Running) -> None:
     assert isinstance(await cy.request(m.Spectate(table=table)), m.Snapshot)
     others = [await Client.connect(running.port, "dee"), await Client.connect(running.port)]
     assert others[1].stream is not None  # kept open: dee, and a connection with no name
+    silent = await trio.open_tcp_stream("127.0.0.1", running.port)  # no hello: nobody yet
     assert isinstance(await ann.request(m.StartGame(table=table)), m.Ok)
     reply = await bob.request(m.Who())
     assert isinstance(reply, m.People)
@@ -41,6 +42,7 @@ async def test_who_says_who_is_where_and_what_they_do(running: Running) -> None:
     }
     assert [p["name"] for p in reply.people] == ["ann", "bob", "cy", "dee"]
     assert all(0 <= p["idle"] < 60 for p in reply.people)
+    await silent.aclose()
 
 
 async def test_who_lists_at_most_who_max_and_counts_the_rest() -> None:
