@@ -24,7 +24,8 @@ COMMANDS: dict[str, str] = {
     "chips": "your chip balance",
     "finger": "finger [NAME]: a player's ratings, games won, chips and last games",
     "history": "history [NAME] [START]: a player's finished games, newest first",
-    "top": "top FAMILY [N]: the best rated players (abbott, shedding, kilodney)",
+    "top": "top FAMILY [N]: the best rated players (abbott, shedding, kilodney); a game"
+    " two or more people play is rated, its bots by strategy",
     "ascii": "switch between card symbols (Q♥) and plain ASCII (QH)",
     "rules": "rules [GAME]: the rules of the table's game and its options (or F2)",
 }

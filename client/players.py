@@ -15,6 +15,7 @@ from typing import Any
 
 from client.state import display_name
 from protocol import messages as m
+from protocol.describe import RATED_WHEN
 from protocol.words import plural
 
 
@@ -129,7 +130,7 @@ def describe_people(p: m.People) -> list[str]:
 def describe_top(t: m.Top) -> list[str]:
     """A leaderboard, best first."""
     if not t.players:
-        return [f"top {t.family}: nobody is rated yet"]
+        return [f"top {t.family}: nobody is rated yet", f"  ({RATED_WHEN})"]
     return [f"top {t.family}:"] + [
         f"  {p.get('place')}. {display_name(p.get('name'))} {p.get('rating')}"
         f" ({plural(p.get('games'), 'game')})"

@@ -36,6 +36,12 @@ Line = StyleAndTextTuples
 
 #: The prefix of a server bot's entry in a table's ``players``: ``bot:STRATEGY``.
 BOT = "bot:"
+#: When a game changes ratings, as the server rules it (``server.players.profiles``): said
+#: where a leaderboard is empty, in the terminal client and in text mode alike.
+RATED_WHEN = (
+    "a game is rated when two or more people play it (its bots are rated too, by strategy:"
+    " finger bot:search); create ... rated=true rates games against bots alone"
+)
 
 
 def seat_name(player: str | None, seat: int) -> str | None:

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from protocol.cards import SUIT_NAMES, card_text, sort_cards
-from protocol.describe import describe_text, pending_text, seat_listing, seat_name
+from protocol.describe import RATED_WHEN, describe_text, pending_text, seat_listing, seat_name
 from protocol.messages import (
     Chips,
     Error,
@@ -432,13 +432,6 @@ def _top(self: Readable, msg: Top) -> list[str]:
     if not msg.players:
         return [head + f"nobody is rated yet: {RATED_WHEN}"]
     return [f"{head}{p.get('place')}. {p.get('name')} {_rating(p)}" for p in msg.players]
-
-
-#: When a game changes ratings, as the server rules it (``server.players.profiles``).
-RATED_WHEN = (
-    "a game is rated when two or more people play it (its bots are rated too, by strategy:"
-    " finger bot:search); create ... rated=true rates games against bots alone"
-)
 
 
 def _duration(seconds: int) -> str:

@@ -39,7 +39,8 @@ def test_a_history_page_says_how_to_go_on() -> None:
 
 def test_a_leaderboard_and_the_lobby() -> None:
     top = m.Top(family="kilodney", players=())
-    assert describe(top) == ["top kilodney: nobody is rated yet"]
+    assert describe(top)[0] == "top kilodney: nobody is rated yet"
+    assert "two or more people" in describe(top)[1]  # when a game is rated, said where it shows
     one = {"place": 1, "name": "bot:search", "rating": 1540, "games": 1}
     assert describe(m.Top(family="abbott", players=(one,)))[1] == "  1. search (bot) 1540 (1 game)"
     assert describe(m.Profile(name="cy", games=1))[1] == "  1 game finished"
