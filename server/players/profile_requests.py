@@ -11,7 +11,9 @@ is bounded, whatever is asked:
 - on a text connection a reply also fits one ``max_line`` line (fewer games or
   players, then; ``next`` says where to go on);
 - the three share one rate per connection (``profile_per_second`` after a burst of
-  ``profile_burst``), since a profile or a history page is a store read: over it,
+  ``profile_burst``), since a profile or a history page is a store read, and one
+  per address, shared by all of its connections (``profile_address_per_second``
+  after ``profile_address_burst``; trusted addresses have none): over either,
   ``rate_limited``.
 
 Names are matched by their normal form (``server.core.limits.fold_name``: ``ANN`` finds
@@ -82,12 +84,20 @@ class ProfileRequests:
         return None if binding is None else binding.page_budget
 
     def _admit(self, msg: m.Message) -> bool:
-        if self._bucket.take(trio.current_time()):
-            return True
-        wait = self._bucket.wait_time(trio.current_time())
-        self.conn.deliver(
-            wire.error(msg.id, "rate_limited", f"too many profile requests; wait {wait:.1f} s")
-        )
+        """Whether the connection's budget and its address's allow one more request
+        (if not, the ``rate_limited`` reply is sent)."""
+        now = trio.current_time()
+        if not self._bucket.take(now):
+            wait, whose = self._bucket.wait_time(now), "profile requests"
+        else:
+            lobby = getattr(self.ops, "lobby", None)  # the server's shared budgets
+            shared = None if lobby is None else lobby.budgets.profiles
+            peer = getattr(self.conn, "peer", "?")
+            if shared is None or shared.take(peer, now):
+                return True
+            wait, whose = shared.wait_time(peer, now), "profile requests from your address"
+        text = f"too many {whose}; wait {wait:.1f} s"
+        self.conn.deliver(wire.error(msg.id, "rate_limited", text))
         return False
 
     async def _player(self, msg: m.Message, name: str | None) -> tuple[str, str] | None:

@@ -58,6 +58,9 @@ log = logging.getLogger("switchboard.lobby")
 #: The whole listing is built afresh at least this often, whatever changed: a summary
 #: shows its players' ratings, which a game at another table may change.
 LISTING_FRESH_SECONDS = 5.0
+#: Tables a lobby listing may hold for one token of its address's budget: a listing of
+#: 2,000 tables costs 20 times one of 100 to build, encode and send, and is charged so.
+LISTING_TABLES_A_TOKEN = 100
 #: How often a crowded server looks for empty tables to close.
 RECLAIM_EVERY_SECONDS = 5.0
 
@@ -185,6 +188,12 @@ class Lobby:
                 listing.append(summary)
             self._listing = listing
         return self._listing
+
+    def listing_cost(self) -> int:
+        """Tokens of its address's lobby budget a listing takes now: one for each
+        ``LISTING_TABLES_A_TOKEN`` tables (at least one, at most the budget's burst)."""
+        cost = 1 + len(self.tables) // LISTING_TABLES_A_TOKEN
+        return max(1, min(cost, self.budgets.lobby.burst))
 
     def _changed(self, table: Table) -> None:
         """``table`` may have changed what the lobby lists of it: build it again."""

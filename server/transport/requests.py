@@ -156,7 +156,23 @@ async def list_rulesets(session: ClientSession, msg: m.ListRulesets) -> None:
 
 
 async def list_tables(session: ClientSession, msg: m.ListTables) -> None:
-    session.deliver(m.Tables(tables=tuple(session.services.lobby.summaries()), id=msg.id))
+    """The lobby's listing (built once and shared until a table changes), rationed:
+    ``lobby_burst`` then ``lobby_per_second`` a connection, within its address's lobby
+    budget (``lobby_address_*``, a token for each 100 tables listed; trusted addresses
+    have none)."""
+    lobby, config, now = session.services.lobby, session.config, trio.current_time()
+    if session.listings is None:
+        session.listings = TokenBucket(config.lobby_per_second, config.lobby_burst)
+    if not session.listings.take(now):
+        wait = session.listings.wait_time(now)
+        text = f"you are asking for the lobby too fast; wait {wait:.1f} s"
+    elif not lobby.budgets.lobby.take(session.peer, now, cost := lobby.listing_cost()):
+        wait = lobby.budgets.lobby.wait_time(session.peer, now, cost)
+        text = f"too many lobby listings from your address; wait {wait:.1f} s"
+    else:
+        session.deliver(m.Tables(tables=tuple(lobby.summaries()), id=msg.id))
+        return
+    session.deliver(wire.error(msg.id, "rate_limited", text))
 
 
 async def create_table(session: ClientSession, msg: m.CreateTable) -> None:
@@ -309,8 +325,14 @@ async def get_record(session: ClientSession, msg: m.GetRecord) -> None:
     if session.records is None:
         config = session.config
         session.records = TokenBucket(config.record_per_second, config.record_burst)
-    if not session.records.take(trio.current_time()):
+    now, shared = trio.current_time(), session.services.lobby.budgets.records
+    if not session.records.take(now):
         text = "you are asking for records too fast"
+        session.deliver(wire.error(msg.id, "rate_limited", text, table.id))
+        return
+    if not shared.take(session.peer, now):  # all of its address's connections together
+        wait = shared.wait_time(session.peer, now)
+        text = f"too many records asked for from your address; wait {wait:.1f} s"
         session.deliver(wire.error(msg.id, "rate_limited", text, table.id))
         return
     budget = None if session.binding is None else session.binding.page_budget

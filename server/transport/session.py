@@ -92,6 +92,7 @@ class ClientSession:
         self.last_message = 0.0  #: when the last whole message arrived (the idle timer)
         self.talk = TokenBucket(self.config.talk_per_second, self.config.talk_burst)
         self.records: TokenBucket | None = None  #: made at the first get_record
+        self.listings: TokenBucket | None = None  #: made at the first list_tables
         self.hears_shouts = True  #: gets the room's shouts (``hear_shouts``)
         self.who: TokenBucket | None = None  #: made at the first ``who``
         self.handshake_errors = 0  #: messages refused before welcome
