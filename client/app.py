@@ -274,6 +274,8 @@ class ClientApp:
         self._board_cache: tuple[object, tuple[Any, ...], StyleAndTextTuples] | None = None
         self._line_cache: dict[int, tuple[LogLine, tuple[Any, ...], StyleAndTextTuples]] = {}
         self._log_rows: dict[str, int] = {}  # rows each part of the log took, last drawn
+        #: each described log line's rows for the pane's width, as last wrapped
+        self._wrap_cache: dict[int, tuple[StyleAndTextTuples, int, list[Any]]] = {}
         self.last_change: float | None = None
         self.on_redraw: Callable[[float], None] | None = None
         self.input_field = TextArea(
@@ -670,9 +672,14 @@ class ClientApp:
         """The log's lines: ``all``, ``events`` (everything but talk) or ``talk``."""
         t = self.table
         if t is not None:
-            source: Iterable[LogLine] = t.log
+            newest_first: Iterable[LogLine] = reversed(t.log)
         else:  # the client's own lines and the room's shouts, in the order they came
-            source = heapq.merge(self.lobby_log, self.state.shouts, key=lambda line: line.at)
+            newest_first = heapq.merge(
+                reversed(self.lobby_log),
+                reversed(self.state.shouts),
+                key=lambda line: line.at,
+                reverse=True,
+            )
         names = t.names if t is not None else []
         lines: list[StyleAndTextTuples] = []
         if t is None:
@@ -680,7 +687,7 @@ class ClientApp:
         # Only the lines that can show: the pane is never taller than the screen.
         room = get_app().output.get_size().rows
         picked = []
-        for entry in reversed(list(source)):
+        for entry in newest_first:
             if part != "all" and (part == "talk") != (entry.kind == "talk"):
                 continue
             picked.append(entry)
@@ -744,8 +751,16 @@ class ClientApp:
         continues indented under itself); the pane's cursor goes to the last row."""
         out: StyleAndTextTuples = []
         rows = 0
+        wrapped = self._wrap_cache
+        if len(wrapped) > 4 * MAX_LOG:
+            wrapped.clear()
         for line in self._log_lines(part):
-            for row in wrap_fragments(line, width):
+            # a described line is kept (``_line_cache``) until it changes: so is its wrap
+            cached = wrapped.get(id(line))
+            if cached is None or cached[0] is not line or cached[1] != width:
+                cached = (line, width, wrap_fragments(line, width))
+                wrapped[id(line)] = cached
+            for row in cached[2]:
                 if rows:
                     out.append(("", "\n"))
                 out.extend(row)
