@@ -25,16 +25,14 @@ import gzip
 import hashlib
 import json
 import random
-import sys
 from pathlib import Path
 from typing import Any
+
+from shedding_house import fitting
 
 import engine
 from engine.actions import Action, Play
 from engine.cards import Card
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from shedding_house import fitting  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parent / "shedding_corpus.json.gz"
 PRESETS = ("switch", "blackjack", "irish", "j28", "taketwo", "gamebot")
