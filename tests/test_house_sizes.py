@@ -4,7 +4,7 @@
 Why a test and not only a linter: ruff's ``C901`` measures a function's complexity
 (``pyproject.toml`` sets it at the same ``MAX_COMPLEXITY`` and CI runs it), but no
 linter measures a class's length, and a class that grows past a screenful of
-screens is where the next engineer gets lost. Each exception below names why it
+screens is where a reader gets lost. Each exception below names why it
 stands; an exception that no longer needs to stand fails the test, so the list
 only shrinks.
 """
