@@ -673,17 +673,16 @@ class ClientApp:
         t = self.table
         if t is not None:
             newest_first: Iterable[LogLine] = reversed(t.log)
-        else:  # the client's own lines and the room's shouts, in the order they came
+        else:  # the client's own lines, notices and shouts, in the order they came
             newest_first = heapq.merge(
                 reversed(self.lobby_log),
+                reversed(self.state.notice_lines),
                 reversed(self.state.shouts),
                 key=lambda line: line.at,
                 reverse=True,
             )
         names = t.names if t is not None else []
         lines: list[StyleAndTextTuples] = []
-        if t is None:
-            lines += [[("class:log.event", n)] for n in self.state.notices]
         # Only the lines that can show: the pane is never taller than the screen.
         room = get_app().output.get_size().rows
         picked = []
@@ -744,6 +743,8 @@ class ClientApp:
             ]
         if entry.kind == "error":
             return [("class:error", str(entry.data.get("text", "")))]
+        if entry.kind == "notice":
+            return [("class:log.event", str(entry.data.get("text", "")))]
         return [("class:dim", str(entry.data.get("text", "")))]
 
     def _joined(self, part: str, width: int) -> StyleAndTextTuples:

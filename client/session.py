@@ -119,7 +119,7 @@ class Session:
     async def _pump(self) -> None:
         async for msg in self.conn.events():
             if isinstance(msg, m.Notice):
-                self.ui.say(msg.text, "class:log.event")  # (a table's is in its log too)
+                self._show_notice(msg)
             elif isinstance(msg, m.Snapshot) and self._nursery is not None:
                 # A deal or a change of seats: the table's options (what a blunder costs)
                 # and players come from the table list, so it is fetched again.
@@ -135,6 +135,12 @@ class Session:
                 self.ui.say(f"the server said goodbye: {msg.text or msg.code}", "class:error")
             self.ui.changed()
         self.ui.say("the connection is closed", "class:error")
+
+    def _show_notice(self, msg: m.Notice) -> None:
+        """A notice on the reply line at a table (a table's own is in its log too); the
+        lobby's log has every notice already, in its place."""
+        if self.ui.current is not None:
+            self.ui.say(msg.text, "class:log.event")
 
     async def _refresh_lobby(self) -> None:
         """The lobby's table list, and who is online, are fetched while the lobby is on

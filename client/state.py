@@ -184,6 +184,9 @@ class ClientState:
         self.lobby: list[dict[str, Any]] = []
         self.tables: dict[str, TableState] = {}
         self.notices: deque[str] = deque(maxlen=50)
+        #: the same notices as lines, with the time each came (the lobby's log shows them
+        #: in their place among its other lines)
+        self.notice_lines: deque[LogLine] = deque(maxlen=50)
         #: the room's shouts, newest last (the lobby's log shows them)
         self.shouts: deque[LogLine] = deque(maxlen=MAX_SHOUTS)
         #: who is online (``people``'s maps), the names online and the guests, as last asked
@@ -289,7 +292,7 @@ class ClientState:
             self.server = msg.server
             return "name"
         if isinstance(msg, m.Notice):
-            self.notices.append(msg.text)
+            self._notice(msg.text)
             # A table's notice (the clock's move, a seat away) goes in its log, in order
             # with its events.
             found = _AT_TABLE.search(msg.text)
@@ -336,4 +339,8 @@ class ClientState:
         if table is not None and table in self.tables:
             self.tables[table].add(kind, {"text": text})
         else:
-            self.notices.append(text)
+            self._notice(text)
+
+    def _notice(self, text: str) -> None:
+        self.notices.append(text)
+        self.notice_lines.append(LogLine("notice", {"text": text}))

@@ -99,3 +99,23 @@ def test_the_room_end_to_end(tmp_path, monkeypatch) -> None:
         d.line("quit")
 
     assert asyncio.run(run_client(script, game="switch", name="ann")) == 0
+
+
+def test_a_notice_reads_once_in_the_lobby_in_its_place() -> None:
+    """Before: a notice that came while the lobby was on screen read twice there (once as
+    the server's notice, once as the reply), and every notice read above every other line,
+    whenever it came."""
+    st = ClientState()
+    st.name = "alice"
+    app = _app(st, None)
+    session = _session(app)
+    st.handle(m.Shouted(name="ann", text="first"))
+    notice = m.Notice(text="the server restarts in 5 minutes")
+    st.handle(notice)
+    session._show_notice(notice)
+    screen = _screen(app, 80, 24)
+    assert screen.count("the server restarts in 5 minutes") == 1, screen
+    lines = screen.splitlines()
+    first = next(i for i, line in enumerate(lines) if "ann shouts: first" in line)
+    later = next(i for i, line in enumerate(lines) if "restarts in 5" in line)
+    assert first < later, screen
