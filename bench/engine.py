@@ -18,18 +18,31 @@ References from the same run (RLCard's UNO, OpenSpiel's crazy_eights) come from
 Times are the process's CPU time (``time.process_time``), so other work on a shared
 machine disturbs the figures less than it would wall-clock ones; ``--rounds`` measures
 each ruleset that many times and keeps the best.
+
+Before and after: ``python bench/engine.py --against TREE`` measures the shedding
+presets in this tree and in ``TREE`` (another checkout, e.g. ``git worktree add
+/tmp/before COMMIT``), one fresh process per measure, the two trees taking turns
+round by round so that load on the machine falls on both alike; the best round of
+each is kept. Besides actions/s over whole games it prints what ``legal_actions``
+and ``apply`` cost per call, each call timed on the thread's CPU clock (the clock's
+own cost, measured, is taken off), and whether the target (no preset slower) is met.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import subprocess
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+#: The tree whose engine is measured: this one, or the one a comparison's worker was given.
+TREE = os.environ.get("BENCH_ENGINE_TREE") or str(Path(__file__).resolve().parent.parent)
+sys.path.insert(0, TREE)
 
 import engine
 from engine.actions import Action, Draw
@@ -93,11 +106,107 @@ def measure(name: str, seats: int, seconds: float, policy: str) -> dict[str, flo
     }
 
 
+def per_call(name: str, seats: int, seconds: float, policy: str) -> dict[str, float]:
+    """CPU microseconds per ``legal_actions`` and per ``apply`` call over random games
+    played by ``policy`` for about ``seconds``, each call timed on the thread's clock."""
+    clock = time.thread_time_ns
+    overhead = min(-clock() + clock() for _ in range(2000))
+    choose = POLICIES[policy]
+    legal_ns = apply_ns = calls = 0
+    start = time.process_time()
+    seed = 0
+    while time.process_time() - start < seconds or calls == 0:
+        game = engine.new_game(name, seats=seats, seed=seed)
+        rng = random.Random(seed)
+        seed += 1
+        while not game.over:
+            seat = game.to_act
+            t0 = clock()
+            legal = game.legal_actions(seat)
+            t1 = clock()
+            action = choose(legal, rng)
+            t2 = clock()
+            game.apply(seat, action)
+            t3 = clock()
+            legal_ns += t1 - t0 - overhead
+            apply_ns += t3 - t2 - overhead
+            calls += 1
+    return {"legal_us": legal_ns / calls / 1000, "apply_us": apply_ns / calls / 1000}
+
+
+def _worker(tree: str, name: str, seats: int, seconds: float, policy: str) -> dict[str, float]:
+    """One measure of ``tree``'s engine, in a fresh process."""
+    out = subprocess.run(
+        [sys.executable, __file__, "--worker", name, str(seats), str(seconds), policy],
+        env={**os.environ, "BENCH_ENGINE_TREE": tree},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    result: dict[str, float] = json.loads(out.stdout)
+    return result
+
+
+def compare(against: str, seconds: float, rounds: int) -> None:
+    """Each shedding preset measured in ``against`` (before) and this tree (after),
+    interleaved round by round; the best round of each side is kept."""
+    trees = {"before": str(Path(against).resolve()), "after": TREE}
+    print(f"before: {trees['before']}\nafter:  {trees['after']}")
+    print(
+        f"{'preset':<10}{'policy':>8}{'actions/s before':>18}{'after':>8}{'ratio':>7}"
+        f"{'legal_actions us before':>25}{'after':>7}{'apply us before':>17}{'after':>7}"
+    )
+    slower = []
+    for name, seats in CONFIGS:
+        if name in ("abbott", "kilodney"):
+            continue
+        for policy in POLICIES:
+            best: dict[str, dict[str, float]] = {}
+            for _ in range(rounds):
+                for side, tree in trees.items():
+                    r = _worker(tree, name, seats, seconds, policy)
+                    old = best.get(side)
+                    best[side] = (
+                        r
+                        if old is None
+                        else {
+                            "actions_per_s": max(old["actions_per_s"], r["actions_per_s"]),
+                            "legal_us": min(old["legal_us"], r["legal_us"]),
+                            "apply_us": min(old["apply_us"], r["apply_us"]),
+                        }
+                    )
+            b, a = best["before"], best["after"]
+            ratio = a["actions_per_s"] / b["actions_per_s"]
+            if ratio < 1:
+                slower.append(f"{name} {policy}")
+            print(
+                f"{name:<10}{policy:>8}{b['actions_per_s']:>18.0f}{a['actions_per_s']:>8.0f}"
+                f"{ratio:>6.2f}x{b['legal_us']:>25.1f}{a['legal_us']:>7.1f}"
+                f"{b['apply_us']:>17.1f}{a['apply_us']:>7.1f}",
+                flush=True,
+            )
+    verdict = "met" if not slower else "MISSED (slower: " + ", ".join(slower) + ")"
+    print(f"target: no preset slower in actions/s: {verdict}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=3.0, help="CPU time per ruleset")
     ap.add_argument("--rounds", type=int, default=1, help="measures per ruleset; the best is kept")
+    ap.add_argument(
+        "--against", metavar="TREE", help="compare the shedding presets with another checkout"
+    )
+    ap.add_argument("--worker", nargs=4, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.worker:
+        name, seats, seconds, policy = args.worker
+        result = measure(name, int(seats), float(seconds), policy)
+        result.update(per_call(name, int(seats), float(seconds), policy))
+        print(json.dumps(result))
+        return
+    if args.against:
+        compare(args.against, args.seconds, args.rounds)
+        return
     known = set(engine.rulesets())
     print(
         f"{'ruleset':<12}{'seats':>6}{'policy':>9}{'games/s':>10}{'actions/s':>11}"
