@@ -40,13 +40,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-#: The tree whose engine is measured: this one, or the one a comparison's worker was given.
-TREE = os.environ.get("BENCH_ENGINE_TREE") or str(Path(__file__).resolve().parent.parent)
-sys.path.insert(0, TREE)
+# The tree whose engine is measured: this one, or the one a comparison's worker was given.
+sys.path.insert(0, os.environ.get("BENCH_ENGINE_TREE") or str(Path(__file__).resolve().parents[1]))
 
 import engine
 from engine.actions import Action, Draw
 from engine.shedding import SheddingGame
+
+TREE = sys.path[0]
 
 # (ruleset, seats) pairs measured; a ruleset not registered is skipped.
 CONFIGS = [("abbott", 4), ("abbott", 2), ("kilodney", 6)] + [
