@@ -137,6 +137,10 @@ def make_driver(size: tuple[int, int] = PHONE) -> Any:
         "Emulation.setDeviceMetricsOverride",
         {"width": size[0], "height": size[1], "deviceScaleFactor": 1, "mobile": size == PHONE},
     )
+    if size == PHONE:
+        driver.execute_cdp_cmd(
+            "Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5}
+        )
     driver.set_script_timeout(20)
     return driver
 

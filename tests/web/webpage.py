@@ -78,7 +78,8 @@ def create_table(
     """Fill the lobby's form and create; returns the table id once its board is on screen."""
     wait_for(lambda: visible(driver, "#create-ruleset"), what="the create form")
     Select(driver.find_element(By.ID, "create-ruleset")).select_by_value(ruleset)
-    chosen = 'return document.getElementById("create-ruleset").value'
+    # the form is drawn again for the ruleset chosen: wait for that before filling it in
+    chosen = 'return !window.switchboard.drawing && document.getElementById("create-ruleset").value'
     wait_for(lambda: driver.execute_script(chosen) == ruleset, what="the ruleset chosen")
     Select(driver.find_element(By.ID, "create-seats")).select_by_value(str(seats))
     Select(driver.find_element(By.ID, "create-bots")).select_by_value(str(bots))

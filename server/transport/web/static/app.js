@@ -128,17 +128,22 @@ class App {
     this.render();
   }
 
+  /** Keep every held seat's token, seq, players and log (soon: a burst of messages is
+   * one write; and at once when the page goes away, so a reload loses none of them). */
   persistSoon() {
     if (this.saving) return;
-    this.saving = setTimeout(() => {
-      this.saving = null;
-      for (const t of this.state.tables.values()) {
-        if (!t.token) continue;
-        const { token, seat, seq, players, master, state } = t;
-        store.keepSeat(t.table, { token, seat, seq, players, master, state });
-        store.keepLog(t.table, t.log);
-      }
-    }, 200);
+    this.saving = setTimeout(() => this.persistNow(), 200);
+  }
+
+  persistNow() {
+    clearTimeout(this.saving);
+    this.saving = null;
+    for (const t of this.state.tables.values()) {
+      if (!t.token) continue;
+      const { token, seat, seq, players, master, state } = t;
+      store.keepSeat(t.table, { token, seat, seq, players, master, state });
+      store.keepLog(t.table, t.log);
+    }
   }
 
   // ---- what a person does -----------------------------------------------------
@@ -472,6 +477,10 @@ class App {
       input.value = "";
     });
     document.addEventListener("keydown", (e) => this.key(e));
+    window.addEventListener("pagehide", () => this.persistNow());
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "hidden") this.persistNow();
+    });
   }
 
   /** Keys for play on a desktop: 1-9 pick a legal action, Enter plays the selection,

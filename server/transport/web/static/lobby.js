@@ -1,7 +1,7 @@
 // The lobby: the tables (with their players and ratings; join, watch, or back to your
 // seat), a table to create (ruleset, seats, bots, the clock and house rules), and the
 // best rated of each family.
-import { el, fill } from "./dom.js";
+import { append, el, fill } from "./dom.js";
 
 const FAMILIES = ["shedding", "abbott", "kilodney"];
 
@@ -128,13 +128,21 @@ function leaders(app) {
   return box;
 }
 
+/** Draw the lobby into `root`. The form is built again only when the games or the game
+ * chosen change, so a refresh of the table list never wipes what is being typed in it. */
 export function renderLobby(app, root) {
+  if (!root.firstChild) {
+    append(root, el("div", { class: "lobby-main" }, el("div", { class: "card-box", id: "tables-box" }), el("div", { id: "form-box" })), el("div", { id: "leaders-box" }));
+  }
   const tables = app.state.lobby.filter((t) => t.state !== "closed");
   const list = el("ul", { class: "table-list", id: "tables" });
   for (const info of tables) list.append(tableCard(app, info));
-  fill(
-    root,
-    el("div", { class: "lobby-main" }, el("div", { class: "card-box" }, el("h2", { text: "Tables" }), tables.length ? list : el("p", { class: "dim", text: "No tables yet: create one below." })), createForm(app)),
-    leaders(app),
-  );
+  fill(root.querySelector("#tables-box"), el("h2", { text: "Tables" }), tables.length ? list : el("p", { class: "dim", text: "No tables yet: create one below." }));
+  const formBox = root.querySelector("#form-box");
+  const key = JSON.stringify([app.state.rulesets.map((r) => r.name), app.ui.createRuleset]);
+  if (formBox.dataset.key !== key) {
+    formBox.dataset.key = key;
+    fill(formBox, createForm(app));
+  }
+  fill(root.querySelector("#leaders-box"), leaders(app));
 }

@@ -84,7 +84,7 @@ function actions(app, t) {
         { class: "action-row selection" },
         el("span", { class: "heading", text: "Selected" }),
         el("span", { class: "chosen" }, sel.length ? sel.flatMap((c, i) => (i ? [" ", cardSpan(c)] : [cardSpan(c)])) : el("span", { class: "dim", text: "none" })),
-        el("button", { type: "button", class: "primary", id: "play-selected", disabled: !sel.length || !myTurn(t), onclick: () => app.playSelection() }, el("kbd", { text: "⏎" }), label),
+        el("button", { type: "button", class: "primary", id: "play-selected", disabled: !sel.length || !myTurn(t), onclick: () => app.playSelection() }, el("kbd", { text: "Enter" }), label),
         sel.length ? el("button", { type: "button", id: "clear-selection", onclick: () => app.clearSelection() }, "Clear") : null,
       ),
     );

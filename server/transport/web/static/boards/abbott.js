@@ -21,7 +21,7 @@ function compass(view, seat) {
 export function seatBadge(view, seat) {
   const best = (view.best || [])[seat];
   const taken = ((view.collections || [])[seat] || []).length;
-  return `${compass(view, seat)} · ${taken} card${taken === 1 ? "" : "s"}${best && best.category ? ` · ${best.category}` : ""}`;
+  return `${letter(view, seat)} · ${taken} card${taken === 1 ? "" : "s"}${best && best.category ? ` · ${best.category}` : ""}`;
 }
 
 function grid(view, ctx) {

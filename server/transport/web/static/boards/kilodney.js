@@ -26,7 +26,8 @@ export function render(view, ctx) {
   if (top && view.leader !== undefined && view.leader !== null) facts.push(el("div", { class: "fact", text: `played by ${ctx.name(view.leader)}` }));
   if (top && view.running && top !== "JK") {
     const rank = RANK_WORDS[top[0]] || top[0];
-    facts.push(el("div", { class: "fact", text: `Follow: ${SUITS[top[1]]} ${SUIT_NAMES[top[1]]} or a ${rank}, or a joker` }));
+    const article = /^(8|ace)$/.test(rank) ? "an" : "a";
+    facts.push(el("div", { class: "fact", text: `Follow: ${SUITS[top[1]]} ${SUIT_NAMES[top[1]]} or ${article} ${rank}, or a joker` }));
   } else if (!view.over) facts.push(el("div", { class: "fact", text: "Lead any card" }));
   facts.push(el("div", { class: "fact dim", text: `Jokers in the deck: ${view.jokers ?? 0}` }));
   return el(
