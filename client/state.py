@@ -254,6 +254,8 @@ class ClientState:
             t = self.table(msg.table)
             t.seat, t.token = msg.seat, msg.token
             return "table"
+        if isinstance(msg, (m.Presence, m.Talk, m.Watcher)) and msg.table not in self.tables:
+            return None  # in flight when we left: the table is no longer ours to show
         if isinstance(msg, m.Presence):
             t = self.table(msg.table)
             if msg.what == "back":

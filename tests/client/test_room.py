@@ -119,3 +119,17 @@ def test_a_notice_reads_once_in_the_lobby_in_its_place() -> None:
     first = next(i for i, line in enumerate(lines) if "ann shouts: first" in line)
     later = next(i for i, line in enumerate(lines) if "restarts in 5" in line)
     assert first < later, screen
+
+
+def test_talk_or_a_watcher_after_leaving_makes_no_ghost_table() -> None:
+    """A line in flight when we left (talk, presence, a watcher) is dropped: it does not
+    bring the table back into "Your tables" as one we watch."""
+    st = ClientState()
+    st.name = "alice"
+    st.handle(_snapshot(1, ("alice", "bob", "bot:heuristic")))
+    st.tables.pop("1")  # what leaving does
+    assert st.handle(m.Talk(table="1", name="bob", text="bye")) is None
+    assert st.handle(m.Watcher(table="1", what="went", name="zoe", watching=0)) is None
+    assert st.handle(m.Presence(table="1", seat=1, name="bob", what="left")) is None
+    assert "1" not in st.tables
+    assert "none yet" in _screen(_app(st, None), 80, 24)
