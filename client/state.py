@@ -111,7 +111,8 @@ class TableState:
 
     def add(self, kind: str, data: dict[str, Any], seq: int | None = None) -> LogLine:
         """Append a line to the log, with the names of who sits where now."""
-        line = LogLine(kind, data, seq=seq, names=tuple(self.names))
+        # (no seating known yet, as before a first snapshot: the names at drawing time)
+        line = LogLine(kind, data, seq=seq, names=tuple(self.names) or None)
         self.log.append(line)
         return line
 
@@ -331,7 +332,7 @@ class ClientState:
             len(t.log),
         )
         later = (line.names for line in list(t.log)[at:] if line.names is not None)
-        names = next(later, None) or tuple(t.names)
+        names = next(later, None) or tuple(t.names) or None
         t.log.insert(at, LogLine("event", dict(msg.event), seq=msg.seq, names=names))
         t.backfilled += 1
         return "event"

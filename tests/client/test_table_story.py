@@ -201,3 +201,14 @@ def test_a_bot_has_one_name_in_the_lobby_and_at_the_table() -> None:
     assert "alice, bot 1, bot 2" in row and "(bot)" not in row, row
     st.handle(_snapshot(1, ("alice", "bot:search", "bot:search")))
     assert "bot 1" in _screen(_app(st), 80, 24)
+
+
+def test_an_event_before_any_seating_is_named_when_the_seating_comes() -> None:
+    """An event that arrives before the table's first snapshot (a resumed seat's missed
+    events) keeps no empty seating: it is named by the seating that comes after it."""
+    st = ClientState()
+    st.handle(m.Seated(table="1", seat=0, token="t"))
+    st.handle(_event(4, {"kind": "play", "seat": 1, "cards": ["4C"]}))
+    st.handle(_snapshot(4, ("alice", "bob", "bot:heuristic")))
+    screen = _screen(_app(st))
+    assert "bob plays 4♣" in screen and "seat 1" not in screen, screen
