@@ -152,13 +152,14 @@ def overlay(
     """A framed text window floating over the screen while ``shown()`` is true (the pages
     and the new-table picker are each one). A page spans the screen's width: its text is
     wrapped to that width, and no line of the screen beneath shows beside it."""
-    edges = {"left": 0, "right": 0} if full_width else {}
+    edge = 0 if full_width else None
     return Float(
         content=ConditionalContainer(
             framed(Window(FormattedTextControl(text), wrap_lines=True), title, ascii_only),
             filter=Condition(shown),
         ),
-        **edges,
+        left=edge,
+        right=edge,
     )
 
 

@@ -73,7 +73,8 @@ def rules_lines(
         lines = [f"{ruleset}: {summary}" if summary else ruleset, *lines]
     at_table = table_options is not None
     table_options = table_options or {}
-    powers, others = [], []
+    powers: list[str] = []
+    others: list[str] = []
     for option in options:
         name = str(option.get("name"))
         default = option.get("default")
