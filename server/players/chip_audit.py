@@ -276,7 +276,7 @@ def _audit_recipients(
             putting = [a for a, d in people if d < 0] or [a for a, _ in people]
             if putting and game is None:
                 legacy[table] = putting[0]
-            elif putting:
+            elif putting and game is not None:
                 funders[(table, game)] = putting[0]
             continue
         if game is None:
