@@ -354,15 +354,15 @@ class ClientApp:
         self.application.invalidate()
 
     def show_lines(self, title: str, lines: list[str], style: str = "") -> None:
-        """A reply of several lines (``finger``, ``top``, ``history``): in the lobby its log
-        shows it; at a table, whose log has only a few rows beside the board, a page shows
-        it whole, and the table's log keeps it."""
+        """A reply of several lines (``finger``, ``top``, ``history``, ``who``): a page shows
+        it whole (a log pane has only a few rows, beside the board or under the tables), and
+        the log on screen keeps it."""
         if self.current is None or self.table is None:
             for line in lines:
                 self.say(line, style)
-            return
-        for line in lines:
-            self.state.note(self.current, line)
+        else:
+            for line in lines:
+                self.state.note(self.current, line)
         self.show_page(Page(title, lambda width: wrap_page(lines, width), PAGE_CLOSES))
 
     @property

@@ -212,3 +212,16 @@ def test_an_event_before_any_seating_is_named_when_the_seating_comes() -> None:
     st.handle(_snapshot(4, ("alice", "bob", "bot:heuristic")))
     screen = _screen(_app(st))
     assert "bob plays 4♣" in screen and "seat 1" not in screen, screen
+
+
+def test_a_long_top_reads_whole_in_the_lobby_too() -> None:
+    """At 80x24 the lobby's log has about a dozen rows: a top of 20 lost its first lines."""
+    st = ClientState()
+    st.name = "alice"
+    app = _app(st, None)
+    trio.run(_session(app)._after, m.GetTop(family="shedding"), _top(20))
+    screen = _screen(app, 80, 24)
+    for i in (1, 2, 19):
+        assert f"{i}. player{i} {1600 - i + 1}" in screen, screen
+    app.page.scroll(10)  # type: ignore[union-attr]
+    assert "20. player20 1581" in _screen(app, 80, 24)
