@@ -120,6 +120,8 @@ class Session:
         async for msg in self.conn.events():
             if isinstance(msg, m.Notice):
                 self._show_notice(msg)
+            elif isinstance(msg, m.Shouted):
+                self._show_shout(msg)
             elif isinstance(msg, m.Snapshot) and self._nursery is not None:
                 # A deal or a change of seats: the table's options (what a blunder costs)
                 # and players come from the table list, so it is fetched again.
@@ -141,6 +143,12 @@ class Session:
         lobby's log has every notice already, in its place."""
         if self.ui.current is not None:
             self.ui.say(msg.text, "class:log.event")
+
+    def _show_shout(self, msg: m.Shouted) -> None:
+        """A shout on the reply line at a table (the table's log is the table's alone); the
+        lobby's log has every shout."""
+        if self.ui.current is not None:
+            self.ui.say(f"{msg.name} shouts: {msg.text}", "class:talk.name")
 
     async def _refresh_lobby(self) -> None:
         """The lobby's table list, and who is online, are fetched while the lobby is on

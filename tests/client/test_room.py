@@ -133,3 +133,18 @@ def test_talk_or_a_watcher_after_leaving_makes_no_ghost_table() -> None:
     assert st.handle(m.Presence(table="1", seat=1, name="bob", what="left")) is None
     assert "1" not in st.tables
     assert "none yet" in _screen(_app(st, None), 80, 24)
+
+
+def test_a_shout_reaches_a_player_at_a_table_on_the_reply_line() -> None:
+    """The lobby's log keeps shouts; at a table one shows on the reply line, not in the
+    table's own log."""
+    st = ClientState()
+    st.name = "alice"
+    st.handle(_snapshot(1, ("alice", "bob", "bot:heuristic")))
+    app = _app(st)
+    shout = m.Shouted(name="zoe", text="kilodney at 9, anyone?")
+    st.handle(shout)
+    _session(app)._show_shout(shout)
+    screen = _screen(app, 80, 24)
+    assert screen.count("zoe shouts: kilodney at 9, anyone?") == 1, screen
+    assert not any(line.kind == "shout" for line in st.tables["1"].log)
