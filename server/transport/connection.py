@@ -20,8 +20,10 @@ first line is one) within the same time.
 The speed: what a table delivers to a connection with nothing queued is written
 by the table's own task, straight to the socket's file descriptor without
 blocking (``SocketSink.write_nowait``: a trio ``send_all`` would be a task hop and
-several checkpoints per action per connection). That trick lives here only:
-other shells give the ``Outbox`` a sink of their own.
+several checkpoints per action per connection). Reads, likewise, wait for the
+socket to be readable and then read it (``_read_when_ready``), one system call
+where trio's ``receive_some`` first tries a read that mostly fails. These tricks
+live here only: other shells give the ``Outbox`` a sink of their own.
 
 Timers count whole messages, not bytes (``_receive_timed``): hello must be whole
 within ``handshake_seconds`` of connecting, any message within
@@ -60,6 +62,21 @@ __all__ = ["GREET_SECONDS", "Connection", "ConnectionLost", "Services", "SocketS
 GREET_SECONDS = 0.5
 
 
+#: the most bytes one read takes
+READ_SIZE = 65536
+
+
+async def _read_when_ready(socket: trio.socket.SocketType) -> bytes:
+    """Wait until ``socket`` is readable, then read it. A closed trio socket says -1 for
+    its descriptor, so the read fails (``OSError``) rather than read another's."""
+    while True:
+        await trio.lowlevel.wait_readable(socket)
+        try:
+            return os.read(socket.fileno(), READ_SIZE)
+        except BlockingIOError:  # woken with nothing to read after all
+            continue
+
+
 class SocketSink:
     """Bytes to a trio stream; to a socket's descriptor at once when it takes them."""
 
@@ -96,6 +113,10 @@ class Connection:
         self.outbox = Outbox(SocketSink(stream), services.config.send_queue)
         self.session = ClientSession(services, self.outbox, peer)
         self._partial_since: float | None = None  #: when an unfinished message began
+        #: the socket to read from when it is readable (None: not a socket, a test's
+        #: in-memory stream), and whether the last read filled its buffer
+        self._socket = getattr(stream, "socket", None)
+        self._full = False
 
     # ------------------------------------------------------------ the task
     async def run(self) -> None:
@@ -253,11 +274,20 @@ class Connection:
             self.session.deliver(reply)
 
     async def _receive(self) -> bytes:
+        """The next bytes from the peer (``b""``: it closed). A socket whose last read did
+        not fill the buffer is read when it is readable: one system call, where
+        ``receive_some`` tries first and mostly fails (the peer has not spoken yet),
+        then waits and reads again."""
+        socket = self._socket
         try:
-            data: bytes = await self.stream.receive_some(65536)  # type: ignore[assignment]
+            if socket is None or self._full:
+                data: bytes = await self.stream.receive_some(READ_SIZE)  # type: ignore[assignment]
+            else:
+                data = await _read_when_ready(socket)
         except TRANSPORT_ERRORS as exc:
             # from None: the transport's exception, its traceback and frames are not kept
             raise ConnectionLost(str(exc)) from None
+        self._full = len(data) == READ_SIZE
         self.outbox.received += len(data)
         return data
 
