@@ -106,7 +106,8 @@ class TableState:
     #: seats whose player dropped (or left): seat -> (name, ``dropped`` | ``left``), from
     #: the server's ``presence``; a player who comes back is taken off
     gone: dict[int, tuple[str, str]] = field(default_factory=dict)
-    #: spectators at the table, as the last ``watcher`` message counted them (None: not told)
+    #: spectators at the table, as the last ``watcher`` message or table list counted them
+    #: (None: not told)
     watching: int | None = None
 
     def add(self, kind: str, data: dict[str, Any], seq: int | None = None) -> LogLine:
@@ -284,6 +285,10 @@ class ClientState:
             return "lobby"
         if isinstance(msg, m.Tables):
             self.lobby = [dict(t) for t in msg.tables]
+            for info in self.lobby:  # the watchers of our tables, as the list counts them
+                mine = self.tables.get(str(info.get("table")))
+                if mine is not None and isinstance(info.get("spectators"), int):
+                    mine.watching = info["spectators"]
             return "lobby"
         if isinstance(msg, m.Rulesets):
             self.rulesets = [dict(r) for r in msg.rulesets]

@@ -148,3 +148,14 @@ def test_a_shout_reaches_a_player_at_a_table_on_the_reply_line() -> None:
     screen = _screen(app, 80, 24)
     assert screen.count("zoe shouts: kilodney at 9, anyone?") == 1, screen
     assert not any(line.kind == "shout" for line in st.tables["1"].log)
+
+
+def test_the_panel_counts_watchers_from_the_table_list_too() -> None:
+    """A client that came back to its seat was told of no watcher yet: the table list's
+    count serves until a watcher comes or goes."""
+    st = ClientState()
+    st.name = "bob"
+    st.handle(_snapshot(1, ("bob", "bot:heuristic", None)))
+    st.handle(m.Tables(tables=({"table": "1", "ruleset": "switch", "spectators": 2},)))
+    panel = [line.split("│")[-1] for line in _screen(_app(st), 80, 24).splitlines()]
+    assert "2 watchers" in panel, panel
