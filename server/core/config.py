@@ -67,7 +67,11 @@ class ServerConfig:
     shout: bool = True
     shout_burst: int = 10  #: ...and the whole server relays this many shouts at once...
     shout_per_second: float = 1.0  #: ...then this many a second (a token bucket)
+    shout_address_burst: int = 5  #: shouts all of one address's connections may relay at once...
+    shout_address_per_second: float = 0.2  #: ...then this many a second (trusted: no limit)
     who_max: int = 200  #: people listed in one ``who`` reply at most (the rest are counted)
+    tables_at_per_connection: int = 32  #: tables one connection is at (seated or watching)...
+    tables_at_per_address: int = 256  #: ...and all of one address's together (trusted: no limit)
     #: a name's coming to watch a table, or going, is announced at most once in this long
     watch_notice_seconds: float = 30.0
     scrypt_n: int = 2**14  #: scrypt cost of a name's secret (tests lower it)

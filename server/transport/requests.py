@@ -212,15 +212,28 @@ def _table(session: ClientSession, msg: Any) -> Table | None:
     return table
 
 
+def _enter(session: ClientSession, msg: Any) -> Table | None:
+    """The table ``msg`` names, if the session may be at it as well as where it is
+    (``tables_at_per_connection``, ``tables_at_per_address``: ``room.At``), else None (the
+    client is told why)."""
+    if (table := _table(session, msg)) is None:
+        return None
+    services = session.services
+    why = services.room.at.refuse(session, table.id, services.config, services.lobby)
+    if why is not None:
+        session.deliver(wire.error(msg.id, "too_many_tables", why, table.id))
+        return None
+    session.tables.add(table.id)
+    return table
+
+
 async def join(session: ClientSession, msg: m.Join) -> None:
-    if (table := _table(session, msg)) is not None:
-        session.tables.add(table.id)
+    if (table := _enter(session, msg)) is not None:
         await table.submit(cmd.Join(session, msg.id, msg.seat))
 
 
 async def spectate(session: ClientSession, msg: m.Spectate) -> None:
-    if (table := _table(session, msg)) is not None:
-        session.tables.add(table.id)
+    if (table := _enter(session, msg)) is not None:
         if not any(seat.member is session for seat in table.seats):
             session.tokens.pop(table.id, None)  # seated there, he stays seated (the table)
         await table.submit(cmd.Watch(session, msg.id, msg.last_seq))
@@ -232,8 +245,7 @@ async def look(session: ClientSession, msg: m.Look) -> None:
 
 
 async def resume(session: ClientSession, msg: m.Resume) -> None:
-    if (table := _table(session, msg)) is not None:
-        session.tables.add(table.id)
+    if (table := _enter(session, msg)) is not None:
         await table.submit(cmd.Resume(session, msg.id, msg.token, msg.last_seq))
 
 
@@ -297,13 +309,15 @@ async def shout(session: ClientSession, msg: m.Shout) -> None:
         session.deliver(wire.error(msg.id, "bad_message", "shout something"))
         return
     now = trio.current_time()
-    if not session.talk.take(now):
+    if session.talk.wait_time(now) > 0:
         session.deliver(wire.error(msg.id, "rate_limited", "you are talking too fast"))
         return
-    if not session.services.room.admit(config, now):
-        text_busy = "the room is shouting too fast; try again in a moment"
-        session.deliver(wire.error(msg.id, "rate_limited", text_busy))
+    # the room first: a shout it refuses (its address's budget, or the server's) costs
+    # the sender none of his talk
+    if (busy := session.services.room.refuse_shout(config, session.peer, now)) is not None:
+        session.deliver(wire.error(msg.id, "rate_limited", busy))
         return
+    session.talk.take(now)
     session.deliver(wire.ok(msg.id))
     session.services.room.relay(session.services.connections, session.name, text)
 

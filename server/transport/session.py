@@ -146,6 +146,7 @@ class ClientSession:
     # ------------------------------------------------------ the shell's side
     async def detach(self) -> None:
         """The connection has ended: let every table it was at know."""
+        self.services.room.at.gone(self)
         for table_id in list(self.tables):
             table = self.services.lobby.get(table_id)
             if table is not None:

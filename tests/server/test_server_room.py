@@ -9,8 +9,10 @@ from conftest import Running
 from e2e_client import TEST_CONFIG, Client, serving_server
 
 from protocol import messages as m
+from protocol.msgpack_codec import encode
 from server.app import Server
 from server.store.base import MemoryStore
+from server.tables.room import WHO_TABLES
 
 
 async def seated_pair(port: int) -> tuple[Client, Client, str]:
@@ -170,3 +172,105 @@ async def test_a_person_at_nc_finds_the_way(running: Running) -> None:
     await s.send_all(b"tell bob hi\n")
     assert "here it is 'say'" in await line_with(s, buf, "error bad_command")
     await s.aclose()
+
+
+# ------------------------------------------------- what one name or address may cost
+async def client_from(source: str, port: int, name: str) -> Client:
+    """A named client connecting from ``source`` (Linux answers all of 127.0.0.0/8), as
+    a second machine would come."""
+    sock = trio.socket.socket()
+    await sock.bind((source, 0))
+    await sock.connect(("127.0.0.1", port))
+    client = Client(trio.SocketStream(sock))
+    assert isinstance(await client.request(m.Hello()), m.Welcome)
+    assert isinstance(await client.request(m.ClaimName(name=name, secret="pw")), m.Named)
+    return client
+
+
+async def open_tables(port: int, count: int) -> tuple[Client, list[str]]:
+    """``count`` tables created by ``host`` (kept connected), and their numbers."""
+    host = await Client.connect(port, "host")
+    tables = []
+    for _ in range(count):
+        table = (await host.request(m.CreateTable(ruleset="switch", seats=3))).table
+        assert table is not None
+        tables.append(table)
+    return host, tables
+
+
+async def test_who_lists_a_name_at_each_table_once_and_a_few_tables_at_most() -> None:
+    """The hostile case, small: one name on four connections, each watching as many
+    tables as it may (three here), some the same. Each table is listed once, at most
+    ``WHO_TABLES`` of them, the rest counted; before, every connection's every table was
+    listed (one name on 64 connections watching 2,000 tables: a 4 MB reply)."""
+    config = TEST_CONFIG.replace(tables_per_name=0, tables_at_per_connection=3)
+    async with serving_server(Server(config, MemoryStore())) as (_server, port):
+        _host, tables = await open_tables(port, 12)
+        eve = [await Client.connect(port, "eve") for _ in range(4)]
+        for k, client in enumerate(eve):  # 1-3, 3-5, 5-7, 7-9: nine tables, three twice
+            replies = [await client.request(m.Spectate(table=t)) for t in tables[2 * k :][:4]]
+            assert [type(r) for r in replies] == [m.Snapshot] * 3 + [m.Error]
+            assert replies[3].code == "too_many_tables" and "3 tables" in replies[3].text
+        reply = await eve[0].request(m.Who())
+        assert isinstance(reply, m.People)
+        (entry,) = [p for p in reply.people if p["name"] == "eve"]
+        assert [p["table"] for p in entry["tables"]] == tables[:8]
+        assert entry["more"] == 1 and entry["state"] == "watching"
+        assert "more" not in next(p for p in reply.people if p["name"] == "host")
+        # what a name costs a reply is bounded however many connections and tables
+        assert len(encode(reply)) < 400 + 40 * WHO_TABLES
+
+
+async def test_the_tables_one_address_is_at_are_capped_and_freed_by_leaving() -> None:
+    config = TEST_CONFIG.replace(trusted_addresses=(), tables_per_name=0,
+                                 tables_per_address=0, tables_at_per_connection=3,
+                                 tables_at_per_address=4)  # fmt: skip
+    async with serving_server(Server(config, MemoryStore())) as (server, port):
+        _host, tables = await open_tables(port, 5)
+        ann, bob = (
+            await client_from("127.0.0.2", port, "ann"),
+            await client_from("127.0.0.2", port, "bob"),
+        )
+        for t in tables[:3]:
+            assert isinstance(await ann.request(m.Spectate(table=t)), m.Snapshot)
+        assert isinstance(await bob.request(m.Spectate(table=tables[3])), m.Snapshot)
+        refused = await bob.request(m.Join(table=tables[4], seat=0))
+        assert isinstance(refused, m.Error) and refused.code == "too_many_tables"
+        assert "your address" in refused.text
+        other = await client_from("127.0.0.3", port, "cy")  # another address is not held up
+        assert isinstance(await other.request(m.Spectate(table=tables[4])), m.Snapshot)
+        assert isinstance(await ann.request(m.Leave(table=tables[0])), m.Ok)
+        assert isinstance(await bob.request(m.Join(table=tables[4], seat=0)), m.Seated)
+        await ann.aclose()  # a connection that ended counts no more
+        with trio.fail_after(5):
+            while any(c.name == "ann" for c in server.connections):
+                await trio.sleep(0.01)
+        assert isinstance(await bob.request(m.Spectate(table=tables[0])), m.Snapshot)
+        await bob.aclose()
+        await other.aclose()
+        with trio.fail_after(5):
+            while len(server.services.room.at):
+                await trio.sleep(0.01)
+
+
+async def test_one_address_cannot_take_the_whole_room() -> None:
+    """An address's connections share a shout budget: one address draining the server's
+    shouts keeps nobody else from shouting; and a shout the room refuses costs the
+    sender none of his talk."""
+    config = TEST_CONFIG.replace(trusted_addresses=(), talk_burst=2, talk_per_second=0.0001,
+                                 shout_burst=10, shout_per_second=0.0001,
+                                 shout_address_burst=3,
+                                 shout_address_per_second=0.0001)  # fmt: skip
+    async with serving_server(Server(config, MemoryStore())) as (_server, port):
+        crowd = [await client_from("127.0.0.2", port, f"eve{i}") for i in range(3)]
+        said = [await c.request(m.Shout(text="spam")) for c in crowd for _ in range(2)]
+        assert [type(r) for r in said] == [m.Ok] * 3 + [m.Error] * 3
+        assert all(r.code == "rate_limited" and "your address" in r.text for r in said[3:])
+        ann = await client_from("127.0.0.3", port, "ann")
+        assert isinstance(await ann.request(m.Shout(text="anyone for switch?")), m.Ok)
+        # eve2's two refused shouts spent none of her talk: she may still say two lines
+        table = (await crowd[2].request(m.CreateTable(ruleset="switch", seats=3))).table
+        assert table is not None
+        await crowd[2].request(m.Join(table=table, seat=0))
+        lines = [await crowd[2].request(m.Say(table=table, text=f"hi {i}")) for i in range(3)]
+        assert [type(r) for r in lines] == [m.Ok, m.Ok, m.Error]
