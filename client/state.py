@@ -264,7 +264,7 @@ class ClientState:
                 t.gone.pop(msg.seat, None)
             else:
                 t.gone[msg.seat] = (msg.name, msg.what)
-            playing = t.state == fields.TableState.PLAYING
+            playing = t.state in fields.RUNNING  # (a paused game's left seat is a bot's too)
             t.add("presence", {"seat": msg.seat, "name": msg.name, "what": msg.what,
                                "playing": playing})  # fmt: skip
             return "talk"
