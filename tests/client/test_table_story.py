@@ -167,6 +167,9 @@ def test_a_player_who_leaves_after_the_game_leaves_no_bot_behind() -> None:
     st.handle(_snapshot(4, ("alice", "bob", "bot:heuristic")))  # a new game, bob back
     st.handle(m.Presence(table="1", seat=1, name="bob", what="left"))
     assert "bob left the table (a bot takes the seat)" in _screen(_app(st))
+    st.handle(_snapshot(4, ("alice", "bot:heuristic", "cy"), state="paused"))
+    st.handle(m.Presence(table="1", seat=2, name="cy", what="left"))
+    assert "cy left the table (a bot takes the seat)" in _screen(_app(st))  # paused: too
 
 
 def test_a_long_log_line_wraps_between_words() -> None:
