@@ -94,8 +94,8 @@ def whereabouts(person: dict[str, Any]) -> str:
     >>> whereabouts({"state": "playing", "tables": [{"table": "3", "seat": 1,
     ...     "state": "playing"}, {"table": "5", "seat": None}]})
     'playing at table 3, watching table 5'
-    >>> whereabouts({"state": "idle", "tables": []})
-    'in the lobby'
+    >>> whereabouts({"state": "idle", "tables": [], "idle": 7500})
+    'in the lobby, idle 2 h 5 min'
     """
     places = []
     for spot in person.get("tables") or []:
@@ -108,7 +108,24 @@ def whereabouts(person: dict[str, Any]) -> str:
             places.append(f"playing at table {table}")
         else:
             places.append(f"seated at table {table}, waiting")
-    return ", ".join(places) or "in the lobby"
+    more = person.get("more")
+    if isinstance(more, int) and more > 0:
+        places.append(f"and {plural(more, 'table')} more")
+    idle = person.get("idle")
+    quiet = f", idle {quiet_time(idle)}" if isinstance(idle, int) and idle >= 60 else ""
+    return (", ".join(places) or "in the lobby") + quiet
+
+
+def quiet_time(seconds: int) -> str:
+    """How long someone has been quiet, as a person says it.
+
+    >>> quiet_time(59), quiet_time(240), quiet_time(7500)
+    ('59 s', '4 min', '2 h 5 min')
+    """
+    if seconds < 60:
+        return f"{seconds} s"
+    hours, minutes = divmod(seconds // 60, 60)
+    return f"{hours} h {minutes} min" if hours else f"{minutes} min"
 
 
 def describe_people(p: m.People) -> list[str]:

@@ -14,7 +14,7 @@ PEOPLE = m.People(
         {"name": "ann", "state": "playing",
          "tables": [{"table": "4", "seat": 0, "state": "playing"}]},
         {"name": "bob", "state": "watching", "tables": [{"table": "4", "seat": None}]},
-        {"name": "cy", "state": "idle", "tables": []},
+        {"name": "cy", "state": "idle", "tables": [], "idle": 300},
     ),
     total=3,
     guests=1,
@@ -65,7 +65,7 @@ def test_who_lists_the_room_in_the_lobby_panel_and_in_full() -> None:
     screen = _screen(app, 80, 24)
     assert "3 people online, and 1 connection with no name yet:" in screen, screen
     assert "ann  playing at table 4" in screen and "bob  watching table 4" in screen, screen
-    assert "cy   in the lobby" in screen, screen
+    assert "cy   in the lobby, idle 5 min" in screen, screen
 
 
 def test_the_room_end_to_end(tmp_path, monkeypatch) -> None:
