@@ -1,0 +1,399 @@
+"""A crowd of addresses pushing at once, against a real server, each figure beside its
+quiet reference from the same run.
+
+    python bench/crowd.py             # both parts, about five minutes
+    python bench/crowd.py --quick     # shorter runs
+    python bench/crowd.py --part flood           # or: --part thinking
+
+1. **Flood** (with 200 tables in the lobby, then 2,000): another client's ``ping`` ->
+   ``pong`` p99, measured from 127.0.0.1 (a trusted address, as the host's own client),
+   first quiet, then while a crowd asks for record pages and the lobby, every
+   connection within its own limits (a record page every 0.2 s, the lobby every
+   0.5 s): (a) 64 connections from one address (127.0.0.2), (b) 64 connections from
+   four addresses (127.0.0.2-5, 16 each). The records asked for are a finished game's.
+   Target: the flooded p99 within 2x the quiet one. Each run also prints how many of
+   the crowd's requests were answered and refused a second: the budgets per address
+   at work.
+2. **Thinking**: a victim table (one person from 127.0.0.6, three search bots) and
+   the person's wait for his turn (his seat to act again after the bots have moved),
+   quiet, then while four addresses (127.0.0.2-5) fill their quota of 8 tables each
+   with tables of four search bots (32 tables, every seat thinking). No target in
+   numbers: the fair share bounds the wait by the thoughts under way and one thought
+   of each other owner (``server.tables.thinking.FairQueue``); first come, first
+   served, the victim waited behind all 32 tables' queue.
+
+Only loopback addresses are used: 127.0.0.2 and up reach a server on 127.0.0.1 on
+Linux without any setup. The server is ``switchboard serve`` in its own process
+(SQLite in a temporary directory); the crowd and the measuring clients run in other
+processes. The machine this runs on is shared: the load average is printed with each
+run, since other processes waiting for the same cores bend every latency here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import multiprocessing as mp
+import os
+import signal
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import msgpack  # noqa: E402
+import trio  # noqa: E402
+
+from bench.load import _percentiles, proc_stats, start_switchboard, verdict  # noqa: E402
+from bench.wireconn import HOST, Conn  # noqa: E402
+from protocol import messages as m  # noqa: E402
+from protocol.msgpack_codec import HEADER, encode  # noqa: E402
+
+RULESET = "switch"
+SPAWN = mp.get_context("spawn")  # a fresh interpreter: no trio run inherited
+
+
+def loadavg() -> str:
+    one, five, _fifteen = os.getloadavg()
+    return f"{one:.1f} / {five:.1f}"
+
+
+async def open_from(address: str, port: int, name: str | None = None) -> Conn:
+    """A connection from ``address`` (a loopback one) to the server on ``HOST``."""
+    sock = trio.socket.socket()
+    await sock.bind((address, 0))
+    await sock.connect((HOST, port))
+    c = Conn(trio.SocketStream(sock))
+    await c.request(m.Hello())
+    if name is not None:
+        reply = await c.request(m.ClaimName(name=name, secret="benchpw"))
+        assert isinstance(reply, m.Named), reply
+    return c
+
+
+def start_server(tmp: Path, settings: str = "") -> tuple[Any, int]:
+    # tables_per_name: the host makes the lobby's tables by itself
+    return start_switchboard(tmp, "tables_per_name = 0\nfinished_table_seconds = 0\n" + settings)
+
+
+def stop_server(server: Any) -> None:
+    server.send_signal(signal.SIGTERM)
+    server.wait(timeout=60)
+
+
+# ------------------------------------------------------------------ the pinger
+def _pinger_main(port: int, seconds: float, out: Any) -> None:
+    """Ping every 5 ms for ``seconds`` from 127.0.0.1; send back the round trips."""
+
+    async def main() -> None:
+        c = await open_from(HOST, port)
+        times: list[float] = []
+        out.send("ready")
+        await trio.to_thread.run_sync(out.recv)  # go
+        stop = time.perf_counter() + seconds
+        ids = itertools.count(1)
+        while time.perf_counter() < stop:
+            rid = next(ids)
+            t0 = time.perf_counter()
+            await c.send(m.Ping(id=rid))
+            while getattr(await c.receive(), "id", None) != rid:
+                pass
+            times.append(time.perf_counter() - t0)
+            await trio.sleep(0.005)
+        out.send(times)
+
+    trio.run(main)
+
+
+# ------------------------------------------------------------------- the crowd
+class RawConn:
+    """The crowd's side of a connection, as cheap as a client can be: requests sent as
+    frames made once, replies read as plain maps (msgpack's C decoder, no message
+    model), so that the crowd, running behind everyone for the CPU, keeps its pace
+    even when each lobby listing is hundreds of kilobytes."""
+
+    def __init__(self, stream: trio.SocketStream) -> None:
+        self.stream = stream
+        self.buffer = bytearray()
+
+    async def reply(self, frame: bytes) -> dict[str, Any]:
+        """Send one request frame; the next map the server sends (the reply: nothing
+        else is sent to a connection at no table)."""
+        await self.stream.send_all(frame)
+        while True:
+            if len(self.buffer) >= 4:
+                (size,) = HEADER.unpack_from(self.buffer)
+                if len(self.buffer) >= 4 + size:
+                    body = bytes(self.buffer[4 : 4 + size])
+                    del self.buffer[: 4 + size]
+                    return msgpack.unpackb(body, raw=False)  # type: ignore[no-any-return]
+            data = await self.stream.receive_some(1 << 20)
+            if not data:
+                raise EOFError
+            self.buffer += data
+
+
+def _crowd_main(port: int, addresses: list[str], each: int, table: str, out: Any) -> None:
+    """``each`` connections from every one of ``addresses``, each asking for a record
+    page every 0.2 s and the lobby every 0.5 s (its own limits: 5/s and 2/s) until told
+    to stop; send back the answered and refused counts. It runs at the lowest priority
+    (``nice`` 19), standing in for the other machines a crowd would come from: on the
+    machine of the bench, its own CPU would otherwise delay the server and the pinger."""
+    os.nice(19)
+
+    async def main() -> None:
+        conns = []
+        for address in addresses:
+            for _ in range(each):
+                c = await open_from(address, port)
+                conns.append(RawConn(c.stream))
+        record = encode(m.GetRecord(table=table, id=1))
+        listing = encode(m.ListTables(id=2))
+        counts = {"record": 0, "tables": 0, "refused": 0, "other": 0}
+        stop = trio.Event()
+
+        async def ask(c: RawConn, phase: float) -> None:
+            """Every 0.1 s tick: a record page on every second one, the lobby on every
+            fifth (one request at a time on the connection, as a client's would be)."""
+            await trio.sleep(phase)
+            start = trio.current_time()
+            for tick in itertools.count():
+                if stop.is_set():
+                    return
+                asks = [record] if tick % 2 == 0 else []
+                asks += [listing] if tick % 5 == 0 else []
+                for frame in asks:
+                    reply = await c.reply(frame)
+                    kind = reply.get("type")
+                    if kind == "record":
+                        counts["record"] += 1
+                    elif kind == "tables":
+                        counts["tables"] += 1
+                    elif kind == "error" and reply.get("code") == "rate_limited":
+                        counts["refused"] += 1
+                    else:
+                        counts["other"] += 1
+                await trio.sleep_until(start + (tick + 1) * 0.1)
+
+        out.send("ready")
+        await trio.to_thread.run_sync(out.recv)  # go
+        async with trio.open_nursery() as nursery:
+            for i, c in enumerate(conns):
+                nursery.start_soon(ask, c, (i % 20) / 200)
+            await trio.to_thread.run_sync(out.recv)  # stop
+            stop.set()
+        out.send(counts)
+
+    trio.run(main)
+
+
+async def fill_lobby(port: int, tables: int) -> str:
+    """A finished game's table (four heuristic bots played it out) and ``tables`` - 1
+    waiting tables, made by the host from 127.0.0.1; the finished table's id."""
+    host = await open_from(HOST, port, "host")
+    made = await host.request(m.CreateTable(ruleset=RULESET, seats=4, options={"turn_seconds": 0}))
+    assert isinstance(made, m.Ok), made
+    record_table = str(made.table)
+    for seat in range(4):
+        reply = await host.request(m.SeatBot(table=record_table, seat=seat, strategy="heuristic"))
+        assert isinstance(reply, m.Ok), reply
+    await host.request(m.StartGame(table=record_table))
+    with trio.fail_after(120):
+        while True:
+            page = await host.request(m.GetRecord(table=record_table))
+            if isinstance(page, m.Record) and page.full:
+                break
+            await trio.sleep(0.2)
+    for _ in range(tables - 1):
+        reply = await host.request(m.CreateTable(ruleset=RULESET, seats=4, options={}))
+        assert isinstance(reply, m.Ok), reply
+    return record_table
+
+
+def flood_run(port: int, pid: int, seconds: float, crowd: tuple[list[str], int] | None,
+              table: str) -> dict[str, Any]:  # fmt: skip
+    """The pinger for ``seconds``, with ``crowd`` (addresses, connections each) asking
+    meanwhile (None: quiet)."""
+    ping_parent, ping_child = SPAWN.Pipe()
+    pinger = SPAWN.Process(target=_pinger_main, args=(port, seconds, ping_child))
+    pinger.start()
+    crowd_proc = None
+    if crowd is not None:
+        crowd_parent, crowd_child = SPAWN.Pipe()
+        crowd_proc = SPAWN.Process(
+            target=_crowd_main, args=(port, crowd[0], crowd[1], table, crowd_child)
+        )
+        crowd_proc.start()
+        assert crowd_parent.recv() == "ready"
+        crowd_parent.send("go")
+        time.sleep(1.0)  # the crowd at full pace before the measure starts
+    assert ping_parent.recv() == "ready"
+    _rss, cpu0 = proc_stats(pid)
+    t0 = time.perf_counter()
+    ping_parent.send("go")
+    times = ping_parent.recv()
+    elapsed = time.perf_counter() - t0
+    _rss, cpu1 = proc_stats(pid)
+    pinger.join()
+    res = _percentiles(times)
+    res["load"] = loadavg()
+    res["cpu"] = (cpu1 - cpu0) / elapsed
+    if crowd_proc is not None:
+        crowd_parent.send("stop")
+        counts = crowd_parent.recv()
+        crowd_proc.join()
+        total = elapsed + 1.0
+        res.update({k: v / total for k, v in counts.items()})
+    return res
+
+
+def part_flood(args: argparse.Namespace) -> bool:
+    print("1. flood: a crowd asks for records and the lobby; another client's ping p99")
+    print("   (the reference: the quiet runs before and after the floods, their mean p99)")
+    print()
+    print("| tables | run | ping p50 | ping p99 | x quiet | records/s | lobby/s | refused/s |"
+          " server CPU | load avg |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    met_all = True
+    one = (["127.0.0.2"], 64)
+    four = ([f"127.0.0.{i}" for i in range(2, 6)], 16)
+    for tables in args.tables:
+        with tempfile.TemporaryDirectory() as tmp:
+            server, port = start_server(Path(tmp))
+            try:
+                table = trio.run(fill_lobby, port, tables)
+                runs = [("quiet, before", None), ("64 connections, 1 address", one),
+                        ("64 connections, 4 addresses", four), ("quiet, after", None)]  # fmt: skip
+                results = [(name, flood_run(port, server.pid, args.seconds, crowd, table))
+                           for name, crowd in runs]  # fmt: skip
+            finally:
+                stop_server(server)
+        quiet = (results[0][1]["p99"] + results[-1][1]["p99"]) / 2
+        for (name, res), (_name, crowd) in zip(results, runs, strict=True):
+            ratio = res["p99"] / quiet
+            if crowd is not None:
+                met_all &= ratio <= 2.0
+            print(f"| {tables} | {name} | {res['p50']:.2f} ms | {res['p99']:.2f} ms |"
+                  f" {ratio:.2f} | {res.get('record', 0):.0f} | {res.get('tables', 0):.1f} |"
+                  f" {res.get('refused', 0):.0f} | {res['cpu']:.0%} | {res['load']} |",
+                  flush=True)  # fmt: skip
+    other = sum(res.get("other", 0) for _name, res in results)
+    if other:
+        print(f"(the crowd got {other:.1f} replies a second that were not what it asked for)")
+    print()
+    print(f"target: every flooded ping p99 within 2x the quiet one: {verdict(met_all)}")
+    return met_all
+
+
+# ---------------------------------------------------------------- thinking
+def my_turn(msg: Any) -> bool:
+    if isinstance(msg, m.Turn):
+        return msg.to_act == msg.seat and bool(msg.legal)
+    if isinstance(msg, m.Snapshot):
+        return msg.state == "playing" and msg.view.get("to_act") == msg.seat and bool(msg.legal)
+    return False
+
+
+async def victim_waits(port: int, turns: int, limit: float) -> list[float]:
+    """The person at a table with three search bots, from 127.0.0.6: the seconds from
+    the start (or his own act) to his next turn, for his first ``turns`` turns that
+    followed a bot's move (at most ``limit`` seconds in all)."""
+    c = await open_from("127.0.0.6", port, "victim")
+    made = await c.request(m.CreateTable(ruleset=RULESET, seats=4, options={"turn_seconds": 0}))
+    assert isinstance(made, m.Ok), made
+    table = str(made.table)
+    for seat in (1, 2, 3):
+        reply = await c.request(m.SeatBot(table=table, seat=seat, strategy="search"))
+        assert isinstance(reply, m.Ok), reply
+    await c.request(m.Join(table=table, seat=0))
+    waits: list[float] = []
+    rid = itertools.count(10**6)
+    since = time.perf_counter()
+    await c.send(m.StartGame(table=table, id=next(rid)))
+    bot_moved = False
+    with trio.move_on_after(limit):
+        while len(waits) < turns:
+            msg = await c.receive()
+            if isinstance(msg, m.TableEvent) and msg.event.get("seat") not in (None, 0):
+                bot_moved = True
+            if my_turn(msg):
+                if bot_moved:
+                    waits.append(time.perf_counter() - since)
+                bot_moved = False
+                await c.send(m.Act(table=table, action=msg.legal[0], id=next(rid)))  # type: ignore[union-attr]
+                since = time.perf_counter()
+            elif isinstance(msg, m.Snapshot) and msg.state == "over":
+                break
+    return waits
+
+
+async def fill_quotas(port: int, addresses: list[str], per_address: int) -> int:
+    """Every one of ``addresses`` fills its quota of tables of four search bots, started
+    (two names an address: a name may hold 4 tables); how many tables."""
+    made_tables = 0
+    for a_i, address in enumerate(addresses):
+        names = [await open_from(address, port, f"crowd{a_i}n{n}") for n in range(2)]
+        for t in range(per_address):
+            c = names[t % 2]
+            made = await c.request(
+                m.CreateTable(ruleset=RULESET, seats=4, options={"turn_seconds": 0})
+            )
+            if not isinstance(made, m.Ok):
+                print(f"  ({address}: table {t + 1} refused: {made.text})")  # type: ignore[union-attr]
+                break
+            for seat in range(4):
+                await c.request(m.SeatBot(table=made.table, seat=seat, strategy="search"))
+            await c.request(m.StartGame(table=made.table))
+            made_tables += 1
+    return made_tables
+
+
+def part_thinking(args: argparse.Namespace) -> None:
+    print("2. thinking: a person with three search bots; his wait for his turn")
+    print()
+    print("| run | first wait | mean wait | worst wait | turns | load avg |")
+    print("|---|---|---|---|---|---|")
+    for name, addresses in (("quiet", []), ("4 addresses x 8 search tables", 4)):
+        with tempfile.TemporaryDirectory() as tmp:
+            server, port = start_server(Path(tmp))
+            try:
+                if addresses:
+                    crowd = [f"127.0.0.{i}" for i in range(2, 2 + addresses)]  # type: ignore[operator]
+                    made = trio.run(fill_quotas, port, crowd, 8)
+                    name = f"{name} ({made} tables)"
+                    time.sleep(3.0)  # their thoughts queue up
+                waits = trio.run(victim_waits, port, args.turns, args.seconds * 4)
+            finally:
+                stop_server(server)
+        if waits:
+            print(f"| {name} | {waits[0]:.2f} s | {sum(waits) / len(waits):.2f} s |"
+                  f" {max(waits):.2f} s | {len(waits)} | {loadavg()} |", flush=True)  # fmt: skip
+        else:
+            print(f"| {name} | none within {args.seconds * 4:.0f} s | | | 0 | {loadavg()} |")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--part", choices=("flood", "thinking", "both"), default="both")
+    ap.add_argument("--seconds", type=float, default=15.0, help="each flood run's length (15)")
+    ap.add_argument("--turns", type=int, default=5, help="the victim's turns measured (5)")
+    ap.add_argument("--quick", action="store_true", help="5 s runs, 3 turns")
+    args = ap.parse_args()
+    args.tables = (200, 2000)
+    if args.quick:
+        args.seconds, args.turns = 5.0, 3
+    print(f"bench/crowd.py: {os.cpu_count()} cores; load average (1 / 5 min) {loadavg()}")
+    print()
+    if args.part in ("flood", "both"):
+        part_flood(args)
+        print()
+    if args.part in ("thinking", "both"):
+        part_thinking(args)
+
+
+if __name__ == "__main__":
+    main()
