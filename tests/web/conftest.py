@@ -116,6 +116,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield srv
     finally:
         srv.stop()
+        print("server log:", "".join(srv.log[-60:]))  # shown when a test fails
 
 
 def make_driver(size: tuple[int, int] = PHONE) -> Any:
@@ -159,6 +160,9 @@ def browsers() -> Iterator[Callable[..., Any]]:
         yield make
     finally:
         for driver in made:
+            with contextlib.suppress(Exception):
+                for entry in driver.get_log("browser"):  # shown when the test fails
+                    print("browser:", entry.get("level"), entry.get("message"))
             with contextlib.suppress(Exception):
                 driver.quit()
 

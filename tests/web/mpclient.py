@@ -119,5 +119,8 @@ class MsgpackPlayer:
             return [m for m in self.received if m.get("type") == kind]
 
     def close(self) -> None:
+        """Hang up (shut down first: the reader thread holds the socket open otherwise)."""
+        with contextlib.suppress(OSError):
+            self.sock.shutdown(socket.SHUT_RDWR)
         with contextlib.suppress(OSError):
             self.sock.close()

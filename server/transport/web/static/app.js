@@ -354,12 +354,12 @@ class App {
   playersDialog(result = null) {
     const nameInput = el("input", { id: "finger-name", name: "finger", autocapitalize: "off", placeholder: this.state.name || "name" });
     const familySelect = el("select", { id: "top-family" }, FAMILIES.map((f) => el("option", { value: f }, f)));
-    const fingerForm = el("form", { class: "row" }, el("label", { for: "finger-name", class: "sr-only", text: "Name" }), nameInput, el("button", { type: "submit" }, "Finger"));
+    const fingerForm = el("form", { class: "row" }, el("label", { for: "finger-name", class: "sr-only", text: "Name" }), nameInput, el("button", { type: "submit", id: "finger-go" }, "Finger"));
     fingerForm.addEventListener("submit", (e) => {
       e.preventDefault();
       this.finger(nameInput.value.trim() || this.state.name);
     });
-    const topForm = el("form", { class: "row" }, el("label", { for: "top-family", class: "sr-only", text: "Family" }), familySelect, el("button", { type: "submit" }, "Top"));
+    const topForm = el("form", { class: "row" }, el("label", { for: "top-family", class: "sr-only", text: "Family" }), familySelect, el("button", { type: "submit", id: "top-go" }, "Top"));
     topForm.addEventListener("submit", (e) => {
       e.preventDefault();
       this.top(familySelect.value);

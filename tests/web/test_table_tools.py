@@ -1,0 +1,127 @@
+"""What else the table offers a person: the rules of the table's game, finger and top,
+keys on a desktop, the turn clock's 10-second warning, who is here or away, and a
+claimed name kept by the browser."""
+
+from __future__ import annotations
+
+from conftest import DESKTOP, wait_for
+from mpclient import MsgpackPlayer
+from selenium.webdriver.common.by import By
+from webpage import (
+    click,
+    create_table,
+    log_lines,
+    open_client,
+    table_state,
+    take_guest,
+    take_name,
+    texts,
+    visible,
+)
+
+from protocol.rules import family_text
+
+
+def test_rules_finger_and_top(server, browsers) -> None:
+    driver = browsers()
+    open_client(driver, server.url)
+    name = take_guest(driver)
+    create_table(driver, "switch", 2, 1, {"turn_seconds": 0})
+    click(driver, "#rules-btn")
+    rules = wait_for(lambda: visible(driver, "#rules-text"), what="the rules")
+    first = family_text("shedding").splitlines()[0]
+    assert rules.text.startswith(first)
+    assert "turn_seconds=0" in visible(driver, ".house-rules").text  # the table's own rules
+    click(driver, "#dialog-close")
+    click(driver, "#players-btn")
+    box = wait_for(lambda: visible(driver, "#finger-name"), what="the players page")
+    box.send_keys(name)
+    click(driver, "#finger-go")
+    profile = wait_for(lambda: visible(driver, "#profile"), what="the profile")
+    assert profile.text.startswith(name)
+    assert "Your secret" in profile.text  # his own: the secret, to use the name elsewhere
+    click(driver, "#top-go")
+    top = wait_for(lambda: visible(driver, "#top"), what="the leaderboard")
+    assert top.text.startswith("Best rated: shedding")
+
+
+def test_keys_play_and_talk_on_a_desktop(server, browsers) -> None:
+    driver = browsers(DESKTOP)
+    open_client(driver, server.url)
+    name = take_guest(driver)
+    create_table(driver, "switch", 2, 1, {"turn_seconds": 0})
+    wait_for(lambda: table_state(driver).get("to_act") == 0 and table_state(driver)["legal"])
+    first = visible(driver, "#actions button.act").get_attribute("data-action")
+    before = table_state(driver)["seq"]
+    body = driver.find_element(By.TAG_NAME, "body")
+    body.send_keys("1")
+    wait_for(lambda: table_state(driver)["seq"] > before, what="the key's action")
+    mine = wait_for(
+        lambda: [line for line in log_lines(driver) if line.startswith(name)], what="our move"
+    )
+    said = {"play": " plays ", "draw": " draws ", "suit": " names ", "last": " last card"}
+    assert said[first.split()[0]] in mine[0], (first, mine)
+    body.send_keys("t")
+    assert driver.switch_to.active_element.get_attribute("id") == "talk"
+    driver.switch_to.active_element.send_keys("typed, not tapped\n")
+    wait_for(lambda: f"{name}: typed, not tapped" in log_lines(driver), what="the talk")
+
+
+def test_the_clock_warns_at_ten_seconds(server, browsers) -> None:
+    driver = browsers()
+    open_client(driver, server.url)
+    take_guest(driver)
+    create_table(driver, "switch", 2, 1, {"turn_seconds": 12})
+    wait_for(lambda: table_state(driver).get("to_act") == 0, what="our turn")
+    clock = wait_for(lambda: visible(driver, "#clock.warn"), timeout=15, what="the warning")
+    assert clock.text.startswith("Clock 0:")
+    assert any("10 seconds left" in line for line in log_lines(driver))
+
+
+def test_who_is_here_away_and_back(server, browsers) -> None:
+    driver = browsers()
+    open_client(driver, server.url)
+    take_guest(driver)
+    table = create_table(driver, "switch", 2, 0, {"turn_seconds": 0})
+    cy = MsgpackPlayer(server.port, "cy3")
+    token = None
+    try:
+        cy.join(table)
+        token = cy.seen("seated")[-1]["token"]
+        click(driver, "#start")
+        wait_for(lambda: table_state(driver).get("state") == "playing", what="the deal")
+        status = 'return document.querySelector("#seats li[data-seat=\\"1\\"]").dataset.status'
+        assert driver.execute_script(status) == "here"
+        cy.close()
+        wait_for(
+            lambda: driver.execute_script(status) == "away",
+            what=f"cy away {log_lines(driver)} {texts(driver, '#seats li')}",
+        )
+        assert any(line.startswith("cy3 dropped") for line in log_lines(driver))
+        cy = MsgpackPlayer(server.port, "cy3")
+        seq = cy.request({"type": "resume", "table": table, "token": token, "last_seq": 0})
+        assert seq["type"] == "seated"
+        wait_for(lambda: driver.execute_script(status) == "here", what="cy back")
+        assert any(line.startswith("cy3 is back") for line in log_lines(driver))
+    finally:
+        cy.close()
+
+
+def test_a_claimed_name_is_kept_by_the_browser(server, browsers) -> None:
+    driver = browsers()
+    open_client(driver, server.url)
+    take_name(driver, "zoe")
+    wait_for(lambda: visible(driver, "#me") and visible(driver, "#me").text == "zoe")
+    secrets = driver.execute_script(
+        "return JSON.parse(localStorage.getItem(`switchboard@${location.host}:secrets`))"
+    )
+    assert len(secrets["zoe"]) >= 32  # made by the browser's random source
+    driver.refresh()
+    wait_for(lambda: visible(driver, "#lobby"), what="the lobby, without asking for a name")
+    assert texts(driver, "#me") == ["zoe"]
+    # another browser cannot take the name without its secret
+    other = browsers()
+    open_client(other, server.url)
+    take_name(other, "zoe")
+    error = wait_for(lambda: visible(other, "#name-error") and visible(other, "#name-error").text)
+    assert "belongs to someone else" in error
