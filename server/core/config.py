@@ -56,6 +56,13 @@ class ServerConfig:
     ws_max_frame_bytes: int = 64 * 1024  #: a WebSocket frame's payload (a message: max_frame_bytes)
     #: origins besides the server's own whose pages may open its WebSocket ("*": any)
     ws_allowed_origins: tuple[str, ...] = ()
+    #: names (besides localhost and IP literals) a request from loopback or a proxy may
+    #: give as its Host; any other is refused (421: DNS rebinding)
+    http_hosts: tuple[str, ...] = ()
+    #: reverse proxies whose X-Forwarded-For names the client (its last address)
+    http_proxies: tuple[str, ...] = ()
+    http_address_burst: int = 100  #: HTTP requests all of one address's connections may make...
+    http_address_per_second: float = 20.0  #: ...then this many a second (trusted: no limit)
 
     # ------------------------------------------------------- names, talk
     name_max_chars: int = 24
@@ -181,6 +188,8 @@ class ServerConfig:
                 "trusted_addresses",
                 "operator_addresses",
                 "ws_allowed_origins",
+                "http_hosts",
+                "http_proxies",
             ):
                 value = tuple(value)
             kwargs[name] = value

@@ -47,10 +47,13 @@ from protocol import messages as m
 from protocol.errors import RemoteProtocolError
 from protocol.sniff import HTTP, TEXT, WAIT, sniff, strip_blanks
 from server.core import wire
+from server.core.limits import AddressBudget
+from server.operators.ops import ConnectionOps
 from server.transport.errors import TRANSPORT_ERRORS, Closing, ConnectionLost
 from server.transport.framing import FRAMINGS, Answered, Framing, TextFraming
 from server.transport.http import HttpLimits, HttpServer, serve_http
 from server.transport.outbox import Outbox
+from server.transport.proxied import HttpPolicy
 from server.transport.requests import handle
 from server.transport.session import ClientSession, Services
 from server.transport.web import site
@@ -117,6 +120,9 @@ class Connection:
         #: in-memory stream), and whether the last read filled its buffer
         self._socket = getattr(stream, "socket", None)
         self._full = False
+        #: the address a WebSocket's session was counted under, besides the socket's
+        #: peer (``_readdress``), released when the connection ends
+        self._counted: str | None = None
 
     # ------------------------------------------------------------ the task
     async def run(self) -> None:
@@ -141,6 +147,8 @@ class Connection:
                 nursery.cancel_scope.cancel()
         finally:
             self.services.connections.discard(session)
+            if self._counted is not None and self.services.ops is not None:
+                self.services.ops.release_address(self._counted)
             outbox.closed()
             with trio.move_on_after(self.config.close_grace_seconds) as scope:
                 scope.shield = True
@@ -217,12 +225,51 @@ class Connection:
             config.http_idle_seconds,
             config.http_max_requests,
         )
-        server = HttpServer(site(), limits, config.ws_allowed_origins)
+        services = self.services
+        if services.http is None:
+            services.http = AddressBudget(
+                config.http_address_per_second,
+                config.http_address_burst,
+                tuple(config.trusted_addresses),
+            )
+        policy = HttpPolicy.of(config.http_hosts, config.http_proxies)
+        server = HttpServer(
+            site(),
+            limits,
+            config.ws_allowed_origins,
+            self.session.peer,
+            policy,
+            services.http,
+            trio.current_time,
+        )
         upgrade = await serve_http(self.stream, server, data, start)
-        if upgrade is None:
+        if upgrade is None or not self._readdress(upgrade.address):
             return None, b""
-        framing = WebSocketFraming(self.services.limits, config.ws_max_frame_bytes)
+        ops = self.session.ops
+        framing = WebSocketFraming(
+            services.limits,
+            config.ws_max_frame_bytes,
+            admit=None if ops is None else ops.admit,  # its pings cost requests
+        )
         return framing, upgrade.trailing
+
+    def _readdress(self, address: str) -> bool:
+        """The WebSocket's session is from ``address`` (``proxied.client_address``), not
+        the socket's peer: a browser behind a proxy on loopback, or the client a
+        configured proxy names. It is counted under that address from now on (its
+        connections, its request rate, its trust: none for ``proxied:PEER``); False if
+        that address has as many connections as it may."""
+        session, ops = self.session, self.services.ops
+        if address == session.peer:
+            return True
+        if ops is not None:
+            if not ops.admit_address(address):
+                return False
+            self._counted = address
+        session.peer = address
+        if ops is not None:
+            session.ops = ConnectionOps(session, ops)
+        return True
 
     # ------------------------------------------------------------ the loop
     async def serve(self, framing: Framing, data: bytes, deadline: float) -> None:

@@ -15,8 +15,16 @@ What it serves, and nothing else:
 - anything else is refused: another method ``405``, an unknown path ``404``, ``/ws``
   without a proper handshake ``426`` or ``400``, a cross-site ``Origin`` ``403``, a
   request with a body ``400``, a request line and headers over ``max_header_bytes``
-  ``431``, bytes that are not HTTP/1.1 ``400``. Each refusal but ``404`` closes the
-  connection.
+  ``431``, bytes that are not HTTP/1.1 ``400``; from loopback (or a configured proxy), a
+  ``Host`` that is neither ``localhost``, an IP literal nor one of ``http_hosts`` ``421``
+  (``server.transport.proxied``: DNS rebinding); past its address's budget of requests
+  (``http_address_*``, shared by all its connections) ``429``. Each refusal but ``404``
+  closes the connection.
+
+Each request is counted as from an address (``proxied.client_address``: the peer's,
+``proxied:PEER`` for what came through a proxy on loopback, or the client a configured
+proxy names), which the budget uses and a WebSocket's session takes (``Upgrade.address``):
+loopback's trust goes only to the machine's own browser.
 
 Every response carries the same security headers (``SECURITY_HEADERS`` and a
 Content-Security-Policy that allows no inline script and lets pages connect only to this
@@ -43,8 +51,10 @@ from __future__ import annotations
 
 import base64
 import binascii
+import math
 import re
-from collections.abc import Iterable, Mapping
+import time
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from http import HTTPStatus
 from urllib.parse import urlsplit
@@ -53,8 +63,12 @@ import h11
 import trio
 from wsproto.utilities import generate_accept_token
 
+from server.core.limits import AddressBudget
+from server.transport.proxied import HttpPolicy, client_address, host_allowed
 from server.transport.web import Resource
 
+#: No names besides localhost and IP literals, no proxies (``http_hosts``, ``http_proxies``).
+OPEN_POLICY = HttpPolicy()
 #: The path that upgrades to a WebSocket.
 WS_PATH = "/ws"
 #: The WebSocket subprotocol a client may ask for (it is answered only if asked).
@@ -114,6 +128,7 @@ class Upgrade:
     trailing: bytes
     origin: str | None
     subprotocol: str | None
+    address: str = "?"  #: whom the session is from (``proxied.client_address``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,10 +202,19 @@ class HttpServer:
         site: Mapping[str, Resource],
         limits: HttpLimits = HttpLimits(),
         allowed_origins: Iterable[str] = (),
+        peer: str = "?",
+        policy: HttpPolicy = OPEN_POLICY,
+        budget: AddressBudget | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.site = site
         self.limits = limits
         self.allowed_origins = tuple(allowed_origins)
+        self.peer = peer  #: the socket's peer address
+        self.policy = policy
+        self.budget = budget  #: requests per address, shared by its connections (or none)
+        self.clock = clock
+        self.address = peer  #: whom the last request is counted as from
         self._conn = h11.Connection(h11.SERVER, max_incomplete_event_size=limits.max_header_bytes)
         self._request: h11.Request | None = None
         self._refusal: Reply | None = None  #: decided on a request's headers, sent at once
@@ -248,6 +272,19 @@ class HttpServer:
         size += sum(len(name) + len(value) + 4 for name, value in request.headers.raw_items())
         if size > self.limits.max_header_bytes:
             return self._refuse(431, "request headers too large")
+        headers = {
+            name.decode("latin-1"): value.decode("latin-1") for name, value in request.headers
+        }
+        if self.policy.guards(self.peer) and not host_allowed(
+            headers.get("host"), self.policy.hosts
+        ):
+            return self._refuse(421, "this server does not answer to that name")
+        self.address = client_address(self.peer, headers, self.policy)
+        budget = self.budget
+        if budget is not None and not budget.take(self.address, now := self.clock()):
+            wait = math.ceil(min(budget.wait_time(self.address, now), 3600.0))
+            why = f"too many requests from your address; wait {wait} s"
+            return self._refuse(429, why, [("retry-after", str(wait))])
         if request.method not in (b"GET", b"HEAD"):
             return self._refuse(405, "only GET and HEAD are served", [("allow", "GET, HEAD")])
         for name, value in request.headers:
@@ -311,7 +348,8 @@ class HttpServer:
         self.done = True
         trailing, _closed = self._conn.trailing_data
         assert data is not None
-        return Reply(data, upgrade=Upgrade(bytes(trailing), origin, subprotocol), status=101)
+        upgrade = Upgrade(bytes(trailing), origin, subprotocol, self.address)
+        return Reply(data, upgrade=upgrade, status=101)
 
     def _refuse(self, status: int, why: str, extra: list[tuple[str, str]] | None = None) -> Reply:
         """A refusal, and the connection closed after it."""

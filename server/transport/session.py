@@ -39,7 +39,7 @@ from protocol.state import SERVER, Session, State
 from server.core import commands as cmd
 from server.core import wire
 from server.core.config import ServerConfig
-from server.core.limits import TokenBucket
+from server.core.limits import AddressBudget, TokenBucket
 from server.operators.ops import ConnectionOps, Ops
 from server.players.accounts import Accounts
 from server.tables.lobby import Lobby
@@ -71,6 +71,7 @@ class Services:
     connections: set[ClientSession]
     ops: Ops | None = None  #: chips, limits, operators
     room: Room = field(default_factory=Room)  #: the shout channel's shared rate
+    http: AddressBudget | None = None  #: HTTP requests per address (made at the first)
 
 
 class ClientSession:

@@ -14,13 +14,18 @@ over ``max_frame_bytes``, or a message (all its frames) over ``limits.max_frame`
 same limit as a msgpack frame), is ``too_large``; a binary message, a frame wsproto refuses
 (bad opcode, an unmasked client frame, a control frame over 125 bytes, invalid UTF-8 in a
 text message) is ``bad_frame``, and so are more than ``MAX_PINGS_AT_ONCE`` pings in one
-read (a flood no request rate counts; only the latest ping of a read is answered), and a
+read (only the latest ping of a read is answered), and a
 message in more than ``MAX_FRAGMENTS`` frames; and the
 JSON codec's own limits apply to the message. Each
 of them is fatal, as a broken msgpack frame is: the connection answers ``error`` and closes.
 After an ``error`` that ends the connection, or a ``goodbye``, ``encode`` appends the close
 frame (RFC 6455 section 7.4 codes: 1000 for quit, 1001 for shutdown, 1009 for a message too
 big, 1002 for a broken frame, 1008 otherwise), so a browser learns why.
+
+A control ping is a request like any other to the session's rate (``WebSocketFraming``'s
+``admit``, the connection's flood guard): each costs one, a read's pings are answered
+(one pong) if one of them was admitted, and a ping flood is refused and then dropped
+(``goodbye rate_limited``) as a flood of ``ping`` messages is.
 
 >>> codec = WebSocketCodec()
 >>> frame = client_frame('{"type":"ping","id":1}')
@@ -37,6 +42,7 @@ from __future__ import annotations
 
 import os
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from wsproto.connection import Connection, ConnectionState, ConnectionType
@@ -54,6 +60,7 @@ from protocol.errors import RemoteProtocolError
 from protocol.json_codec import decode as json_decode
 from protocol.json_codec import encode as json_encode
 from protocol.limits import DEFAULT_LIMITS, Limits
+from server.core.limits import Verdict
 from server.transport.errors import Closing
 from server.transport.framing import Answered
 
@@ -92,6 +99,8 @@ class SharedFrames:
 
 
 _shared = SharedFrames()
+#: what a control ping is to the session's admission: a request without an id
+_CONTROL_PING = m.Ping()
 _NO_EVENTS: deque[Any] = deque(maxlen=0)  #: appending to it keeps nothing
 #: pings one read may bring; more is a flood, not a keep-alive (libraries ping every 20 s
 #: or so, and browsers never do), and costs the server parsing that no rate limit counts
@@ -114,6 +123,8 @@ class WebSocketCodec:
         "_frame_bytes",
         "_message_bytes",
         "_parts",
+        "_pings",
+        "_pong",
         "_ready",
         "_ws",
         "limits",
@@ -140,7 +151,9 @@ class WebSocketCodec:
         self._frame_bytes = 0  #: the size of the frame being received, so far
         self._fragments = 0  #: frames of the message being received, so far
         self._ready: deque[str] | None = None  #: whole messages not yet taken
-        self._control = b""  #: control frames to write (pongs, the close answer)
+        self._control = b""  #: control frames to write (the close answer)
+        self._pong = b""  #: the pong to the latest ping not yet answered
+        self._pings = 0  #: pings received since the framing last charged them
         self._failure: RemoteProtocolError | None = None
         self._close_code = 0  #: the close frame a fatal error earns (0: none yet)
         self.peer_closed = False  #: the client sent a close frame (answered in ``outgoing``)
@@ -174,7 +187,8 @@ class WebSocketCodec:
                     )
                 # only the latest ping of a read is answered (RFC 6455 section 5.5.3 allows
                 # it), so a flood of pings queues one pong, not one each
-                self._control = ws.send(event.response())
+                self._pong = ws.send(event.response())
+                self._pings += 1
             elif isinstance(event, CloseConnection):
                 if ws.state is ConnectionState.REMOTE_CLOSING:  # the client closes
                     self._control += ws.send(event.response())
@@ -256,7 +270,9 @@ class WebSocketCodec:
     # --------------------------------------------------------------- sending
     def outgoing(self) -> bytes:
         """Control frames to write now (and forget): pongs, the answer to a close."""
-        data, self._control = self._control, b""
+        data = self._pong + self._control
+        self._pong = self._control = b""
+        self._pings = 0
         return data
 
     def encode(self, message: m.Message) -> bytes:
@@ -287,19 +303,49 @@ class WebSocketFraming(WebSocketCodec):
     with the replies, and a client's close, once answered, ends the connection
     (``Closing``): after a close no data frame may go out, so no goodbye is said."""
 
-    __slots__ = ()
+    __slots__ = ("admit",)
     kind = NAME
     person = False  #: a program (the web client is one): it names the table every time
     page_budget = None
     greeting = None
 
+    def __init__(
+        self,
+        limits: Limits = DEFAULT_LIMITS,
+        max_frame_bytes: int = 1 << 16,
+        trailing: bytes = b"",
+        admit: Callable[[m.Message], Verdict] | None = None,
+    ) -> None:
+        #: the session's admission (``ConnectionOps.admit``), which each ping goes
+        #: through as a request does (None: pings cost nothing, a trusted peer's)
+        self.admit = admit
+        super().__init__(limits, max_frame_bytes, trailing)
+
     def next_message(self) -> m.Received | Answered | None:  # type: ignore[override]
+        if self._pings and self.admit is not None:
+            self._charge_pings()
         control = self.outgoing()
         if control:
             return Answered(control)
         if self.peer_closed:
             raise Closing
         return super().next_message()
+
+    def _charge_pings(self) -> None:
+        """Each ping received is a request to the session's rate: the pong goes only if
+        one was admitted; a flooder is dropped (``Closing``: its goodbye is queued)."""
+        admit, pings = self.admit, self._pings
+        assert admit is not None
+        self._pings = 0
+        admitted = False
+        for _ in range(pings):
+            verdict = admit(_CONTROL_PING)
+            if verdict is Verdict.DROP:
+                self._pong = b""
+                raise Closing
+            admitted = admitted or verdict is Verdict.OK
+        if not admitted:
+            self._pong = b""
 
     def focus(self, table: int) -> None:
         """A program names the table in every request: nothing to remember."""

@@ -314,7 +314,7 @@ async def test_the_http_and_websocket_settings_reach_the_port(nursery):
     await stream.aclose()
     # two requests a connection: the second is answered and the connection closed
     stream = await trio.open_tcp_stream("127.0.0.1", port)
-    get = b"GET /rules/abbott HTTP/1.1\r\nhost: x\r\n\r\n"
+    get = b"GET /rules/abbott HTTP/1.1\r\nhost: localhost\r\n\r\n"
     await stream.send_all(get * 3)
     data = b""
     with trio.fail_after(TIMEOUT):

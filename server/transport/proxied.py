@@ -1,0 +1,143 @@
+"""Whom an HTTP request on the game port comes from, and whether its ``Host`` is one this
+server answers to: loopback's trust is for the server's own machine, not for whatever
+reaches it through loopback.
+
+Two things arrive from loopback that are not the machine's owner:
+
+- everyone behind a reverse proxy on the same machine (the TLS proxy that
+  docs/operations.md recommends): every browser's connection comes from ``127.0.0.1``;
+- a page of another site in the machine's own browser, whose name the attacker
+  re-pointed at ``127.0.0.1`` (DNS rebinding): its ``Host`` and ``Origin`` match, so
+  the Origin check lets it through.
+
+So, for a request from a loopback peer (or from a configured proxy):
+
+- its ``Host`` must be ``localhost``, an IP literal or one of the operator's
+  ``http_hosts`` (``host_allowed``); any other name is refused (421), which ends DNS
+  rebinding, since a rebound name is none of them;
+- it keeps its peer's address, and so loopback's trust, only when it is plainly the
+  machine's own browser or script (``client_address``): a loopback ``Host``, an
+  ``Origin`` (if any) on loopback, and no forwarding header. Anything else is counted
+  as ``proxied:PEER``, an address no setting trusts, which all such connections share;
+- from an address in ``http_proxies``, the client's own address is the last one of its
+  ``X-Forwarded-For`` (the hop that proxy added; earlier hops are whatever the client
+  wrote), so each client has its own budgets; without the header, ``proxied:PEER``.
+
+>>> policy = HttpPolicy(hosts=frozenset({"cards.example"}))
+>>> client_address("127.0.0.1", {"host": "localhost:7373"}, policy)
+'127.0.0.1'
+>>> client_address("127.0.0.1", {"host": "cards.example"}, policy)
+'proxied:127.0.0.1'
+>>> client_address("127.0.0.1", {"host": "127.0.0.1", "x-forwarded-for": "1.2.3.4"}, policy)
+'proxied:127.0.0.1'
+>>> behind = HttpPolicy(proxies=frozenset({"127.0.0.1"}))
+>>> client_address("127.0.0.1", {"x-forwarded-for": "6.6.6.6, 203.0.113.9"}, behind)
+'203.0.113.9'
+>>> host_allowed("evil.example:7373", policy.hosts), host_allowed("[::1]:7373", policy.hosts)
+(False, True)
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+#: Headers a proxy adds: a request that carries one came through a proxy.
+FORWARDING_HEADERS = ("forwarded", "x-forwarded-for", "x-real-ip", "x-forwarded-host")
+#: The prefix of the address a proxied request is counted as when its client is unknown.
+PROXIED = "proxied:"
+
+
+@dataclass(frozen=True, slots=True)
+class HttpPolicy:
+    """The operator's settings that say whom HTTP requests come from."""
+
+    hosts: frozenset[str] = frozenset()  #: ``http_hosts``: names besides localhost and IPs
+    proxies: frozenset[str] = frozenset()  #: ``http_proxies``: whose X-Forwarded-For counts
+
+    @classmethod
+    def of(cls, hosts: Iterable[str], proxies: Iterable[str]) -> HttpPolicy:
+        return cls(frozenset(h.lower().rstrip(".") for h in hosts), frozenset(proxies))
+
+    def guards(self, peer: str) -> bool:
+        """Whether requests from ``peer`` must name an allowed host (loopback, a proxy)."""
+        return is_loopback(peer) or peer in self.proxies
+
+
+def _ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        address = ipaddress.ip_address(text.strip().strip("[]"))
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    return address
+
+
+def is_loopback(address: str) -> bool:
+    """``127.0.0.0/8``, ``::1`` (and ``::ffff:127.x``).
+
+    >>> is_loopback("127.0.0.2"), is_loopback("::1"), is_loopback("10.0.0.1"), is_loopback("?")
+    (True, True, False, False)
+    """
+    ip = _ip(address)
+    return ip is not None and ip.is_loopback
+
+
+def host_name(host: str | None) -> str | None:
+    """The name or address of a ``Host`` header (port and IPv6 brackets gone, lower case).
+
+    >>> host_name("Game.Example:7373"), host_name("[::1]:80"), host_name("::1"), host_name(None)
+    ('game.example', '::1', '::1', None)
+    """
+    if host is None:
+        return None
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1:].partition("]")[0]
+    if host.count(":") == 1:
+        host = host.partition(":")[0]
+    return host.rstrip(".")
+
+
+def loopback_host(host: str | None) -> bool:
+    """Whether ``host`` names this machine's loopback: ``localhost`` or a loopback IP."""
+    name = host_name(host)
+    return name is not None and (name == "localhost" or is_loopback(name))
+
+
+def host_allowed(host: str | None, hosts: Iterable[str] = ()) -> bool:
+    """Whether a request from loopback (or a proxy) for ``host`` is answered: ``localhost``,
+    any IP literal, or a name in ``hosts`` (``http_hosts``). A request with no ``Host``
+    is refused too: HTTP/1.1 requires one, and every browser sends it."""
+    name = host_name(host)
+    if not name:
+        return False
+    return name == "localhost" or _ip(name) is not None or name in hosts
+
+
+def _origin_on_loopback(origin: str | None) -> bool:
+    if origin is None:
+        return True
+    scheme, _, rest = origin.partition("://")
+    return scheme in ("http", "https") and loopback_host(rest.partition("/")[0])
+
+
+def client_address(peer: str, headers: Mapping[str, str], policy: HttpPolicy) -> str:
+    """The address a request from ``peer`` is counted as (``headers`` by lower-case
+    name): ``peer`` itself, the client a configured proxy names, or ``proxied:PEER``
+    (the module's docstring says when)."""
+    if peer in policy.proxies:
+        forwarded = headers.get("x-forwarded-for")
+        last = None if forwarded is None else _ip(forwarded.rpartition(",")[2])
+        return PROXIED + peer if last is None else str(last)
+    if is_loopback(peer):
+        plain = (
+            loopback_host(headers.get("host"))
+            and _origin_on_loopback(headers.get("origin"))
+            and not any(name in headers for name in FORWARDING_HEADERS)
+        )
+        if not plain:
+            return PROXIED + peer
+    return peer
