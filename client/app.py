@@ -72,6 +72,11 @@ from protocol.words import plural
 HELP_TITLE = "Help"
 RULES_TITLE = "Rules"
 PAGE_CLOSES = "Escape closes this page"
+#: How a seat's player is named, the one rule of the lobby, the table and its log.
+BOT_NAMES = (
+    "A server bot is named bot N, N its seat (the first seat is 0), in the lobby as at"
+    " the table; in abbott a seat is also its compass point, the letter on its piece"
+)
 PANEL_WIDTH = 24
 TALK_APART = 100  #: columns from which talk has its own pane
 LOBBY_FIXED = 6 + 11 + 6 + 8  #: the lobby's columns but players: table, game, seats, state
@@ -816,6 +821,7 @@ class ClientApp:
                 lines += ["  " + line for line in legal_text(t.legal, width)]
             lines.append(f"At the table ({family or 'waiting'}): type an action")
             lines += ["  " + h for h in ACTIONS_HELP.get(family, ["(actions appear once dealt)"])]
+            lines.append(BOT_NAMES)
             lines.append("Table commands:")
             lines += [f"  {c:<8} {h}" for c, h in TABLE_COMMANDS.items()]
             if t.master == self.state.name:  # one wrapped line: the help fits 24 rows
@@ -824,6 +830,7 @@ class ClientApp:
         else:
             lines.append("In the lobby:")
             lines += [f"  {c:<8} {h}" for c, h in COMMANDS.items()]
+            lines.append(BOT_NAMES)
         return lines
 
     def open_rules(self, ruleset: str | None = None) -> None:

@@ -34,6 +34,7 @@ from typing import Any
 
 from protocol import fields
 from protocol import messages as m
+from protocol.describe import seat_name
 
 MAX_LOG = 500
 MAX_SHOUTS = 200
@@ -126,9 +127,10 @@ class TableState:
 
     @property
     def names(self) -> list[str | None]:
-        """Who sits where, as a person reads it. Bots are named by their seat (``West (bot)``,
-        ``bot 2``) so that two bots of one strategy never look alike."""
-        compass = (self.view or {}).get("seat_names") or []
+        """Who sits where, as a person reads it, by the one rule the lobby and text mode
+        use (``protocol.describe.seat_name``): a server bot is ``bot N``, N its seat, so
+        that two bots of one strategy never look alike. A finished game keeps naming the
+        bots that played it."""
         out: list[str | None] = []
         for seat, player in enumerate(self.players):
             if (
@@ -137,10 +139,7 @@ class TableState:
                 and seat < len(self.played_by)
             ):
                 player = self.played_by[seat]
-            if player is not None and player.startswith("bot:"):
-                out.append(f"{compass[seat]} (bot)" if seat < len(compass) else f"bot {seat}")
-            else:
-                out.append(display_name(player))
+            out.append(seat_name(player, seat))
         return out
 
     @property

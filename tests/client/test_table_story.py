@@ -228,3 +228,23 @@ def test_a_long_top_reads_whole_in_the_lobby_too() -> None:
         assert f"{i}. player{i} {1600 - i + 1}" in screen, screen
     app.page.scroll(10)  # type: ignore[union-attr]
     assert "20. player20 1581" in _screen(app, 80, 24)
+
+
+def test_an_abbott_bot_has_the_lobbys_name_at_the_table_too() -> None:
+    """Before: an abbott bot was "West (bot)" at the table and "bot 1" in the lobby and
+    in text mode; a server bot is ``bot N`` (N its seat) wherever it is named."""
+    game = engine.new_game("abbott", seats=4, seed=3)
+    players = ("alice", "bot:search", "bot:heuristic", "bot:search")
+    st = ClientState()
+    st.name = "alice"
+    st.lobby = [{"table": "1", "ruleset": "abbott", "seats": 4, "state": "playing",
+                 "players": list(players)}]  # fmt: skip
+    st.handle(
+        m.Snapshot(table="1", seq=1, state="playing", view=game.view(0), seat=0, players=players)
+    )
+    assert st.tables["1"].names == ["alice", "bot 1", "bot 2", "bot 3"]
+    screen = _screen(_app(st))
+    assert "bot 1" in screen and "bot 3" in screen, screen
+    assert "(bot)" not in screen, screen
+    said = " ".join(_app(st).help_lines()) + " ".join(_app(st, None).help_lines())
+    assert said.count("A server bot is named bot N, N its seat") == 2, said
