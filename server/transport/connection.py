@@ -316,7 +316,7 @@ class Connection:
     def _answer(self, answered: Answered) -> None:
         reply = answered.reply
         if isinstance(reply, bytes):  # the binding's own bytes: no message of the session
-            self.outbox.put((reply,))
+            self.outbox.put_bytes(reply)
         else:
             self.session.deliver(reply)
 

@@ -49,8 +49,7 @@ import trio
 
 from protocol import messages as m
 from server.core import wire
-
-TRANSPORT_ERRORS = (trio.BrokenResourceError, trio.ClosedResourceError, OSError)
+from server.transport.errors import TRANSPORT_ERRORS
 
 
 def _unsaid(message: m.Message) -> bytes:
@@ -63,6 +62,12 @@ class WriterState(enum.Enum):
     WRITING = "writing"  #: a writer (the task, or the reader itself) is writing the queue
     CLOSING = "closing"  #: a goodbye is queued: nothing more is taken; then the end
     CLOSED = "closed"  #: nothing more is written (dropped, the peer gone, or done)
+
+
+#: the two states in which ``put`` takes messages, by name for the hot path (an enum's
+#: hash is a Python call, so these are compared by identity, not looked up in a set)
+_IDLE = WriterState.IDLE
+_WRITING = WriterState.WRITING
 
 
 class Sink(Protocol):
@@ -122,34 +127,49 @@ class Outbox:
     @property
     def accepting(self) -> bool:
         """Whether ``put`` still queues (no goodbye queued, not closed)."""
-        return self.state is WriterState.IDLE or self.state is WriterState.WRITING
+        state = self.state
+        return state is _IDLE or state is _WRITING
 
     # ------------------------------------------------------------ putting
-    def put(self, messages: Sequence[m.Message | bytes]) -> None:
+    def put(self, messages: Sequence[m.Message]) -> None:
         """Send ``messages``, in order, without blocking. From a table's task with
         nothing queued they are written at once if the sink takes them (one write for
         all); else queued for the writer task. A queue that would overflow drops the
-        connection. From the reader (a reply) they wait for the reader's ``flush``."""
+        connection. From the reader (a reply) they wait for the reader's ``flush``.
+        (The hot path of every action: one call per connection, kept flat.)"""
         state = self.state
-        if state is not WriterState.IDLE and state is not WriterState.WRITING:
+        if state is not _IDLE and state is not _WRITING:
             return
         from_reader = trio.lowlevel.current_task() is self.reader
-        if not from_reader and state is WriterState.IDLE and not self._queue:
+        if not from_reader and state is _IDLE and not self._queue:
             self._write_now(messages)
-            return
-        if len(self._queue) + len(messages) > self._limit:
+        else:
+            self._enqueue(messages, from_reader)
+
+    def put_bytes(self, data: bytes) -> None:
+        """Send bytes of the binding's own (a WebSocket's pong), in order with the
+        messages: they always go through the queue."""
+        if self.accepting:
+            self._enqueue((data,), trio.lowlevel.current_task() is self.reader)
+
+    def _enqueue(self, items: Sequence[m.Message | bytes], from_reader: bool) -> None:
+        if len(self._queue) + len(items) > self._limit:
             self.drop(
                 wire.goodbye("slow_reader", "you did not read fast enough; reconnect and resume")
             )
             return
-        self._queue.extend(messages)
+        self._queue.extend(items)
         if not from_reader:
             self._start_writer()
 
-    def _write_now(self, messages: Sequence[m.Message | bytes]) -> None:
+    def _write_now(self, messages: Sequence[m.Message]) -> None:
         """Write from the calling task: what the sink does not take is queued (as
         bytes) for the writer task. Only while nothing is queued or being written."""
-        data = self._bytes(messages)
+        encode = self.encode
+        if len(messages) == 1:
+            data = encode(messages[0])
+        else:
+            data = b"".join([encode(message) for message in messages])
         try:
             written = self.sink.write_nowait(data)
         except OSError:  # the peer is gone: as the writer would find it
@@ -242,10 +262,7 @@ class Outbox:
         """The bytes of ``items``: messages encoded, bytes (the binding's own, or what
         the sink did not take of an earlier write) as they are."""
         encode = self.encode
-        if len(items) == 1:
-            item = items[0]
-            return item if type(item) is bytes else encode(item)  # type: ignore[arg-type]
-        return b"".join([item if type(item) is bytes else encode(item) for item in items])  # type: ignore[arg-type]
+        return b"".join([item if isinstance(item, bytes) else encode(item) for item in items])
 
     async def _write_loop(self) -> None:
         """Write everything queued, one write per batch; then stop until the next

@@ -45,7 +45,7 @@ from server.players.accounts import Accounts
 from server.tables.lobby import Lobby
 from server.tables.room import Room
 from server.transport.errors import Closing
-from server.transport.outbox import Outbox
+from server.transport.outbox import Outbox, WriterState
 
 if TYPE_CHECKING:
     from server.transport.framing import Framing
@@ -107,7 +107,7 @@ class ClientSession:
     def deliver_many(self, messages: Sequence[m.Message]) -> None:
         """Send messages to this client, in order; never blocks (``Outbox.put``)."""
         outbox = self.outbox
-        if not outbox.accepting:
+        if outbox.state is WriterState.CLOSED:  # (closing: ``put`` ignores them)
             return
         for message in messages:
             if type(message) in _STATEFUL:
