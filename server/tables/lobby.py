@@ -135,6 +135,7 @@ class Lobby:
         self._changed(table)
         lifetime.watch(table, self._changed)
         thinking.OWNER.set(owner_of(table))  # this task's: the table's bots think in its turn
+        thinking.PEOPLE.set(lambda: not lifetime.nobody_present(table))  # ... first if people
         if self.thinker is not None:
             table.thinker = self.thinker
         if table.creator is None and table.ruleset in self.config.open_tables:

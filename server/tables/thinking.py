@@ -24,8 +24,10 @@ plays the same game either way (a test checks it).
   and a freed worker goes to the waiting owner served longest ago, first come first
   served among one owner's tables. So however many tables of search bots one address
   (or four) keeps thinking, another table's thought waits for the thoughts under way
-  and at most one more of each owner who has waited longer, never for their queues. A table's owner
-  is ``OWNER``, a context variable the lobby sets in the table's own task.
+  and at most one more of each owner who has waited longer, never for their queues. And
+  a table where someone is (a seated player connected, or a watcher) goes before tables
+  of bots alone, which nobody waits for. A table's owner and whether someone is there
+  are ``OWNER`` and ``PEOPLE``, context variables the lobby sets in the table's task.
 - **Lazy**: no process starts until a search bot first thinks; an idle worker exits
   after ``IDLE_SECONDS``.
 - **Behind the tables**: a worker lowers its own scheduling priority (``NICENESS``), so
@@ -54,7 +56,7 @@ import math
 import os
 import random
 from collections import deque
-from collections.abc import AsyncIterator, Hashable, Sequence
+from collections.abc import AsyncIterator, Callable, Hashable, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
@@ -80,6 +82,11 @@ GRACE_SECONDS = 5.0
 #: Whose thoughts a task's thoughts are (``FairQueue``): the lobby sets it in each table's
 #: task; a thought from a task that set none is everyone's (one shared owner).
 OWNER: contextvars.ContextVar[Hashable] = contextvars.ContextVar("thinking_owner", default=None)
+#: Whether someone is at the calling task's table now (its thoughts then go first); the
+#: lobby sets it beside ``OWNER``. None: nobody is known to be.
+PEOPLE: contextvars.ContextVar[Callable[[], bool] | None] = contextvars.ContextVar(
+    "thinking_people", default=None
+)
 
 
 class FairQueue:
@@ -91,7 +98,9 @@ class FairQueue:
     (an owner never given one first of all; among those, the first to wait), his
     oldest waiter taking it. So a newcomer waits for the places in use to free, and
     then for at most one place given to each owner who has waited longer since his
-    own last one: never for another owner's queue.
+    own last one: never for another owner's queue. Waiters marked ``urgent`` (a table
+    where people wait for the move) go before all others, in the same order among
+    themselves.
 
     A waiter cancelled while it waits leaves the line.
     """
@@ -101,8 +110,9 @@ class FairQueue:
             raise ValueError("a fair queue needs at least one place")
         self.slots = slots
         self._free = slots
-        #: owner -> his waiters, oldest first (the dict's order: who waited first)
-        self._waiting: dict[Hashable, deque[trio.Event]] = {}
+        #: owner -> his waiters (and whether each is urgent), oldest first; the dict's
+        #: order: who waited first
+        self._waiting: dict[Hashable, deque[tuple[trio.Event, bool]]] = {}
         #: owner -> when he was last given a place (a count of places given); kept for
         #: owners waiting and the latest ``MEMORY`` others, so it stays bounded
         self._last: dict[Hashable, int] = {}
@@ -115,20 +125,20 @@ class FairQueue:
         """Places in use, and waiters and owners waiting."""
         return {
             "borrowed": self.slots - self._free,
-            "waiting": sum(len(q) for q in self._waiting.values()),
+            "waiting": sum(len(line) for line in self._waiting.values()),
             "owners_waiting": len(self._waiting),
         }
 
     @contextlib.asynccontextmanager
-    async def place(self, owner: Hashable) -> AsyncIterator[None]:
+    async def place(self, owner: Hashable, urgent: bool = False) -> AsyncIterator[None]:
         """Hold one place for the block (waiting for ``owner``'s turn first)."""
-        await self.acquire(owner)
+        await self.acquire(owner, urgent)
         try:
             yield
         finally:
             self.release()
 
-    async def acquire(self, owner: Hashable) -> None:
+    async def acquire(self, owner: Hashable, urgent: bool = False) -> None:
         """Wait for ``owner``'s turn at a place, and take it."""
         if self._free > 0 and not self._waiting:
             self._free -= 1
@@ -136,7 +146,8 @@ class FairQueue:
             await trio.lowlevel.checkpoint()
             return
         ready = trio.Event()
-        self._waiting.setdefault(owner, deque()).append(ready)
+        entry = (ready, urgent)
+        self._waiting.setdefault(owner, deque()).append(entry)
         try:
             await ready.wait()
         except BaseException:
@@ -144,7 +155,7 @@ class FairQueue:
                 self.release()
             else:
                 line = self._waiting[owner]
-                line.remove(ready)
+                line.remove(entry)
                 if not line:
                     del self._waiting[owner]
             raise
@@ -155,9 +166,15 @@ class FairQueue:
             self._free += 1
             return
         last = self._last
-        owner = min(self._waiting, key=lambda o: last.get(o, -1))  # ties: who waited first
+        urgent = [o for o, line in self._waiting.items() if any(u for _r, u in line)]
+        owner = min(urgent or self._waiting, key=lambda o: last.get(o, -1))  # ties: first come
         line = self._waiting[owner]
-        ready = line.popleft()
+        if urgent:
+            entry = next(e for e in line if e[1])
+            line.remove(entry)
+        else:
+            entry = line.popleft()
+        ready = entry[0]
         if not line:
             del self._waiting[owner]
         self._given_to(owner)
@@ -256,11 +273,12 @@ class Thinker:
         it had chosen here. A thought that fails (``ThoughtFailed``: the worker died,
         the strategy raised) gives the ``fallback`` of ``family`` instead. Cancellable:
         a process thought's worker is killed. It waits for a worker in ``owner``'s turn
-        (by default the calling task's ``OWNER``)."""
+        (by default the calling task's ``OWNER``; first if its ``PEOPLE`` says so)."""
         if owner is None:
             owner = OWNER.get()
+        people = PEOPLE.get()
         try:
-            return await self._choose(strategy, view, legal, rng, owner)
+            return await self._choose(strategy, view, legal, rng, owner, people)
         except ThoughtFailed:
             return fallback(family, view, legal, rng)
 
@@ -271,6 +289,7 @@ class Thinker:
         legal: Sequence[Action],
         rng: random.Random,
         owner: Hashable = None,
+        people: Callable[[], bool] | None = None,
     ) -> Action:
         """``choose`` without the fallback: ``ThoughtFailed`` if no action came."""
         try:
@@ -278,7 +297,8 @@ class Thinker:
                 action = await trio.to_thread.run_sync(strategy.choose, view, legal, rng)
             else:
                 context, queue = await self._open()
-                async with queue.place(owner):  # a worker is ours: the time limit starts now
+                urgent = people is not None and people()
+                async with queue.place(owner, urgent):  # a worker is ours: the limit starts
                     if context.statistics().idle_workers == 0:  # start one, outside the limit
                         await context.run_sync(bool, kill_on_cancel=True, limiter=self._unbounded)
                     with trio.move_on_after(self.think_seconds or math.inf) as late:

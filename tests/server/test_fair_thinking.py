@@ -25,8 +25,9 @@ FAMILY = engine.ruleset(RULESET).family
 
 
 async def served_order(queue: FairQueue, arrivals: list[str]) -> list[str]:
-    """Who got a place, in order, when ``arrivals`` (owners) queue one after another
-    behind a holder of every place, and each place is then given back at once."""
+    """Who got a place, in order, when ``arrivals`` (owners; a name in capitals: one
+    whose table has people at it, urgent) queue one after another behind a holder of
+    every place, and each place is then given back at once."""
     order: list[str] = []
     hold = trio.Event()
 
@@ -37,7 +38,7 @@ async def served_order(queue: FairQueue, arrivals: list[str]) -> list[str]:
 
     async def waiter(owner: str, task_status: trio.TaskStatus[None]) -> None:
         task_status.started()
-        async with queue.place(owner):
+        async with queue.place(owner.lower(), owner.isupper()):
             order.append(owner)
             await trio.sleep(0)
 
@@ -72,6 +73,14 @@ async def test_a_cancelled_waiter_leaves_the_line_and_loses_no_place() -> None:
     assert queue.statistics()["borrowed"] == 0
     await queue.acquire("d")  # the place is there for the next
     assert queue.statistics() == {"borrowed": 1, "waiting": 0, "owners_waiting": 0}
+
+
+async def test_a_table_where_people_wait_goes_before_tables_of_bots_alone() -> None:
+    order = await served_order(FairQueue(1), ["a", "a", "b", "C", "a", "D", "c"])
+    assert order == ["C", "D", "a", "b", "c", "a", "a"]
+    # among urgent ones, round the owners too: c's second waits for d's one
+    order = await served_order(FairQueue(1), ["C", "C", "C", "D", "a"])
+    assert order == ["C", "D", "C", "C", "a"]
 
 
 def test_a_queue_needs_a_place() -> None:
