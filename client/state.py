@@ -26,7 +26,6 @@ True
 
 from __future__ import annotations
 
-import re
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -38,7 +37,6 @@ from protocol.describe import seat_name
 
 MAX_LOG = 500
 MAX_SHOUTS = 200
-_AT_TABLE = re.compile(r"\bat table (\S+?)[:,;]?(?:\s|$)")
 
 
 def display_name(player: str | None) -> str | None:
@@ -300,11 +298,10 @@ class ClientState:
             return "name"
         if isinstance(msg, m.Notice):
             self._notice(msg.text)
-            # A table's notice (the clock's move, a seat away) goes in its log, in order
-            # with its events.
-            found = _AT_TABLE.search(msg.text)
-            if found and found.group(1) in self.tables:
-                self.tables[found.group(1)].add("note", {"text": msg.text})
+            # A table's notice (the clock's move, a seat away) goes in its log too, in
+            # order with its events: the server names the table it is about.
+            if msg.table is not None and msg.table in self.tables:
+                self.tables[msg.table].add("note", {"text": msg.text})
             return "notice"
         return None
 

@@ -968,10 +968,14 @@ class Stats(Message):
 @message("notice", SERVER)
 @dataclass(frozen=True, slots=True)
 class Notice(Message):
-    """A message from the server or its operators; ``shutdown_in`` counts down."""
+    """A message from the server or its operators; ``shutdown_in`` counts down.
+    ``table`` names the table a notice is about (the clock's move, a seat taken up
+    elsewhere, a table closed), so a client files it in that table's log; it is null
+    for a notice to the whole server."""
 
     text: Text
     shutdown_in: OptCount = None
+    table: OptWord = None
     id: Id = field(default=None, kw_only=True)
 
 

@@ -189,7 +189,9 @@ SPECS: tuple[LineSpec, ...] = (
         Presence,
         (("table", "word"), ("seat", "int"), ("name", "word"), ("what", "word")),
     ),
-    LineSpec("notice", Notice, (), (("shutdown_in", "optint"),), "text:text"),
+    LineSpec(
+        "notice", Notice, (), (("table", "optword"), ("shutdown_in", "optint")), "text:text"
+    ),
     LineSpec(
         "watcher",
         Watcher,

@@ -119,8 +119,13 @@ def record(req: int | None, table: int, page: Page, game: int) -> Message:
     )
 
 
-def notice(text: str, shutdown_in: int | None = None) -> Message:
-    return m.Notice(text=m.clean_text(text), shutdown_in=shutdown_in)
+def notice(text: str, shutdown_in: int | None = None, *, table: int | None = None) -> Message:
+    """A notice; ``table`` is the table it is about (None: the whole server's)."""
+    return m.Notice(
+        text=m.clean_text(text),
+        shutdown_in=shutdown_in,
+        table=None if table is None else table_word(table),
+    )
 
 
 def goodbye(code: str, text: str = "", req: int | None = None) -> Message:

@@ -330,7 +330,7 @@ class GameMaster:
         }
 
     def _notice_all(self, text: str) -> None:
-        msg = wire.notice(text)
+        msg = wire.notice(text, table=self.table.id)
         for m in self.table.members():
             m.deliver(msg)
 
@@ -411,7 +411,11 @@ class GameMaster:
             )
             member = table.seats[seat].member
             if member is not None:
-                member.deliver(wire.notice(f"you are away at table {table.id}: act to come back"))
+                member.deliver(
+                    wire.notice(
+                        f"you are away at table {table.id}: act to come back", table=table.id
+                    )
+                )
         return seat
 
     def clock_notice(self, seat: int, notation: str) -> wire.Message:
@@ -420,7 +424,8 @@ class GameMaster:
         of the move's events, so that the log reads the cause before the move."""
         name = self.table.seats[seat].name
         return wire.notice(
-            f"time's up at table {self.table.id}: the clock made {name}'s move: {notation}"
+            f"time's up at table {self.table.id}: the clock made {name}'s move: {notation}",
+            table=self.table.id,
         )
 
     # ------------------------------------------------------------- prizes

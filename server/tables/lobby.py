@@ -149,7 +149,7 @@ class Lobby:
             # from the lobby but not closed in the store: a restart replays it (or, if
             # the replay fails too, leaves it out and says so in the log).
             log.exception("table %s failed and was taken out of the lobby", table.id)
-            notice = wire.notice(f"table {table.id} failed; the server took it out")
+            notice = wire.notice(f"table {table.id} failed; the server took it out", table=table.id)
             for member in table.members():
                 member.deliver(notice)
         finally:

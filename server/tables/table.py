@@ -518,7 +518,9 @@ class Table:
                 member = self.seats[seat].member
                 if member is not None:
                     member.deliver(
-                        wire.notice(f"the game master unseated you from table {self.id}")
+                        wire.notice(
+                            f"the game master unseated you from table {self.id}", table=self.id
+                        )
                     )
                     self.spectators.add(member)  # he may keep watching
                 self.seats[seat] = Seat()
@@ -535,7 +537,7 @@ class Table:
             d.then()
         d.member.deliver(d.reply)
         for text in d.notices:
-            msg = wire.notice(text)
+            msg = wire.notice(text, table=self.id)
             for m in self.members():
                 m.deliver(msg)
         if d.snapshots:
@@ -878,7 +880,9 @@ class Table:
         self.gm.back(seat)
         old = self.seats[seat].member
         if old is not None and old is not c.member:
-            old.deliver(wire.notice(f"your seat at table {self.id} was taken up elsewhere"))
+            old.deliver(
+                wire.notice(f"your seat at table {self.id} was taken up elsewhere", table=self.id)
+            )
         self._detach(c.member)
         came_back = bool(mine) and old is None  # his own seat, while he was gone
         self.seats[seat] = Seat(name, th, c.member)
@@ -955,7 +959,9 @@ class Table:
             self.witnesses.shown(c.member, seat)
         old = self.seats[seat].member
         if old is not None and old is not c.member:
-            old.deliver(wire.notice(f"your seat at table {self.id} was resumed elsewhere"))
+            old.deliver(
+                wire.notice(f"your seat at table {self.id} was resumed elsewhere", table=self.id)
+            )
         self._detach(c.member)
         came_back = old is None
         self.seats[seat].member = c.member
@@ -1141,7 +1147,7 @@ class Table:
             return
         await self._abandon_running()
         self.gm.clock.stop()
-        msg = wire.notice(f"the game at table {self.id} was abandoned: {reason}")
+        msg = wire.notice(f"the game at table {self.id} was abandoned: {reason}", table=self.id)
         for m in self.members():
             m.deliver(msg)
         self._send_snapshots()
@@ -1162,6 +1168,6 @@ class Table:
         self.state = CLOSED
         self.closed.set()
         self.gm.announce(returned)
-        msg = wire.notice(f"table {self.id} closed: {reason}")
+        msg = wire.notice(f"table {self.id} closed: {reason}", table=self.id)
         for m in self.members():
             m.deliver(msg)

@@ -138,7 +138,9 @@ def test_a_tables_notice_goes_in_its_log_in_order() -> None:
     state = ClientState()
     state.handle(m.Snapshot(table="4", seq=1, state="playing", view={}, seat=0, players=()))
     state.handle(m.TableEvent(table="4", seq=2, event={"kind": "play", "seat": 0, "cards": ["TC"]}))
-    state.handle(m.Notice(text="time's up at table 4: the clock made ann's move: play TC"))
+    state.handle(
+        m.Notice(text="time's up at table 4: the clock made ann's move: play TC", table="4")
+    )
     state.handle(m.TableEvent(table="4", seq=3, event={"kind": "draw", "seat": 1, "count": 1}))
     kinds = [line.kind for line in state.tables["4"].log]
     assert kinds == ["event", "note", "event"]

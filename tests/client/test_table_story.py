@@ -248,3 +248,16 @@ def test_an_abbott_bot_has_the_lobbys_name_at_the_table_too() -> None:
     assert "(bot)" not in screen, screen
     said = " ".join(_app(st).help_lines()) + " ".join(_app(st, None).help_lines())
     assert said.count("A server bot is named bot N, N its seat") == 2, said
+
+
+def test_a_notice_goes_to_the_log_of_the_table_it_names() -> None:
+    """Before: the client found the table in the notice's English (``at table N``), so a
+    notice worded otherwise ("unseated you from table 1") missed the table's log; now the
+    notice's ``table`` field says it."""
+    st = ClientState()
+    st.handle(_snapshot(1, ("alice", "bob", "bot:heuristic")))
+    st.handle(m.Notice(text="the game master unseated you from table 1", table="1"))
+    st.handle(m.Notice(text="a word at table 1, about no table"))  # server-wide
+    notes = [line.data["text"] for line in st.tables["1"].log if line.kind == "note"]
+    assert notes == ["the game master unseated you from table 1"]
+    assert len(st.notice_lines) == 2  # the lobby's log has both
