@@ -4,17 +4,22 @@ claimed name kept by the browser."""
 
 from __future__ import annotations
 
+import random
+
 from conftest import DESKTOP, wait_for
 from mpclient import MsgpackPlayer
 from selenium.webdriver.common.by import By
 from webpage import (
     click,
     create_table,
+    event_seqs,
     log_lines,
     open_client,
+    settle,
     table_state,
     take_guest,
     take_name,
+    tap_something,
     texts,
     visible,
 )
@@ -125,3 +130,25 @@ def test_a_claimed_name_is_kept_by_the_browser(server, browsers) -> None:
     take_name(other, "zoe")
     error = wait_for(lambda: visible(other, "#name-error") and visible(other, "#name-error").text)
     assert "belongs to someone else" in error
+
+
+def test_watching_mid_game_shows_how_the_board_came_about(server, browsers) -> None:
+    ann, bob = browsers(), browsers()
+    open_client(ann, server.url)
+    take_guest(ann)
+    table = create_table(ann, "switch", 2, 1, {"turn_seconds": 0})
+    rng = random.Random(2)
+    while table_state(ann).get("seq", 0) < 8:
+        state = table_state(ann)
+        if state.get("to_act") == 0 and tap_something(ann, rng):
+            settle(ann, state.get("seq"))
+    open_client(bob, server.url)
+    take_guest(bob)
+    click(bob, f'[data-watch="{table}"]')
+    wait_for(lambda: visible(bob, "#table"), what="bob watching")
+    # the deal, long before bob came, is in his log, and every event after it in order
+    first = wait_for(lambda: event_seqs(bob) and event_seqs(bob)[0], what="the old events")
+    assert first <= 2
+    seqs = event_seqs(bob)
+    assert seqs == list(range(seqs[0], seqs[-1] + 1))
+    assert log_lines(bob)[0].startswith("Hand 1:")

@@ -181,12 +181,36 @@ class App {
     if (reply.type !== "seated") return this.toast(reply.text || reply.code);
     this.open(table);
     this.persistSoon();
+    this.catchUpLog(table);
   }
 
   async watch(table) {
     const reply = await this.conn.request({ type: "spectate", table });
     if (reply.type === "error") return this.toast(reply.text || reply.code);
     this.open(table);
+    this.catchUpLog(table);
+  }
+
+  /** A table joined or watched mid-game: its snapshot has the board, not how it came
+   * about, so the last events of the game are asked for, for the log only (from 40
+   * back; from fewer when a snapshot comes instead: the game is younger than that). */
+  async catchUpLog(table, back = 40) {
+    const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+    for (let i = 0; i < 20 && !(this.state.tables.get(table) || {}).synced; i++) await sleep(100);
+    const t = this.state.tables.get(table);
+    if (!t || t.seq <= 1 || !["playing", "paused", "over"].includes(t.state)) return;
+    const newest = (t.backfillTo = t.seq);
+    for (let n = back; n >= 2; n = Math.floor(n / 2)) {
+      const since = Math.max(1, newest - n);
+      if (since >= newest) continue;
+      const had = t.log.length;
+      const reply = t.token
+        ? await this.conn.request({ type: "resume", table, token: t.token, last_seq: since })
+        : await this.conn.request({ type: "spectate", table, last_seq: since });
+      if (reply.type === "error") return;
+      await sleep(300);
+      if (t.log.length > had) return;
+    }
   }
 
   async create(ruleset, seats, bots, options) {

@@ -25,6 +25,7 @@ export function newTable(table) {
     log: [],
     gone: {}, // seat -> [name, "dropped" | "left"]
     result: null, // the last hand_end / game_end event, until the next deal
+    backfillTo: null, // events up to this seq asked for after a snapshot: the log only
   };
 }
 
@@ -64,6 +65,17 @@ function addLog(t, line) {
   if (t.log.length > MAX_LOG) t.log.splice(0, t.log.length - MAX_LOG);
 }
 
+/** An event older than the board, asked for to show how the board came about: filed
+ * into the log in seq order, once; any other old event is a duplicate, ignored. */
+function backfill(t, msg) {
+  if (t.backfillTo === null || msg.seq > t.backfillTo) return null;
+  if (t.log.some((line) => line.seq === msg.seq)) return null;
+  let at = t.log.findIndex((line) => line.seq !== undefined && line.seq > msg.seq);
+  if (at < 0) at = t.log.length;
+  t.log.splice(at, 0, { kind: "event", ev: msg.event || {}, seq: msg.seq });
+  return "event";
+}
+
 export class ClientState {
   constructor() {
     this.name = null;
@@ -100,7 +112,7 @@ export class ClientState {
       }
       case "event": {
         const t = this.table(msg.table);
-        if (msg.seq <= t.seq) return null;
+        if (msg.seq <= t.seq) return backfill(t, msg);
         if (t.synced && msg.seq > t.seq + 1) return "gap";
         t.seq = msg.seq;
         const ev = msg.event || {};
