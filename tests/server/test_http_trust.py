@@ -224,3 +224,23 @@ async def test_a_flood_of_websocket_pings_is_refused_then_dropped(nursery) -> No
         while True:
             await client._fill()
     assert codec.close is not None
+
+
+async def test_proxied_websockets_are_counted_as_their_address(nursery) -> None:
+    """``connections_per_address`` holds for what comes through a proxy too: counted as
+    ``proxied:127.0.0.1`` (the socket's own loopback address is trusted, so uncounted),
+    and let go when the connection ends."""
+    config = TEST_CONFIG.replace(http_hosts=("cards.example",), connections_per_address=1)
+    server = Server(config, MemoryStore())
+    port = await nursery.start(server.serve)
+    first = await ws_client(port, "cards.example")
+    assert isinstance(await first.request(m.Hello()), m.Welcome)
+    second = await ws_client(port, "cards.example")  # agreed, then closed unserved
+    with trio.fail_after(TIMEOUT):
+        assert await second.stream.receive_some(65536) == b""
+    await first.aclose()
+    with trio.fail_after(TIMEOUT):
+        while server.connections:
+            await trio.sleep(0.01)
+    third = await ws_client(port, "cards.example")
+    assert isinstance(await third.request(m.Hello()), m.Welcome)
