@@ -58,7 +58,7 @@ from prompt_toolkit.widgets import TextArea
 
 from client.boards import BoardContext, render_board
 from client.boards.legal import legal_text
-from client.commands import ACTIONS_HELP, COMMANDS, MASTER_COMMANDS, TABLE_COMMANDS
+from client.commands import COMMANDS, MASTER_COMMANDS, TABLE_COMMANDS, command, help_line
 from client.completion import CommandCompleter
 from client.page import Page, wrap_page
 from client.players import with_rating
@@ -66,6 +66,7 @@ from client.rules import rules_lines
 from client.state import CLOCK_WARNING, MAX_LOG, ClientState, LogLine, TableState
 from client.wrap import wrap_fragments
 from protocol import fields
+from protocol.commands import ACTION_HELP, action_help
 from protocol.describe import describe_event, seat_name
 from protocol.words import plural
 
@@ -122,19 +123,11 @@ STYLE = Style.from_dict(
 
 def command_help(word: str) -> str:
     """One line of help for a command or an action verb (``help join``)."""
-    word = word.lower()
-    mine = COMMANDS.get(word) or TABLE_COMMANDS.get(word) or MASTER_COMMANDS.get(word)
-    if mine:
-        return f"{word}: {mine}"
-    from protocol.commands import COMMANDS as WIRE_COMMANDS
-
-    for cmd in WIRE_COMMANDS:
-        if word == cmd.name or word in cmd.aliases:
-            return f"{cmd.usage}: {getattr(cmd, 'summary', '')}"
-    for lines in ACTIONS_HELP.values():
-        for line in lines:
-            if line.split()[0] == word:
-                return " ".join(line.split())
+    if command(word) is not None:
+        return help_line(word)
+    actions = action_help(word)
+    if actions:
+        return "; ".join(actions)
     return f"no command {word!r}; F1 lists them all"
 
 
@@ -820,16 +813,17 @@ class ClientApp:
                 width = max(20, self.application.output.get_size().columns - 4)
                 lines += ["  " + line for line in legal_text(t.legal, width)]
             lines.append(f"At the table ({family or 'waiting'}): type an action")
-            lines += ["  " + h for h in ACTIONS_HELP.get(family, ["(actions appear once dealt)"])]
+            actions = ACTION_HELP.get(family, ("(actions appear once dealt)",))
+            lines += ["  " + h for h in actions]
             lines.append(BOT_NAMES)
             lines.append("Table commands:")
-            lines += [f"  {c:<8} {h}" for c, h in TABLE_COMMANDS.items()]
+            lines += ["  " + help_line(c) for c in TABLE_COMMANDS]
             if t.master == self.state.name:  # one wrapped line: the help fits 24 rows
-                usage = [h.split(":")[0] if ":" in h else c for c, h in MASTER_COMMANDS.items()]
+                usage = [found.usage for c in MASTER_COMMANDS if (found := command(c))]
                 lines.append("Game master: " + ", ".join(usage) + " (help WORD for one)")
         else:
             lines.append("In the lobby:")
-            lines += [f"  {c:<8} {h}" for c, h in COMMANDS.items()]
+            lines += ["  " + help_line(c) for c in COMMANDS]
             lines.append(BOT_NAMES)
         return lines
 

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
-from client.commands import COMMANDS, MASTER_COMMANDS, TABLE_COMMANDS
+from client.commands import COMMANDS, MASTER_COMMANDS, TABLE_COMMANDS, summary
 from client.state import ClientState
 from engine.strategies import strategies
 
@@ -54,7 +54,7 @@ def candidates(before: str, state: ClientState, table: str | None) -> list[tuple
         names = list(TABLE_COMMANDS) + list(COMMANDS) if t else list(COMMANDS)
         if t and t.master is not None and t.master == state.name:
             names += list(MASTER_COMMANDS)
-        out += [(c, _summary(c)) for c in names]
+        out += [(c, summary(c)) for c in names]
     else:
         verb = words[0].lower()
         done = [w.upper() if verb == "play" else w.lower() for w in words[1:]]
@@ -94,10 +94,6 @@ def candidates(before: str, state: ClientState, table: str | None) -> list[tuple
             out += [(c, "") for c in [*COMMANDS, *TABLE_COMMANDS, *MASTER_COMMANDS]]
     low = prefix.lower()
     return _dedupe((c, m) for c, m in out if c.lower().startswith(low))
-
-
-def _summary(command: str) -> str:
-    return COMMANDS.get(command) or TABLE_COMMANDS.get(command) or MASTER_COMMANDS.get(command, "")
 
 
 class CommandCompleter(Completer):

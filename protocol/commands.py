@@ -473,9 +473,9 @@ COMMANDS: tuple[Command, ...] = (
         "general",
         _hello,
     ),
-    Command("name", "name NAME [SECRET]", "claim a name; keep the secret (text mode: with"
-            " no SECRET, a guest name whose secret the server makes and shows once)", "general",
-            _name),
+    Command("name", "name NAME [SECRET]", "claim a name; keep the secret (the terminal client"
+            " keeps it for you; text mode: with no SECRET, a guest name whose secret the server"
+            " makes and shows once)", "general", _name),
     Command("format", "format text|json", "text mode: server lines as sentences (text), or"
             " with every field as JSON, for programs (json)", "general", _format),
     Command("ping", "ping", "check the connection (answer: pong)", "general",
@@ -495,12 +495,14 @@ COMMANDS: tuple[Command, ...] = (
             ("spectate", "observe")),
     Command("who", "who", "who is online: where each sits or watches, playing or idle",
             "lobby", _no_args(Who, "who"), ("users", "online")),
-    Command("shout", "shout TEXT", "talk to everyone online, not one table", "lobby", _shout),
+    Command("shout", "shout TEXT", "talk to everyone online, not one table (shouts off: hear"
+            " none)", "lobby", _shout),
     Command("shouts", "shouts on|off", "hear everyone's shouts (on, the default) or not",
             "lobby", _shouts),
     Command("resume", "resume TABLE TOKEN SEQ", "take back your seat after a reconnect"
             " (with no arguments: resume a paused game)", "lobby", _resume),
-    Command("leave", "leave", "leave the current table", "table",
+    Command("leave", "leave", "leave the current table (in a running game a bot takes your"
+            " seat)", "table",
             _table_only(lambda t: Leave(table=t), "leave")),
     Command("look", "look [TABLE]", "show the table again: the position, your hand, what"
             " you may do", "table", _look, ("hand", "board", "position", "l")),
@@ -511,12 +513,14 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "record",
         "record [TABLE [START]]",
-        "get a page of a table's game record, from entry START",
+        "get a page of a table's game record, from entry START (the terminal client fetches"
+        " every page and saves the record as a file)",
         "table",
         _record,
     ),
     Command("chips", "chips [NAME]", "a chip balance and its recent entries", "lobby", _chips),
-    Command("finger", "finger [NAME]", "a player's profile: ratings, games won, chips", "lobby",
+    Command("finger", "finger [NAME]", "a player's profile: ratings, games won, chips, last"
+            " games", "lobby",
             _finger, ("profile",)),
     Command("history", "history [NAME] [START]", "a player's finished games, newest first",
             "lobby", _history),
@@ -526,7 +530,8 @@ COMMANDS: tuple[Command, ...] = (
             _table_only(lambda t: StartGame(table=t), "start")),
     Command("pause", "pause", "pause the game and its clock (game master)", "master",
             _table_only(lambda t: PauseGame(table=t), "pause")),
-    Command("bot", "bot SEAT [STRATEGY]", "seat a server bot (game master)", "master", _bot),
+    Command("bot", "bot SEAT [STRATEGY]", "seat a server bot: random, heuristic or search"
+            " (game master)", "master", _bot),
     Command("unseat", "unseat SEAT", "empty a seat (game master)", "master", _unseat),
     Command("set", "set option=value ...", "change table options (game master)", "master", _set),
     Command("prize", "prize CHIPS", "put up a prize from your chips (game master)", "master",
@@ -541,10 +546,91 @@ COMMANDS: tuple[Command, ...] = (
             _admin),
 )  # fmt: skip
 
+
+def _screen_only(name: str) -> Builder:
+    def build(args: list[str], rest: str, table: str | None) -> Message:
+        raise CommandError(f"{name} is a command of the terminal client (switchboard play)")
+
+    return build
+
+
+def _screen(name: str, usage: str, summary: str, group: str, *aliases: str) -> Command:
+    return Command(name, usage, summary, group, _screen_only(name), aliases)
+
+
+#: The terminal client's own commands: they change what its screen shows or run on the
+#: player's machine, so no message stands for them and text mode does not take them.
+#: Their help is written here, beside the wire commands', so that every command's help
+#: is written once and the client reads all of it from this module.
+SCREEN_COMMANDS: tuple[Command, ...] = (
+    _screen("lobby", "lobby", "the lobby and its commands (you stay at your tables; table"
+            " TABLE returns)", "table"),
+    _screen("table", "table TABLE", "show a table you are at", "table"),
+    _screen("filter", "filter [WORDS]", "show only the tables matching every word (no words:"
+            " all)", "lobby"),
+    _screen("ascii", "ascii", "switch between card symbols (Q♥) and plain ASCII (QH)",
+            "general"),
+    _screen("rules", "rules [GAME]", "the rules of the table's game and its options",
+            "general"),
+    _screen("hint", "hint", "the search's advice for your move (against bots only)", "table"),
+    _screen("analyze", "analyze [TABLE]", "mark the mistakes in the finished game (in its"
+            " log)", "table", "analyse"),
+)  # fmt: skip
+
+#: What each action verb means in each family, for ``help VERB`` (text mode and the
+#: terminal client's help page): the line starts with the verb and its usage.
+ACTION_HELP: dict[str, tuple[str, ...]] = {
+    "abbott": (
+        "move SQUARE   move your piece, e.g. move c4 (squares are labelled on the grid)",
+        "ally SEAT     name a partner before moving, e.g. ally west",
+        "concede       give up the hand (both of a side must concede)",
+        "vote end      ask to end the hand now",
+    ),
+    "shedding": (
+        "play CARD [CARD ...] [last]   e.g. play QH, play 7H 7D, play 5C last",
+        "draw          draw from the stock, or take a pending pick-up",
+        "pass          keep the card you drew",
+        "suit SUIT     name the suit after a wild card, e.g. suit hearts",
+        "last          announce your last card",
+    ),
+    "kilodney": (
+        "play CARD     follow the suit or the face of the top card, or lead after a stop;"
+        " a joker may be played at any time (it stops the sequence)",
+    ),
+}
+
+
+def action_help(verb: str) -> list[str]:
+    """Each family's line for the action ``verb``, the family first, spaces squeezed.
+
+    >>> action_help("suit")
+    ['shedding: suit SUIT name the suit after a wild card, e.g. suit hearts']
+    """
+    return [
+        f"{family}: {' '.join(line.split())}"
+        for family, lines in ACTION_HELP.items()
+        for line in lines
+        if line.split()[0] == verb.lower()
+    ]
+
+
 _BY_NAME: dict[str, Command] = {}
 for _cmd in COMMANDS:
     for _word in (_cmd.name, *_cmd.aliases):
         _BY_NAME[_word] = _cmd
+_SCREEN_BY_NAME = {word: c for c in SCREEN_COMMANDS for word in (c.name, *c.aliases)}
+
+
+def command_named(word: str, *, screen: bool = False) -> Command | None:
+    """The command ``word`` names (or is an alias of); with ``screen``, the terminal
+    client's own commands too, before the wire's (its ``table`` shows a table).
+
+    >>> command_named("sit").name, command_named("ascii"), command_named("ascii", screen=True).usage
+    ('join', None, 'ascii')
+    """
+    word = word.lower()
+    found = _SCREEN_BY_NAME.get(word) if screen else None
+    return found or _BY_NAME.get(word)
 
 
 def command_words() -> list[str]:
@@ -883,7 +969,8 @@ def help_lines(topic: str | None = None, now: Situation | None = None) -> list[s
     if topic:
         word = topic.lower()
         if word in VERBS or word == "actions":
-            return ["actions (type them bare at your table): " + expected_verbs()]
+            lines = ["actions (type them bare at your table): " + expected_verbs()]
+            return lines + ["  " + line for line in action_help(word)]
         command = _BY_NAME.get(word)
         if command is None:
             return [_unknown(topic)]

@@ -74,7 +74,7 @@ def test_table_talk_resize_help_and_quit() -> None:
         d.keys("\x1b")
         await d.until(lambda: "closes this help" not in d.screen(), what="help to close")
         d.line("help join")
-        await d.until_screen("join TABLE [SEAT]")
+        await d.until_screen("join [TABLE [SEAT]]")
         # `ascii` switches the whole screen, frames and rules included, at once.
         assert not d.screen().isascii()
         d.line("ascii")

@@ -31,5 +31,31 @@ def test_bot_completes_the_strategies_of_the_tables_family_before_the_deal() -> 
 
 
 def test_help_names_each_master_command() -> None:
-    assert command_help("unseat").startswith("unseat: unseat SEAT")
+    assert command_help("unseat").startswith("unseat SEAT: empty a seat")
     assert "paused" in command_help("resume")
+
+
+def test_every_command_the_client_takes_has_its_help_from_the_one_command_table() -> None:
+    """Before: the client wrote each command's help again (client/commands.py), and the two
+    drifted; now it reads the usage and summary of each from ``protocol.commands``."""
+    from client import commands as screen
+    from protocol.commands import command_named
+
+    offered = {c for c, _ in candidates("", _table("ann"), "t1")}
+    offered |= {c for c, _ in candidates("help ", _table("ann"), "t1")}
+    accepted = offered | set(screen.LOCAL)
+    assert {"join", "ascii", "filter", "lobby", "hint", "analyze", "unseat"} <= accepted
+    for word in sorted(accepted):
+        command = command_named(word, screen=True)
+        assert command is not None, f"{word!r} has no help in protocol.commands"
+        assert command_help(word).startswith(f"{command.usage}: {command.summary}"), word
+    # ... and its own module holds no help text of its own: only which commands go where
+    texts = [v for k, v in vars(screen).items() if isinstance(v, dict) and k[:1] != "_"]
+    assert not any(isinstance(x, str) and " " in x for d in texts for x in d.values())
+
+
+def test_help_for_an_action_says_how_each_game_takes_it() -> None:
+    from protocol.commands import help_lines
+
+    assert any("play QH, play 7H 7D" in line for line in help_lines("play"))
+    assert "move SQUARE" in command_help("move")
