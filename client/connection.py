@@ -277,7 +277,7 @@ class Connection:
 
     async def _open(self) -> tuple[trio.abc.Stream, MsgpackDecoder]:
         stream = await trio.open_tcp_stream(self.host, self.port)
-        decoder = MsgpackDecoder(self.limits)
+        decoder = MsgpackDecoder(self.limits, skip_greeting=True)
         try:
             await self._handshake(stream, decoder)
         except BaseException:

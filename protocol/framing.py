@@ -27,7 +27,7 @@ class Splitter:
         self._buffer = bytearray()
         #: complete pieces not yet taken; a deque only while there are some (an idle
         #: connection's empty deque would cost 760 bytes, 7 MB over 10,000 connections)
-        self._chunks: deque[bytes] | tuple[()] = NO_PIECES
+        self._chunks: deque[bytes | bytearray] | tuple[()] = NO_PIECES
         #: why the stream broke (message, code), once it has. The words are kept, not the
         #: exception: a raised exception holds its traceback, whose frames hold the
         #: connection that owns this splitter, and that cycle would outlive the connection.
@@ -52,14 +52,14 @@ class Splitter:
             message, code = self._failure
             raise RemoteProtocolError(f"the stream already failed: {message}", code)
 
-    def _pieces(self) -> deque[bytes]:
+    def _pieces(self) -> deque[bytes | bytearray]:
         """The queue of complete pieces, made when the first is cut."""
         chunks = self._chunks
         if type(chunks) is not deque:
             chunks = self._chunks = deque()
         return chunks
 
-    def _take(self) -> bytes:
+    def _take(self) -> bytes | bytearray:
         """The next complete piece (there is one: the caller checked ``_chunks``)."""
         chunks = self._chunks
         assert type(chunks) is deque

@@ -75,7 +75,7 @@ def encode(message: Message, limits: Limits | None = None) -> bytes:
 def encode_map(data: dict[str, Any], limits: Limits | None = None) -> bytes:
     """One frame holding an arbitrary map (tests and benchmarks use it)."""
     try:
-        body = _pack(data)
+        body: bytes = _pack(data)
     except (TypeError, ValueError, OverflowError) as exc:
         raise LocalProtocolError(f"cannot encode {data.get('type')!r}: {exc}") from None
     size = len(body)
@@ -144,17 +144,56 @@ def _discard_unpacker(limits: Limits) -> None:
     getattr(_shared, "unpackers", {}).pop(limits, None)
 
 
+#: The longest text greeting a client's decoder skips before its first frame.
+MAX_GREETING = 1024
+
+
 class MsgpackDecoder(Splitter):
-    """Bytes in, messages out, for one connection (either side)."""
+    """Bytes in, messages out, for one connection (either side).
+
+    ``skip_greeting`` is for a client: a server greets a connection that has said
+    nothing for half a second with one line of text (for a person at ``nc``), and a
+    client slowed down before its ``hello`` (a loaded machine, a slow start) gets that
+    line before its first frame. A frame's first byte is ``0x00`` and the line's is a
+    letter, so the decoder drops the bytes up to and including the first ``\\n`` when
+    the stream starts with anything but ``0x00`` (docs/protocol.md, "The opening").
+
+    >>> from protocol.messages import Ping
+    >>> d = MsgpackDecoder(skip_greeting=True)
+    >>> d.feed(b"Switchboard: a server for the Switch card games.\\n" + encode(Ping(id=1)))
+    [Ping(id=1)]
+    """
 
     name = "msgpack"  #: the codec's name, as ``protocol.sniff`` says it
 
-    def __init__(self, limits: Limits = DEFAULT_LIMITS) -> None:
+    def __init__(self, limits: Limits = DEFAULT_LIMITS, skip_greeting: bool = False) -> None:
         super().__init__(limits)
+        #: What has come of a greeting so far; ``None`` once past it (or not looking).
+        self._greeting: bytes | None = b"" if skip_greeting else None
 
-    def receive_data(self, data: bytes) -> None:
+    def _past_greeting(self, data: bytes | bytearray) -> bytes:
+        """``data`` without the greeting line the stream may open with (held until whole)."""
+        assert self._greeting is not None
+        held = self._greeting + bytes(data)
+        if held[0] == 0:  # a frame: no greeting came
+            self._greeting = None
+            return held
+        end = held.find(b"\n")
+        if end < 0:
+            if len(held) > MAX_GREETING:
+                raise self._fail(f"the stream opens with {len(held)} bytes that are no frame")
+            self._greeting = held
+            return b""
+        self._greeting = None
+        return held[end + 1 :]
+
+    def receive_data(self, data: bytes | bytearray) -> None:
         """Add bytes from the peer; ``b""`` means the stream ended."""
         self._check()
+        if self._greeting is not None and data:
+            data = self._past_greeting(data)
+            if not data:
+                return
         if not data:
             if self._buffer:
                 raise self._fail("the stream ended in the middle of a frame")
