@@ -84,7 +84,9 @@ def create_table(
     Select(driver.find_element(By.ID, "create-seats")).select_by_value(str(seats))
     Select(driver.find_element(By.ID, "create-bots")).select_by_value(str(bots))
     if options:
-        driver.find_element(By.CSS_SELECTOR, "#create-form details summary").click()
+        opened = "return document.querySelector('#create-form details').open"
+        if not driver.execute_script(opened):
+            driver.find_element(By.CSS_SELECTOR, "#create-form details summary").click()
         for name, value in options.items():
             field = driver.find_element(By.ID, f"opt-{name}")
             if field.get_attribute("type") == "checkbox":
