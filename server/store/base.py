@@ -40,7 +40,7 @@ import hmac
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, overload
+from typing import Any, Protocol, assert_never, overload
 
 import trio
 
@@ -559,100 +559,107 @@ class StoredState:
 def apply_write(state: StoredState, w: Write) -> None:
     """What a write means, as a change to ``StoredState``: the store's semantics in one place.
 
-    ``MemoryStore`` is exactly this; ``SQLiteStore`` is tested against it."""
-    if isinstance(w, NameClaimed):
-        state.names[w.name] = (w.display, w.salt, w.digest)
-        state.name_seen[w.name] = w.at
-    elif isinstance(w, NameSeen):
-        if w.name in state.names:
+    ``MemoryStore`` is exactly this; ``SQLiteStore`` writes each write as SQL
+    (``server.store.sqlite.execute``) and reads it back (``read_state``), and a test holds
+    the two equal for random sequences of every write. Each interpretation matches on
+    the write's class and ends in ``assert_never``, so a write added to ``Write`` and not
+    taught to every one of them fails the type check."""
+    match w:
+        case ActionTaken():
+            g = _game(state, w.table, w.game)
+            assert len(g.actions) == w.index, w
+            assert isinstance(g.actions, list), "a loaded store's state takes no writes"
+            g.actions.append([w.seat, w.notation])
+        case GameSnapshot():
+            g = _game(state, w.table, w.game)
+            assert len(g.actions) == w.actions, w
+            g.snapshot = w
+        case TalkSaid():
+            pass  # talk is kept for the record, not reloaded
+        case NameClaimed():
+            state.names[w.name] = (w.display, w.salt, w.digest)
             state.name_seen[w.name] = w.at
-    elif isinstance(w, NameExpired):
-        state.names.pop(w.name, None)
-        state.name_seen.pop(w.name, None)
-        if state.ledger.balances.get(w.display) == 0:
-            del state.ledger.balances[w.display]
-    elif isinstance(w, TableCreated):
-        state.tables[w.table] = StoredTable(
-            w.table,
-            w.ruleset,
-            w.seats,
-            dict(w.options),
-            w.creator,
-            dict(w.settings),
-            master=w.creator,
-            seat_names=[None] * w.seats,
-            token_hashes=[None] * w.seats,
-        )
-        state.next_table = max(state.next_table, w.table + 1)
-    elif isinstance(w, SeatSet):
-        t = state.tables[w.table]
-        t.seat_names[w.seat] = w.name
-        t.token_hashes[w.seat] = w.token_hash
-    elif isinstance(w, MasterSet):
-        state.tables[w.table].master = w.master
-    elif isinstance(w, OptionsSet):
-        state.tables[w.table].options = dict(w.options)
-        state.tables[w.table].settings = dict(w.settings)
-    elif isinstance(w, GameStarted):
-        state.tables[w.table].game = StoredGame(
-            w.game, w.seed, w.dealer, None if w.deck is None else list(w.deck), w.seq
-        )
-    elif isinstance(w, ActionTaken):
-        g = state.tables[w.table].game
-        assert g is not None and g.number == w.game and len(g.actions) == w.index, w
-        assert isinstance(g.actions, list), "a loaded store's state takes no writes"
-        g.actions.append([w.seat, w.notation])
-    elif isinstance(w, GameSnapshot):
-        g = state.tables[w.table].game
-        assert g is not None and g.number == w.game and len(g.actions) == w.actions, w
-        g.snapshot = w
-    elif isinstance(w, GameEnded):
-        g = state.tables[w.table].game
-        assert g is not None and g.number == w.game
-        g.over, g.outcome = True, w.outcome
-        _end_lineup(state, w.table, w.game)
-    elif isinstance(w, TableClosed):
-        state.tables.pop(w.table, None)
-        state.profiles.lineups.pop(w.table, None)
-    elif isinstance(w, BotReserved):
-        bots = state.tables[w.table].bots
-        if w.strategy is None:
-            bots.pop(w.seat, None)
-        else:
-            bots[w.seat] = w.strategy
-    elif isinstance(w, PauseSet):
-        g = state.tables[w.table].game
-        assert g is not None and g.number == w.game, w
-        g.paused = w.paused
-    elif isinstance(w, HandShown):
-        g = state.tables[w.table].game
-        assert g is not None and g.number == w.game, w
-        g.shown.setdefault(w.name, w.seat)
-    elif isinstance(w, AwaySet):
-        g = state.tables[w.table].game
-        assert g is not None and g.number == w.game, w
-        if w.away:
-            g.away.add(w.seat)
-        else:
-            g.away.discard(w.seat)
-    elif isinstance(w, ChipsMoved):
-        ledger = state.ledger
-        ledger.balances.update(w.balances)
-        if w.table is not None:
-            if w.prize_after is None:
-                ledger.prizes.pop(w.table, None)
+        case NameSeen():
+            if w.name in state.names:
+                state.name_seen[w.name] = w.at
+        case NameExpired():
+            state.names.pop(w.name, None)
+            state.name_seen.pop(w.name, None)
+            if state.ledger.balances.get(w.display) == 0:
+                del state.ledger.balances[w.display]
+        case TableCreated():
+            state.tables[w.table] = StoredTable(
+                w.table,
+                w.ruleset,
+                w.seats,
+                dict(w.options),
+                w.creator,
+                dict(w.settings),
+                master=w.creator,
+                seat_names=[None] * w.seats,
+                token_hashes=[None] * w.seats,
+            )
+            state.next_table = max(state.next_table, w.table + 1)
+        case SeatSet():
+            t = state.tables[w.table]
+            t.seat_names[w.seat] = w.name
+            t.token_hashes[w.seat] = w.token_hash
+        case MasterSet():
+            state.tables[w.table].master = w.master
+        case OptionsSet():
+            state.tables[w.table].options = dict(w.options)
+            state.tables[w.table].settings = dict(w.settings)
+        case GameStarted():
+            state.tables[w.table].game = StoredGame(
+                w.game, w.seed, w.dealer, None if w.deck is None else list(w.deck), w.seq
+            )
+        case GameEnded():
+            g = _game(state, w.table, w.game)
+            g.over, g.outcome = True, w.outcome
+            _end_lineup(state, w.table, w.game)
+        case TableClosed():
+            state.tables.pop(w.table, None)
+            state.profiles.lineups.pop(w.table, None)
+        case BotReserved():
+            bots = state.tables[w.table].bots
+            if w.strategy is None:
+                bots.pop(w.seat, None)
             else:
-                ledger.prizes[w.table] = w.prize_after
-        ledger.next_txn = max(ledger.next_txn, w.id + 1)
-    elif isinstance(w, TalkSaid):
-        pass  # talk is kept for the record, not reloaded
-    elif isinstance(w, GamePlayers):
-        state.profiles.lineups[w.table] = w
-    elif isinstance(w, GameResult):
-        _end_lineup(state, w.table, w.game)
-        state.profiles.ratings.update(((r.player, r.family), r) for r in w.ratings)
-    else:  # pragma: no cover - the union is closed
-        raise TypeError(f"not a store write: {w!r}")
+                bots[w.seat] = w.strategy
+        case PauseSet():
+            _game(state, w.table, w.game).paused = w.paused
+        case HandShown():
+            _game(state, w.table, w.game).shown.setdefault(w.name, w.seat)
+        case AwaySet():
+            away = _game(state, w.table, w.game).away
+            if w.away:
+                away.add(w.seat)
+            else:
+                away.discard(w.seat)
+        case ChipsMoved():
+            ledger = state.ledger
+            ledger.balances.update(w.balances)
+            if w.table is not None:
+                if w.prize_after is None:
+                    ledger.prizes.pop(w.table, None)
+                else:
+                    ledger.prizes[w.table] = w.prize_after
+            ledger.next_txn = max(ledger.next_txn, w.id + 1)
+        case GamePlayers():
+            state.profiles.lineups[w.table] = w
+        case GameResult():
+            _end_lineup(state, w.table, w.game)
+            state.profiles.ratings.update(((r.player, r.family), r) for r in w.ratings)
+        case _:
+            assert_never(w)
+
+
+def _game(state: StoredState, table: int, number: int) -> StoredGame:
+    """Game ``number`` of ``table``, which must be the table's current game: a write
+    for any other is the caller's bug."""
+    g = state.tables[table].game
+    assert g is not None and g.number == number, (table, number)
+    return g
 
 
 def _end_lineup(state: StoredState, table: int, game: int) -> None:

@@ -53,8 +53,6 @@ CREATE TABLE IF NOT EXISTS ratings (
     sigma REAL NOT NULL, games INTEGER NOT NULL, PRIMARY KEY (player, family)) WITHOUT ROWID;
 """
 
-WRITES = (GamePlayers, GameResult)
-
 
 def migrate(conn: sqlite3.Connection) -> None:
     """Create the profiles' tables a database lacks; a ``tallies`` table new to a
