@@ -470,7 +470,8 @@ def _whereabouts(person: dict[str, Any]) -> str:
 
 
 def _id(msg: Message) -> str:
-    return "" if msg.id is None else f" #{msg.id}"
+    request_id = getattr(msg, "id", None)  # replies echo their request's id; others have none
+    return "" if request_id is None else f" #{request_id}"
 
 
 _WRITERS: dict[type[Message], Any] = {

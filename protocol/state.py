@@ -197,7 +197,8 @@ class Session:
             else:
                 code = "not_allowed"
                 text = f"a {self.peer} may not send {message.type!r}"
-            return Error(code=code, text=text, id=message.id)
+            # Every request has an id for its reply; a message without one is answered without.
+            return Error(code=code, text=text, id=getattr(message, "id", None))
         self._advance(type(message))
         return None
 

@@ -122,7 +122,9 @@ def _num_from(tok: str) -> Any:
     return float(tok) if any(c in tok for c in ".eEn") else int(tok)
 
 
-def _opt(to: Callable[[Any], str], frm: Callable[[str], Any]) -> tuple[Callable, Callable]:
+def _opt(
+    to: Callable[[Any], str], frm: Callable[[str], Any]
+) -> tuple[Callable[[Any], str], Callable[[str], Any]]:
     return (lambda v: "-" if v is None else to(v)), (lambda t: None if t == "-" else frm(t))
 
 
@@ -189,9 +191,7 @@ SPECS: tuple[LineSpec, ...] = (
         Presence,
         (("table", "word"), ("seat", "int"), ("name", "word"), ("what", "word")),
     ),
-    LineSpec(
-        "notice", Notice, (), (("table", "optword"), ("shutdown_in", "optint")), "text:text"
-    ),
+    LineSpec("notice", Notice, (), (("table", "optword"), ("shutdown_in", "optint")), "text:text"),
     LineSpec(
         "watcher",
         Watcher,
@@ -245,19 +245,22 @@ def format_lines(message: Message) -> list[str]:
     spec = BY_CLASS.get(type(message))
     if spec is None:
         raise LocalProtocolError(f"{type(message).__name__} is not a server message")
+    # The spec table names the message's fields, so they are read by name: any
+    # message class the table lists has the fields its line reads.
+    msg: Any = message
     head = [spec.word]
-    if message.id is not None:
-        head.append(f"#{message.id}")
+    if msg.id is not None:
+        head.append(f"#{msg.id}")
     for name, kind in spec.positional:
-        head.append(_KINDS[kind][0](getattr(message, name)))
-    defaults = {n: d for n, _r, d in message._wire}
-    keyed = [(n, k, getattr(message, n)) for n, k in spec.keyed]
+        head.append(_KINDS[kind][0](getattr(msg, name)))
+    defaults = {n: d for n, _r, d in msg._wire}
+    keyed = [(n, k, getattr(msg, n)) for n, k in spec.keyed]
     tail = spec.tail
     texts: list[str] = []
     if tail.startswith("text:"):
-        texts = [getattr(message, tail[5:])]
+        texts = [getattr(msg, tail[5:])]
     elif tail == "lines":
-        texts = list(message.lines) or [""]
+        texts = list(msg.lines) or [""]
     mistakable = any(_MISTAKABLE.match(t) for t in texts)
     for name, kind, value in keyed:
         if mistakable or value != defaults[name]:
@@ -266,23 +269,23 @@ def format_lines(message: Message) -> list[str]:
     if texts:
         return [f"{prefix} {t}" if t else prefix for t in texts]
     if tail.startswith("json:"):
-        return [f"{prefix} {_json(_plain(getattr(message, tail[5:])))}"]
+        return [f"{prefix} {_json(_plain(getattr(msg, tail[5:])))}"]
     if tail == "rest":
         used = {n for n, _k in spec.positional} | {"id"}
-        rest = {n: _plain(getattr(message, n)) for n, _r, _d in message._wire if n not in used}
+        rest = {n: _plain(getattr(msg, n)) for n, _r, _d in msg._wire if n not in used}
         return [f"{prefix} {_json(rest)}"]
     if tail == "event":
-        event = message.event
+        event = msg.event
         kind = event["kind"]
         if _WORD.fullmatch(kind) and kind[0] not in "{#":
             rest = {k: v for k, v in event.items() if k != "kind"}
             return [f"{prefix} {kind} {_json(rest)}"]
         return [f"{prefix} {_json(event)}"]
     if tail == "legal":
-        view = [] if message.view is None else [_json(message.view)]
-        return [" ".join([prefix, *view, "legal:", " | ".join(message.legal)]).rstrip()]
+        view = [] if msg.view is None else [_json(msg.view)]
+        return [" ".join([prefix, *view, "legal:", " | ".join(msg.legal)]).rstrip()]
     if tail == "talk":
-        return [f"{prefix} {message.name}: {message.text}"]
+        return [f"{prefix} {msg.name}: {msg.text}"]
     return [prefix]
 
 
@@ -427,7 +430,7 @@ class LineReader(Splitter):
         if len(buf) >= limit:
             raise self._fail(f"a line is longer than {limit} bytes")
 
-    def next_line(self) -> str | bytes | None:
+    def next_line(self) -> str | bytes | bytearray | None:
         """The next line without its line ending: a ``str``, or the raw ``bytes``
         if it is not UTF-8; ``None`` until more data arrives."""
         self._check()
@@ -506,8 +509,10 @@ class ServerTextCodec:
             line = self.reader.next_line()
             if line is None:
                 return None
-            if isinstance(line, bytes):
-                message: Received = InvalidMessage("", "bad_command", "the line is not UTF-8")
+            if isinstance(line, bytes | bytearray):
+                message: Received | TextFormat = InvalidMessage(
+                    "", "bad_command", "the line is not UTF-8"
+                )
             else:
                 line = line.replace("\t", " ")
                 if not line.strip():
@@ -594,7 +599,7 @@ class ClientTextCodec:
             line = self.reader.next_line()
             if line is None:
                 return None
-            if isinstance(line, bytes):
+            if isinstance(line, bytes | bytearray):
                 return InvalidMessage("", "bad_message", "the line is not UTF-8")
             if line:
                 return parse_line(line, self.reader.limits.max_depth)
