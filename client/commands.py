@@ -13,7 +13,7 @@ help is written in one place and read everywhere.
 
 from __future__ import annotations
 
-from protocol.commands import Command, command_named
+from protocol.commands import Command, action_help, command_named
 
 #: Commands offered everywhere (the lobby's help lists them).
 COMMANDS: tuple[str, ...] = (
@@ -60,3 +60,17 @@ def summary(word: str) -> str:
     """The one line a completion menu shows beside ``word``."""
     found = command(word)
     return found.summary if found is not None else ""
+
+
+def command_help(word: str) -> str:
+    """One line of help for a command or an action verb (``help join``).
+
+    >>> command_help("suit")
+    'shedding: suit SUIT name the suit after a wild card, e.g. suit hearts'
+    """
+    if command(word) is not None:
+        return help_line(word)
+    actions = action_help(word)
+    if actions:
+        return "; ".join(actions)
+    return f"no command {word!r}; F1 lists them all"

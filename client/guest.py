@@ -64,7 +64,7 @@ async def run_async(app: ClientApp, trio_main: Callable[[Bridge], Awaitable[obje
     loop = asyncio.get_running_loop()
     done: asyncio.Future[outcome.Outcome[object]] = loop.create_future()
     bridge = Bridge(app)
-    app.submit = bridge.submit
+    app.send_lines_to(bridge.submit)
 
     async def trio_entry() -> object:
         bridge.token = trio.lowlevel.current_trio_token()

@@ -23,7 +23,7 @@ def _app_at_my_turn(clock: float) -> ClientApp:
     state.handle(m.Turn(table="4", seq=2, seat=0, to_act=0, legal=("draw",), clock=clock))
     with create_pipe_input() as pipe:
         app = ClientApp(state, lambda _line: None, input=pipe, output=DummyOutput())
-    app.current = "4"
+    app.show_table("4")
     return app
 
 

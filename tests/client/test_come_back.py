@@ -109,7 +109,7 @@ def test_a_dropped_player_is_marked_by_his_name_and_the_log_says_so() -> None:
     async def draw() -> str:
         with create_pipe_input() as pipe:
             app = ClientApp(state, lambda _line: None, input=pipe, output=DummyOutput())
-        app.current = "1"
+        app.show_table("1")
         return render_text(app, 80, 24)
 
     screen = asyncio.run(draw())

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from client.app import command_help
+from client.commands import command_help
 from client.completion import candidates
 from client.state import ClientState
 

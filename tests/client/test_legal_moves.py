@@ -143,7 +143,7 @@ def test_help_lists_every_legal_move() -> None:
     async def draw() -> tuple[list[str], str]:
         with create_pipe_input() as pipe:
             app = ClientApp(state, lambda _line: None, input=pipe, output=DummyOutput())
-        app.current = "1"
+        app.show_table("1")
         app.show_help = True
         return app.help_lines(), render_text(app, 80, 24)
 
@@ -264,7 +264,7 @@ def test_a_short_or_bare_play_is_confirmed_like_a_play() -> None:
     sent: list[str] = []
     with create_pipe_input() as pipe:
         app = ClientApp(state, lambda _line: None, input=pipe, output=DummyOutput())
-    app.current = "1"
+    app.show_table("1")
 
     async def request(msg, check=True):
         sent.append(msg)

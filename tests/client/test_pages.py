@@ -38,7 +38,7 @@ def _app_at(game: engine.Game, seat: int, ruleset: str) -> ClientApp:
     state.tables["1"].to_act = seat
     with create_pipe_input() as pipe:
         app = ClientApp(state, lambda _line: None, input=pipe, output=DummyOutput())
-    app.current = "1"
+    app.show_table("1")
     return app
 
 

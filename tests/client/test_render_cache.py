@@ -30,7 +30,7 @@ def _app_at_a_table() -> tuple[ClientApp, ClientState, engine.Game]:
     )
     with create_pipe_input() as pipe:
         app = ClientApp(state, lambda _line: None, input=pipe, output=DummyOutput())
-    app.current = "1"
+    app.show_table("1")
     return app, state, game
 
 

@@ -21,7 +21,7 @@ from protocol import messages as m
 def _app(state: ClientState, table: str | None = "1") -> ClientApp:
     with create_pipe_input() as pipe:
         app = ClientApp(state, lambda _line: None, input=pipe, output=DummyOutput())
-    app.current = table
+    app.show_table(table)
     return app
 
 

@@ -1,0 +1,142 @@
+"""The lobby: the server's tables (filtered by words the person types), and beside them
+the tables this person is at and who is online.
+
+What the server's table list says is the truth about seats: ``seated_by_server``
+finds our name in it, even for a seat taken on another machine or before a crash.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import TYPE_CHECKING, Any
+
+from prompt_toolkit.application.current import get_app
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from client.players import with_rating
+from protocol.describe import seat_name
+
+if TYPE_CHECKING:
+    from client.app import ClientApp
+
+PANEL_WIDTH = 24
+LOBBY_FIXED = 6 + 11 + 6 + 8  #: the lobby's columns but players: table, game, seats, state
+
+
+class LobbyScreen:
+    """The lobby's list of tables and its panel, over the app's state."""
+
+    def __init__(self, app: ClientApp) -> None:
+        self.app = app
+        self.filter_words: list[str] = []
+
+    def set_filter(self, words: list[str]) -> None:
+        """Show only the tables whose row holds every one of ``words`` (none: all)."""
+        self.filter_words = [w.lower() for w in words]
+
+    def ruleset_of(self, table: str) -> str:
+        """The ruleset of ``table`` as the table list says ("" if not listed)."""
+        return str(self.row(table).get("ruleset", ""))
+
+    def row(self, table: str) -> dict[str, Any]:
+        """The table list's row for ``table`` (empty if not listed)."""
+        return next((i for i in self.app.state.lobby if str(i.get("table")) == table), {})
+
+    def _players(self, info: dict[str, Any], width: int) -> str:
+        ratings = list(info.get("ratings") or [])
+        players = ", ".join(
+            with_rating(seat_name(p, i) or "-", ratings[i] if i < len(ratings) else None)
+            for i, p in enumerate(info.get("players") or [])
+        )
+        if len(players) > width - 1:
+            players = players[: width - 2] + ("~" if self.app.ascii_only else "…")
+        return players
+
+    def text(self, width: int) -> StyleAndTextTuples:
+        """The list of tables, one a row, and the games a table can be created with."""
+        # The players column takes what the others leave: at 80 columns (55 beside the
+        # panel) every column, the state last, still shows.
+        players_width = max(8, min(28, width - LOBBY_FIXED))
+        heading = f"{'table':<6}{'game':<11}{'seats':<6}{'players':<{players_width}}state"
+        out: StyleAndTextTuples = [("class:heading", heading), ("", "\n")]
+        rows = 0
+        for info in self.app.state.lobby:
+            taken = sum(1 for p in info.get("players") or [] if p)
+            seats = f"{taken}/{info.get('seats', '?')}"
+            line = (
+                f"{info.get('table', '?')!s:<6}{info.get('ruleset', '?')!s:<11}{seats:<6}"
+                f"{self._players(info, players_width):<{players_width}}{info.get('state', '')}"
+            )
+            if self.filter_words and not all(w in line.lower() for w in self.filter_words):
+                continue
+            out += [("", line[:width]), ("", "\n")]
+            rows += 1
+        if not rows:
+            hint = "no table matches the filter" if self.filter_words else "no tables yet"
+            out += [("class:dim", f"({hint}: `create` opens one)"), ("", "\n")]
+        if self.filter_words:
+            out += [("class:dim", f"filter: {' '.join(self.filter_words)}"), ("", "\n")]
+        if self.app.state.rulesets:
+            names = " ".join(str(r.get("name")) for r in self.app.state.rulesets)
+            wrapped = textwrap.wrap(f"games: {names}", max(20, width), subsequent_indent="  ")
+            out += [("class:dim", "\n".join(wrapped))]
+        return out
+
+    def panel(self) -> StyleAndTextTuples:
+        """Beside the list: the tables we are at, then who is online."""
+        out: StyleAndTextTuples = [("class:heading", "Your tables"), ("", "\n")]
+        mine = self.my_tables()
+        for tid, role in mine.items():
+            out += [("", f"{tid} {role}"), ("", "\n")]
+        if not mine:
+            out += [("class:dim", "none yet"), ("", "\n")]
+        else:
+            out += [("class:dim", "`table N` goes to one"), ("", "\n")]
+        return out + self._online()
+
+    def _online(self) -> StyleAndTextTuples:
+        """Who is online, under the lobby's own tables: each name and where it is (the
+        server's ``who``, fetched with the table list; ``who`` prints it whole)."""
+        state = self.app.state
+        if state.online is None:
+            return []
+        total, _guests = state.online
+        out: StyleAndTextTuples = [("", "\n"), ("class:heading", f"Online ({total})"), ("", "\n")]
+        rows = max(0, get_app().output.get_size().rows - 16)  # what the panel has room for
+        for person in state.people[:rows]:
+            where = [
+                f"{'watching' if spot.get('seat') is None else 'at'} {spot.get('table')}"
+                for spot in person.get("tables") or []
+                if isinstance(spot, dict)
+            ]
+            place = ", ".join(where) or "lobby"
+            out += [
+                ("", f"{str(person.get('name'))[:10]:<11}"),
+                ("class:dim", place[: PANEL_WIDTH - 11]),
+                ("", "\n"),
+            ]
+        if total > min(rows, len(state.people)):
+            out += [("class:dim", f"... `who` lists all {total}"), ("", "\n")]
+        return out
+
+    def seated_by_server(self) -> dict[str, int]:
+        """Tables where the server's table list shows our name in a seat: the truth, even
+        for a seat this client never took (another machine's, or before a crash)."""
+        out: dict[str, int] = {}
+        name = self.app.state.name
+        for info in self.app.state.lobby:
+            players = list(info.get("players") or [])
+            if name and name in players:
+                out[str(info.get("table"))] = players.index(name)
+        return out
+
+    def my_tables(self) -> dict[str, str]:
+        """Table -> ``seat N`` or ``watching``: where we sit (by the server's list, and
+        by this connection) and what we watch."""
+        mine = {tid: f"seat {seat}" for tid, seat in self.seated_by_server().items()}
+        for tid, tt in self.app.state.tables.items():
+            if tt.seat is not None:
+                mine[tid] = f"seat {tt.seat}"
+            else:
+                mine.setdefault(tid, "watching")
+        return mine

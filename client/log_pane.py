@@ -1,0 +1,199 @@
+"""The log under the board: a table's events in words, its talk, and the client's notes.
+
+At a table the log is the table's own (``TableState.log``); in the lobby it is the
+client's lines, the server's notices and the room's shouts, merged in the order
+they came. Talk gets a pane of its own beside the events on a wide terminal.
+
+Drawing is cached twice, because one redraw asks for the lines several times: a
+described line is kept until the names it was described with change, and its
+wrapping until the pane's width does. ``lines_described`` counts the lines
+actually described (the tests check the cache with it).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import deque
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+from prompt_toolkit.application.current import get_app
+from prompt_toolkit.data_structures import Point
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from client.state import MAX_LOG, LogLine
+from client.wrap import wrap_fragments
+from protocol.describe import describe_event
+from protocol.words import plural
+
+if TYPE_CHECKING:
+    from client.app import ClientApp
+
+#: A presence's words, by what happened, while a game runs (a left seat is a bot's)
+PRESENCE_WORDS = {
+    "dropped": " dropped out (the seat stays his; his clock runs)",
+    "left": " left the table (a bot takes the seat)",
+    "back": " is back",
+}
+#: ... and with no game running: no bot, no clock
+PRESENCE_IDLE = {"dropped": " dropped out", "left": " left the table"}
+
+
+def _talk(entry: LogLine, names: list[str | None], ascii_only: bool) -> StyleAndTextTuples:
+    return [
+        ("class:talk.name", f"{entry.data.get('name')}: "),
+        ("", str(entry.data.get("text", ""))),
+    ]
+
+
+def _presence(entry: LogLine, names: list[str | None], ascii_only: bool) -> StyleAndTextTuples:
+    words = PRESENCE_WORDS | {"sat": f" sits down (seat {entry.data.get('seat')})"}
+    if not entry.data.get("playing", True):
+        words |= PRESENCE_IDLE
+    what = str(entry.data.get("what"))
+    text = words.get(what, f" {what}")
+    return [("class:log.seat", str(entry.data.get("name"))), ("class:dim", text)]
+
+
+def _watcher(entry: LogLine, names: list[str | None], ascii_only: bool) -> StyleAndTextTuples:
+    who = entry.data.get("name") or "someone with no name"
+    came = entry.data.get("what") == "came"
+    now = plural(entry.data.get("watching", 0), "watcher")
+    what = f" came to watch ({now})" if came else f" stopped watching ({now})"
+    return [("class:log.seat", str(who)), ("class:dim", what)]
+
+
+def _shout(entry: LogLine, names: list[str | None], ascii_only: bool) -> StyleAndTextTuples:
+    return [
+        ("class:talk.name", f"{entry.data.get('name')} shouts: "),
+        ("", str(entry.data.get("text", ""))),
+    ]
+
+
+def _event(entry: LogLine, names: list[str | None], ascii_only: bool) -> StyleAndTextTuples:
+    return describe_event(entry.data, names, ascii_only)
+
+
+def _styled(style: str) -> Callable[[LogLine, list[str | None], bool], StyleAndTextTuples]:
+    def describe(entry: LogLine, names: list[str | None], ascii_only: bool) -> StyleAndTextTuples:
+        return [(style, str(entry.data.get("text", "")))]
+
+    return describe
+
+
+#: How each kind of log line reads (any other kind: its text, dimmed)
+DESCRIBERS = {
+    "event": _event,
+    "talk": _talk,
+    "presence": _presence,
+    "watcher": _watcher,
+    "shout": _shout,
+    "error": _styled("class:error"),
+    "notice": _styled("class:log.event"),
+}
+
+
+def describe(entry: LogLine, names: list[str | None], ascii_only: bool) -> StyleAndTextTuples:
+    """One log line as the log shows it, naming seats by ``names``."""
+    return DESCRIBERS.get(entry.kind, _styled("class:dim"))(entry, names, ascii_only)
+
+
+class LogPane:
+    """The log's lines for the screen on display, described and wrapped once per change."""
+
+    def __init__(self, app: ClientApp) -> None:
+        self.app = app
+        #: the lobby's own lines: replies said there, which its log keeps
+        self.lobby_log: deque[LogLine] = deque(maxlen=200)
+        self.lines_described = 0  # log lines actually described (the rest: the cache)
+        self._line_cache: dict[int, tuple[LogLine, tuple[Any, ...], StyleAndTextTuples]] = {}
+        self._rows: dict[str, int] = {}  # rows each part of the log took, last drawn
+        #: each described log line's rows for the pane's width, as last wrapped
+        self._wrap_cache: dict[int, tuple[StyleAndTextTuples, int, list[Any]]] = {}
+
+    def note(self, kind: str, text: str) -> None:
+        """A line of the client's own in the lobby's log (a reply said there)."""
+        self.lobby_log.append(LogLine(kind, {"text": text}))
+
+    def events(self, width: int) -> StyleAndTextTuples:
+        """The events pane (everything, while talk has no pane of its own)."""
+        return self._joined(self._events_part(), width)
+
+    def talk(self, width: int) -> StyleAndTextTuples:
+        """The talk pane, beside the events on a wide terminal."""
+        lines = self._joined("talk", width)
+        return lines or [("class:dim", "(talk: type ' then your words)")]
+
+    def events_cursor(self) -> Point:
+        """The events pane shows its last row."""
+        return Point(0, max(0, self._rows.get(self._events_part(), 0) - 1))
+
+    def talk_cursor(self) -> Point:
+        return Point(0, max(0, self._rows.get("talk", 0) - 1))
+
+    def _events_part(self) -> str:
+        return "events" if self.app.talk_apart() else "all"
+
+    def _joined(self, part: str, width: int) -> StyleAndTextTuples:
+        """The log's lines for a pane ``width`` wide, each wrapped at words (a long line
+        continues indented under itself); the pane's cursor goes to the last row."""
+        out: StyleAndTextTuples = []
+        rows = 0
+        wrapped = self._wrap_cache
+        if len(wrapped) > 4 * MAX_LOG:
+            wrapped.clear()
+        for line in self.lines(part):
+            # a described line is kept (``_line_cache``) until it changes: so is its wrap
+            cached = wrapped.get(id(line))
+            if cached is None or cached[0] is not line or cached[1] != width:
+                cached = (line, width, wrap_fragments(line, width))
+                wrapped[id(line)] = cached
+            for row in cached[2]:
+                if rows:
+                    out.append(("", "\n"))
+                out.extend(row)
+                rows += 1
+        self._rows[part] = rows
+        return out
+
+    def _newest_first(self) -> Iterable[LogLine]:
+        t = self.app.table
+        if t is not None:
+            return reversed(t.log)
+        state = self.app.state  # the client's own lines, notices and shouts, as they came
+        return heapq.merge(
+            reversed(self.lobby_log),
+            reversed(state.notice_lines),
+            reversed(state.shouts),
+            key=lambda line: line.at,
+            reverse=True,
+        )
+
+    def lines(self, part: str = "all") -> list[StyleAndTextTuples]:
+        """The log's lines: ``all``, ``events`` (everything but talk) or ``talk``."""
+        t = self.app.table
+        names = t.names if t is not None else []
+        # Only the lines that can show: the pane is never taller than the screen.
+        room = get_app().output.get_size().rows
+        picked = []
+        for entry in self._newest_first():
+            if part != "all" and (part == "talk") != (entry.kind == "talk"):
+                continue
+            picked.append(entry)
+            if len(picked) >= room:
+                break
+        now = tuple(names)
+        cache = self._line_cache
+        if len(cache) > 4 * MAX_LOG:  # lines long scrolled away, or of tables left
+            cache.clear()
+        lines: list[StyleAndTextTuples] = []
+        for entry in reversed(picked):
+            then = now if entry.names is None else entry.names  # who sat there at the time
+            key = (then, self.app.ascii_only)
+            cached = cache.get(id(entry))
+            if cached is None or cached[0] is not entry or cached[1] != key:
+                cached = (entry, key, describe(entry, list(then), self.app.ascii_only))
+                cache[id(entry)] = cached
+                self.lines_described += 1
+            lines.append(cached[2])
+        return lines
