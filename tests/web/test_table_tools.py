@@ -8,7 +8,9 @@ import random
 
 from conftest import DESKTOP, wait_for
 from mpclient import MsgpackPlayer
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from webpage import (
     click,
     create_table,
@@ -66,6 +68,28 @@ def test_keys_play_and_talk_on_a_desktop(server, browsers) -> None:
     )
     said = {"play": " plays ", "draw": " draws ", "suit": " names ", "last": " last card"}
     assert said[first.split()[0]] in mine[0], (first, mine)
+
+    # Enter lays the cards selected
+    def select_a_card() -> bool:
+        state = table_state(driver)
+        if state.get("to_act") != 0 or not state.get("legal"):
+            return False
+        cards = driver.find_elements(By.CSS_SELECTOR, ".hand .card.playable")
+        if not cards:  # nothing to lay (draw, name a suit...): the first move, and try again
+            body.send_keys("1")
+            settle(driver, state["seq"])
+            return False
+        chosen = cards[0].get_attribute("data-card")
+        cards[0].click()
+        return chosen
+
+    card = wait_for(select_a_card, what="a card to lay")
+    wait_for(lambda: texts(driver, ".selection .chosen") != ["none"], what="the selection")
+    before = table_state(driver)["seq"]
+    ActionChains(driver).send_keys(Keys.ENTER).perform()  # to whatever has the focus
+    wait_for(lambda: table_state(driver)["seq"] > before, what="Enter's play")
+    wait_for(lambda: any(line.startswith(f"{name} plays") for line in log_lines(driver)[-6:]))
+    assert card not in (table_state(driver).get("hand") or [])
     body.send_keys("t")
     assert driver.switch_to.active_element.get_attribute("id") == "talk"
     driver.switch_to.active_element.send_keys("typed, not tapped\n")

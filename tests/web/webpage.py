@@ -107,7 +107,8 @@ def table_state(driver: Any) -> dict[str, Any]:
     return driver.execute_script(
         "const t = window.switchboard.table(); if (!t) return {};"
         "return {seq: t.seq, seat: t.seat, state: t.state, over: !!(t.view && t.view.over),"
-        " legal: t.legal, to_act: t.toAct, family: t.view && t.view.family};"
+        " legal: t.legal, to_act: t.toAct, family: t.view && t.view.family,"
+        " hand: t.view && t.view.hand};"
     )
 
 
