@@ -183,7 +183,8 @@ class ClientApp:
 
     def exit(self) -> None:
         """Leave the application (the runner then ends the network side)."""
-        if self.application.is_running and not self.application.future.done():
+        future = self.application.future
+        if self.application.is_running and future is not None and not future.done():
             self.application.exit(result=0)
 
     def _after_render(self, _app: Any) -> None:

@@ -28,7 +28,7 @@ from typing import Any
 import trio
 
 from client.arena import Entrant
-from client.connection import ConnectionLost, ServerError, connect
+from client.connection import Connection, ConnectionLost, ServerError, connect
 from engine.actions import Action
 from engine.strategies import Strategy
 from protocol import fields
@@ -152,91 +152,119 @@ async def run_bot(
     config: BotConfig, *, on_move: Callable[[str, str], None] | None = None
 ) -> BotReport:
     """Play as ``config`` says until every table's games are over; the report."""
-    entrant = Entrant.parse(config.strategy)
-    report = BotReport()
     secret = config.secret or secrets.token_urlsafe(16)
-    tables: dict[str, _Table] = {}
     async with connect(
         config.host, config.port, name=config.name, secret=secret, reconnect=True
     ) as conn:
+        run = _BotRun(config, conn, on_move)
+        await run.sit_down()
+        await run.play()
+        run.report.reconnects = max(0, conn.connects - 1)
+    return run.report
+
+
+class _BotRun:
+    """One bot's evening: the tables it created or joined, each game's strategy, the
+    report. ``step`` looks at one table after each message and acts when it is its turn."""
+
+    def __init__(
+        self, config: BotConfig, conn: Connection, on_move: Callable[[str, str], None] | None
+    ) -> None:
+        self.config = config
+        self.conn = conn
+        self.on_move = on_move
+        self.entrant = Entrant.parse(config.strategy)
+        self.report = BotReport()
+        self.tables: dict[str, _Table] = {}
+
+    async def sit_down(self) -> None:
+        """Create the tables asked for (seat 0 at each), join the others, and start the
+        games the bot is master of."""
+        config, conn = self.config, self.conn
         for _ in range(config.tables if config.create else 0):
             reply = await conn.request(
-                m.CreateTable(ruleset=config.create, seats=config.seats, options=config.options)
+                m.CreateTable(
+                    ruleset=str(config.create), seats=config.seats, options=config.options
+                )
             )
-            tables[reply.table] = _Table(reply.table, master=True)
+            self.tables[reply.table] = _Table(reply.table, master=True)
             await conn.join(reply.table, 0)
         for table, seat in config.join:
             await conn.join(table, seat)
-            tables[table] = _Table(table, master=False)
-        for t in tables.values():
+            self.tables[table] = _Table(table, master=False)
+        for t in self.tables.values():
             if t.master and config.start:
                 await patiently(partial(conn.request, m.StartGame(table=t.name)))
                 t.games_started = 1
 
-        async def step(t: _Table) -> None:
-            ts = conn.state.tables.get(t.name)
-            if ts is None or ts.seat is None or ts.view is None:
-                return
-            if ts.state == fields.TableState.PLAYING and not t.playing:
-                t.playing = True
-                family = ts.view.get("family")
-                t.strategy = entrant.make(str(family))
-                t.rng = random.Random(f"{config.seed}:{t.name}:{t.games_done}")
-                t.acted_seq = None
-            if ts.state == fields.TableState.OVER and t.playing:
-                t.playing = False
-                t.games_done += 1
-                report.games.append(
-                    GameResult(
-                        t.name,
-                        ts.seat,
-                        list(ts.view.get("scores") or []),
-                        list(ts.view.get("finished") or []),
-                        won(ts.view, ts.seat),
-                    )
-                )
-                t.done = t.games_done >= config.games
-                if t.master and config.start and not t.done:
-                    t.games_started += 1
-                    await patiently(partial(conn.request, m.StartGame(table=t.name)))
-                return
-            if not (t.playing and ts.my_turn and ts.stale == 0 and t.acted_seq != ts.seq):
-                return
-            assert t.strategy is not None and t.rng is not None
-            legal = [Action.parse(a) for a in ts.legal]
-            start = time.perf_counter()
-            action = t.strategy.choose(dict(ts.view, to_act=ts.to_act), legal, t.rng)
-            report.move_seconds.append(time.perf_counter() - start)
-            t.acted_seq = ts.seq
-            await send_act(t, str(action))
-
-        async def send_act(t: _Table, action: str) -> None:
-            def still_my_turn() -> bool:
-                ts = conn.state.tables.get(t.name)
-                return ts is not None and ts.my_turn and ts.seq == t.acted_seq
-
-            try:
-                sent = await patiently(partial(conn.act, t.name, action), still_my_turn, report)
-            except ServerError as exc:  # stale or illegal: the next snapshot or turn decides
-                report.errors.append(f"{t.name}: {action}: {exc}")
-            except ConnectionLost:
-                t.acted_seq = None  # resumed: act again on the resumed state
-            else:
-                if sent and on_move is not None:
-                    on_move(t.name, action)
-
-        for t in tables.values():
-            await step(t)
-        async for msg in conn.events():
+    async def play(self) -> None:
+        """Until every table has played its games (or the connection ends)."""
+        tables = self.tables
+        for each in tables.values():
+            await self.step(each)
+        async for msg in self.conn.events():
             table = getattr(msg, "table", None)
-            t = tables.get(table) if table is not None else None
+            t = tables.get(table) if isinstance(table, str) else None
             if t is not None and isinstance(msg, m.TableEvent) and t.strategy is not None:
                 observe = getattr(t.strategy, "observe", None)
                 if observe is not None:
                     observe(dict(msg.event))
             for each in [t] if t is not None else list(tables.values()):
-                await step(each)
+                await self.step(each)
             if tables and all(x.done for x in tables.values()):
                 break
-        report.reconnects = max(0, conn.connects - 1)
-    return report
+
+    async def step(self, t: _Table) -> None:
+        ts = self.conn.state.tables.get(t.name)
+        if ts is None or ts.seat is None or ts.view is None:
+            return
+        if ts.state == fields.TableState.PLAYING and not t.playing:
+            self._begin(t, str(ts.view.get("family")))
+        if ts.state == fields.TableState.OVER and t.playing:
+            await self._finish(t, ts.view, ts.seat)
+            return
+        if not (t.playing and ts.my_turn and ts.stale == 0 and t.acted_seq != ts.seq):
+            return
+        assert t.strategy is not None and t.rng is not None
+        legal = [Action.parse(a) for a in ts.legal]
+        start = time.perf_counter()
+        action = t.strategy.choose(dict(ts.view, to_act=ts.to_act), legal, t.rng)
+        self.report.move_seconds.append(time.perf_counter() - start)
+        t.acted_seq = ts.seq
+        await self.send_act(t, str(action))
+
+    def _begin(self, t: _Table, family: str) -> None:
+        """A game began: a fresh strategy, and a random source of its own."""
+        t.playing = True
+        t.strategy = self.entrant.make(family)
+        t.rng = random.Random(f"{self.config.seed}:{t.name}:{t.games_done}")
+        t.acted_seq = None
+
+    async def _finish(self, t: _Table, view: dict[str, Any], seat: int) -> None:
+        """A game ended: its result in the report, and the next game started if wanted."""
+        config = self.config
+        t.playing = False
+        t.games_done += 1
+        scores = list(view.get("scores") or [])
+        finished = list(view.get("finished") or [])
+        self.report.games.append(GameResult(t.name, seat, scores, finished, won(view, seat)))
+        t.done = t.games_done >= config.games
+        if t.master and config.start and not t.done:
+            t.games_started += 1
+            await patiently(partial(self.conn.request, m.StartGame(table=t.name)))
+
+    async def send_act(self, t: _Table, action: str) -> None:
+        def still_my_turn() -> bool:
+            ts = self.conn.state.tables.get(t.name)
+            return ts is not None and ts.my_turn and ts.seq == t.acted_seq
+
+        report = self.report
+        try:
+            sent = await patiently(partial(self.conn.act, t.name, action), still_my_turn, report)
+        except ServerError as exc:  # stale or illegal: the next snapshot or turn decides
+            report.errors.append(f"{t.name}: {action}: {exc}")
+        except ConnectionLost:
+            t.acted_seq = None  # resumed: act again on the resumed state
+        else:
+            if sent and self.on_move is not None:
+                self.on_move(t.name, action)

@@ -6,7 +6,7 @@ action the server would refuse: after ``play`` it offers exactly the cards
 that begin a legal play (the whole hand while it is not our turn), after
 ``move`` the squares the piece may reach, after ``join`` the tables.
 
->>> from client.state import ClientState
+>>> from client.state import ClientState, TableState
 >>> st = ClientState(); t = st.table("t1")
 >>> t.legal = ("play QH", "play QH QS", "draw"); t.view = {"hand": ["QH", "QS", "2C"]}
 >>> [c for c, _ in candidates("pl", st, "t1")]
@@ -25,7 +25,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
 from client.commands import COMMANDS, MASTER_COMMANDS, TABLE_COMMANDS, summary
-from client.state import ClientState
+from client.state import ClientState, TableState
 from engine.strategies import strategies
 
 SUITS = ("clubs", "diamonds", "hearts", "spades")
@@ -46,54 +46,119 @@ def candidates(before: str, state: ClientState, table: str | None) -> list[tuple
     words = before.split()
     prefix = words.pop() if before and not before[-1].isspace() else ""
     t = state.tables.get(table) if table else None
-    legal = list(t.legal) if t else []
-    out: list[tuple[str, str]] = []
     if not words:
-        verbs = [a.split()[0] for a in legal if a.split()]
-        out += [(v, "legal now") for v in verbs]
-        names = list(TABLE_COMMANDS) + list(COMMANDS) if t else list(COMMANDS)
-        if t and t.master is not None and t.master == state.name:
-            names += list(MASTER_COMMANDS)
-        out += [(c, summary(c)) for c in names]
+        out = _first_words(state, t)
     else:
-        verb = words[0].lower()
-        done = [w.upper() if verb == "play" else w.lower() for w in words[1:]]
-        for action in legal:
-            parts = action.split()
-            if parts[0] != verb or len(parts) <= len(words):
-                continue
-            if [p.upper() if verb == "play" else p.lower() for p in parts[1 : len(words)]] == done:
-                out.append((parts[len(words)], "legal now"))
-        if verb == "play" and t and t.view:
-            if done:
-                out.append(("last", "announce last card"))
-            elif not any(a.startswith("play ") for a in legal):
-                # Not our turn: let a person type ahead from the hand.
-                out += [(c, "in hand") for c in t.view.get("hand") or []]
-        elif verb == "bot" and len(words) == 2 and t:
-            # Before the deal the view is empty: the lobby's row names the family.
-            row = next((x for x in state.lobby if str(x.get("table")) == table), {})
-            family = t.family or row.get("family")
-            out += [(name, "strategy") for name in strategies(str(family))] if family else []
-        elif verb == "suit" and len(words) == 1:
-            out += [(s, "") for s in SUITS]
-        elif verb in ("join", "watch", "record", "replay") and len(words) == 1:
-            out += [(str(x.get("table")), str(x.get("ruleset", ""))) for x in state.lobby]
-        elif verb == "create" and len(words) == 1:
-            out += [(str(r["name"]), str(r.get("summary", ""))[:40]) for r in state.rulesets]
-        elif verb == "create" and len(words) == 2:
-            rs = next((r for r in state.rulesets if r.get("name") == words[1]), None)
-            if rs:
-                lo, hi = int(rs.get("min_seats", 2)), int(rs.get("max_seats", 2))
-                out += [(str(n), "seats") for n in range(lo, hi + 1)]
-        elif verb == "create" and len(words) >= 3:
-            rs = next((r for r in state.rulesets if r.get("name") == words[1]), None)
-            for opt in (rs or {}).get("options", []):
-                out.append((f"{opt['name']}=", f"default {opt.get('default')}"))
-        elif verb == "help" and len(words) == 1:
-            out += [(c, "") for c in [*COMMANDS, *TABLE_COMMANDS, *MASTER_COMMANDS]]
+        out = _legal_next(words, t)
+        argument = _ARGUMENTS.get(words[0].lower())
+        if argument is not None:
+            out += argument(words, state, t, table)
     low = prefix.lower()
     return _dedupe((c, m) for c, m in out if c.lower().startswith(low))
+
+
+def _first_words(state: ClientState, t: TableState | None) -> list[tuple[str, str]]:
+    """The verbs legal now, then the commands this screen offers."""
+    legal = list(t.legal) if t else []
+    out = [(a.split()[0], "legal now") for a in legal if a.split()]
+    names = [*TABLE_COMMANDS, *COMMANDS] if t else list(COMMANDS)
+    if t and t.master is not None and t.master == state.name:
+        names += MASTER_COMMANDS
+    return out + [(c, summary(c)) for c in names]
+
+
+def _legal_next(words: list[str], t: TableState | None) -> list[tuple[str, str]]:
+    """The next word of each legal action that begins with ``words``."""
+    verb = words[0].lower()
+    done = [w.upper() if verb == "play" else w.lower() for w in words[1:]]
+    out = []
+    for action in t.legal if t else ():
+        parts = action.split()
+        if parts[0] != verb or len(parts) <= len(words):
+            continue
+        if [p.upper() if verb == "play" else p.lower() for p in parts[1 : len(words)]] == done:
+            out.append((parts[len(words)], "legal now"))
+    return out
+
+
+Arguments = Callable[
+    [list[str], ClientState, "TableState | None", "str | None"], list[tuple[str, str]]
+]
+
+
+def _play(
+    words: list[str], state: ClientState, t: TableState | None, table: str | None
+) -> list[tuple[str, str]]:
+    if not (t and t.view):
+        return []
+    if len(words) > 1:
+        return [("last", "announce last card")]
+    if any(a.startswith("play ") for a in t.legal):
+        return []
+    # Not our turn: let a person type ahead from the hand.
+    return [(c, "in hand") for c in t.view.get("hand") or []]
+
+
+def _bot(
+    words: list[str], state: ClientState, t: TableState | None, table: str | None
+) -> list[tuple[str, str]]:
+    if len(words) != 2 or not t:
+        return []
+    # Before the deal the view is empty: the lobby's row names the family.
+    row = next((x for x in state.lobby if str(x.get("table")) == table), {})
+    family = t.family or row.get("family")
+    return [(name, "strategy") for name in strategies(str(family))] if family else []
+
+
+def _suit(
+    words: list[str], state: ClientState, t: TableState | None, table: str | None
+) -> list[tuple[str, str]]:
+    return [(s, "") for s in SUITS] if len(words) == 1 else []
+
+
+def _tables(
+    words: list[str], state: ClientState, t: TableState | None, table: str | None
+) -> list[tuple[str, str]]:
+    if len(words) != 1:
+        return []
+    return [(str(x.get("table")), str(x.get("ruleset", ""))) for x in state.lobby]
+
+
+def _create(
+    words: list[str], state: ClientState, t: TableState | None, table: str | None
+) -> list[tuple[str, str]]:
+    """The games, then their seat counts, then their options."""
+    if len(words) == 1:
+        return [(str(r["name"]), str(r.get("summary", ""))[:40]) for r in state.rulesets]
+    rs = next((r for r in state.rulesets if r.get("name") == words[1]), None)
+    if rs is None:
+        return []
+    if len(words) == 2:
+        lo, hi = int(rs.get("min_seats", 2)), int(rs.get("max_seats", 2))
+        return [(str(n), "seats") for n in range(lo, hi + 1)]
+    return [(f"{opt['name']}=", f"default {opt.get('default')}") for opt in rs.get("options", [])]
+
+
+def _help(
+    words: list[str], state: ClientState, t: TableState | None, table: str | None
+) -> list[tuple[str, str]]:
+    if len(words) != 1:
+        return []
+    return [(c, "") for c in [*COMMANDS, *TABLE_COMMANDS, *MASTER_COMMANDS]]
+
+
+#: What follows a command's name: its arguments, by what the client knows now.
+_ARGUMENTS: dict[str, Arguments] = {
+    "play": _play,
+    "bot": _bot,
+    "suit": _suit,
+    "join": _tables,
+    "watch": _tables,
+    "record": _tables,
+    "replay": _tables,
+    "create": _create,
+    "help": _help,
+}
 
 
 class CommandCompleter(Completer):

@@ -72,6 +72,7 @@ async def run_async(app: ClientApp, trio_main: Callable[[Bridge], Awaitable[obje
             with trio.CancelScope() as scope:
                 bridge.scope = scope
                 return await trio_main(bridge)
+            return None  # cancelled from the asyncio side: the UI ended first
         finally:
             bridge.finished = True
             loop.call_soon(app.exit)

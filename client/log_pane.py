@@ -71,7 +71,9 @@ def _shout(entry: LogLine, names: list[str | None], ascii_only: bool) -> StyleAn
 
 
 def _event(entry: LogLine, names: list[str | None], ascii_only: bool) -> StyleAndTextTuples:
-    return describe_event(entry.data, names, ascii_only)
+    out: StyleAndTextTuples = []
+    out.extend(describe_event(entry.data, names, ascii_only))
+    return out
 
 
 def _styled(style: str) -> Callable[[LogLine, list[str | None], bool], StyleAndTextTuples]:

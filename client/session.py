@@ -282,7 +282,13 @@ class Session:
         return False
 
     async def _after(self, msg: m.Message, reply: Any) -> None:
-        """What a successful reply means for the screen."""
+        """What a successful reply means for the screen: a request that moves us (to a
+        table, back to the lobby) says so; any other shows its reply."""
+        if not await self._moved(msg, reply):
+            await self._show_reply(msg, reply)
+
+    async def _moved(self, msg: m.Message, reply: Any) -> bool:
+        """The screen after a request that moves us or starts a game; False for others."""
         if isinstance(msg, (m.Join, m.Spectate)):
             self.ui.show_table(msg.table)
             what = "watching" if isinstance(msg, m.Spectate) else "seated at"
@@ -299,7 +305,7 @@ class Session:
                 self.ui.say(f"table {table} is open; joining it", "class:ok")
                 await self.run_line(f"join {table}")
         elif isinstance(msg, m.Leave):
-            self.conn.state.tables.pop(msg.table, None)
+            self.conn.state.forget(msg.table)
             if self.seats is not None:
                 self.seats.forget(self._who, msg.table)
             self.ui.show_table(None)
@@ -307,15 +313,15 @@ class Session:
             self.ui.say(f"left table {msg.table}", "class:ok")
         elif isinstance(msg, m.StartGame):
             self.ui.say("the game has started", "class:ok")
-        elif isinstance(reply, m.Record):
-            record = {**dict(reply.record), "full": reply.full}
-            if reply.next is not None or reply.start:  # a long game: fetch every page
-                try:
-                    record = await fetch_record(self._quiet, reply.table)
-                except RecordError as exc:
-                    self.ui.say(f"record: {exc}", "class:error")
-                    return
-            self.ui.say(f"record saved to {self.save_record(reply.table, record)}", "class:ok")
+        else:
+            return False
+        return True
+
+    async def _show_reply(self, msg: m.Message, reply: Any) -> None:
+        """A reply on the screen: a record saved, a page of lines, or a word on the
+        reply line (an action, talk and a shout answer with nothing to say)."""
+        if isinstance(reply, m.Record):
+            await self._save_reply(reply)
         elif isinstance(reply, m.Chips):
             self.ui.say(f"{reply.name} has {plural(reply.balance, 'chip')}", "class:ok")
         elif isinstance(reply, (m.Profile, m.History, m.Top, m.People)):
@@ -324,12 +330,27 @@ class Session:
             self.ui.say(f"you are {reply.name}", "class:ok")
         elif isinstance(reply, m.HelpText):
             self.ui.say(" / ".join(reply.lines)[:200])
-        elif isinstance(reply, m.Ok) and reply.text:
+        elif isinstance(reply, m.Ok):
+            self._say_ok(msg, reply)
+
+    def _say_ok(self, msg: m.Message, reply: m.Ok) -> None:
+        if reply.text:
             self.ui.say(reply.text, "class:ok")
-        elif isinstance(reply, m.Ok) and isinstance(msg, m.HearShouts):
+        elif isinstance(msg, m.HearShouts):
             self.ui.say("you hear shouts" if msg.on else "shouts are off for you", "class:ok")
-        elif isinstance(reply, m.Ok) and not isinstance(msg, (m.Act, m.Say, m.Shout)):
+        elif not isinstance(msg, (m.Act, m.Say, m.Shout)):
             self.ui.say("ok", "class:ok")
+
+    async def _save_reply(self, reply: m.Record) -> None:
+        """A record asked for: every page of it fetched, and kept as a file."""
+        record = {**dict(reply.record), "full": reply.full}
+        if reply.next is not None or reply.start:  # a long game: fetch every page
+            try:
+                record = await fetch_record(self._quiet, reply.table)
+            except RecordError as exc:
+                self.ui.say(f"record: {exc}", "class:error")
+                return
+        self.ui.say(f"record saved to {self.save_record(reply.table, record)}", "class:ok")
 
     def save_record(self, table: str, record: dict[str, Any]) -> Path:
         """Keep a fetched record (every page joined, with ``full``) as JSON

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -203,107 +204,124 @@ class ClientState:
         ``"talk"`` (talk, shouts, comings and goings), ``"notice"``, ``"name"``), ``None``
         when nothing did, or ``"gap"`` for an event past one we never saw (it is not
         applied: ask for the missing ones)."""
-        if isinstance(msg, m.Snapshot):
-            t = self.table(msg.table)
-            before = t.players if t.snapshots else None
-            t.seq, t.state, t.view = msg.seq, msg.state, dict(msg.view) or None
-            if msg.seat is not None:
-                t.seat = msg.seat
-            t.legal, t.players, t.master = tuple(msg.legal), tuple(msg.players), msg.master
-            if before is not None:
-                self._sat_down(t, before)
-            # A seat that changed hands ends its player's absence: one who left and sits
-            # down again is back, though the server says "back" only to a seat kept his.
-            t.gone = {
-                seat: gone
-                for seat, gone in t.gone.items()
-                if seat < len(t.players) and t.players[seat] == gone[0]
-            }
-            if msg.state in fields.RUNNING:
-                t.played_by = t.players
-            t.to_act = (msg.view or {}).get("to_act")
-            t._set_clock(msg.clock)
-            t.stale = 0
-            t.synced = True
-            t.snapshots += 1
-            return "table"
-        if isinstance(msg, m.TableEvent):
-            t = self.table(msg.table)
-            if msg.seq <= t.seq:
-                return self._backfill(t, msg)
-            if t.synced and msg.seq > t.seq + 1:
-                return "gap"
-            t.seq = msg.seq
-            t.stale += 1
-            t.add("event", dict(msg.event), seq=msg.seq)
-            return "event"
-        if isinstance(msg, m.Turn):
-            t = self.table(msg.table)
-            if msg.seat is not None and t.seat is None:
-                t.seat = msg.seat
-            t.to_act, t.legal = msg.to_act, tuple(msg.legal)
-            t._set_clock(msg.clock)
-            view = msg.view  # every turn carries the receiver's fresh view
-            if view:
-                t.view, t.stale = dict(view), 0
-            elif t.view is not None:
-                t.view = {**t.view, "to_act": msg.to_act}
-            return "table"
-        if isinstance(msg, m.Seated):
-            t = self.table(msg.table)
-            t.seat, t.token = msg.seat, msg.token
-            return "table"
+        fold = _FOLDS.get(type(msg))
+        if fold is None:
+            return None
         if isinstance(msg, (m.Presence, m.Talk, m.Watcher)) and msg.table not in self.tables:
             return None  # in flight when we left: the table is no longer ours to show
-        if isinstance(msg, m.Presence):
-            t = self.table(msg.table)
-            if msg.what == "back":
-                t.gone.pop(msg.seat, None)
-            else:
-                t.gone[msg.seat] = (msg.name, msg.what)
-            playing = t.state in fields.RUNNING  # (a paused game's left seat is a bot's too)
-            t.add("presence", {"seat": msg.seat, "name": msg.name, "what": msg.what,
-                               "playing": playing})  # fmt: skip
-            return "talk"
-        if isinstance(msg, m.Talk):
-            self.table(msg.table).add("talk", {"name": msg.name, "text": msg.text})
-            return "talk"
-        if isinstance(msg, m.Watcher):
-            t = self.table(msg.table)
-            t.watching = msg.watching
-            t.add("watcher", {"name": msg.name, "what": msg.what, "watching": msg.watching})
-            return "talk"
-        if isinstance(msg, m.Shouted):
-            self.shouts.append(LogLine("shout", {"name": msg.name, "text": msg.text}))
-            return "talk"
-        if isinstance(msg, m.People):
-            self.people = [dict(p) for p in msg.people]
-            self.online = (msg.total, msg.guests)
-            return "lobby"
-        if isinstance(msg, m.Tables):
-            self.lobby = [dict(t) for t in msg.tables]
-            for info in self.lobby:  # the watchers of our tables, as the list counts them
-                mine = self.tables.get(str(info.get("table")))
-                if mine is not None and isinstance(info.get("spectators"), int):
-                    mine.watching = info["spectators"]
-            return "lobby"
-        if isinstance(msg, m.Rulesets):
-            self.rulesets = [dict(r) for r in msg.rulesets]
-            return "lobby"
-        if isinstance(msg, m.Named):
-            self.name = msg.name
-            return "name"
-        if isinstance(msg, m.Welcome):
-            self.server = msg.server
-            return "name"
-        if isinstance(msg, m.Notice):
-            self._notice(msg.text)
-            # A table's notice (the clock's move, a seat away) goes in its log too, in
-            # order with its events: the server names the table it is about.
-            if msg.table is not None and msg.table in self.tables:
-                self.tables[msg.table].add("note", {"text": msg.text})
-            return "notice"
-        return None
+        return fold(self, msg)
+
+    def _snapshot(self, msg: m.Snapshot) -> str:
+        t = self.table(msg.table)
+        before = t.players if t.snapshots else None
+        t.seq, t.state, t.view = msg.seq, msg.state, dict(msg.view) or None
+        if msg.seat is not None:
+            t.seat = msg.seat
+        t.legal, t.players, t.master = tuple(msg.legal), tuple(msg.players), msg.master
+        if before is not None:
+            self._sat_down(t, before)
+        # A seat that changed hands ends its player's absence: one who left and sits
+        # down again is back, though the server says "back" only to a seat kept his.
+        t.gone = {
+            seat: gone
+            for seat, gone in t.gone.items()
+            if seat < len(t.players) and t.players[seat] == gone[0]
+        }
+        if msg.state in fields.RUNNING:
+            t.played_by = t.players
+        t.to_act = (msg.view or {}).get("to_act")
+        t._set_clock(msg.clock)
+        t.stale = 0
+        t.synced = True
+        t.snapshots += 1
+        return "table"
+
+    def _event(self, msg: m.TableEvent) -> str | None:
+        t = self.table(msg.table)
+        if msg.seq <= t.seq:
+            return self._backfill(t, msg)
+        if t.synced and msg.seq > t.seq + 1:
+            return "gap"
+        t.seq = msg.seq
+        t.stale += 1
+        t.add("event", dict(msg.event), seq=msg.seq)
+        return "event"
+
+    def _turn(self, msg: m.Turn) -> str:
+        t = self.table(msg.table)
+        if msg.seat is not None and t.seat is None:
+            t.seat = msg.seat
+        t.to_act, t.legal = msg.to_act, tuple(msg.legal)
+        t._set_clock(msg.clock)
+        view = msg.view  # every turn carries the receiver's fresh view
+        if view:
+            t.view, t.stale = dict(view), 0
+        elif t.view is not None:
+            t.view = {**t.view, "to_act": msg.to_act}
+        return "table"
+
+    def _seated(self, msg: m.Seated) -> str:
+        t = self.table(msg.table)
+        t.seat, t.token = msg.seat, msg.token
+        return "table"
+
+    def _presence(self, msg: m.Presence) -> str:
+        t = self.table(msg.table)
+        if msg.what == "back":
+            t.gone.pop(msg.seat, None)
+        else:
+            t.gone[msg.seat] = (msg.name, msg.what)
+        playing = t.state in fields.RUNNING  # (a paused game's left seat is a bot's too)
+        t.add("presence", {"seat": msg.seat, "name": msg.name, "what": msg.what,
+                           "playing": playing})  # fmt: skip
+        return "talk"
+
+    def _talk(self, msg: m.Talk) -> str:
+        self.table(msg.table).add("talk", {"name": msg.name, "text": msg.text})
+        return "talk"
+
+    def _watcher(self, msg: m.Watcher) -> str:
+        t = self.table(msg.table)
+        t.watching = msg.watching
+        t.add("watcher", {"name": msg.name, "what": msg.what, "watching": msg.watching})
+        return "talk"
+
+    def _shouted(self, msg: m.Shouted) -> str:
+        self.shouts.append(LogLine("shout", {"name": msg.name, "text": msg.text}))
+        return "talk"
+
+    def _people(self, msg: m.People) -> str:
+        self.people = [dict(p) for p in msg.people]
+        self.online = (msg.total, msg.guests)
+        return "lobby"
+
+    def _tables(self, msg: m.Tables) -> str:
+        self.lobby = [dict(t) for t in msg.tables]
+        for info in self.lobby:  # the watchers of our tables, as the list counts them
+            mine = self.tables.get(str(info.get("table")))
+            if mine is not None and isinstance(info.get("spectators"), int):
+                mine.watching = info["spectators"]
+        return "lobby"
+
+    def _rulesets(self, msg: m.Rulesets) -> str:
+        self.rulesets = [dict(r) for r in msg.rulesets]
+        return "lobby"
+
+    def _named(self, msg: m.Named) -> str:
+        self.name = msg.name
+        return "name"
+
+    def _welcome(self, msg: m.Welcome) -> str:
+        self.server = msg.server
+        return "name"
+
+    def _notice_message(self, msg: m.Notice) -> str:
+        self._notice(msg.text)
+        # A table's notice (the clock's move, a seat away) goes in its log too, in
+        # order with its events: the server names the table it is about.
+        if msg.table is not None and msg.table in self.tables:
+            self.tables[msg.table].add("note", {"text": msg.text})
+        return "notice"
 
     def _sat_down(self, t: TableState, before: tuple[str | None, ...]) -> None:
         """Log each person the table's seats show where someone else (or no one) sat
@@ -338,6 +356,10 @@ class ClientState:
         t.backfilled += 1
         return "event"
 
+    def forget(self, table: str) -> None:
+        """We left ``table``: it is no longer ours to show."""
+        self.tables.pop(table, None)
+
     def note(self, table: str | None, text: str, kind: str = "note") -> None:
         """A line from the client itself (an error reply, a hint) in a table's log."""
         if table is not None and table in self.tables:
@@ -348,3 +370,22 @@ class ClientState:
     def _notice(self, text: str) -> None:
         self.notices.append(text)
         self.notice_lines.append(LogLine("notice", {"text": text}))
+
+
+#: How each kind of message is folded in (``ClientState.handle``); others change nothing.
+_FOLDS: dict[type, Callable[[ClientState, Any], str | None]] = {
+    m.Snapshot: ClientState._snapshot,
+    m.TableEvent: ClientState._event,
+    m.Turn: ClientState._turn,
+    m.Seated: ClientState._seated,
+    m.Presence: ClientState._presence,
+    m.Talk: ClientState._talk,
+    m.Watcher: ClientState._watcher,
+    m.Shouted: ClientState._shouted,
+    m.People: ClientState._people,
+    m.Tables: ClientState._tables,
+    m.Rulesets: ClientState._rulesets,
+    m.Named: ClientState._named,
+    m.Welcome: ClientState._welcome,
+    m.Notice: ClientState._notice_message,
+}

@@ -100,8 +100,8 @@ class TableScreen:
             return self.app.lobby.text(width)
         # Everything the drawing reads; the view is compared by identity (a new view is a
         # new dict), which the cache's reference to it keeps meaningful.
-        key = (t.table, t.seq, t.state, t.master, tuple(t.names), t.legal, t.my_turn)
-        key += (width, self.app.ascii_only, self.app.state.name)
+        key: tuple[Any, ...] = (t.table, t.seq, t.state, t.master, tuple(t.names), t.legal)
+        key += (t.my_turn, width, self.app.ascii_only, self.app.state.name)
         cached = self._board_cache
         if cached is not None and cached[0] is t.view and cached[1] == key:
             return cached[2]
