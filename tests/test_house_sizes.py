@@ -39,9 +39,6 @@ CLASS_EXCEPTIONS: dict[str, str] = {
     "server/tables/gamemaster.py::GameMaster": (
         "the game master's commands, clock and prize; the prize is to move out"
     ),
-    "client/app.py::ClientApp": (
-        "the terminal client's screens and key bindings; each screen is to move out"
-    ),
 }
 
 
