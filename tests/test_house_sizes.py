@@ -24,10 +24,6 @@ MAX_COMPLEXITY = 15
 
 #: Classes allowed past the limit for now, and why.
 CLASS_EXCEPTIONS: dict[str, str] = {
-    "engine/shedding/game.py::SheddingGame": (
-        "one rules engine for six presets; its play and pick-up resolution is to be "
-        "split into rule objects, with the property tests over random games as the net"
-    ),
     "engine/abbott/game.py::Abbott": (
         "the grid, moves, alliances and scoring of one hand; its views and snapshots "
         "are to move out beside the board"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.shedding.codes import CARD, RANK, SUIT, code
+from engine.shedding.codes import CARD, JK, RANK, SUIT, code
 from engine.shedding.rules import compile_powers
 
 _KEYS = (
@@ -68,7 +68,15 @@ class PowerTable:
     #: asking for that suit (the top's or the nominated one) or the top's rank (-1 for
     #: a joker): the listing of every turn reads one row instead of testing each card.
     follows: tuple[tuple[bool, ...], ...]
+    #: ``steps[prev][nxt]``: how ``nxt`` may follow ``prev`` in one play: ``KEEP`` (as a
+    #: set, a chain or pick-up cards together: the run's direction stays), ``1`` or
+    #: ``-1`` (a run, up or down: only along the run's direction) or ``None`` (it may
+    #: not). The search for multi-card plays reads it instead of working it out per pair.
+    steps: tuple[tuple[int | None, ...], ...]
 
+
+#: In ``PowerTable.steps``: the card follows as one of a set; the direction stays.
+KEEP = 0
 
 _CACHE: dict[tuple[Any, ...], PowerTable] = {}
 
@@ -93,8 +101,17 @@ def _compile(options: dict[str, Any]) -> PowerTable:
     together_pickups = bool(options["pickup_together"]) and sum(p.pickup > 0 for p in ps) > 1
     chains = options["combos"] != "single" or together_pickups or any(p.together for p in ps)
     raises = tuple(p.pickup or p.adds for p in ps)
+    together = tuple(p.together for p in ps)
+    pickup = tuple(p.pickup for p in ps)
+    steps = tuple(
+        tuple(
+            _step(options["combos"], together_pickups, pickup, together, sig, a, b)
+            for b in range(len(CARD))
+        )
+        for a in range(len(CARD))
+    )
     return PowerTable(
-        pickup=tuple(p.pickup for p in ps),
+        pickup=pickup,
         wild=wild,
         nominate=tuple(p.nominate for p in ps),
         go_on=tuple(p.go_on for p in ps),
@@ -104,7 +121,7 @@ def _compile(options: dict[str, Any]) -> PowerTable:
         cover=tuple(p.cover for p in ps),
         suit_run=tuple(p.suit_run for p in ps),
         swap=tuple(p.swap for p in ps),
-        together=tuple(p.together for p in ps),
+        together=together,
         no_end=tuple(p.no_end for p in ps),
         power=tuple(p.power for p in ps),
         points=tuple(p.points for p in ps),
@@ -132,4 +149,93 @@ def _compile(options: dict[str, Any]) -> PowerTable:
             for s in range(4)
             for r in range(-1, 13)
         ),
+        steps=steps,
+    )
+
+
+def _step(
+    combos: str,
+    pickup_together: bool,
+    pickup: tuple[int, ...],
+    together: tuple[bool, ...],
+    sig: tuple[int, ...],
+    prev: int,
+    nxt: int,
+) -> int | None:
+    """How ``nxt`` may follow ``prev`` in one play (``PowerTable.steps``)."""
+    if prev == JK or nxt == JK:
+        return None
+    if pickup_together and pickup[prev] and pickup[nxt]:
+        return KEEP  # Black Jack's house rule: "J 2 2 2 2"
+    same_rank = RANK[nxt] == RANK[prev]
+    if combos == "chain":
+        return KEEP if SUIT[nxt] == SUIT[prev] or same_rank else None
+    if same_rank and (
+        combos in ("sets", "mixed") or (together[prev] and together[nxt] and sig[prev] == sig[nxt])
+    ):
+        return KEEP
+    if combos in ("runs", "mixed") and SUIT[nxt] == SUIT[prev]:
+        d = RANK[nxt] - RANK[prev]
+        if d in (1, -1):
+            return d
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class TableRules:
+    """Everything a table's options decide, read once when the game is made: the power
+    table, and the options the rules read as they play (``options["combos"]`` on every
+    card would be a dict lookup each time)."""
+
+    pt: PowerTable
+    seats: int
+    decks: int
+    hand_size: int
+    #: whether a seat announces its last card
+    announce: bool
+    #: Black Jack's "cards" call: an announcement before going out with several cards
+    cards_call: bool
+    combos: str
+    draw: int | str
+    play_drawn: bool
+    skip_chain: bool
+    draw_when_able: bool
+    start_power: bool
+    jokers: int
+    finish: str
+    target: int
+    last_penalty: int
+    illegal_penalty: int
+    end_penalty: int
+    #: whether every play is one card and no cards call rides on it: the common
+    #: table, whose ordinary turn ``legal_actions`` lists the short way
+    one_card_plays: bool
+
+
+def table_rules(options: dict[str, Any], seats: int) -> TableRules:
+    """The rules of a table of ``seats`` with these (resolved) options."""
+    big = seats > 4 and options["big_table_hand_size"]
+    announce = bool(options["last_card"])
+    cards_call = announce and bool(options["cards_call"])
+    pt = power_table(options)
+    return TableRules(
+        pt=pt,
+        seats=seats,
+        decks=options["decks"] or (2 if seats > 5 else 1),
+        hand_size=options["big_table_hand_size"] if big else options["hand_size"],
+        announce=announce,
+        cards_call=cards_call,
+        combos=options["combos"],
+        draw=options["draw"],
+        play_drawn=bool(options["play_drawn"]),
+        skip_chain=bool(options["skip_chain"]),
+        draw_when_able=bool(options["draw_when_able"]),
+        start_power=bool(options["start_power"]),
+        jokers=options["jokers"],
+        finish=options["finish"],
+        target=options["target"],
+        last_penalty=options["last_penalty"],
+        illegal_penalty=options["illegal_penalty"],
+        end_penalty=options["end_penalty"],
+        one_card_plays=not pt.any_multi and not cards_call,
     )
