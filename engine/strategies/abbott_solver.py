@@ -16,22 +16,32 @@ and lists ``vote end`` among the moves of a player to act whose opponent has
 voted. Voting first never helps (it only hands the opponent that option), so
 the solver never casts a first vote itself.
 
-Why it finishes: a transposition table (the same cards can be taken in many
-orders), taking moves searched first, and the "winner is decided" test of the
-rules used as a bound at every node: a collection that already beats the
-other player's collection plus every card left on the grid has won, however
-the hand goes on. Hand values only grow as cards are added (a missing kicker
-ranks below any card), which is what makes that bound sound.
+Why it finishes: alpha-beta over three outcomes, with
 
-What it costs (``python bench/solver.py``, positions from heuristic games on
-the 2-core development machine): every position of up to 7 cards solves
-within a second, most of 8 do, and from about 10 cards most need more than
-the default node limit. ``node_limit`` caps the nodes of one call. Work is
-never thrown away at the limit: the moves already solved keep their exact
+- the "winner is decided" test of the rules as a bound at every node: a
+  collection that already beats the other player's collection plus every card
+  left on the grid has won, however the hand goes on (hand values only grow as
+  cards are added: a missing kicker ranks below any card);
+- a transposition table of true bounds and each state's best move (the same
+  cards are taken in many orders, and the pieces shuffle back and forth);
+- move ordering, which decides how much alpha-beta cuts: the table's best
+  move, then the move that last refuted a position with the same cards left
+  (a killer), then the takes by what they give the mover or deny the other
+  seat, then the other moves by how many cards their square lines up with
+  and how often they cut before (the history heuristic);
+- the one-card race solved once a hand (``_Solver.pursuit``): with one card
+  left the result depends only on who gets it, so it is worked out on the
+  squares alone and shared by every collection.
+
+What it costs: see ``bench/solver.py``, which measures the share of positions
+solved completely within a second of CPU, by cards left, beside the solver
+as it was before these means. ``node_limit`` caps the nodes of one call. Work
+is never thrown away at the limit: the moves already solved keep their exact
 results, the others get the best bounds found (``Solution.bounds``), and
 ``Solution.solved`` says whether a best move is proven anyway. A
 ``SolverTable`` passed from call to call keeps the transposition table for
-the rest of the hand, so the next move's solve starts from this one's work.
+the rest of the hand, so the next move's solve starts from this one's work,
+even in a worker process (see the class).
 
 The solver reads only the view, so a hint shown to a player and the ``search``
 strategy's endgame both see exactly what the seat sees.
@@ -63,6 +73,8 @@ South ahead, so it is his only winning move:
 
 from __future__ import annotations
 
+import os
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -158,7 +170,15 @@ class _Solver:
         self.stall_limit = stall_limit
         self.universe = universe  # every card of the hand: both collections and the grid
         self.rays = _rays(size)
-        self.table: dict[tuple[int, ...], tuple[int, int]] = {}
+        n = size * size
+        # The squares each piece may move to, for every square of the other piece.
+        self.reach = [[self.moves(m, o) for o in range(n)] for m in range(n)]
+        # state -> (floor, ceiling, best move's square or -1): true bounds on its value
+        self.table: dict[tuple[int, ...], tuple[int, int, int]] = {}
+        self.history = [[0] * n, [0] * n]  # per seat: cut-offs each destination caused
+        self.races: dict[int, int] = {}  # the one-card races (``pursuit``)
+        self.killers: dict[int, int] = {}  # cards left and turn -> the last move that cut
+        self.lines = [sum(1 << t for ray in self.rays[sq] for t in ray) for sq in range(n)]
         self.values: dict[int, int] = {}  # hand value by card mask: few masks recur often
         self.nodes = 0
         self.node_limit = 0
@@ -234,12 +254,31 @@ class _Solver:
             lo, hi = max(lo, hit[0]), min(hi, hit[1])
         return lo, hi
 
-    def search(self, state: State, alpha: int, beta: int) -> int:
-        """The outcome (South's side) under alpha-beta, ``alpha < beta`` in -1..1."""
+    def search(
+        self,
+        rem: int,
+        left: int,
+        c0: int,
+        c1: int,
+        p0: int,
+        p1: int,
+        turn: int,
+        stall: int,
+        voter: int,
+        alpha: int,
+        beta: int,
+    ) -> int:
+        """The outcome (South's side) under alpha-beta, ``alpha < beta`` in -1..1.
+
+        The state is passed unpacked and each move applied inline (no state tuple
+        a move): this function is the whole cost of a solve. The moves are tried in
+        the order most likely to cut: the table's best move for this state first
+        (from an earlier, shallower look, or the last call of the hand), then the
+        takes by what they add to the mover's hand, then the other moves by how
+        often each square has refuted a line before (the history heuristic)."""
         self.nodes += 1
         if self.nodes > self.node_limit:
             raise SolverLimit(f"more than {self.node_limit} nodes")
-        rem, left, c0, c1, p0, p1, turn, stall, voter = state
         values = self.values
         v0 = values.get(c0)
         if v0 is None:
@@ -267,56 +306,195 @@ class _Solver:
             lo = max(lo, stand)
         elif voter == 0:
             hi = min(hi, stand)
+        if not rem & (rem - 1) and voter == NO_VOTE:
+            # One card left: a race for it, whose result is the pursuit's.
+            sq = rem.bit_length() - 1
+            race = self.pursuit(sq, p0, p1, turn, stall)
+            if race == TIE:
+                return stand
+            bit = self.cards[sq]
+            return self.final(c0 | bit, c1) if race == SOUTH else self.final(c0, c1 | bit)
         key = (rem, c0, p0, p1, turn, stall, voter)
-        hit = self.table.get(key)
+        table = self.table
+        hit = table.get(key)
+        first = -1
         if hit is not None:
-            lo, hi = max(lo, hit[0]), min(hi, hit[1])
+            if hit[0] > lo:
+                lo = hit[0]
+            if hit[1] < hi:
+                hi = hit[1]
+            first = hit[2]
         if lo >= beta or lo == hi:
             return lo
         if hi <= alpha:
             return hi
-        alpha, beta = max(alpha, lo), min(beta, hi)
+        if lo > alpha:
+            alpha = lo
+        if hi < beta:
+            beta = hi
         a0, b0 = alpha, beta
-        mover, other = (p0, p1) if turn == 0 else (p1, p0)
-        options = self.moves(mover, other)
-        # Taking moves first, the biggest gain to the mover's hand first, then
-        # the rest: a good take is usually the best reply.
-        mine = c0 if turn == 0 else c1
         cards = self.cards
-        hand_value = self.value
-        options.sort(key=lambda sq: -hand_value(mine | cards[sq]) if rem >> sq & 1 else 0)
+        if turn == 0:
+            options = self.reach[p0][p1]
+            mine, theirs, vm, vt = c0, c1, v0, v1
+        else:
+            options = self.reach[p1][p0]
+            mine, theirs, vm, vt = c1, c0, v1, v0
+        history = self.history[turn]
+        killers = self.killers
+        lines = self.lines
+        stall_limit = self.stall_limit
+        search = self.search
+        nxt = 1 - turn
         best = NORTH if turn == 0 else SOUTH
-        for sq in options:
-            done, nxt = self.after(state, sq)
-            if nxt is None:
-                assert done is not None  # a move that ends the hand has an outcome
-                value = done
-            else:
-                value = self.search(nxt, alpha, beta)
-            if turn == 0:
-                if value > best:
-                    best = value
-                    alpha = max(alpha, value)
-            elif value < best:
-                best = value
-                beta = min(beta, value)
-            if alpha >= beta:
-                break
+        best_sq = -1
+        # The table's move alone first: it often cuts, and then no order is built.
+        order: Sequence[int] = (first,) if first >= 0 else ()
+        for stage in (0, 1):
+            if stage:
+                if alpha >= beta:
+                    break
+                takes = []
+                others = []
+                for sq in options:
+                    if sq == first:
+                        continue
+                    if rem >> sq & 1:
+                        m = mine | cards[sq]
+                        gain = values.get(m)
+                        if gain is None:
+                            gain = values[m] = value_of_mask(m)
+                        m = theirs | cards[sq]
+                        deny = values.get(m)
+                        if deny is None:
+                            deny = values[m] = value_of_mask(m)
+                        takes.append((max(gain - vm, deny - vt), sq))
+                    else:
+                        others.append(((lines[sq] & rem).bit_count() * 1000000 + history[sq], sq))
+                takes.sort(reverse=True)
+                others.sort(reverse=True)
+                order = [sq for _, sq in takes]
+                order += [sq for _, sq in others]
+                killer = killers.get(rem * 2 + turn, -1)
+                if killer >= 0 and killer != first and killer in options:
+                    order.remove(killer)
+                    order.insert(0, killer)
+            for sq in order:
+                if rem >> sq & 1:
+                    bit = cards[sq]
+                    nrem = rem & ~(1 << sq)
+                    if not nrem:
+                        value = self.final(c0 | bit, c1) if turn == 0 else self.final(c0, c1 | bit)
+                    elif not nrem & (nrem - 1):  # one card left: its race decides
+                        last = nrem.bit_length() - 1
+                        if turn == 0:
+                            race = self.pursuit(last, sq, p1, 1, 0)
+                            n0, n1 = c0 | bit, c1
+                        else:
+                            race = self.pursuit(last, p0, sq, 0, 0)
+                            n0, n1 = c0, c1 | bit
+                        if race == SOUTH:
+                            n0 |= cards[last]
+                        elif race == NORTH:
+                            n1 |= cards[last]
+                        value = self.final(n0, n1)
+                    elif turn == 0:
+                        value = search(
+                            nrem, left & ~bit, c0 | bit, c1, sq, p1, 1, 0, NO_VOTE, alpha, beta
+                        )
+                    else:
+                        value = search(
+                            nrem, left & ~bit, c0, c1 | bit, p0, sq, 0, 0, NO_VOTE, alpha, beta
+                        )
+                elif stall + 1 >= stall_limit:
+                    value = stand
+                elif turn == 0:
+                    value = search(rem, left, c0, c1, sq, p1, nxt, stall + 1, voter, alpha, beta)
+                else:
+                    value = search(rem, left, c0, c1, p0, sq, nxt, stall + 1, voter, alpha, beta)
+                if turn == 0:
+                    if value > best:
+                        best, best_sq = value, sq
+                        if value > alpha:
+                            alpha = value
+                elif value < best:
+                    best, best_sq = value, sq
+                    if value < beta:
+                        beta = value
+                if alpha >= beta:
+                    history[sq] += 1
+                    killers[rem * 2 + turn] = sq
+                    break
         # The vote's option belongs to the node whoever moves: fold it in.
         if voter == 1:
             best = max(best, stand)
         elif voter == 0:
             best = min(best, stand)
         if best <= a0:  # failed low: an upper bound
-            bound = (NORTH, best)
+            lo2, hi2 = NORTH, best
         elif best >= b0:  # failed high: a lower bound
-            bound = (best, SOUTH)
+            lo2, hi2 = best, SOUTH
         else:
-            bound = (best, best)
+            lo2 = hi2 = best
         if hit is not None:
-            bound = (max(bound[0], hit[0]), min(bound[1], hit[1]))
-        self.table[key] = bound
+            if hit[0] > lo2:
+                lo2 = hit[0]
+            if hit[1] < hi2:
+                hi2 = hit[1]
+            if best_sq < 0:
+                best_sq = first
+        table[key] = (lo2, hi2, best_sq)
         return best
+
+    def exact(self, state: State) -> int:
+        """A state's exact outcome, by two null-window searches: does South win, and
+        if not, does he tie? A window of one step cuts far more than the full one."""
+        if self.search(*state, TIE, SOUTH) >= SOUTH:
+            return SOUTH
+        return TIE if self.search(*state, NORTH, TIE) >= TIE else NORTH
+
+    def pursuit(self, sq: int, p0: int, p1: int, turn: int, stall: int) -> int:
+        """Who gets the last card, on ``sq``, with best play: ``SOUTH``, ``NORTH``,
+        or ``TIE`` when nobody takes it before the stall limit ends the hand.
+
+        Why it holds whatever the cards: a take of the last card ends the hand, and
+        taking it is never worse for the taker than the hand ending without it, or
+        than the other seat taking it (hand values only grow). So each seat prefers
+        "I take it" to "nobody does" to "he does", and the hand's result is that
+        order mapped onto the three results, a map that never reverses it; the best
+        play of a game is unchanged by such a map. The race depends only on the
+        squares, the turn and the stall count, so it is worked out once a hand for
+        every collection the search meets (most of a search's positions used to be
+        these one-card races). Counted in the solve's nodes."""
+        key = (((sq * 64 + p0) * 64 + p1) * 2 + turn) * (self.stall_limit + 1) + stall
+        memo = self.races
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        self.nodes += 1
+        if self.nodes > self.node_limit:
+            raise SolverLimit(f"more than {self.node_limit} nodes")
+        if turn == 0:
+            options, mine = self.reach[p0][p1], SOUTH
+        else:
+            options, mine = self.reach[p1][p0], NORTH
+        if sq in options:
+            result = mine
+        elif stall + 1 >= self.stall_limit:
+            result = TIE
+        else:
+            result = -mine
+            for dest in options:
+                if turn == 0:
+                    value = self.pursuit(sq, dest, p1, 1, stall + 1)
+                else:
+                    value = self.pursuit(sq, p0, dest, 0, stall + 1)
+                if value * mine > result * mine:
+                    result = value
+                    if result == mine:
+                        break
+        memo[key] = result
+        return result
 
 
 class SolverTable:
@@ -324,11 +502,21 @@ class SolverTable:
 
     Pass the same table to ``solve`` for successive positions of one hand (a
     bot's moves, an analysis walking through a game): a position from another
-    hand starts a fresh table. ``max_entries`` bounds its memory.
+    hand starts a fresh table. ``max_entries`` bounds its memory (about 240
+    bytes an entry: the default, 500,000, is some 120 MB at most).
+
+    A table survives being sent to a worker process. The server pickles a
+    search bot with everything it holds for each thought, and a table's
+    contents would cost more to pickle than to recompute; so a pickled table
+    is only its name, and unpickling it in a process gives the table of that
+    name this process already holds (or a new one there). A worker that
+    thinks for the same bot again so starts from its earlier thoughts' work;
+    each process keeps the ``KEPT`` tables it used last.
     """
 
-    def __init__(self, max_entries: int = 2_000_000) -> None:
+    def __init__(self, max_entries: int = 500_000, token: str | None = None) -> None:
         self.max_entries = max_entries
+        self.token = token or os.urandom(8).hex()
         self._solver: _Solver | None = None
 
     def solver_for(self, size: int, cards: list[int], stall_limit: int, universe: int) -> _Solver:
@@ -337,7 +525,26 @@ class SolverTable:
             s = self._solver = _Solver(size, cards, stall_limit, universe)
         elif len(s.table) > self.max_entries:
             s.table.clear()
+            s.races.clear()
+            s.killers.clear()
         return s
+
+    def __reduce__(self) -> tuple[Any, tuple[int, str]]:
+        return _revive, (self.max_entries, self.token)
+
+
+#: How many solver tables a process keeps for tables pickled to it (``SolverTable``).
+KEPT = 2
+_kept: OrderedDict[str, SolverTable] = OrderedDict()
+
+
+def _revive(max_entries: int, token: str) -> SolverTable:
+    """This process's table named ``token``, or a new one by that name (kept)."""
+    table = _kept.pop(token, None) or SolverTable(max_entries, token)
+    _kept[token] = table  # the most recently used last
+    while len(_kept) > KEPT:
+        _kept.popitem(last=False)
+    return table
 
 
 def _position(view: Mapping[str, Any]) -> tuple[int, list[int], int, int, State]:
@@ -417,7 +624,7 @@ def solve(
             bounds[name] = solver.static(nxt)
             continue
         try:
-            exact[name] = solver.search(nxt, NORTH, SOUTH)
+            exact[name] = solver.exact(nxt)
         except SolverLimit:
             stopped = True
             bounds[name] = solver.static(nxt)
