@@ -26,9 +26,9 @@ from webpage import (
 )
 
 BOARDS = [
-    ("switch", 4, 3, {"turn_seconds": 0}),
-    ("abbott", 4, 3, {"turn_seconds": 0}),
-    ("kilodney", 5, 4, {"turn_seconds": 0}),
+    ("switch", 4, 3, {"turn_seconds": 90}),
+    ("abbott", 4, 3, {"turn_seconds": 90}),
+    ("kilodney", 5, 4, {"turn_seconds": 90}),
 ]
 
 

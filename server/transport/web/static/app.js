@@ -448,7 +448,7 @@ class App {
       return;
     }
     const s = Math.ceil(left);
-    clock.textContent = `Clock ${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+    clock.textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
     const warn = myTurn(t) && left <= CLOCK_WARNING;
     clock.className = `clock${warn ? " warn" : ""}${myTurn(t) ? " mine" : ""}`;
     if (warn && !t.warned) {

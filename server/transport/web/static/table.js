@@ -154,7 +154,8 @@ export function renderTable(app, t) {
   const view = t.view || {};
   const board = boardOf(t);
   const ruleset = view.ruleset || (app.state.lobby.find((x) => String(x.table) === t.table) || {}).ruleset || "";
-  fill(document.getElementById("table-title"), `Table ${t.table}`, ruleset ? ` · ${ruleset}` : "", ` · ${t.state}`, t.seat === null ? " · watching" : "");
+  const state = t.state === "playing" ? "" : ` · ${t.state}`;
+  fill(document.getElementById("table-title"), `Table ${t.table}`, ruleset ? ` · ${ruleset}` : "", state, t.seat === null ? " · watching" : "");
   const ctx = {
     name: (seat) => seatName(n, seat),
     legal: t.legal,
