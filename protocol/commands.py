@@ -499,7 +499,7 @@ COMMANDS: tuple[Command, ...] = (
             " none)", "lobby", _shout),
     Command("shouts", "shouts on|off", "hear everyone's shouts (on, the default) or not",
             "lobby", _shouts),
-    Command("resume", "resume TABLE TOKEN SEQ", "take back your seat after a reconnect"
+    Command("resume", "resume [TABLE TOKEN SEQ]", "take back your seat after a reconnect"
             " (with no arguments: resume a paused game)", "lobby", _resume),
     Command("leave", "leave", "leave the current table (in a running game a bot takes your"
             " seat)", "table",
