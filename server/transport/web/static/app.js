@@ -362,8 +362,19 @@ class App {
         tallies.length ? [el("h4", { text: "Games" }), el("ul", {}, tallies)] : null,
         recent.length ? [el("h4", { text: "Last games" }), el("ul", {}, recent)] : null,
         mine ? el("details", {}, el("summary", { text: "Your secret (to use this name on another device)" }), el("code", { class: "secret", text: store.identity().secret })) : null,
+        mine ? el("button", { type: "button", id: "other-name", onclick: () => this.otherName() }, "Play under another name") : null,
       ),
     );
+  }
+
+  /** Back to the name screen (the secret of this name stays kept, to come back to it). */
+  otherName() {
+    const held = [...this.state.tables.values()].some((t) => t.token);
+    if (held) return this.toast("Leave your tables first: a seat keeps the name it was taken under");
+    $("#dialog").close();
+    store.forgetName();
+    $("#me").hidden = true;
+    this.show("name");
   }
 
   async top(family) {
