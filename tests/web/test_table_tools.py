@@ -149,6 +149,15 @@ def test_a_claimed_name_is_kept_by_the_browser(server, browsers) -> None:
     driver.refresh()
     wait_for(lambda: visible(driver, "#lobby"), what="the lobby, without asking for a name")
     assert texts(driver, "#me") == ["zoe"]
+    # zoe may come in under another name, and back to hers with the secret kept
+    click(driver, "#me")
+    click(driver, "#other-name")
+    wait_for(lambda: visible(driver, "#name-screen"), what="the name screen")
+    assert take_guest(driver).startswith("guest-")
+    click(driver, "#me")
+    click(driver, "#other-name")
+    take_name(driver, "zoe")
+    wait_for(lambda: visible(driver, "#me") and visible(driver, "#me").text == "zoe")
     # another browser cannot take the name without its secret
     other = browsers()
     open_client(other, server.url)
