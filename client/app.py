@@ -99,9 +99,9 @@ class ClientApp:
         #: told how long each redraw took after a message arrived (the benchmark)
         self.on_redraw: Callable[[float], None] | None = None
         self.lobby = LobbyScreen(self)
-        self.board = TableScreen(self)
+        self.board = TableScreen(self, self.lobby)
         self.log = LogPane(self)
-        self.pages = Pages(self)
+        self.pages = Pages(self, self.lobby)
         self.input_field = TextArea(
             height=1,
             prompt=self._prompt,
@@ -115,7 +115,7 @@ class ClientApp:
         )
         self.application: Application[int] = Application(
             layout=Layout(self._build_layout(), focused_element=self.input_field),
-            key_bindings=build_keys(self),
+            key_bindings=build_keys(self.pages, self.exit),
             style=STYLE,
             full_screen=True,
             mouse_support=False,

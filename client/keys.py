@@ -4,24 +4,20 @@ history, Tab completion, Enter)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
-from client.pages import HELP_TITLE, RULES_TITLE
-
-if TYPE_CHECKING:
-    from client.app import ClientApp
+from client.pages import HELP_TITLE, RULES_TITLE, Pages
 
 #: Keys that scroll a page, and by how many rows.
 SCROLL_KEYS = (("up", -1), ("down", 1), ("pageup", -10), ("pagedown", 10))
 
 
-def build_keys(app: ClientApp) -> KeyBindings:
-    """The key bindings over ``app``'s pages and picker."""
+def build_keys(pages: Pages, quit: Callable[[], None]) -> KeyBindings:
+    """The key bindings over the screen's ``pages`` and picker; ``quit`` leaves."""
     kb = KeyBindings()
-    pages = app.pages
     picking = Condition(lambda: pages.picker_open)
     reading = Condition(lambda: pages.page is not None)
 
@@ -46,7 +42,7 @@ def build_keys(app: ClientApp) -> KeyBindings:
     @kb.add("c-d")
     @kb.add("c-c")
     def _quit(event: KeyPressEvent) -> None:
-        app.exit()
+        quit()
 
     @kb.add("up", filter=picking)
     def _up(event: KeyPressEvent) -> None:

@@ -8,16 +8,14 @@ finds our name in it, even for a seat taken on another machine or before a crash
 from __future__ import annotations
 
 import textwrap
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from prompt_toolkit.application.current import get_app
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from client.players import with_rating
+from client.screen import Screen
 from protocol.describe import seat_name
-
-if TYPE_CHECKING:
-    from client.app import ClientApp
 
 PANEL_WIDTH = 24
 LOBBY_FIXED = 6 + 11 + 6 + 8  #: the lobby's columns but players: table, game, seats, state
@@ -26,7 +24,7 @@ LOBBY_FIXED = 6 + 11 + 6 + 8  #: the lobby's columns but players: table, game, s
 class LobbyScreen:
     """The lobby's list of tables and its panel, over the app's state."""
 
-    def __init__(self, app: ClientApp) -> None:
+    def __init__(self, app: Screen) -> None:
         self.app = app
         self.filter_words: list[str] = []
 

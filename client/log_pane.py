@@ -15,19 +15,17 @@ from __future__ import annotations
 import heapq
 from collections import deque
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from prompt_toolkit.application.current import get_app
 from prompt_toolkit.data_structures import Point
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from client.screen import Screen
 from client.state import MAX_LOG, LogLine
 from client.wrap import wrap_fragments
 from protocol.describe import describe_event
 from protocol.words import plural
-
-if TYPE_CHECKING:
-    from client.app import ClientApp
 
 #: A presence's words, by what happened, while a game runs (a left seat is a bot's)
 PRESENCE_WORDS = {
@@ -103,7 +101,7 @@ def describe(entry: LogLine, names: list[str | None], ascii_only: bool) -> Style
 class LogPane:
     """The log's lines for the screen on display, described and wrapped once per change."""
 
-    def __init__(self, app: ClientApp) -> None:
+    def __init__(self, app: Screen) -> None:
         self.app = app
         #: the lobby's own lines: replies said there, which its log keeps
         self.lobby_log: deque[LogLine] = deque(maxlen=200)

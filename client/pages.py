@@ -8,19 +8,18 @@ read from ``protocol.commands`` (``client.commands`` chooses which).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from client.boards.legal import legal_text
 from client.commands import COMMANDS, MASTER_COMMANDS, TABLE_COMMANDS, command, help_line
+from client.lobby_screen import LobbyScreen
 from client.page import Page, wrap_page
 from client.rules import rules_lines
+from client.screen import Screen
 from protocol.commands import ACTION_HELP
-
-if TYPE_CHECKING:
-    from client.app import ClientApp
 
 HELP_TITLE = "Help"
 RULES_TITLE = "Rules"
@@ -35,8 +34,9 @@ BOT_NAMES = (
 class Pages:
     """The page framed over the screen, or the new-table picker, or neither."""
 
-    def __init__(self, app: ClientApp) -> None:
+    def __init__(self, app: Screen, lobby: LobbyScreen) -> None:
         self.app = app
+        self.lobby = lobby
         #: the page framed over the screen (the help, a game's rules, a long reply), or None
         self.page: Page | None = None
         self.picker_open = False
@@ -124,8 +124,8 @@ class Pages:
         t = app.table
         table_options: dict[str, Any] | None = None
         if ruleset is None and t is not None:
-            ruleset = (t.view or {}).get("ruleset") or app.lobby.ruleset_of(t.table)
-            table_options = dict(app.lobby.row(t.table).get("options") or {})
+            ruleset = (t.view or {}).get("ruleset") or self.lobby.ruleset_of(t.table)
+            table_options = dict(self.lobby.row(t.table).get("options") or {})
         if not ruleset:
             games = " ".join(str(r.get("name")) for r in app.state.rulesets)
             app.say(f"rules GAME shows a game's rules; the games: {games}", "class:error")

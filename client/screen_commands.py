@@ -9,22 +9,30 @@ for a table we are not at, say, is not the screen's to carry out alone.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from client.commands import command_help
-
-if TYPE_CHECKING:
-    from client.app import ClientApp
-
-Handler = Callable[["ClientApp", list[str]], bool]
+from client.lobby_screen import LobbyScreen
+from client.pages import Pages
+from client.screen import Screen
 
 
-def _quit(app: ClientApp, words: list[str]) -> bool:
+class Commanded(Screen, Protocol):
+    """The app as its commands see it: the screen, its pages and its lobby."""
+
+    pages: Pages
+    lobby: LobbyScreen
+
+
+Handler = Callable[[Commanded, list[str]], bool]
+
+
+def _quit(app: Commanded, words: list[str]) -> bool:
     app.exit()
     return True
 
 
-def _help(app: ClientApp, words: list[str]) -> bool:
+def _help(app: Commanded, words: list[str]) -> bool:
     if len(words) > 1:
         app.say(command_help(words[1]))
     else:
@@ -32,12 +40,12 @@ def _help(app: ClientApp, words: list[str]) -> bool:
     return True
 
 
-def _lobby(app: ClientApp, words: list[str]) -> bool:
+def _lobby(app: Commanded, words: list[str]) -> bool:
     app.show_table(None)
     return True
 
 
-def _table(app: ClientApp, words: list[str]) -> bool:
+def _table(app: Commanded, words: list[str]) -> bool:
     """``table N``: show a table we are at; one the server's list seats our name at is
     taken back by joining it (our name's seat: joining gives it back)."""
     if len(words) != 2:
@@ -52,23 +60,23 @@ def _table(app: ClientApp, words: list[str]) -> bool:
     return True
 
 
-def _ascii(app: ClientApp, words: list[str]) -> bool:
+def _ascii(app: Commanded, words: list[str]) -> bool:
     app.toggle_ascii()
     return True
 
 
-def _rules(app: ClientApp, words: list[str]) -> bool:
+def _rules(app: Commanded, words: list[str]) -> bool:
     app.pages.open_rules(words[1] if len(words) > 1 else None)
     return True
 
 
-def _filter(app: ClientApp, words: list[str]) -> bool:
+def _filter(app: Commanded, words: list[str]) -> bool:
     app.lobby.set_filter(words[1:])
     app.application.invalidate()
     return True
 
 
-def _create(app: ClientApp, words: list[str]) -> bool:
+def _create(app: Commanded, words: list[str]) -> bool:
     """``create`` alone opens the picker of games (once the server has listed them)."""
     if len(words) != 1 or not app.state.rulesets:
         return False
@@ -90,7 +98,7 @@ HANDLERS: dict[str, Handler] = {
 }
 
 
-def run_line(app: ClientApp, text: str) -> None:
+def run_line(app: Commanded, text: str) -> None:
     """Carry out one typed line: on the screen if it is the screen's, else at the
     server (a line starting with ``'`` is talk)."""
     words = text.split()

@@ -8,19 +8,17 @@ changes. ``boards_drawn`` counts the drawings actually made.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from prompt_toolkit.application.current import get_app
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from client.boards import BoardContext, render_board
-from client.lobby_screen import PANEL_WIDTH
+from client.lobby_screen import PANEL_WIDTH, LobbyScreen
+from client.screen import Screen
 from client.state import CLOCK_WARNING, TableState
 from protocol import fields
 from protocol.words import plural
-
-if TYPE_CHECKING:
-    from client.app import ClientApp
 
 
 def clock_text(seconds: float | None) -> str:
@@ -49,8 +47,9 @@ def seat_label(t: TableState, seat: int | None) -> str:
 class TableScreen:
     """The board, the players panel and the title for the table the app shows."""
 
-    def __init__(self, app: ClientApp) -> None:
+    def __init__(self, app: Screen, lobby: LobbyScreen) -> None:
         self.app = app
+        self.lobby = lobby
         self.boards_drawn = 0  # board drawings actually made (the rest come from the cache)
         self._board_cache: tuple[object, tuple[Any, ...], StyleAndTextTuples] | None = None
 
@@ -71,7 +70,7 @@ class TableScreen:
         if t is None:
             left += f"{dot}lobby"
         else:
-            ruleset = (t.view or {}).get("ruleset") or app.lobby.ruleset_of(t.table)
+            ruleset = (t.view or {}).get("ruleset") or self.lobby.ruleset_of(t.table)
             left += f"{dot}table {t.table} {ruleset}"
             if t.seat is None:
                 left += f"{dot}watching"
@@ -97,7 +96,7 @@ class TableScreen:
         """The board of the table on screen (the lobby's list when there is none)."""
         t = self.app.table
         if t is None:
-            return self.app.lobby.text(width)
+            return self.lobby.text(width)
         # Everything the drawing reads; the view is compared by identity (a new view is a
         # new dict), which the cache's reference to it keeps meaningful.
         key: tuple[Any, ...] = (t.table, t.seq, t.state, t.master, tuple(t.names), t.legal)
@@ -153,7 +152,7 @@ class TableScreen:
         """Beside the board: each seat's player and score, the clock, who is master."""
         t = self.app.table
         if t is None:
-            return self.app.lobby.panel()
+            return self.lobby.panel()
         out: StyleAndTextTuples = [("class:heading", f"{'Players':<17}score"), ("", "\n")]
         scores = (t.view or {}).get("scores") or []
         count = max(len(t.players), len(scores), int((t.view or {}).get("seats") or 0))
