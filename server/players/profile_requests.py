@@ -45,6 +45,9 @@ from server.players.profiles import (
 #: Bytes of a text line left for what surrounds the JSON (the reply's word, id, name).
 HEADROOM = 256
 
+#: The requests handled here (each carries the ``id`` its reply echoes).
+ProfileRequest = m.GetProfile | m.GetHistory | m.GetTop
+
 
 def _fit(entries: list[dict[str, Any]], budget: int | None, head: int) -> list[dict[str, Any]]:
     """The first of ``entries`` whose JSON fits in ``budget`` bytes beside ``head`` bytes
@@ -83,7 +86,7 @@ class ProfileRequests:
         binding = getattr(self.conn, "binding", None)
         return None if binding is None else binding.page_budget
 
-    def _admit(self, msg: m.Message) -> bool:
+    def _admit(self, msg: ProfileRequest) -> bool:
         """Whether the connection's budget and its address's allow one more request
         (if not, the ``rate_limited`` reply is sent)."""
         now = trio.current_time()
@@ -100,7 +103,9 @@ class ProfileRequests:
         self.conn.deliver(wire.error(msg.id, "rate_limited", text))
         return False
 
-    async def _player(self, msg: m.Message, name: str | None) -> tuple[str, str] | None:
+    async def _player(
+        self, msg: m.GetProfile | m.GetHistory, name: str | None
+    ) -> tuple[str, str] | None:
         """The player ``name`` means (his key and his name as shown), or None after the
         error reply (no name given and none claimed; nobody of that name)."""
         if name is None:
