@@ -235,11 +235,6 @@ ADMIN_TYPES: tuple[type[m.Message], ...] = (
 )
 
 
-def is_admin(message: object) -> bool:
-    """Whether a received message is an admin command (``Admin.handle`` takes it)."""
-    return isinstance(message, ADMIN_TYPES)
-
-
 class Admin:
     """The server's operator desk: one per server."""
 
