@@ -5,7 +5,7 @@ in the server, any number in a test), so ``MockClock`` drives it and nothing
 here sleeps. The table actor owns one ``TurnClock`` and one ``AwayTracker``
 and asks, each time round its loop, "when must I wake?" (``deadline``); it
 waits for its next command with ``receive_before(inbox, clock.deadline)`` and,
-on ``TIMED_OUT``, plays the seat's automatic move (``auto_move``).
+on ``TIMED_OUT``, has the seat's move made for it (a strategy shown that seat's view).
 
 Rulings (docs/rules.md, "Common to all"; the sources leave these open):
 
@@ -34,16 +34,10 @@ True
 from __future__ import annotations
 
 import math
-import random
 import time
-from collections.abc import Sequence
 from typing import Any, Final
 
 import trio
-
-from engine.actions import Action
-from engine.game import Game
-from engine.strategies import Strategy
 
 
 class TurnClock:
@@ -186,15 +180,6 @@ class AwayTracker:
         """A new game: nobody is away."""
         self._streak.clear()
         self.away.clear()
-
-
-def auto_move(game: Game, seat: int, strategy: Strategy, rng: random.Random) -> Action:
-    """The automatic move for ``seat``: the strategy sees only that seat's view.
-
-    Used for timeouts, away seats and empty seats alike, so they all play fair.
-    """
-    legal: Sequence[Action] = game.legal_actions(seat)
-    return strategy.choose(game.view(seat), legal, rng)
 
 
 class _TimedOut:

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 import trio
 import trio.testing
 
-from engine.actions import Action
-from server.tables.clock import TIMED_OUT, AwayTracker, TurnClock, auto_move, receive_before
+from server.tables.clock import TIMED_OUT, AwayTracker, TurnClock, receive_before
 
 
 def test_countdown_restarts_when_the_turn_passes() -> None:
@@ -108,38 +105,6 @@ def test_two_timeouts_in_a_row_mark_away_and_acting_brings_back() -> None:
     away.timed_out(2)
     away.clear()
     assert not away.away
-
-
-class _Toy:
-    """A tiny stand-in game: the strategy must see only the seat's view."""
-
-    def __init__(self) -> None:
-        self.viewed: list[int | None] = []
-
-    def legal_actions(self, seat: int) -> list[Action]:
-        return [Action.parse("draw")]
-
-    def view(self, seat: int | None) -> dict[str, object]:
-        self.viewed.append(seat)
-        return {"viewer": seat}
-
-
-class _Spy:
-    name = "spy"
-
-    def __init__(self) -> None:
-        self.seen: list[dict[str, object]] = []
-
-    def choose(self, view, legal, rng):  # type: ignore[no-untyped-def]
-        self.seen.append(view)
-        return legal[0]
-
-
-def test_auto_move_uses_only_the_seats_view() -> None:
-    game, spy = _Toy(), _Spy()
-    action = auto_move(game, 2, spy, random.Random(0))  # type: ignore[arg-type]
-    assert str(action) == "draw"
-    assert game.viewed == [2] and spy.seen == [{"viewer": 2}]
 
 
 async def test_receive_before_times_out_on_mock_clock(
