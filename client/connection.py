@@ -107,9 +107,21 @@ class Connection:
         self._events_send, self._events_recv = trio.open_memory_channel[Any](event_buffer)
         self._failure: BaseException | None = None
         #: called with each message as it arrives, before it is folded in (timing hooks)
-        self.on_receive: Callable[[Any], object] | None = None
+        self._on_receive: Callable[[Any], object] | None = None
+        #: tables whose fresh snapshot is being asked for, and those to ask again after it
+        self._resyncing: set[str] = set()
+        self._resync_again: set[str] = set()
 
     # ------------------------------------------------------------- public
+    def on_each_message(self, hook: Callable[[Any], object] | None) -> None:
+        """Call ``hook(msg)`` with each message as it arrives, before it is folded into
+        the state (the screen's redraw timing starts there)."""
+        self._on_receive = hook
+
+    def resyncing(self, table: str) -> bool:
+        """Whether a fresh snapshot of ``table`` is being asked for (after a gap)."""
+        return table in self._resyncing
+
     @property
     def connected(self) -> bool:
         return self._connected.is_set() and not self._closed and self._failure is None
@@ -258,7 +270,9 @@ class Connection:
             await stream.send_all(encode(msg, self.limits))
             while True:
                 while (got := decoder.next_message()) is not None:
-                    if getattr(got, "id", None) == msg.id and isinstance(got, m.Message):
+                    if getattr(got, "id", None) == getattr(msg, "id", None) and isinstance(
+                        got, m.Message
+                    ):
                         return got
                     self._dispatch(got)
                 data = await stream.receive_some(65536)
@@ -318,8 +332,8 @@ class Connection:
     def _dispatch(self, msg: Any) -> None:
         """Fold a received message into the state; queue it for ``events()`` if it changed
         something; hand a reply to the request waiting for it."""
-        if self.on_receive is not None:
-            self.on_receive(msg)
+        if self._on_receive is not None:
+            self._on_receive(msg)
         rid = getattr(msg, "id", None)
         if rid is not None and rid in self._pending:
             send = self._pending.pop(rid)
@@ -328,7 +342,7 @@ class Connection:
         if not isinstance(msg, m.Message):
             return  # an UnknownMessage/InvalidMessage from a newer server: nothing to fold
         change = self.state.handle(msg)
-        if change == "gap":
+        if change == "gap" and isinstance(msg, m.TableEvent):  # (only an event makes a gap)
             self._resync(msg.table)
             return
         # Only a server that sends turns without the view: the board lags the events.
@@ -357,28 +371,28 @@ class Connection:
         t = self.state.tables.get(table)
         if t is None or (t.token is None and t.seat is not None):
             return
-        if t.resyncing:
-            t.resync_again = True
+        if table in self._resyncing:
+            self._resync_again.add(table)
             return
-        t.resyncing = True
+        self._resyncing.add(table)
         self._nursery.start_soon(self._resync_task, t)
 
     async def _resync_task(self, t: Any) -> None:
         try:
             while True:
-                t.resync_again = False
+                self._resync_again.discard(t.table)
                 if t.token is not None:
                     # A last_seq past the table's makes the server answer with a snapshot.
                     msg: m.Message = m.Resume(table=t.table, token=t.token, last_seq=LATEST)
                 else:
                     msg = m.Spectate(table=t.table)
                 await self._request_now(msg, check=False)
-                if not t.resync_again:
+                if t.table not in self._resync_again:
                     break
         except ConnectionLost:
             pass
         finally:
-            t.resyncing = False
+            self._resyncing.discard(t.table)
 
     async def _read(self, stream: trio.abc.Stream, decoder: MsgpackDecoder) -> None:
         """Dispatch messages until the stream ends."""

@@ -57,7 +57,7 @@ class Session:
         #: where this person's seats are kept between runs (None: not kept, as for the
         #: private server of a `switchboard play` without an address)
         self.seats = seats
-        conn.on_receive = ui.arrived
+        conn.on_each_message(ui.arrived)
         #: a penalised play typed once and not yet confirmed: (table, the line)
         self.confirming: tuple[str, str] | None = None
         self._nursery: trio.Nursery | None = None

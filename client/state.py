@@ -92,9 +92,6 @@ class TableState:
     stale: int = 0
     #: a snapshot has set ``seq``: from now on a jump in ``seq`` is a gap.
     synced: bool = False
-    #: a request for the events after a gap is on its way.
-    resyncing: bool = False
-    resync_again: bool = False
     #: events up to this ``seq`` asked for after the snapshot (``Connection.catch_up_log``):
     #: they go into the log, in order, though the board is already past them.
     backfill_to: int | None = None

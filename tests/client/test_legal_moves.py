@@ -270,7 +270,7 @@ def test_a_short_or_bare_play_is_confirmed_like_a_play() -> None:
         sent.append(msg)
         return m.Ok(table="1")
 
-    conn = SimpleNamespace(state=state, on_receive=None, request=request)
+    conn = SimpleNamespace(state=state, on_each_message=lambda _hook: None, request=request)
     session = Session(conn, app)  # type: ignore[arg-type]
     for line in ("ks", "p ks"):
         trio.run(session.run_line, line)

@@ -112,7 +112,7 @@ async def test_a_record_fetched_from_the_server_replays_the_game(tmp_path, monke
                     if t.my_turn and not t.stale:
                         await conn.act(made.table, t.legal[0])
                         moves += 1
-                while t.stale or t.resyncing:
+                while t.stale or conn.resyncing(made.table):
                     await trio.sleep(0.01)
             with pytest.raises(RecordError) as refused:  # bob is not at the running game
                 await fetch_record("127.0.0.1", port, made.table, "bob")
@@ -122,7 +122,7 @@ async def test_a_record_fetched_from_the_server_replays_the_game(tmp_path, monke
                     await trio.sleep(0.01)
                     if t.my_turn and not t.stale and t.legal:
                         await conn.act(made.table, t.legal[0])
-                while t.stale or t.resyncing:
+                while t.stale or conn.resyncing(made.table):
                     await trio.sleep(0.01)
             record = await fetch_record("127.0.0.1", port, made.table, "bob")
             assert record["full"]  # the game is over: the whole record, in pages of 5

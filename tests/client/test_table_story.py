@@ -121,7 +121,7 @@ def test_a_player_who_dropped_stays_gone_until_he_is_back() -> None:
 
 
 def _session(app: ClientApp) -> Session:
-    conn = SimpleNamespace(state=app.state, on_receive=None)
+    conn = SimpleNamespace(state=app.state, on_each_message=lambda _hook: None)
     return Session(conn, app)  # type: ignore[arg-type]
 
 
