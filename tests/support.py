@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import trio
 import trio.testing
 
 from protocol import messages as m
+
+if TYPE_CHECKING:
+    from server.players.ledger import Ledger
+    from server.store.base import Prize
 
 SOAK = os.environ.get("SWITCHBOARD_SOAK", "short")
 
@@ -61,3 +66,32 @@ async def settle() -> None:
     """Let every task run until all wait (a table under trio's mock clock)."""
     for _ in range(5):
         await trio.testing.wait_all_tasks_blocked()
+
+
+async def set_prize(
+    ledger: Ledger, table: int, funder: str, amount: int, game: int | None = None
+) -> Prize | None:
+    """``ledger.prize_change`` committed, as a test states a prize; the prize now held
+    (None: none). ``game`` defaults to the game the prize held now is for, else the
+    table's first."""
+    if game is None:
+        held = ledger.prize(table)
+        game = held.game if held is not None and held.game is not None else 1
+    await ledger.commit(lambda: ledger.prize_change(table, game, funder, amount))
+    return ledger.prize(table)
+
+
+async def pay_prize(
+    ledger: Ledger, table: int, winners: Sequence[str | None], game: int | None = None
+) -> dict[str, int]:
+    """``ledger.payout`` committed (``game`` None: the game the prize is held for); who
+    gained what (the held account and the mint left out)."""
+    held = ledger.prize(table)
+    if held is None:
+        return {}
+    number = held.game if game is None else game
+    assert number is not None
+    txn = await ledger.commit(lambda: ledger.payout(table, number, winners))
+    if txn is None:
+        return {}
+    return {a: d for a, d in txn.postings if not a.startswith("@") and d > 0}

@@ -298,28 +298,6 @@ class Ledger:
         """Give a name its starting chips the first time it is seen; True if it was new."""
         return await self.commit(lambda: self.welcome(name)) is not None
 
-    async def set_prize(
-        self, table: int, funder: str, amount: int, game: int | None = None
-    ) -> Prize | None:
-        """``prize_change`` committed; the prize now held (None: none). ``game`` defaults
-        to the game the prize held now is for, else the table's first."""
-        if game is None:
-            held = self._prizes.get(table)
-            game = held.game if held is not None and held.game is not None else 1
-        await self.commit(lambda: self.prize_change(table, game, funder, amount))
-        return self._prizes.get(table)
-
-    async def pay_prize(
-        self, table: int, winners: Sequence[str | None], game: int | None = None
-    ) -> dict[str, int]:
-        """``payout`` committed (``game`` None: the game the prize is held for); who got what."""
-        held = self._prizes.get(table)
-        if held is None:
-            return {}
-        number = held.game if game is None else game
-        txn = await self.commit(lambda: self.payout(table, number, winners))  # type: ignore[arg-type]
-        return _gains(txn)
-
     async def return_prize(
         self, table: int, reason: str = "prize returned", game: int | None = None
     ) -> int:
@@ -334,13 +312,6 @@ class Ledger:
         for table in sorted(set(self._prizes) - keep):
             total += await self.return_prize(table, "prize returned: table gone")
         return total
-
-
-def _gains(txn: ChipsMoved | None) -> dict[str, int]:
-    """Who gained what in ``txn`` (the held account and the mint left out)."""
-    if txn is None:
-        return {}
-    return {a: d for a, d in txn.postings if not a.startswith("@") and d > 0}
 
 
 def split_prize(amount: int, winners: list[str | None], funder: str) -> dict[str, int]:

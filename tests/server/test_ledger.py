@@ -6,7 +6,7 @@ import random
 from pathlib import Path
 
 import pytest
-from support import soak
+from support import pay_prize, set_prize, soak
 
 from server.players.chip_audit import audit_file
 from server.players.ledger import (
@@ -43,13 +43,13 @@ async def test_prize_is_held_then_paid_to_the_winner() -> None:
     ledger = Ledger(MemoryStore())
     for n in ("ann", "bob"):
         await ledger.open_account(n)
-    prize = await ledger.set_prize(7, "ann", 100)
+    prize = await set_prize(ledger, 7, "ann", 100)
     assert prize is not None and prize.amount == 100
     assert ledger.balance("ann") == 900 and ledger.balance(held_account(7)) == 100
     ledger.check()
-    assert await ledger.pay_prize(7, ["bob"]) == {"bob": 100}
+    assert await pay_prize(ledger, 7, ["bob"]) == {"bob": 100}
     assert ledger.balance("bob") == 1100 and ledger.prize(7) is None
-    assert await ledger.pay_prize(7, ["bob"]) == {}  # paid once, never twice
+    assert await pay_prize(ledger, 7, ["bob"]) == {}  # paid once, never twice
     ledger.check()
     entries = await ledger.statement("bob")
     assert [(e.reason, e.delta, e.balance) for e in entries] == [
@@ -62,12 +62,12 @@ async def test_changing_the_prize_returns_the_old_one_in_one_transaction() -> No
     ledger = Ledger(MemoryStore())
     await ledger.open_account("ann")
     await ledger.open_account("bob")
-    await ledger.set_prize(1, "ann", 300)
-    await ledger.set_prize(1, "ann", 1000)  # ann's whole balance once the 300 is back
+    await set_prize(ledger, 1, "ann", 300)
+    await set_prize(ledger, 1, "ann", 1000)  # ann's whole balance once the 300 is back
     assert ledger.balance("ann") == 0 and ledger.prize(1).amount == 1000  # type: ignore[union-attr]
-    await ledger.set_prize(1, "bob", 50)  # the master role was handed on: ann is paid back
+    await set_prize(ledger, 1, "bob", 50)  # the master role was handed on: ann is paid back
     assert ledger.balance("ann") == 1000 and ledger.balance("bob") == 950
-    assert await ledger.set_prize(1, "bob", 0) is None
+    assert await set_prize(ledger, 1, "bob", 0) is None
     assert ledger.balance("bob") == 1000 and ledger.prize(1) is None
     ledger.check()
 
@@ -77,9 +77,9 @@ async def test_a_prize_beyond_the_balance_is_refused_and_changes_nothing() -> No
     await ledger.open_account("ann")
     for bad in (1001, -1, True, 2.5):
         with pytest.raises(ChipError):
-            await ledger.set_prize(3, "ann", bad)  # type: ignore[arg-type]
+            await set_prize(ledger, 3, "ann", bad)  # type: ignore[arg-type]
     with pytest.raises(ChipError):
-        await ledger.set_prize(3, "nobody", 5)
+        await set_prize(ledger, 3, "nobody", 5)
     assert ledger.balance("ann") == 1000 and ledger.prize(3) is None
     ledger.check()
 
@@ -87,7 +87,7 @@ async def test_a_prize_beyond_the_balance_is_refused_and_changes_nothing() -> No
 async def test_abandoned_game_returns_the_prize() -> None:
     ledger = Ledger(MemoryStore())
     await ledger.open_account("ann")
-    await ledger.set_prize(2, "ann", 250)
+    await set_prize(ledger, 2, "ann", 250)
     assert await ledger.return_prize(2) == 250
     assert await ledger.return_prize(2) == 0
     assert ledger.balance("ann") == 1000
@@ -131,7 +131,7 @@ async def _random_history(
             back = old[1] if old and old[0] == funder else 0
             amount = rng.randrange(0, model[funder] + back + 20)
             try:
-                await ledger.set_prize(table, funder, amount)
+                await set_prize(ledger, table, funder, amount)
             except ChipError:
                 assert amount > model[funder] + back
                 continue
@@ -147,7 +147,7 @@ async def _random_history(
             winners = [rng.choice([*sorted(model), None]) for _ in range(rng.randint(1, 4))]
             for who, got in split_prize(amount, winners, funder).items():
                 model[who] += got
-            await ledger.pay_prize(table, winners)
+            await pay_prize(ledger, table, winners)
         elif op < 0.85 and held:
             table = rng.choice(sorted(held))
             funder, amount = held.pop(table)
@@ -197,9 +197,9 @@ async def test_the_same_prize_again_writes_no_transaction(tmp_path: Path) -> Non
     path = tmp_path / "switchboard.sqlite3"
     ledger = sqlite_ledger(path)
     await ledger.open_account("ann")
-    await ledger.set_prize(1, "ann", 100)
+    await set_prize(ledger, 1, "ann", 100)
     for _ in range(3):
-        assert (await ledger.set_prize(1, "ann", 100)).amount == 100  # type: ignore[union-attr]
+        assert (await set_prize(ledger, 1, "ann", 100)).amount == 100  # type: ignore[union-attr]
     await ledger.store.aclose()
     result = audit_file(path)
     assert result.problems == [] and result.figures["transactions"] == 2  # welcome, prize

@@ -10,6 +10,7 @@ from contextlib import closing
 from pathlib import Path
 
 import trio
+from support import set_prize
 
 from server.players.accounts import Accounts, NewNameRate, new_name_rate
 from server.players.chip_audit import audit_file
@@ -112,8 +113,8 @@ async def lifecycle(store: Store, state: StoredState) -> tuple[Accounts, Ledger]
         TableCreated(7, "kilodney", 2, {}, "dee", {}),
         TableCreated(8, "kilodney", 2, {}, "ann", {}),
     )
-    await ledger.set_prize(7, "dee", 300, 1)
-    await ledger.set_prize(8, "ann", 100, 1)
+    await set_prize(ledger, 7, "dee", 300, 1)
+    await set_prize(ledger, 8, "ann", 100, 1)
     await ledger.return_prize(8)  # ann's prize went back: her balance is whole again
     await store.commit(TableClosed(8))
     return names, ledger
