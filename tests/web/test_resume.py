@@ -84,3 +84,35 @@ def test_a_reload_mid_game_gives_the_seat_back_with_the_log_caught_up(server, br
         assert game_over(driver)
     finally:
         cy.close()
+
+
+def test_a_silent_dead_connection_is_noticed_and_the_seat_resumed(server, browsers) -> None:
+    """A phone whose Wi-Fi went away may never hear that its socket is dead: nothing
+    arrives and nothing it sends gets through. The page's ping goes unanswered, so it
+    drops the socket, connects again and resumes its seat."""
+    driver = browsers()
+    open_client(driver, server.url)
+    take_guest(driver)
+    table = create_table(driver, "switch", 2, 0, {"turn_seconds": 0})
+    cy = MsgpackPlayer(server.port, "cy4")
+    try:
+        cy.join(table)
+        click(driver, "#start")
+        wait_for(lambda: table_state(driver).get("state") == "playing", what="the deal")
+        seq = table_state(driver)["seq"]
+        # the socket goes silent both ways, and stays open
+        driver.execute_script(
+            "const ws = window.switchboard.conn.ws;"
+            "ws.send = () => {}; ws.onmessage = () => {};"
+            "window.switchboard.conn.heartbeat();"
+        )
+        status = "return document.getElementById('status').textContent"
+        wait_for(lambda: "offline" in driver.execute_script(status), what="the silence noticed")
+        wait_for(lambda: driver.execute_script(status) == "", what="connected again")
+        wait_for(lambda: any(m.get("what") == "back" for m in cy.seen("presence")), what="back")
+        assert table_state(driver)["seat"] == 0
+        assert table_state(driver)["seq"] >= seq
+        cy.start_playing()
+        play_to_end(driver)
+    finally:
+        cy.close()

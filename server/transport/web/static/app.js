@@ -84,6 +84,7 @@ class App {
         t.master = entry.master ?? null;
         t.state = entry.state || t.state;
         t.log = store.log(table);
+        t.synced = true; // the kept seq is the last event applied: a later jump is a gap
       }
       const reply = await this.conn.request({ type: "resume", table, token: entry.token, last_seq: t.seq });
       if (reply.type === "seated") first ??= table;

@@ -5,6 +5,10 @@
 
 const HELLO = { type: "hello", protocol: "switchboard", versions: [1], client: "switchboard-web 1" };
 const RETRY_MAX_MS = 10000;
+// A phone that loses its Wi-Fi may not hear of the dead socket for minutes: a ping
+// unanswered this long drops it, and the connection is opened again (and the seats resumed).
+const HEARTBEAT_MS = 15000;
+const HEARTBEAT_WAIT_MS = 10000;
 
 export class Connection {
   /**
@@ -21,10 +25,28 @@ export class Connection {
     this.retryMs = 500;
     this.timer = null;
     this.stopped = false;
-    window.addEventListener("online", () => this.reconnectSoon(0));
+    window.addEventListener("online", () => this.reconnectNow());
     document.addEventListener("visibilitychange", () => {
-      if (document.visibilityState === "visible") this.reconnectSoon(0);
+      if (document.visibilityState === "visible") this.reconnectNow();
     });
+    setInterval(() => this.heartbeat(), HEARTBEAT_MS);
+  }
+
+  /** Ping; no answer in time means the socket is dead though nobody said so. */
+  async heartbeat() {
+    const ws = this.ws;
+    if (!this.ready || !ws) return;
+    const answer = this.request({ type: "ping" });
+    const late = new Promise((resolve) => setTimeout(() => resolve(null), HEARTBEAT_WAIT_MS));
+    if ((await Promise.race([answer, late])) === null && this.ws === ws) this.lost(ws);
+  }
+
+  /** Come back at once (the network is back, the page is shown again). */
+  reconnectNow() {
+    if (this.stopped || this.ws) return;
+    clearTimeout(this.timer);
+    this.timer = null;
+    this.open();
   }
 
   open() {
@@ -47,16 +69,21 @@ export class Connection {
       if (msg === null || typeof msg !== "object") return;
       this.receive(msg);
     };
-    ws.onclose = () => {
-      if (this.ws !== ws) return;
-      this.ready = false;
-      this.ws = null;
-      for (const resolve of this.waiting.values()) resolve({ type: "error", code: "disconnected", text: "the connection dropped" });
-      this.waiting.clear();
-      this.hooks.onStatus("offline");
-      this.reconnectSoon(this.retryMs);
-      this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
-    };
+    ws.onclose = () => this.lost(ws);
+  }
+
+  /** `ws` is gone (closed, or silent): answer what waited on it, and try again soon. */
+  lost(ws) {
+    if (this.ws !== ws) return;
+    ws.onclose = ws.onmessage = ws.onopen = null;
+    if (ws.readyState <= WebSocket.OPEN) ws.close();
+    this.ready = false;
+    this.ws = null;
+    for (const resolve of this.waiting.values()) resolve({ type: "error", code: "disconnected", text: "the connection dropped" });
+    this.waiting.clear();
+    this.hooks.onStatus("offline");
+    this.reconnectSoon(this.retryMs);
+    this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
   }
 
   reconnectSoon(ms) {
@@ -70,7 +97,8 @@ export class Connection {
   /** Stop for good (the server banned or kicked us). */
   stop() {
     this.stopped = true;
-    if (this.ws) this.ws.close();
+    clearTimeout(this.timer);
+    if (this.ws) this.lost(this.ws);
   }
 
   receive(msg) {

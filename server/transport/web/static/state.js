@@ -129,8 +129,6 @@ export class ClientState {
         setClock(t, msg.clock);
         if (msg.view) t.view = msg.view;
         else if (t.view) t.view = { ...t.view, to_act: t.toAct };
-        if (msg.seq > t.seq) t.seq = msg.seq;
-        t.synced = true;
         return "table";
       }
       case "seated": {
