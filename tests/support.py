@@ -95,3 +95,22 @@ async def pay_prize(
     if txn is None:
         return {}
     return {a: d for a, d in txn.postings if not a.startswith("@") and d > 0}
+
+
+def client_frame(text: str | bytes, fin: bool = True, opcode: int | None = None) -> bytes:
+    """A masked frame as a client sends it, built by hand: wsproto's client sends whole
+    messages, and the tests need fragments, bare control frames and bad opcodes too."""
+    payload = text.encode() if isinstance(text, str) else text
+    if opcode is None:
+        opcode = 1 if isinstance(text, str) else 2
+    head = bytes([(0x80 if fin else 0) | opcode])
+    n = len(payload)
+    if n < 126:
+        head += bytes([0x80 | n])
+    elif n < 1 << 16:
+        head += bytes([0x80 | 126]) + n.to_bytes(2, "big")
+    else:
+        head += bytes([0x80 | 127]) + n.to_bytes(8, "big")
+    mask = os.urandom(4)
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    return head + mask + masked

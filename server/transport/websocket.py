@@ -27,8 +27,9 @@ A control ping is a request like any other to the session's rate (``WebSocketFra
 (one pong) if one of them was admitted, and a ping flood is refused and then dropped
 (``goodbye rate_limited``) as a flood of ``ping`` messages is.
 
+>>> from wsproto.connection import Connection, ConnectionType
+>>> frame = Connection(ConnectionType.CLIENT).send(TextMessage('{"type":"ping","id":1}'))
 >>> codec = WebSocketCodec()
->>> frame = client_frame('{"type":"ping","id":1}')
 >>> codec.receive_data(frame[:5]); codec.next_message() is None
 True
 >>> codec.receive_data(frame[5:]); codec.next_message()
@@ -40,7 +41,6 @@ b'\\x81\\x16{"type":"pong","id":1}'
 
 from __future__ import annotations
 
-import os
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -366,25 +366,3 @@ def text_frame(payload: bytes) -> bytes:
     if n < 1 << 16:
         return b"\x81\x7e" + n.to_bytes(2, "big") + payload
     return b"\x81\x7f" + n.to_bytes(8, "big") + payload
-
-
-def client_frame(text: str | bytes, fin: bool = True, opcode: int | None = None) -> bytes:
-    """A masked frame as a client sends it (tests, benchmarks and the docstring use it).
-
-    >>> client_frame("hi", opcode=1)[:2]
-    b'\\x81\\x82'
-    """
-    payload = text.encode() if isinstance(text, str) else text
-    if opcode is None:
-        opcode = 1 if isinstance(text, str) else 2
-    head = bytes([(0x80 if fin else 0) | opcode])
-    n = len(payload)
-    if n < 126:
-        head += bytes([0x80 | n])
-    elif n < 1 << 16:
-        head += bytes([0x80 | 126]) + n.to_bytes(2, "big")
-    else:
-        head += bytes([0x80 | 127]) + n.to_bytes(8, "big")
-    mask = os.urandom(4)
-    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-    return head + mask + masked

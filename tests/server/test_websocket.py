@@ -17,11 +17,12 @@ from protocol.errors import RemoteProtocolError
 from protocol.json_codec import encode as json_encode
 from protocol.limits import Limits
 from server.core import wire
-from server.transport.websocket import WebSocketCodec, client_frame
+from server.transport.websocket import WebSocketCodec
 
 # the message strategies the protocol's own tests draw from (tests/protocol)
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "protocol"))
 from protocol_strategies import messages
+from support import client_frame
 
 
 def drain(codec: WebSocketCodec) -> list[m.Received]:

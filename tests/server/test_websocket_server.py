@@ -254,10 +254,10 @@ async def test_a_websocket_that_never_reads_is_dropped_and_the_table_plays_on(nu
     import socket
 
     from e2e_client import TEST_CONFIG
+    from support import client_frame
 
     from server.app import Server
     from server.store.base import MemoryStore
-    from server.transport.websocket import client_frame
 
     server = Server(TEST_CONFIG.replace(send_queue=16), MemoryStore())
     port = await nursery.start(server.serve)
