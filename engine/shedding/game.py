@@ -327,24 +327,26 @@ class SheddingGame(Game):
         if state.caller is not None and state.caller != seat:
             state.caller = None  # the cards call is made before the next player acts
         events = resolve.settle_owing(rules, state, rng, seat) if state.owing is not None else []
-        if isinstance(action, Last):
+        if isinstance(action, Play):
+            state.turns += 1
+            codes = _CODES.get(id(action))  # ``codes.codes_of(action)``: a lookup, not a rule
+            cards = codes_of(action) if codes is None else codes
+            played = resolve.play(rules, state, match, rng, seat, cards, action.last)
+            events = events + played if events else played
+        elif isinstance(action, Last):
             state.announced.add(seat)
             if state.owing == seat:
                 state.owing = None
             events.append(Event("last", {"seat": seat}))
             return events
-        state.turns += 1
-        if isinstance(action, Play):
-            codes = _CODES.get(id(action))  # ``codes.codes_of(action)``: a lookup, not a rule
-            cards = codes_of(action) if codes is None else codes
-            played = resolve.play(rules, state, match, rng, seat, cards, action.last)
-            events = events + played if events else played
-        elif isinstance(action, Draw):
-            events += resolve.draw(rules, state, match, rng, seat)
-        elif isinstance(action, Pass):
-            events += resolve.pass_turn(rules, state, match, seat)
-        elif isinstance(action, Nominate):
-            events.append(resolve.nominate(state, seat, action))
+        else:
+            state.turns += 1
+            if isinstance(action, Draw):
+                events += resolve.draw(rules, state, match, rng, seat)
+            elif isinstance(action, Pass):
+                events += resolve.pass_turn(rules, state, match, seat)
+            elif isinstance(action, Nominate):
+                events.append(resolve.nominate(state, seat, action))
         if not state.hand_over and state.turns >= HAND_TURN_LIMIT:
             events += end_hand(rules, state, match, blocked=True)
         if state.hand_over and not match.game_over:

@@ -184,7 +184,7 @@ def chain_reason(rules: TableRules, cards: tuple[int, ...], pend: Pending) -> st
         assert rank is not None
         name = "23456789TJQKA"[rank]
         article = "an" if name in "8A" else "a"
-        return f"only {article} {name} passes the {pend.kind.value} on; or pass"
+        return f"only {article} {name} passes the {pend.kind} on; or pass"
     return None
 
 
@@ -208,7 +208,7 @@ def draw_reason(
     if pend is not None:
         kind = pend.kind
         if kind is PendingKind.SKIP or kind is PendingKind.MISS:
-            return f"you are to {kind.value}: pass, or pass it on"
+            return f"you are to {kind}: pass, or pass it on"
         if kind is PendingKind.PICKUP:
             return None
         if kind is PendingKind.GO_ON:
@@ -231,8 +231,12 @@ def pass_reason(state: HandState, seat: int) -> str | None:
     if state.awaiting is Awaiting.DRAWN:
         return None
     pend = state.pending
-    if pend is not None and pend.kind in (PendingKind.SKIP, PendingKind.MISS, PendingKind.GO_ON):
-        return None
+    if (
+        pend is not None
+        and pend.kind is not PendingKind.PICKUP
+        and pend.kind is not PendingKind.COVER
+    ):
+        return None  # a skip, a miss or a go-on passes
     return "there is nothing to pass: play or draw"
 
 

@@ -110,18 +110,32 @@ def _plays(rules: TableRules, state: HandState, seat: int) -> list[Action]:
     if state.awaiting is None:
         if pend is None or pend.kind is PendingKind.COVER or pend.kind is PendingKind.GO_ON:
             ok = opening(rules, state)
-            return singles(rules, size, {c for c in hand if ok[c]}) + _multi(rules, state, seat)
+            plays = singles(rules, size, {c for c in hand if ok[c]})
+            if not rules.pt.any_multi or size < 2:
+                return plays
+            if state.hand_over:
+                return plays + _checked(rules, state, seat, multi_plays(rules, state, seat))
+            return plays + _laid(rules, size, multi_plays(rules, state, seat))
         if pend.kind is PendingKind.PICKUP:
             plays = singles(rules, size, answering(rules, state, hand, pend))
-            return plays + _multi(rules, state, seat)
+            if not rules.pt.any_multi or size < 2:
+                return plays
+            return plays + _checked(rules, state, seat, multi_plays(rules, state, seat))
     return _checked(rules, state, seat, _candidate_plays(rules, state, seat))
 
 
-def _multi(rules: TableRules, state: HandState, seat: int) -> list[Action]:
-    """The multi-card plays ``multi_plays`` finds that are legal."""
-    if not rules.pt.any_multi or len(state.hands[seat]) < 2:
-        return []
-    return _checked(rules, state, seat, multi_plays(rules, state, seat))
+def _laid(rules: TableRules, size: int, candidates: list[Play_]) -> list[Action]:
+    """The candidates as plays, on a pile that asks only for a card that matches: what
+    ``multi_plays`` finds then is legal by construction (it starts on a card that
+    matches and adds only cards that may follow, as ``play_reason`` would check), but
+    for a play of the whole hand that goes out on a card nobody may go out on."""
+    announce = rules.announce
+    no_end = rules.pt.no_end
+    return [
+        make_play(cards, announce and size - len(cards) == 1)
+        for cards in candidates
+        if len(cards) < size or not no_end[cards[-1]]
+    ]
 
 
 def _checked(

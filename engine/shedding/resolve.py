@@ -37,7 +37,7 @@ def play(
     """Resolve ``seat``'s legal play of ``cards`` (``announced``: with last card)."""
     called = rules.cards_call and seat in state.announced  # before this play
     events = _lay(rules, state, seat, cards, announced)
-    n = _alike_at_end(rules, cards)
+    n = 1 if len(cards) == 1 else _alike_at_end(rules, cards)
     pend = state.pending
     answered = False
     if pend is not None:

@@ -30,7 +30,7 @@ def snapshot_state(state: HandState, match: MatchState) -> dict[str, Any]:
         "direction": state.direction,
         "nominated": state.nominated,
         "pending": None if pending is None else pending.to_data(),
-        "awaiting": None if state.awaiting is None else state.awaiting.value,
+        "awaiting": None if state.awaiting is None else str(state.awaiting),
         "drawn": list(state.drawn),
         "after_suit": state.after_suit,
         "going_on": state.going_on,

@@ -61,7 +61,7 @@ class Pending:
 
     def to_data(self) -> dict[str, Any]:
         """As plain data, with only the keys its kind has (the snapshot's layout)."""
-        out: dict[str, Any] = {"kind": self.kind.value, "count": self.count}
+        out: dict[str, Any] = {"kind": str(self.kind), "count": self.count}
         if self.cards is not None:
             out["cards"] = list(self.cards)
         if self.rank is not None:

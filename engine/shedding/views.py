@@ -41,7 +41,7 @@ def _pending_view(pend: Pending) -> tuple[dict[str, Any], str]:
     """The pending effect as the view shows it, and in words."""
     rank = None if pend.rank is None else _RANKS[pend.rank]
     pending: dict[str, Any] = {
-        "kind": pend.kind.value,
+        "kind": str(pend.kind),
         "count": pend.count,
         "cards": texts(pend.cards or []),
     }
@@ -79,7 +79,7 @@ def seat_view(
         "hand_number": match.hand_number,
         "target": rules.target,
         "awaiting": awaiting,
-        "awaiting_kind": None if kind is None else kind.value,
+        "awaiting_kind": None if kind is None else str(kind),
         "drawn": texts(state.drawn) if seat == state.turn else [],
         "misses": list(state.misses),
     }

@@ -127,7 +127,7 @@ def _play(preset: str, seed: int) -> dict[str, Any]:
 
 
 def write_corpus() -> None:
-    games = []
+    games: list[dict[str, Any]] = []
     for preset in PRESETS:
         for seed in range(GAMES_PER_PRESET):
             record = _play(preset, seed)
