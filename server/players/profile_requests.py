@@ -28,7 +28,7 @@ from typing import Any
 
 import trio
 
-import engine
+from engine.registry import all_rulesets
 from protocol import messages as m
 from server.core import wire
 from server.core.limits import TokenBucket
@@ -76,7 +76,7 @@ class ProfileRequests:
 
     @property
     def profiles(self) -> Profiles:
-        profiles = self.ops.profiles
+        profiles: Profiles | None = self.ops.profiles
         assert profiles is not None
         return profiles
 
@@ -163,7 +163,7 @@ class ProfileRequests:
             return
         family = family_of(msg.family)
         if family is None:
-            families = sorted({rs.family for rs in engine.all_rulesets()})
+            families = sorted({rs.family for rs in all_rulesets()})
             text = f"no family or ruleset {msg.family!r}; families: {', '.join(families)}"
             self.conn.deliver(wire.error(msg.id, "bad_options", text))
             return

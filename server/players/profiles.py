@@ -46,6 +46,7 @@ from openskill.models import PlackettLuce
 
 import engine
 from engine.places import outcome_places
+from engine.registry import all_rulesets
 from engine.strategies import default_strategy
 from server.core.limits import fold_name
 from server.store.base import (
@@ -102,7 +103,7 @@ def player_key(name: str) -> str:
 
 def family_of(word: str) -> str | None:
     """The family ``word`` names (a family, or any ruleset of it), or None."""
-    families = {rs.family for rs in engine.all_rulesets()}
+    families = {rs.family for rs in all_rulesets()}
     if word in families:
         return word
     try:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from typing import Any
 
 from server.store.base import (
     GamePlayers,
@@ -127,7 +128,7 @@ def read(conn: sqlite3.Connection) -> ProfileState:
     return state
 
 
-def result_from_row(row: tuple) -> GameResult:
+def result_from_row(row: tuple[Any, ...]) -> GameResult:
     """A ``results`` row (``RESULT_COLUMNS``) as the write that made it (ratings left out)."""
     table, game, ruleset, family, rated, at, players, shown, scores, places = row
     return GameResult(table, game, ruleset, family, bool(rated), at, tuple(json.loads(players)),

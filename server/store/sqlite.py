@@ -76,7 +76,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, assert_never
+from typing import Any, TypeVar, assert_never, cast
 
 import trio
 
@@ -119,6 +119,8 @@ from server.store.base import (
 from server.store.datalock import DataDirLock
 
 log = logging.getLogger("switchboard.store")
+
+T = TypeVar("T")
 
 #: How the store runs a read for a caller that needs it now (``SQLiteStore.read_now``).
 ReadNow = Callable[[Callable[[sqlite3.Connection], Any]], Any]
@@ -458,7 +460,7 @@ class SQLiteStore:
         self._in_thread += 1
         self._queue.put(_Request(writes, None))
 
-    def read_now(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+    def read_now(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """``fn(connection)`` at once, on the calling (trio) thread, between two of the
         writer thread's transactions: for a small read a synchronous caller needs now
         (a restored game's actions before its snapshot, ``StoredActions``). It waits for
@@ -472,7 +474,7 @@ class SQLiteStore:
             except sqlite3.Error as exc:
                 raise StoreError(f"the store could not read: {exc}") from exc
 
-    async def run_in_writer(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+    async def run_in_writer(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """``fn(connection)`` on the writer's thread and connection, between two
         transactions; its result. For reads that must see every commit before them
         (a statement) and for tests (a ``PRAGMA`` that makes writes fail)."""
@@ -483,7 +485,7 @@ class SQLiteStore:
         await done.wait()
         if call.error is not None:
             raise StoreError(f"the store could not read: {call.error}")
-        return call.result
+        return cast(T, call.result)  # what ``fn`` returned (``_Call`` holds any result)
 
     async def statement(self, account: str, limit: int) -> list[Entry]:
         def read(conn: sqlite3.Connection) -> list[Entry]:
@@ -689,7 +691,9 @@ def _transaction(
 
 
 def read_state(conn: sqlite3.Connection, read_now: ReadNow | None = None) -> StoredState:
-    """Everything the server keeps, read from an open (migrated) database.
+    """Everything the server keeps, read from an open (migrated) database: what
+    ``base.apply_write`` makes of the writes ``_execute`` stored (a test builds random
+    histories of every class of write and holds the two states equal).
 
     With ``read_now`` (how the store reads later, on the trio thread), a game with a
     snapshot has only the actions after it read now; those it holds are read through
