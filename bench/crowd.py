@@ -17,10 +17,12 @@ quiet reference from the same run.
 2. **Thinking**: a victim table (one person from 127.0.0.6, three search bots) and
    the person's wait for his turn (his seat to act again after the bots have moved),
    quiet, then while four addresses (127.0.0.2-5) fill their quota of 8 tables each
-   with tables of four search bots (32 tables, every seat thinking). No target in
-   numbers: the fair share bounds the wait by the thoughts under way and one thought
-   of each other owner (``server.tables.thinking.FairQueue``); first come, first
-   served, the victim waited behind all 32 tables' queue.
+   with tables of four search bots (32 tables, every seat thinking), then the same with
+   each of those tables watched by its creator. No target in numbers: a table where
+   someone is thinks before tables of bots alone, and among those the fair share
+   bounds the wait by the thoughts under way and one thought of each other owner
+   (``server.tables.thinking.FairQueue``); first come, first served, the victim waited
+   behind all 32 tables' queue.
 
 Only loopback addresses are used: 127.0.0.2 and up reach a server on 127.0.0.1 on
 Linux without any setup. The server is ``switchboard serve`` in its own process
@@ -331,9 +333,28 @@ async def victim_waits(port: int, turns: int, limit: float) -> list[float]:
     return waits
 
 
-async def fill_quotas(port: int, addresses: list[str], per_address: int) -> int:
+async def warm_pool(port: int) -> None:
+    """A search bot's first move at a table of the host's, then the table closed: the
+    worker process is started (seconds, on a busy machine) before anything is timed."""
+    host = await open_from(HOST, port, "warmer")
+    made = await host.request(m.CreateTable(ruleset=RULESET, seats=2, options={"turn_seconds": 0}))
+    assert isinstance(made, m.Ok), made
+    for seat in (0, 1):
+        await host.request(m.SeatBot(table=made.table, seat=seat, strategy="search"))
+    await host.request(m.Spectate(table=made.table))
+    await host.request(m.StartGame(table=made.table))
+    with trio.fail_after(120):
+        while True:
+            msg = await host.receive()
+            if isinstance(msg, m.TableEvent) and msg.event.get("seat") is not None:
+                break
+    await host.request(m.CloseTable(table=made.table))
+
+
+async def fill_quotas(port: int, addresses: list[str], per_address: int, watch: bool) -> int:
     """Every one of ``addresses`` fills its quota of tables of four search bots, started
-    (two names an address: a name may hold 4 tables); how many tables."""
+    (two names an address: a name may hold 4 tables), each watched by its creator if
+    ``watch`` (so that its thoughts rank with a person's); how many tables."""
     made_tables = 0
     for a_i, address in enumerate(addresses):
         names = [await open_from(address, port, f"crowd{a_i}n{n}") for n in range(2)]
@@ -348,6 +369,8 @@ async def fill_quotas(port: int, addresses: list[str], per_address: int) -> int:
             for seat in range(4):
                 await c.request(m.SeatBot(table=made.table, seat=seat, strategy="search"))
             await c.request(m.StartGame(table=made.table))
+            if watch:
+                await c.request(m.Spectate(table=made.table))
             made_tables += 1
     return made_tables
 
@@ -357,13 +380,16 @@ def part_thinking(args: argparse.Namespace) -> None:
     print()
     print("| run | first wait | mean wait | worst wait | turns | load avg |")
     print("|---|---|---|---|---|---|")
-    for name, addresses in (("quiet", []), ("4 addresses x 8 search tables", 4)):
+    runs = [("quiet", 0, False), ("4 addresses x 8 search tables", 4, False),
+            ("4 addresses x 8 search tables, each watched", 4, True)]  # fmt: skip
+    for name, addresses, watch in runs:
         with tempfile.TemporaryDirectory() as tmp:
             server, port = start_server(Path(tmp))
             try:
+                trio.run(warm_pool, port)
                 if addresses:
-                    crowd = [f"127.0.0.{i}" for i in range(2, 2 + addresses)]  # type: ignore[operator]
-                    made = trio.run(fill_quotas, port, crowd, 8)
+                    crowd = [f"127.0.0.{i}" for i in range(2, 2 + addresses)]
+                    made = trio.run(fill_quotas, port, crowd, 8, watch)
                     name = f"{name} ({made} tables)"
                     time.sleep(3.0)  # their thoughts queue up
                 waits = trio.run(victim_waits, port, args.turns, args.seconds * 4)
