@@ -115,7 +115,7 @@ def _plays(rules: TableRules, state: HandState, seat: int) -> list[Action]:
                 return plays
             if state.hand_over:
                 return plays + _checked(rules, state, seat, multi_plays(rules, state, seat))
-            return plays + _laid(rules, size, multi_plays(rules, state, seat))
+            return plays + _laid(rules, size, multi_plays(rules, state, seat, ok))
         if pend.kind is PendingKind.PICKUP:
             plays = singles(rules, size, answering(rules, state, hand, pend))
             if not rules.pt.any_multi or size < 2:
@@ -209,15 +209,19 @@ def _starts(rules: TableRules, state: HandState, faces: list[int]) -> list[int]:
     return [c for c in faces if chain_reason(rules, (c,), pend) is None]
 
 
-def multi_plays(rules: TableRules, state: HandState, seat: int) -> list[Play_]:
+def multi_plays(
+    rules: TableRules, state: HandState, seat: int, ok: tuple[bool, ...] | None = None
+) -> list[Play_]:
     """Multi-card sequences found depth-first, at most ``MAX_MULTI``, each way of
-    laying the same cards listed once."""
+    laying the same cards listed once. ``ok``: the pile's ``opening`` row, where the
+    caller has it and nothing is pending."""
     hand = state.hands[seat]
     faces = sorted(set(hand))
     counts = {c: hand.count(c) for c in faces}
-    starts = _starts(rules, state, faces)
+    starts = [c for c in faces if ok[c]] if ok is not None else _starts(rules, state, faces)
     found = _Found(rules)
-    _suit_runs(rules, hand, starts, counts, found)
+    if rules.pt.any_suit_run:
+        _suit_runs(rules, hand, starts, counts, found)
     pend = state.pending
     if pend is not None and pend.kind is PendingKind.PICKUP and rules.pt.any_cancel:
         _cancelling_sets(rules, hand, starts, counts, pend, found)

@@ -63,6 +63,7 @@ class PowerTable:
     stack_on: tuple[frozenset[int], ...]
     any_multi: bool  # whether any multi-card play can exist at this table
     any_chain: bool  # whether any card may follow another as a set, run or together
+    any_suit_run: bool  # whether any card takes its suit with it (Black Jack's red jack)
     any_cancel: bool  # whether any card cancels a pick-up
     #: ``follows[suit * 14 + rank + 1][c]``: whether card ``c`` may be laid on a pile
     #: asking for that suit (the top's or the nominated one) or the top's rank (-1 for
@@ -141,6 +142,7 @@ def _compile(options: dict[str, Any]) -> PowerTable:
         ),
         any_multi=chains or any(p.suit_run for p in ps),
         any_chain=chains,
+        any_suit_run=any(p.suit_run for p in ps),
         any_cancel=any(
             p.cancels is not None or p.cancels_every is not None or p.cancels_all for p in ps
         ),
