@@ -132,7 +132,7 @@ function leaders(app) {
  * chosen change, so a refresh of the table list never wipes what is being typed in it. */
 export function renderLobby(app, root) {
   if (!root.firstChild) {
-    append(root, el("div", { class: "lobby-main" }, el("div", { class: "card-box", id: "tables-box" }), el("div", { id: "form-box" })), el("div", { id: "leaders-box" }));
+    append(root, [el("div", { class: "lobby-main" }, el("div", { class: "card-box", id: "tables-box" }), el("div", { id: "form-box" })), el("div", { id: "leaders-box" })]);
   }
   const tables = app.state.lobby.filter((t) => t.state !== "closed");
   const list = el("ul", { class: "table-list", id: "tables" });
