@@ -172,9 +172,16 @@ def format_value(value: Any) -> str:
     """The token ``parse_value`` reads back as ``value`` (JSON without spaces if need be)."""
     if isinstance(value, bool):
         return "true" if value else "false"
-    plain = isinstance(value, str) and value and not any(c.isspace() for c in value)
-    if plain and value.lower() not in _BOOLS and parse_value(value) == value:
-        return value
+    # A control character (an escape, say) is written as JSON's \\u escape: raw, a line
+    # holding it would read as a terminal key typed at nc.
+    plain = isinstance(value, str) and value != "" and value.isprintable()
+    if (
+        plain
+        and not any(c.isspace() for c in value)
+        and value.lower() not in _BOOLS
+        and parse_value(value) == value
+    ):
+        return str(value)
     try:
         text = json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as exc:
@@ -846,15 +853,17 @@ def format_command(message: Message, table: str | None = None) -> str:
     form = _TABLE_FORMS.get(type(message))
     if form is not None:
         text = form(message)
-        if message.table != table:
-            text = f"at {message.table} {text}"
+        at = getattr(message, "table", None)  # (every table form's message has one)
+        if at != table:
+            text = f"at {at} {text}"
     elif type(message) in _LOBBY_FORMS:
         text = _LOBBY_FORMS[type(message)](message)
     elif type(message).__name__.startswith("Admin"):
         text = _fmt_admin(message)
     else:
         raise LocalProtocolError(f"{type(message).__name__} is not a client command")
-    return text if message.id is None else f"#{message.id} {text}"
+    rid = getattr(message, "id", None)
+    return text if rid is None else f"#{rid} {text}"
 
 
 # -------------------------------------------------------------------- help

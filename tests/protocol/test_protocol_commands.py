@@ -293,3 +293,12 @@ def test_help_with_a_situation_says_what_can_be_done_now():
     watching = help_lines(now=Situation(named=True, table="3", state="playing"))
     assert "  you are watching table 3: join 3 sits you in a free seat" in watching
     assert help_lines("all", now=Situation()) == help_lines()
+
+
+def test_an_option_value_holding_a_control_character_round_trips_as_a_json_escape():
+    """Before: ``set 0=<ESC>`` was written raw, and the line read back as an arrow key
+    typed at nc (found by the round-trip property test)."""
+    message = m.SetOptions(table="t1", options={"key": "\x1b[A"})
+    line = format_command(message, table="t1")
+    assert "\x1b" not in line and line == 'set key="\\u001b[A"'
+    assert parse_command(line, table="t1") == message
