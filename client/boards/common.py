@@ -15,8 +15,6 @@ from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from protocol.cards import fragments_width
-
 
 @dataclass(frozen=True)
 class BoardContext:
@@ -75,6 +73,12 @@ def lines_to_text(
             out.append(("", "\n"))
         out.extend(clip(line, width, ascii_only))
     return out
+
+
+def fragments_width(fragments: StyleAndTextTuples) -> int:
+    """Cells taken by some formatted text (cards are one cell per character); for any of
+    prompt_toolkit's fragments, with a mouse handler or not."""
+    return sum(len(fragment[1]) for fragment in fragments)
 
 
 def wrap_cards(

@@ -30,6 +30,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from client.boards.common import (
     BoardContext,
+    fragments_width,
     lines_to_text,
     seat_style,
     wrap_cards,
@@ -37,7 +38,7 @@ from client.boards.common import (
     you,
 )
 from client.boards.legal import legal_lines, must_text
-from protocol.cards import card_fragments, fragments_width, sort_cards, suit_style, suit_text
+from protocol.cards import card_fragments, sort_cards, suit_style, suit_text
 from protocol.describe import pending_text
 from protocol.words import plural
 
@@ -66,7 +67,7 @@ def hand_lines(view: dict[str, Any], ctx: BoardContext) -> list[StyleAndTextTupl
         gap: StyleAndTextTuples = [("", " ")] if suit is not None and c[-1] != suit else []
         suit = c[-1]
         style = "class:playable" if c in marks else ""
-        cards.append(gap + card_fragments(c, ctx.ascii_only, style))
+        cards.append([*gap, *card_fragments(c, ctx.ascii_only, style)])
     prefix: StyleAndTextTuples = [("", f"Your hand ({len(hand)}): ")]
     return wrap_cards(prefix, cards, ctx.width, 2)
 
