@@ -80,7 +80,7 @@ def invitations(host: str | None, port: int) -> list[str]:
     ...     print(line)
     friends connect with: switchboard play 192.168.1.20:7373
             or a browser: http://192.168.1.20:7373/
-            or text mode: nc 192.168.1.20 7373
+            or text mode: nc 192.168.1.20 7373, then Enter
     """
     lines = []
     for address in addresses_for(host):
@@ -88,6 +88,6 @@ def invitations(host: str | None, port: int) -> list[str]:
         lines += [
             f"friends connect with: switchboard play {where}",
             f"        or a browser: http://{where}/",
-            f"        or text mode: nc {address} {port}",
+            f"        or text mode: nc {address} {port}, then Enter",
         ]
     return lines

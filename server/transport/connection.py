@@ -11,9 +11,12 @@ error, ``ConnectionLost``, at the boundary.
 
 The opening (``_open``): the first bytes pick the binding (``protocol.sniff``):
 msgpack, text, or HTTP. Blank lines and spaces before them are skipped. A client
-that has said nothing within ``GREET_SECONDS`` (or pressed only Enter) is taken
-for a person at ``nc`` and greeted in text, once: a program speaks first (its
-hello at once) and never sees the greeting. Whatever the binding, something
+whose first line is a bare Enter is taken for a person at ``nc`` and greeted in
+text, once, at once. A silent client is never greeted: a browser opens sockets
+before it has a request for them (Chromium preconnects the ones it expects a page
+to need, and a phone may hold one for seconds), and any byte written before its
+request is read as the start of the HTTP response, which the browser refuses.
+Whatever the binding, something
 other than blanks must come within ``handshake_seconds``, and a hello (text's
 first line is one) within the same time.
 
@@ -59,10 +62,7 @@ from server.transport.session import ClientSession, Services
 from server.transport.web import site
 from server.transport.websocket import WebSocketFraming
 
-__all__ = ["GREET_SECONDS", "Connection", "ConnectionLost", "Services", "SocketSink"]
-
-#: a client silent this long after connecting is greeted (in text: a person waits)
-GREET_SECONDS = 0.5
+__all__ = ["Connection", "ConnectionLost", "Services", "SocketSink"]
 
 
 #: the most bytes one read takes
@@ -163,7 +163,7 @@ class Connection:
     async def _read(self) -> None:
         start = trio.current_time()
         deadline = start + self.config.handshake_seconds
-        kind, data = await self._open(start, deadline)
+        kind, data = await self._open(deadline)
         if kind == HTTP:
             websocket, data = await self._answer_http(data, start)
             if websocket is None:
@@ -176,14 +176,13 @@ class Connection:
             return
         await self.serve(framing_type(self.services.limits), data, deadline)
 
-    async def _open(self, start: float, deadline: float) -> tuple[str | None, bytes]:
+    async def _open(self, deadline: float) -> tuple[str | None, bytes]:
         """Read until the first bytes say the binding (``protocol.sniff``); greet a
-        person who waits. The binding and the bytes read, blanks stripped."""
-        greet_at = start + GREET_SECONDS
+        person who presses Enter first. The binding and the bytes read, blanks stripped."""
         greeted = False
         data = b""
         while True:
-            with trio.move_on_at(deadline if greeted else min(greet_at, deadline)):
+            with trio.move_on_at(deadline):
                 chunk = await self._receive()
                 if not chunk:  # the peer left
                     return None, b""
@@ -193,11 +192,8 @@ class Connection:
                 if (kind := sniff(data)) != WAIT:
                     return kind, data
                 continue
-            if trio.current_time() >= deadline:
-                kind = sniff(data, whole=True)
-                return (TEXT if kind is None and greeted and not data else kind), data
-            if not greeted:
-                greeted = await self._greet()
+            kind = sniff(data, whole=True)
+            return (TEXT if kind is None and greeted and not data else kind), data
 
     async def _greet(self) -> bool:
         greeting = TextFraming.greeting

@@ -142,8 +142,8 @@ class TextFraming:
 
     kind = TEXT
     person = True
-    #: what a person who connected and waits is told first (``Connection`` says it
-    #: when no byte came within ``GREET_SECONDS``); one line, in the binding's own words
+    #: what a person at ``nc`` is told first (``Connection`` says it when the first
+    #: line is a bare Enter); one line, in the binding's own words
     greeting: ClassVar[bytes | None] = (
         b"Switchboard: a server for the Switch card games. Type help for the commands,"
         b" or name YOURNAME to begin.\n"

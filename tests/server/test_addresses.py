@@ -29,10 +29,10 @@ def test_the_invitation_names_every_lan_address_when_listening_everywhere(monkey
     assert lines == [
         "friends connect with: switchboard play 192.0.2.7:7373",
         "        or a browser: http://192.0.2.7:7373/",
-        "        or text mode: nc 192.0.2.7 7373",
+        "        or text mode: nc 192.0.2.7 7373, then Enter",
         "friends connect with: switchboard play 198.51.100.3:7373",
         "        or a browser: http://198.51.100.3:7373/",
-        "        or text mode: nc 198.51.100.3 7373",
+        "        or text mode: nc 198.51.100.3 7373, then Enter",
     ]
     assert addresses.invitations("0.0.0.0", 7373) == lines
     assert addresses.invitations("127.0.0.1", 7373) == []  # loopback only: nobody else can come

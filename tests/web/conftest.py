@@ -133,10 +133,6 @@ def make_driver(size: tuple[int, int] = PHONE) -> Any:
                 "--hide-scrollbars", f"--window-size={size[0]},{size[1]}"):  # fmt: skip
         opts.add_argument(arg)
     opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    # No preconnected sockets: the server greets a silent connection in text before the
-    # request comes (test_preconnect.py states it, an expected failure), which made a page
-    # load fail now and then; these tests are about the page, so they do without them.
-    opts.add_experimental_option("prefs", {"net.network_prediction_options": 2})
     driver = webdriver.Chrome(service=Service(driver_path), options=opts)
     driver.execute_cdp_cmd(
         "Emulation.setDeviceMetricsOverride",

@@ -1,10 +1,10 @@
 """A browser opens connections before it has a request for them (Chromium preconnects the
 sockets it expects a page to need) and sends the request when the page asks, which may be
 seconds later. Such a socket must get an HTTP answer and nothing else: any bytes the server
-writes before the request (the text greeting for a person at nc who waits) are read by the
-browser as the start of the response, which it refuses (ERR_INVALID_HTTP_RESPONSE), and a
-file of the web client fails to load (several runs of the browser tests failed on it: a page
-that never came up). With Chromium's network prediction off, 20 fresh page loads in a row loaded."""
+writes before the request (a text greeting for a person at nc, were silence greeted) are read
+by the browser as the start of the response, which it refuses (ERR_INVALID_HTTP_RESPONSE), and
+a file of the web client fails to load: a page that never comes up. So the server greets only a
+person who presses Enter, and the browser tests run with Chromium's preconnecting on."""
 
 from __future__ import annotations
 
@@ -36,10 +36,5 @@ def test_a_request_at_once_is_answered_in_http(plain_server: Server) -> None:
     assert first_bytes(plain_server.port, 0).startswith(b"HTTP/1.1 200")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the server greets a connection silent for 0.5 s in text "
-    "(server/transport/connection.py, GREET_SECONDS), before a preconnected browser's request",
-)
 def test_a_preconnected_socket_used_later_is_answered_in_http(plain_server: Server) -> None:
     assert first_bytes(plain_server.port, 1.0).startswith(b"HTTP/1.1 200")
