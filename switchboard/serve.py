@@ -153,11 +153,14 @@ def run(args: argparse.Namespace) -> int:
     # bench/connmem.py measures RSS flat over 50,000 connect/close cycles at these settings.
     gc.set_threshold(10_000, 50, 100)
     from server.store.datalock import DataDirLocked
+    from server.store.sqlite import StoreDamaged
 
     refused: list[BaseException] = []
     try:
         trio.run(main)
     except* DataDirLocked as group:  # another server holds the data directory
+        refused.extend(group.exceptions)
+    except* StoreDamaged as group:  # one line that says what to do, not a traceback
         refused.extend(group.exceptions)
     if refused:
         log.error("%s", refused[0])
