@@ -1,4 +1,6 @@
-"""One hand to a person: who has been shown which seat's hand in the current game.
+"""Who is at a table (``Seating``: its seats, its spectators, and telling each of the
+others' comings and goings), and one hand to a person (``Witnesses``): who has been
+shown which seat's hand in the current game.
 
 The rule, as the protocol states it: *once a game is dealt, a seat can be taken
 (by ``join`` or ``resume``) only by a name, a connection and an address that have
@@ -41,10 +43,196 @@ True
 from __future__ import annotations
 
 import contextlib
+import secrets
 import weakref
+from dataclasses import dataclass
 from typing import Any
 
+import trio
+
+from server.core import wire
+from server.core.commands import Member
 from server.core.limits import fold_name
+from server.players.accounts import token_hash
+
+#: Spectators' comings and goings remembered per table for ``watch_notice_seconds``.
+WATCH_TOLD_MAX = 256
+
+
+@dataclass(slots=True)
+class Seat:
+    """A seat: the name holding it (None: free, a server bot plays it) and who is connected."""
+
+    name: str | None = None
+    token_hash: bytes | None = None
+    member: Member | None = None
+
+
+class Seating:
+    """Who is at one table: its seats, its spectators, who has been shown which hand
+    (``witnesses``), and the notices that tell everyone else when one of them comes,
+    goes or drops. The table decides who may sit where and stores it; this keeps it.
+    """
+
+    def __init__(
+        self, table_id: int, seats: int, *, by_address: bool, watch_notice_seconds: float
+    ) -> None:
+        self.table_id = table_id
+        self.seats = [Seat() for _ in range(seats)]
+        self.spectators: set[Member] = set()
+        #: Who has been shown which seat's hand this game: one hand to a person.
+        self.witnesses = Witnesses(by_address=by_address)
+        self._notice_seconds = watch_notice_seconds
+        #: (came|went, folded name) -> when it was last announced (``watcher``)
+        self._watch_told: dict[tuple[str, str], float] = {}
+
+    # ------------------------------------------------------------ queries
+    def members(self) -> list[Member]:
+        """Everyone at the table: seated connections, then spectators."""
+        out = [s.member for s in self.seats if s.member is not None]
+        out.extend(self.spectators)
+        return out
+
+    def seat_of(self, member: Member) -> int | None:
+        """The seat ``member``'s connection holds (None: none)."""
+        for i, s in enumerate(self.seats):
+            if s.member is member:
+                return i
+        return None
+
+    def seat_for_token(self, token: object) -> int | None:
+        """The seat whose token this is (None: no seat's; compared in constant time)."""
+        if not isinstance(token, str) or not token:
+            return None
+        h = token_hash(token)
+        for i, s in enumerate(self.seats):
+            if s.token_hash is not None and secrets.compare_digest(s.token_hash, h):
+                return i
+        return None
+
+    def is_member(self, member: Member) -> bool:
+        """Whether ``member`` is at this table: in a seat or watching."""
+        return member in self.spectators or self.seat_of(member) is not None
+
+    def all_named(self) -> bool:
+        return all(s.name is not None for s in self.seats)
+
+    def none_named(self) -> bool:
+        return all(s.name is None for s in self.seats)
+
+    # ------------------------------------------------------------ changes
+    def hold(self, seat: int, name: str | None, th: bytes | None) -> None:
+        """``seat`` is held by ``name`` with token hash ``th`` (a restore: nobody connected)."""
+        self.seats[seat] = Seat(name, th)
+
+    def sit(self, seat: int, name: str, th: bytes, member: Member) -> None:
+        """``member`` sits in ``seat`` as ``name`` (stored by the table first)."""
+        self.detach(member)
+        self.seats[seat] = Seat(name, th, member)
+
+    def connect(self, seat: int, member: Member) -> None:
+        """``member`` resumes ``seat`` (its holder and token stay)."""
+        self.detach(member)
+        self.seats[seat].member = member
+
+    def free(self, seat: int) -> None:
+        """``seat`` is empty: a server bot plays it."""
+        self.seats[seat] = Seat()
+
+    def unseat(self, seat: int) -> None:
+        """The game master unseated ``seat``'s player: he is told so and keeps watching."""
+        member = self.seats[seat].member
+        if member is not None:
+            text = f"the game master unseated you from table {self.table_id}"
+            member.deliver(wire.notice(text, table=self.table_id))
+            self.spectators.add(member)
+        self.free(seat)
+
+    def watch(self, member: Member) -> bool:
+        """``member`` watches from now on; whether he was not watching already."""
+        came = member not in self.spectators
+        self.detach(member)
+        self.spectators.add(member)
+        return came
+
+    def stop_watching(self, member: Member) -> bool:
+        """``member`` no longer watches; whether he was."""
+        if member not in self.spectators:
+            return False
+        self.spectators.discard(member)
+        return True
+
+    def detach(self, member: Member) -> None:
+        """``member``'s connection is no longer at the table (his seat stays his)."""
+        for s in self.seats:
+            if s.member is member:
+                s.member = None
+        self.spectators.discard(member)
+
+    def dropped(self, member: Member) -> None:
+        """A connection closed: its seats stay (their clocks run) and the table is told."""
+        gone = [i for i, s in enumerate(self.seats) if s.member is member]
+        watched = member in self.spectators
+        self.detach(member)
+        for seat in gone:
+            self.presence(seat, "dropped")
+        if watched:
+            self.watcher(member, "went")
+
+    # ------------------------------------------------------------ notices
+    def notice_all(self, text: str) -> None:
+        """Tell everyone at the table ``text``."""
+        msg = wire.notice(text, table=self.table_id)
+        for m in self.members():
+            m.deliver(msg)
+
+    def presence(self, seat: int, what: str) -> None:
+        """Tell everyone at the table but the seat's own connection that its player
+        ``left``, ``dropped`` or is ``back`` (not numbered: not part of the game)."""
+        s = self.seats[seat]
+        if s.name is None:
+            return
+        msg = wire.presence(self.table_id, seat, s.name, what)
+        for m in self.members():
+            if m is not s.member:
+                m.deliver(msg)
+
+    def watcher(self, member: Member, what: str) -> None:
+        """Tell everyone else at the table that ``member`` began (``came``) or stopped
+        (``went``) watching. A name is announced coming, or going, at most once in
+        ``watch_notice_seconds`` (spectators without a name share one allowance), so
+        that watching and leaving in a loop cannot flood a table with notices."""
+        name = member.name
+        key = (what, "" if name is None else fold_name(name))
+        now = trio.current_time()
+        last = self._watch_told.get(key)
+        if last is not None and now - last < self._notice_seconds:
+            return
+        if len(self._watch_told) >= WATCH_TOLD_MAX:
+            self._watch_told.clear()  # bounded: forget them all, the worst is a repeat
+        self._watch_told[key] = now
+        msg = wire.watcher(self.table_id, what, name, len(self.spectators))
+        for m in self.members():
+            if m is not member:
+                m.deliver(msg)
+
+    def remember_shown(self, shown: dict[str, int]) -> None:
+        """A game rebuilt after a restart: each holder was shown his seat's hand, and so
+        was each name in ``shown`` (who held a seat and left)."""
+        for i, s in enumerate(self.seats):
+            if s.name is not None:
+                self.witnesses.remember_name(s.name, i)
+        for name, seat in shown.items():
+            self.witnesses.remember_name(name, seat)
+
+    def remember_deal(self) -> None:
+        """A new game is dealt: each seat's holder, and its connection, is shown its hand."""
+        self.witnesses.clear()
+        for i, s in enumerate(self.seats):
+            if s.name is not None:
+                self.witnesses.remember_name(s.name, i)
+            if s.member is not None:
+                self.witnesses.shown(s.member, i)
 
 
 class Witnesses:

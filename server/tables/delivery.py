@@ -1,0 +1,247 @@
+"""Delivery to a table's members: the events numbered and kept, and each member sent
+exactly what its seat may see.
+
+A table (``server.tables.table.Table``) owns one ``Delivery``. It numbers the events
+of the current game (``seq``, from ``game_base``, the start's own number, so replaying
+a record gives the same numbers), keeps the last ``config.event_ring`` of them (as
+``Event`` objects, presented on demand, which serves every audience from one ring)
+and the public log of the whole game (``game_events``), and makes the messages: each
+seat its own view of each event, spectators the public one, snapshots and turns. A
+client further behind than the ring reaches gets a snapshot.
+
+It reads the table through ``Stage`` (a protocol: the game, its state, who plays, the
+master, the clock) and its members through the table's ``Seating``; it changes nothing
+of either.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from engine.events import Event
+from engine.game import Game
+from protocol.fields import TableState
+from server.core import wire
+from server.core.commands import Member
+from server.tables.seating import Seating
+
+#: An event as numbered and kept: its number, the event, and its public presentation.
+Numbered = tuple[int, Event, dict[str, Any]]
+
+
+class Stage(Protocol):
+    """What delivery reads of its table (``server.tables.table.Table``)."""
+
+    @property
+    def game(self) -> Game | None: ...
+
+    @property
+    def state(self) -> TableState: ...
+
+    @property
+    def master(self) -> str | None: ...
+
+    def players(self) -> list[str | None]: ...
+
+    def clock_left(self) -> float | None: ...
+
+
+class Delivery:
+    """The numbered events of one table's current game, and the messages that carry them."""
+
+    def __init__(
+        self,
+        table_id: int,
+        ring: int,
+        seating: Seating,
+        stage: Stage,
+        observe: Callable[[Sequence[Event]], None],
+    ) -> None:
+        self.table_id = table_id
+        self.seq = 0  #: the table's event sequence number, across games
+        self.game_base = 0  #: the seq of the current game's start
+        self.ring: deque[tuple[int, Event]] = deque(maxlen=ring)
+        #: Every event of the current game as spectators are shown it, in order: the public
+        #: log (``server.core.records``) is sliced from here a page at a time, never rebuilt
+        #: by a replay; presented once, as each event happens, so a page costs no work.
+        self.game_events: list[dict[str, Any]] = []
+        self._seating = seating
+        self._stage = stage
+        self._observe = observe  #: the bots' strategies are shown each event as it is kept
+
+    # ---------------------------------------------------------- numbering
+    def new_game(self, base: int) -> None:
+        """A game starts at ``base`` (restored, or dealt): nothing of the last one is kept."""
+        self.seq = self.game_base = base
+        self.ring.clear()
+        self.game_events = []
+
+    def resume_numbering(self, seq: int) -> None:
+        """A game restored from a snapshot: its later events are numbered from ``seq``."""
+        self.seq = seq
+
+    def reaches(self, since: int, missing_seq: int) -> bool:
+        """Whether a client that saw ``since`` would be served from the ring once the
+        events before a snapshot (numbered up to ``missing_seq``) are made."""
+        reach = self.ring.maxlen or 0
+        return self.game_base <= since < missing_seq and self.seq - since <= reach
+
+    def prepend(self, before: list[Event], missing_seq: int) -> bool:
+        """The events before a restored snapshot, made at last: the public log's start
+        and the ring's, as far as it reaches. False (nothing kept) if they are not
+        numbered as stored."""
+        if self.game_base + len(before) != missing_seq:
+            return False
+        self.game_events[:0] = [ev.present(None) for ev in before]
+        room = (self.ring.maxlen or 0) - len(self.ring)
+        if room > 0:
+            numbered = [(self.game_base + 1 + i, ev) for i, ev in enumerate(before)]
+            self.ring.extendleft(reversed(numbered[-room:]))
+        return True
+
+    def record(self, events: list[Event]) -> list[Numbered]:
+        """Number the events, keep them (the ring, and the public log as spectators see
+        it); each with its number and that public presentation."""
+        numbered = []
+        for ev in events:
+            self.seq += 1
+            numbered.append((self.seq, ev, ev.present(None)))
+        self.ring.extend((n, ev) for n, ev, _public in numbered)
+        self.game_events.extend(public for _n, _ev, public in numbered)
+        self._observe(events)
+        return numbered
+
+    # ----------------------------------------------------------- messages
+    def legal(self, seat: int | None) -> list[str]:
+        game = self._stage.game
+        if seat is None or game is None or self._stage.state != TableState.PLAYING:
+            return []
+        return [str(a) for a in game.legal_actions(seat)]
+
+    def snapshot(
+        self, seat: int | None, req: int | None = None, *, legal: bool = True
+    ) -> wire.Message:
+        stage = self._stage
+        game = stage.game
+        return wire.snapshot(
+            self.table_id,
+            self.seq,
+            seat,
+            stage.state,
+            None if game is None else game.view(seat),
+            self.legal(seat) if legal else [],
+            stage.players(),
+            stage.master,
+            req,
+            stage.clock_left(),
+        )
+
+    def turn(self, seat: int | None, clock: float | None) -> wire.Message:
+        """Whose turn it is, ``seat``'s legal actions and its fresh view (``None``: a
+        spectator's turn, the public view), so nobody needs to ask for a snapshot.
+        ``clock``: the seconds left (read once for a batch's turns)."""
+        game = self._stage.game
+        to_act = None if game is None else game.to_act
+        view = None if game is None else game.view(seat)
+        return wire.turn(self.table_id, self.seq, seat, to_act, self.legal(seat), clock, view)
+
+    def catch_up(
+        self,
+        member: Member,
+        seat: int | None,
+        since: int | None,
+        req: int | None = None,
+        *,
+        answer: bool = False,
+    ) -> None:
+        """Events after ``since`` from the ring if it still holds them all, else a snapshot.
+
+        The ring holds the current game's events only, so a client behind the
+        start of this game (``game_base``) always gets a snapshot."""
+        held = self.ring[0][0] if self.ring else self.seq + 1
+        if since is not None and self.game_base <= since <= self.seq and held <= since + 1:
+            # a spectate's reply, before the events it brings (a resume's is seated); all in
+            # one delivery, so one write
+            batch = [wire.ok(req, self.table_id)] if answer else []
+            batch.extend(
+                wire.event(self.table_id, n, ev.present(seat)) for n, ev in self.ring if n > since
+            )
+            batch.append(self.turn(seat, self._stage.clock_left()))
+            member.deliver_many(batch)
+        else:
+            member.deliver(self.snapshot(seat, req))
+
+    def send_snapshots(self) -> None:
+        """Everyone gets a fresh snapshot: after the seats changed, a start, an end."""
+        for member, snapshot in self.snapshots().items():
+            member.deliver(snapshot)
+
+    def snapshots(self, *, legal: bool = True) -> dict[Member, wire.Message]:
+        """Each member's fresh snapshot, seats first; the spectators share one.
+
+        ``legal=False`` (a start whose opening events and turn follow, in the same
+        delivery) leaves the legal actions to that turn, so that a client acts once,
+        on the turn."""
+        seating = self._seating
+        out = {s.member: self.snapshot(i, legal=legal) for i, s in enumerate(seating.seats)
+               if s.member is not None}  # fmt: skip
+        if seating.spectators:
+            public = self.snapshot(None)
+            out.update(dict.fromkeys(seating.spectators, public))
+        return out
+
+    def send_events(
+        self,
+        numbered: list[Numbered],
+        ack: tuple[Member, wire.Message] | None = None,
+        heads: dict[Member, wire.Message] | None = None,
+        prelude: wire.Message | None = None,
+    ) -> None:
+        """Each seat its own view of each event, then its turn (with its view);
+        spectators the public view of each, then a spectator's turn: one delivery
+        (one write) per connection. ``ack``: a member and the reply to its request
+        (the action's ``ok``), which heads its delivery, the first one made. ``heads``:
+        a message to head each member's delivery (a start's snapshots). ``prelude``: one
+        message that heads every delivery (the clock's notice of a move it made).
+
+        Each message is made once per distinct view: an event's public presentation
+        (the one the public log keeps) is one message, shared by the spectators and
+        by every seat it shows nothing private to (so a connection encodes it once
+        for all, ``server.transport.connection.SharedEncodings``); a seat shown more gets
+        its own; each seat's turn, and the spectators' one, once per batch."""
+        tid = self.table_id
+        seating = self._seating
+        public = [wire.event(tid, n, shown) for n, _ev, shown in numbered]
+        clock = self._stage.clock_left()  # one reading for every turn of the batch
+
+        def seat_batch(i: int) -> list[wire.Message]:
+            batch = [
+                wire.event(tid, n, ev.present(i)) if i in ev.private else msg
+                for (n, ev, _shown), msg in zip(numbered, public, strict=True)
+            ]
+            batch.append(self.turn(i, clock))
+            return batch
+
+        leads: dict[Member, list[wire.Message]] | None = None  # what heads each delivery
+        if heads is not None:
+            leads = {m: [h] for m, h in heads.items()}
+        if prelude is not None:  # rare (a move the clock made): every delivery starts with it
+            leads = {m: [*(leads or {}).get(m, ()), prelude] for m in seating.members()}
+        first = None
+        if ack is not None:
+            member, reply = ack
+            first = seating.seat_of(member)
+            if first is None:
+                member.deliver(reply)
+            else:
+                member.deliver_many([reply, *seat_batch(first)])
+        for i, s in enumerate(seating.seats):
+            if s.member is not None and i != first:
+                batch = seat_batch(i)
+                s.member.deliver_many(batch if leads is None else [*leads[s.member], *batch])
+        if seating.spectators:
+            public.append(self.turn(None, clock))
+            for m in list(seating.spectators):
+                m.deliver_many(public if leads is None else [*leads[m], *public])

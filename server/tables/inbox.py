@@ -1,0 +1,76 @@
+"""A table's inbox: the bounded channel its connections queue commands on.
+
+A connection never touches the table's game: it queues a command here, and the
+table's loop takes them one at a time (``next``). A full inbox is back-pressure on
+that client only. Once the table is closed (or failed), every request still queued,
+and every one sent after, gets its one reply, ``no_table``, instead of silence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import trio
+
+from server.core import wire
+from server.core.commands import Command, Detach
+from server.tables.clock import TIMED_OUT, receive_before
+
+
+def refuse_closed(command: object, table: int) -> None:
+    """The one reply to a request that reached a closed table (a ``Detach`` needs none)."""
+    member = getattr(command, "member", None)
+    if member is not None and not isinstance(command, Detach):
+        req = getattr(command, "req", None)
+        member.deliver(wire.error(req, "no_table", f"table {table} is closed", table))
+
+
+class Inbox:
+    """One table's queue of commands. ``interrupt`` sees each command as it is queued
+    (a close or a game master's command cancels a bot's thought rather than wait)."""
+
+    def __init__(self, table_id: int, size: int, interrupt: Callable[[object], None]) -> None:
+        self.table_id = table_id
+        self._send, self._receive = trio.open_memory_channel[Command](size)
+        self._interrupt = interrupt
+
+    async def submit(self, command: Command) -> None:
+        """Queue a command; waits while the inbox is full (back-pressure on that client only)."""
+        self._interrupt(command)
+        try:
+            await self._send.send(command)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            refuse_closed(command, self.table_id)
+
+    def submit_nowait(self, command: Command) -> bool:
+        """Queue a command if there is room; False if the table is busy or gone."""
+        try:
+            self._send.send_nowait(command)
+        except (trio.WouldBlock, trio.BrokenResourceError, trio.ClosedResourceError):
+            return False
+        self._interrupt(command)
+        return True
+
+    async def next(self, deadline: float) -> Command | None:
+        """The next command, or None if none came before ``deadline`` (trio time)."""
+        command = await receive_before(self._receive, deadline)
+        return None if command is TIMED_OUT else command
+
+    def queued(self) -> int:
+        return self._receive.statistics().current_buffer_used
+
+    def refuse_the_rest(self) -> None:
+        """The table is closed (or failed): every request still queued, and every one
+        sent from now on, gets its one reply, ``no_table``, instead of silence.
+
+        Closing the send side first makes a sender blocked on a full inbox (and any
+        later ``submit``) fail at once, and answer for itself; what was already
+        queued is answered here."""
+        self._send.close()
+        while True:
+            try:
+                command = self._receive.receive_nowait()
+            except (trio.WouldBlock, trio.EndOfChannel, trio.ClosedResourceError):
+                break
+            refuse_closed(command, self.table_id)
+        self._receive.close()
