@@ -122,6 +122,68 @@ def test_every_proof_counts_when_the_solver_stops_at_its_limit() -> None:
     assert as_text(record, [decision]).splitlines()[-1].endswith("proved")
 
 
+# Two 2-player abbott decisions with 12 cards on the grid, where the analysis samples
+# (found by ``bench/marks.py --seed 3`` with the exact solver as the truth). In the
+# first North played ``move d5``, which the solver proves loses a hand ``move e2`` wins;
+# in the second South played ``move b5``, an optimal move, which the playouts rated a
+# blunder (a loss of 0.50, two standard errors clear of noise).
+TRUE_BLUNDER: dict[str, Any] = {
+    "ruleset": "abbott", "family": "abbott", "seats": 2, "viewer": 1, "to_act": 1,
+    "over": False, "scores": [0, 0], "options": {}, "size": 5,
+    "grid": [[None, "AS", None, None, "QD"], ["8C", "3S", None, None, "AC"],
+             [None, None, None, None, None], [None, None, "2D", "8S", "4C"],
+             ["9S", "3C", None, "QH", "5D"]],
+    "pieces": ["e3", "d2"],
+    "collections": [["6D", "TS", "TH", "5S", "9C", "5H"],
+                    ["AH", "7S", "3H", "KC", "TC", "7H", "JS"]],
+    "dealer": 1, "hand_number": 1, "turn_of": 1, "round": 8, "alliance": None,
+    "power": None, "votes": [], "conceded": [], "stall": 1, "stall_limit": 6,
+    "target": 40, "hand_scores": [], "seat_names": ["South", "North"],
+    "alliance_from_round": 1, "end_when_decided": True, "winner": None,
+}  # fmt: skip
+OPTIMAL_MOVE: dict[str, Any] = {
+    "ruleset": "abbott", "family": "abbott", "seats": 2, "viewer": 0, "to_act": 0,
+    "over": False, "scores": [20, 10], "options": {}, "size": 5,
+    "grid": [[None, None, "JD", "9S", "9H"], [None, None, None, "5S", None],
+             [None, None, None, "TD", "JH"], [None, None, "9C", "2H", "QD"],
+             [None, "4C", None, "8S", "5D"]],
+    "pieces": ["b1", "a5"],
+    "collections": [["AC", "KD", "6H", "6D", "7S"],
+                    ["KH", "4S", "3C", "6S", "2D", "KS", "7C", "TH"]],
+    "dealer": 0, "hand_number": 4, "turn_of": 0, "round": 9, "alliance": None,
+    "power": None, "votes": [], "conceded": [], "stall": 2, "stall_limit": 6,
+    "target": 40, "hand_scores": [[10, 0], [10, 0], [0, 10]],
+    "seat_names": ["South", "North"], "alliance_from_round": 1,
+    "end_when_decided": True, "winner": None,
+}  # fmt: skip
+
+
+def judge_sampled(view: dict[str, Any], played: str, seed: int) -> Any:
+    """The analysis's judgement of ``played``, sampled (the solver is not tried first)."""
+    from engine.analysis import judge
+
+    game = engine.abbott.game.Abbott.from_view(view)
+    legal = game.legal_actions(view["viewer"])
+    settings = Settings(seed=3, solve_at=8)
+    return judge(seed, view, None, legal, played, random.Random(f"3:{seed}"), settings)
+
+
+def test_a_sampled_blunder_confirmed_by_the_solver_is_exact() -> None:
+    decision = judge_sampled(TRUE_BLUNDER, "move d5", 1)
+    assert decision.mark == "blunder" and decision.exact_mark and decision.error == 0.0
+    assert decision.best == "move e2" and decision.loss == 1.0
+
+
+def test_a_sampled_blunder_the_solver_cannot_confirm_is_only_a_hint() -> None:
+    """In 2-player abbott nothing is hidden, so the playouts' error is their policy's
+    bias, not noise: a blunder that stands on them alone was more often wrong than
+    right. Unconfirmed, it is marked an inaccuracy (before, this optimal move was a
+    blunder)."""
+    decision = judge_sampled(OPTIMAL_MOVE, "move b5", 19)
+    assert decision.loss >= 0.2 and not decision.exact_mark  # the playouts' verdict
+    assert decision.mark == "inaccuracy"
+
+
 def test_conceding_a_won_endgame_is_judged_and_marked_exactly() -> None:
     """A concession is a decision like any move (before, it was never judged, since the
     search never considers conceding): giving up a hand the solver says is won is the
