@@ -139,9 +139,7 @@ class Ops:
 
     def attach(self, table: Any) -> None:
         """Give a table what it needs from the server (called as its task starts)."""
-        table.gm.ledger = self.ledger
-        table.gm.profiles = self.profiles
-        table.gm.counter = self.counter
+        table.attach(ledger=self.ledger, profiles=self.profiles, counter=self.counter)
 
     # ------------------------------------------------------- addresses
     def trusted(self, peer: str) -> bool:

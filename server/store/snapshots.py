@@ -16,7 +16,7 @@ replayed once, until the game's next snapshot.
 A snapshot holds the game, not the events before it. The table numbers the events after
 it from the snapshot's sequence number; what the events before it would have built is
 made when first needed, by one replay of the record in the table's own task
-(``events_before``, called by ``Table._fill_unreplayed``): the running game's public
+(``events_before``, called by ``server.tables.restoring``): the running game's public
 log, the catch-up of a client behind the snapshot, and the server bots' memory (a bot
 remembers the cards played this hand after a restart, so before a bot or a clock moves,
 the strategies are shown the whole game). A table whose players simply come back never

@@ -1,4 +1,4 @@
-"""The game master: his commands, the turn clock and the prize, as one object a table owns.
+"""The game master: his commands and the turn clock, as one object a table owns.
 
 A table (``server.tables.table.Table``) owns a ``GameMaster`` (``table.gm``) and calls it
 at a few points of its loop; everything the game master may do, and everything
@@ -19,9 +19,9 @@ notices), and the table carries it out (``Table._carry_out``).
   away state up to date;
 - ``reserve`` / ``restore`` / ``on_run``: bring a table rebuilt after a restart back as
   the master left it (see "Restarts" below);
-- ``commit_end(writes, outcome)`` stores a game's end (or a table's close)
-  with its prize paid or returned, in one transaction; ``settle_owed`` settles at
-  start whatever an older version's crash left owed.
+
+The prize he may put up, paid or returned with the game's end, is the table's
+``server.tables.prize.Prize``; he sets it through ``Prize.put_up``.
 
 Only the game master (or an operator) may use these commands; anyone else
 gets ``not_master``. Rulings where the sources are silent:
@@ -82,20 +82,18 @@ from server.core.commands import (
     Unseat,
 )
 from server.core.logfmt import log_event
-from server.players.ledger import ChipError, Ledger, winning_seats
-from server.players.profiles import RATED, Profiles, rated_setting
+from server.players.ledger import ChipError
+from server.players.profiles import RATED, rated_setting
 from server.store.base import (
-    ABANDONED,
-    FINISHED,
     AwaySet,
     BotReserved,
-    ChipsMoved,
     MasterSet,
     OptionsSet,
     PauseSet,
     SeatSet,
 )
 from server.tables.clock import AwayTracker, TurnClock
+from server.tables.prize import Prize
 
 log = logging.getLogger("switchboard.gamemaster")
 
@@ -113,19 +111,34 @@ class Held(Protocol):
 
 
 class Hosting(Protocol):
-    """A table as its game master sees it (``server.tables.table.Table``): what he reads, and
-    the commit that makes a store write durable (a chip move's transaction must be
-    planned under the ledger's lock, so he commits those himself)."""
+    """A table as its game master sees it (``server.tables.table.Table``): what he reads,
+    a notice to everyone at it, and the commit that makes a store write durable (his
+    clock's away mark is stored before it is told). He changes nothing of it himself:
+    his commands return a ``Decision`` that the table carries out."""
 
-    id: int
-    ruleset: str
-    family: str
-    options: dict[str, Any]
-    settings: dict[str, Any]
-    master: str | None
-    game: Game | None
-    game_no: int
-    outcome: str | None
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def ruleset(self) -> str: ...
+
+    @property
+    def family(self) -> str: ...
+
+    @property
+    def options(self) -> dict[str, Any]: ...
+
+    @property
+    def settings(self) -> dict[str, Any]: ...
+
+    @property
+    def master(self) -> str | None: ...
+
+    @property
+    def game(self) -> Game | None: ...
+
+    @property
+    def game_no(self) -> int: ...
 
     @property
     def state(self) -> TableState: ...
@@ -135,7 +148,7 @@ class Hosting(Protocol):
 
     def members(self) -> list[Member]: ...
 
-    def players(self) -> list[str | None]: ...
+    def notice_all(self, text: str) -> None: ...
 
     async def commit(self, *writes: Any) -> None: ...
 
@@ -202,8 +215,10 @@ class GameMaster:
     """What a table keeps for its game master, its clock and its prize, and what he
     decides. One per table (``Table.gm``)."""
 
-    def __init__(self, table: Hosting) -> None:
+    def __init__(self, table: Hosting, prize: Prize | None = None) -> None:
         self.table = table
+        #: the table's (None: it keeps no chips): he sets it while no game runs
+        self.prize = prize
         self.clock = TurnClock(0)
         self.away = AwayTracker()
         self.bots: dict[int, str] = {}  #: seat -> strategy name (reserved)
@@ -216,9 +231,6 @@ class GameMaster:
         #: he leaves. Showing it every event meanwhile cost each action a presentation
         #: per seat; instead ``strategy_for`` briefs it by a replay when first needed.
         self._behind: set[int] = set()
-        self.ledger: Ledger | None = None
-        self.profiles: Profiles | None = None  #: the server's ratings (``server.players.profiles``)
-        self.counter: Any = None  #: the server's ``ops.ActionCounter`` (actions/s in stats)
         self.timeouts = 0  #: automatic moves made for players who ran out of time
 
     # ------------------------------------------------------------ queries
@@ -298,6 +310,16 @@ class GameMaster:
         strategy = held[1] if held is not None and held[0] == key else self._new_strategy(key)
         return f"bot:{strategy.name}"
 
+    def occupants(self) -> list[str | None]:
+        """Each seat's occupant: a name, ``bot:STRATEGY`` while a server bot plays it (or
+        the master reserved it for one), or None."""
+        bot = self.running()
+        return [
+            s.name if s.name is not None
+            else (self.bot_name(i) if bot or self.reserved(i) else None)
+            for i, s in enumerate(self.table.seats)
+        ]  # fmt: skip
+
     def reserved(self, seat: int) -> bool:
         """Whether the master reserved ``seat`` for a bot (players cannot join it)."""
         return seat in self.bots
@@ -314,25 +336,11 @@ class GameMaster:
 
     def summary_extra(self) -> dict[str, Any]:
         """What the game master adds to the lobby's summary of a table."""
-        prize = None if self.ledger is None else self.ledger.prize(self.table.id)
+        default = engine.options.TURN_SECONDS.default
         return {
-            "prize": 0 if prize is None else prize.amount,
             "away": sorted(self.away.away),
-            "turn_seconds": self.table.options.get(
-                "turn_seconds", engine.options.TURN_SECONDS.default
-            ),
-            "ratings": (
-                self.profiles.summary(self.table.family, self.table.players())
-                if self.profiles
-                else []
-            ),
-            "rated": self.table.settings.get(RATED),  # None: rated with two people seated
+            "turn_seconds": self.table.options.get("turn_seconds", default),
         }
-
-    def _notice_all(self, text: str) -> None:
-        msg = wire.notice(text, table=self.table.id)
-        for m in self.table.members():
-            m.deliver(msg)
 
     # ---------------------------------------------------------- the clock
     def on_start(self) -> None:
@@ -374,8 +382,6 @@ class GameMaster:
 
     def after_action(self, seat: int) -> None:
         """An action by ``seat`` was applied: bring the countdown up to date."""
-        if self.counter is not None:
-            self.counter.total += 1
         if self.table.game is not None:
             self.clock.follow(self.table.game.to_act, trio.current_time(), actor=seat)
 
@@ -406,7 +412,7 @@ class GameMaster:
         log_event(log, "table.timeout", table=table.id, seat=seat, name=name, away=now_away)
         if now_away:
             await table.commit(self._away_write(seat, True))  # away survives a restart
-            self._notice_all(
+            self.table.notice_all(
                 f"{name} is away at table {table.id}: seat {seat} plays by itself until they act"
             )
             member = table.seats[seat].member
@@ -427,79 +433,6 @@ class GameMaster:
             f"time's up at table {self.table.id}: the clock made {name}'s move: {notation}",
             table=self.table.id,
         )
-
-    # ------------------------------------------------------------- prizes
-    def winners(self) -> list[str | None]:
-        """The names on the winning seats of the finished game (None: a bot's seat)."""
-        game = self.table.game
-        assert game is not None
-        seats = getattr(game, "winners", None)
-        if not isinstance(seats, list | tuple) or not seats:
-            seats = winning_seats(list(game.scores))
-        return [None if self.reserved(s) else self.table.seats[s].name for s in seats]
-
-    async def commit_end(self, writes: list[Any], outcome: str | None) -> ChipsMoved | None:
-        """Commit ``writes`` (a game's end, a table's close) with what they do to the prize,
-        as one transaction: a finished game's prize paid to its winners, an abandoned
-        game's returned (``outcome`` ABANDONED), or, when the table closes (None), whatever
-        is held returned. The move made, if any (for ``announce``). A finished game's
-        result and ratings (``server.players.profiles``) are in the same transaction."""
-        if self.profiles is None:
-            return await self._commit_end(writes, outcome)
-        async with self.profiles.ending(self.table, outcome) as rated:
-            return await self._commit_end([*writes, *rated], outcome)
-
-    async def _commit_end(self, writes: list[Any], outcome: str | None) -> ChipsMoved | None:
-        table, ledger = self.table, self.ledger
-        if ledger is None:
-            await table.commit(*writes)
-            return None
-        game = table.game_no
-        if outcome == FINISHED:
-            who = self.winners()
-            return await ledger.commit(lambda: ledger.payout(table.id, game, who), *writes,
-                                       commit=table.commit)  # fmt: skip
-        number = game if outcome == ABANDONED else None
-        return await ledger.commit(lambda: ledger.refund(table.id, number), *writes,
-                                   commit=table.commit)  # fmt: skip
-
-    def announce(self, txn: ChipsMoved | None) -> None:
-        """Tell the table (and the log) where a prize went, once it is durable."""
-        if txn is None:
-            return
-        table_id = self.table.id
-        gains = {a: d for a, d in txn.postings if not a.startswith("@") and d > 0}
-        if txn.reason == "prize won":
-            log_event(log, "table.prize_paid", table=table_id, game=txn.game, shares=gains)
-            text = ", ".join(f"{who} {chips}" for who, chips in gains.items())
-            self._notice_all(f"prize paid: {text}")
-        else:
-            amount = sum(gains.values())
-            log_event(log, "table.prize_returned", table=table_id, game=txn.game, chips=amount)
-            self._notice_all(f"the prize of {amount} chips went back to the game master")
-
-    async def settle_owed(self) -> None:
-        """At start: settle a prize a crash left held for a game that had ended.
-
-        Only a prize held for the table's last game is settled, and as that game's stored
-        end says (finished: paid; abandoned: returned); a prize for a game not yet
-        started waits for it. (Since a game's end and its payout are one transaction this
-        finds nothing on data this version wrote.) A prize kept by an older version
-        names no game: it is for the running game, or, if none runs, for the next one, so
-        a restart never pays a finished game with a prize set after it ended."""
-        table, ledger = self.table, self.ledger
-        if ledger is None:
-            return
-        prize = ledger.prize(table.id)
-        if prize is None:
-            return
-        if prize.game is None:
-            ledger.place(table.id, table.game_no if self.running() else table.game_no + 1)
-            prize = ledger.prize(table.id)
-            assert prize is not None
-        if table.game is None or table.state != TableState.OVER or prize.game != table.game_no:
-            return
-        self.announce(await self.commit_end([], table.outcome))
 
     # ----------------------------------------------------------- restarts
     def reserve(self, bots: dict[int, str]) -> None:
@@ -535,7 +468,6 @@ class GameMaster:
             self._start_clock()
             if self.table.state == PAUSED:
                 self.clock.pause(trio.current_time())
-        await self.settle_owed()
 
     # ----------------------------------------------------------- commands
     async def decide(self, command: object) -> Decision | None:
@@ -697,28 +629,19 @@ class GameMaster:
         )  # fmt: skip
 
     async def _set_prize(self, c: SetPrize) -> Decision:
-        table, ledger = self.table, self.ledger
-        if ledger is None:
+        prize = self.prize
+        if prize is None or prize.ledger is None:
             return self._error(c, "bad_state", "this server keeps no chips")
         if self.running():
             return self._error(c, "bad_state", "a prize is set before the game starts")
         funder = c.member.name
         if funder is None:
             return self._error(c, "need_name", "claim a name first")
-        await ledger.commit(lambda: ledger.welcome(funder), commit=table.commit)  # an old name
-        game = table.game_no + 1  # for the next game: none runs now
         try:
-            await ledger.commit(lambda: ledger.prize_change(table.id, game, funder, c.chips),
-                                commit=table.commit)  # fmt: skip
+            reply, notice = await prize.put_up(funder, c.chips)
         except ChipError as exc:
             return self._error(c, "no_chips", str(exc))
-        prize = ledger.prize(table.id)
-        amount = 0 if prize is None else prize.amount
-        return self._ok(
-            c, f"prize {amount}; your balance {ledger.balance(funder)}",
-            notices=(f"{funder} put up a prize of {amount} chips" if amount else "no prize",),
-            snapshots=True,
-        )  # fmt: skip
+        return self._ok(c, reply, notices=(notice,), snapshots=True)
 
     def _hand_over(self, c: HandOver) -> Decision:
         table, target = self.table, c.name

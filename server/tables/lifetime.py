@@ -14,7 +14,7 @@ deadline, asks ``deadline`` when it next has to act unasked, and calls
   (playing or paused) whose seats are all server bots or players who are
   absent (not connected, or marked away by the turn clock) for that long is
   abandoned as the game master's ``end_game`` abandons it: scored as it stands,
-  nobody wins, the prize goes back (``Table._abandon``). The table then has no
+  nobody wins, the prize goes back (``Table.abandon``). The table then has no
   game running and, if nobody is there, closes after the empty-table grace.
 
 - **A finished table leaves the lobby** (``finished_table_seconds``): a table
@@ -51,17 +51,29 @@ log = logging.getLogger("switchboard.lifetime")
 
 class Lived(Protocol):
     """A table as this module sees it (``server.tables.table.Table``; a protocol, so that this
-    module imports neither the table nor the game master)."""
+    module imports neither the table nor the game master). It only reads the table and
+    asks it to act (``abandon_game``, ``close``); its own counts it keeps itself."""
 
-    id: int
-    creator: str | None
-    state: str
-    game: Any
-    gm: Any  #: ``gamemaster.GameMaster``: ``gm.away`` says which seats are away
-    seats: Sequence[Any]  #: each with ``name`` and ``member`` (None: not connected)
-    spectators: set[Any]
-    empty_since: float | None
-    unattended_since: float | None
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def creator(self) -> str | None: ...
+
+    @property
+    def state(self) -> TableState: ...
+
+    @property
+    def game(self) -> Any: ...
+
+    @property
+    def gm(self) -> Any: ...  #: ``gamemaster.GameMaster``: ``gm.away`` says which seats are away
+
+    @property
+    def seats(self) -> Sequence[Any]: ...  #: each with ``name`` and ``member`` (None: gone)
+
+    @property
+    def spectators(self) -> set[Any]: ...
 
     @property
     def config(self) -> ServerConfig: ...
@@ -73,10 +85,12 @@ class Lived(Protocol):
 
 @dataclass(slots=True)
 class _Kept:
-    """What this module keeps for a table beside the table's own two counts."""
+    """What this module keeps for a table: the lobby's watcher and the three counts."""
 
     on_change: Callable[[Any], None] | None = None  #: the lobby's watcher
     over_since: float | None = None  #: since when its game is over and nobody is seated
+    empty_since: float | None = None  #: since when nobody is at it (no game running)
+    unattended_since: float | None = None  #: since when no player plays its game
 
 
 #: Per table, held no longer than the table itself.
@@ -93,6 +107,19 @@ def over_since(table: Any) -> float | None:
     """Since when the table's game is over with nobody seated (None: it is not)."""
     kept = _kept.get(table)
     return None if kept is None else kept.over_since
+
+
+def empty_since(table: Any) -> float | None:
+    """Since when nobody is at the table and it runs no game (None: someone is, or it
+    is a house table)."""
+    kept = _kept.get(table)
+    return None if kept is None else kept.empty_since
+
+
+def unattended_since(table: Any) -> float | None:
+    """Since when no player who is here plays the table's running game (None: one does)."""
+    kept = _kept.get(table)
+    return None if kept is None else kept.unattended_since
 
 
 def running(table: Lived) -> bool:
@@ -124,38 +151,38 @@ def update(table: Lived) -> None:
     """Start or stop the counts after anything that may have changed who is here."""
     now = trio.current_time()
     kept = _kept.get(table)
-    finished = table.state == TableState.OVER and nobody_seated(table)
-    if finished and kept is None:
+    if kept is None:
         kept = _kept[table] = _Kept()
-    if kept is not None:
-        if not finished:
-            kept.over_since = None
-        elif kept.over_since is None:
+    if table.state == TableState.OVER and nobody_seated(table):
+        if kept.over_since is None:
             kept.over_since = now
-        if kept.on_change is not None:
-            kept.on_change(table)
-    empty = table.creator is not None and not running(table) and nobody_present(table)
-    if not empty:
-        table.empty_since = None
-    elif table.empty_since is None:
-        table.empty_since = now
+    else:
+        kept.over_since = None
+    if kept.on_change is not None:
+        kept.on_change(table)
+    if not (table.creator is not None and not running(table) and nobody_present(table)):
+        kept.empty_since = None
+    elif kept.empty_since is None:
+        kept.empty_since = now
     if not unattended(table):
-        table.unattended_since = None
-    elif table.unattended_since is None:
-        table.unattended_since = now
+        kept.unattended_since = None
+    elif kept.unattended_since is None:
+        kept.unattended_since = now
 
 
 def deadline(table: Lived) -> float:
     """When the table must close or abandon its game, if nothing changes (inf: never)."""
     config = table.config
+    kept = _kept.get(table)
+    if kept is None:
+        return math.inf
     out = math.inf
-    if table.empty_since is not None and config.empty_table_seconds > 0:
-        out = table.empty_since + config.empty_table_seconds
-    if table.unattended_since is not None and config.absent_game_seconds > 0:
-        out = min(out, table.unattended_since + config.absent_game_seconds)
-    over = over_since(table)
-    if over is not None and config.finished_table_seconds > 0:
-        out = min(out, over + config.finished_table_seconds)
+    if kept.empty_since is not None and config.empty_table_seconds > 0:
+        out = kept.empty_since + config.empty_table_seconds
+    if kept.unattended_since is not None and config.absent_game_seconds > 0:
+        out = min(out, kept.unattended_since + config.absent_game_seconds)
+    if kept.over_since is not None and config.finished_table_seconds > 0:
+        out = min(out, kept.over_since + config.finished_table_seconds)
     return out
 
 
@@ -163,7 +190,7 @@ async def on_deadline(table: Lived) -> bool:
     """Close the table or abandon its game if its time has come; True if it did."""
     config = table.config
     now = trio.current_time()
-    since = table.unattended_since
+    since = unattended_since(table)
     if (
         since is not None
         and config.absent_game_seconds > 0
@@ -183,7 +210,7 @@ async def on_deadline(table: Lived) -> bool:
         log_event(log, "table.finished_closed", table=table.id)
         await table.close("its game is over and nobody is seated")
         return True
-    since = table.empty_since
+    since = empty_since(table)
     if (
         since is not None
         and config.empty_table_seconds > 0

@@ -117,7 +117,12 @@ class Lobby:
             self._nursery = nursery
             for stored in sorted(self._state.tables.values(), key=lambda t: t.id):
                 try:
-                    table = Table.restore(stored, config=self.config, store=self.store)
+                    table = Table.restore(
+                        stored,
+                        config=self.config,
+                        store=self.store,
+                        **self._wiring(stored.creator, stored.ruleset),
+                    )
                 except Exception:
                     log.exception("table %s could not be restored; it stays closed", stored.id)
                     continue
@@ -136,10 +141,6 @@ class Lobby:
         lifetime.watch(table, self._changed)
         thinking.OWNER.set(owner_of(table))  # this task's: the table's bots think in its turn
         thinking.PEOPLE.set(lambda: not lifetime.nobody_present(table))  # ... first if people
-        if self.thinker is not None:
-            table.thinker = self.thinker
-        if table.creator is None and table.ruleset in self.config.open_tables:
-            table.on_start = self._house_table_started
         if self.on_table is not None:
             self.on_table(table)
         try:
@@ -155,6 +156,15 @@ class Lobby:
         finally:
             self.tables.pop(table.id, None)
             self._changed(table)
+
+    def _wiring(self, creator: str | None, ruleset: str) -> dict[str, Any]:
+        """What a table is built with beside its own description: where its bots think,
+        and, for a house table, the lobby's hook that opens another when its game starts."""
+        house = creator is None and ruleset in self.config.open_tables
+        return {
+            **({} if self.thinker is None else {"thinker": self.thinker}),
+            "on_start": self._house_table_started if house else None,
+        }
 
     def freeze(self) -> None:
         """The server is shutting down: every game stops where it is (``Table.freeze``)."""
@@ -254,8 +264,9 @@ class Lobby:
             store=self.store,
             creator=creator,
             settings=settings,
+            creator_address=address,
+            **self._wiring(creator, ruleset),
         )
-        table.creator_address = address
         await self._nursery.start(self._run_table, table)
         log.info("table %s created: %s, %s seats, by %s", table_id, ruleset, seats, creator)
         return table

@@ -65,7 +65,7 @@ async def open_table(
     table = Table(
         1, RULESET, seats, dict(options or {}), config=CONFIG, store=store, creator=names[0]
     )
-    table.gm.ledger = ledger
+    table.attach(ledger=ledger)
     await nursery.start(table.run)
     members = [Member(n) for n in names]
     setup = Setup(table, members, store)
@@ -212,7 +212,9 @@ async def test_the_clock_says_what_it_played_and_tells_the_player_he_is_away(
     move = next(
         i
         for i, x in enumerate(got)
-        if isinstance(x, m.TableEvent) and x.event.get("seat") == seat and x.seq > table.game_base
+        if isinstance(x, m.TableEvent)
+        and x.event.get("seat") == seat
+        and x.seq > table.out.game_base
     )
     assert at < move, got[at - 2 : move + 2]
     while not table.gm.away.is_away(first):

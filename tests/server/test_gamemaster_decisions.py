@@ -66,6 +66,10 @@ class StandIn:
     def members(self) -> list[Any]:
         return [s.member for s in self.seats if s.member is not None]
 
+    def notice_all(self, text: str) -> None:
+        for member in self.members():
+            member.deliver(text)
+
     async def commit(self, *writes: Any) -> None:
         self.committed.extend(writes)
 

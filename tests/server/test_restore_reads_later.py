@@ -172,9 +172,14 @@ def same_now(lazy: Side, full: Side) -> None:
     assert a.game is not None and b.game is not None
     seats = [*range(4), None]
     assert [a.game.view(s) for s in seats] == [b.game.view(s) for s in seats]
-    assert [a._legal(s) for s in seats] == [b._legal(s) for s in seats]
+    assert [a.out.legal(s) for s in seats] == [b.out.legal(s) for s in seats]
     assert a.game.snapshot() == b.game.snapshot() and a.game.last_action == b.game.last_action
-    assert (a.seq, a.game_base, a.game_no, a.state) == (b.seq, b.game_base, b.game_no, b.state)
+    assert (a.seq, a.out.game_base, a.game_no, a.state) == (
+        b.seq,
+        b.out.game_base,
+        b.game_no,
+        b.state,
+    )
     assert a.summary() == b.summary()
 
 
@@ -216,7 +221,7 @@ async def test_the_running_games_public_log_is_whole(kind: str, tmp_path: Path) 
         log = await record_pages(lazy, lazy.members[1])
         assert not lazy.unread()
         assert log == await record_pages(full, full.members[1])
-        assert sum(len(p.record["events"]) for p in log) == len(full.table.game_events) > PLAYED
+        assert sum(len(p.record["events"]) for p in log) == len(full.table.out.game_events) > PLAYED
         same_now(lazy, full)
 
 
@@ -225,13 +230,13 @@ async def test_the_running_games_public_log_is_whole(kind: str, tmp_path: Path) 
 async def test_a_catch_up_from_before_the_snapshot(kind: str, behind: str, tmp_path: Path) -> None:
     async with restored(kind, tmp_path) as (lazy, full, tokens):
         table = lazy.table
-        assert table.unreplayed is not None
+        assert table.restoration.unreplayed is not None
         since = {
             "seq 0": 0,
-            "the game's start": table.game_base,
-            "before the snapshot": table.unreplayed.seq - 3,  # within the ring's reach
+            "the game's start": table.out.game_base,
+            "before the snapshot": table.restoration.unreplayed.seq - 3,  # within the ring's reach
         }[behind]
-        assert since < table.unreplayed.seq
+        assert since < table.restoration.unreplayed.seq
         got = await resume(lazy, 2, tokens[2], since)
         assert got == await resume(full, 2, tokens[2], since)
         if behind == "seq 0":  # behind the game's start: a snapshot, and nothing read
@@ -242,7 +247,7 @@ async def test_a_catch_up_from_before_the_snapshot(kind: str, behind: str, tmp_p
                 range(since + 1, table.seq + 1)
             )
             assert not lazy.unread()
-            assert list(lazy.table.ring) == list(full.table.ring)
+            assert list(lazy.table.out.ring) == list(full.table.out.ring)
         same_now(lazy, full)
 
 
@@ -310,11 +315,13 @@ async def test_a_read_that_fails_refuses_the_log_and_resumes_with_a_snapshot(
 ) -> None:
     async with restored("sqlite", tmp_path) as (lazy, full, tokens):
         await unreadable(lazy, True)
-        got = await resume(lazy, 1, tokens[1], lazy.table.game_base)  # would need the rest
+        got = await resume(lazy, 1, tokens[1], lazy.table.out.game_base)  # would need the rest
         assert [type(x) for x in got] == [m.Seated, m.Snapshot] and lazy.unread()
         got = await lazy.send(lambda req: Export(lazy.members[1], req, 0))
         assert [x.code for x in got[1] if isinstance(x, m.Error)] == ["store_failed"]
-        assert lazy.unread() and lazy.table.unreplayed is not None  # nothing lost: later
+        assert (
+            lazy.unread() and lazy.table.restoration.unreplayed is not None
+        )  # nothing lost: later
         await unreadable(lazy, False)
         await resume(full, 1, tokens[1], None)
         assert await record_pages(lazy, lazy.members[1]) == await record_pages(

@@ -73,7 +73,7 @@ async def test_reconnect_without_a_gap_and_with_one(running):
 
     # 2. resume from a seq that fell out of the ring: a snapshot instead
     table_obj = running.server.lobby.get(table)
-    table_obj.ring.clear()  # as if far more than event_ring events had passed
+    table_obj.out.ring.clear()  # as if far more than event_ring events had passed
     again = await Client.connect(running.port, "rec")
     resumed = await again.request(m.Resume(table=table, token=token, last_seq=1))
     assert isinstance(resumed, m.Seated)

@@ -110,10 +110,10 @@ def check_same(a: Table, b: Table, *, record: bool = True) -> None:
         assert a.game.record() == b.game.record()
     seats = [*range(len(a.seats)), None]
     assert [a.game.view(s) for s in seats] == [b.game.view(s) for s in seats]
-    assert [a._legal(s) for s in seats] == [b._legal(s) for s in seats]
-    assert (a.seq, a.game_base, a.game_no, a.state, a.outcome) == (
+    assert [a.out.legal(s) for s in seats] == [b.out.legal(s) for s in seats]
+    assert (a.seq, a.out.game_base, a.game_no, a.state, a.outcome) == (
         b.seq,
-        b.game_base,
+        b.out.game_base,
         b.game_no,
         b.state,
         b.outcome,
@@ -155,27 +155,29 @@ async def test_a_table_restored_from_a_snapshot_is_the_replayed_table(
 
     fast = Table.restore(stored, config=CONFIG, store=store)
     slow = Table.restore(full_replay(eagerly(stored, store)), config=CONFIG, store=store)
-    assert fast.replayed_because is None and fast.unreplayed is not None
+    assert fast.replayed_because is None and fast.restoration.unreplayed is not None
     assert slow.replayed_because == "no snapshot stored"
     check_same(fast, slow, record=False)
     assert unread(stored) == (kind == "sqlite")  # the SQLite store left them on disk
     # the ring holds the events after the snapshot until the rest is asked for
-    held = list(fast.ring)
-    assert held == (list(slow.ring)[-len(held) :] if held else [])
+    held = list(fast.out.ring)
+    assert held == (list(slow.out.ring)[-len(held) :] if held else [])
     assert bool(held) == (stored.game.snapshot.actions < len(stored.game.actions))
     # a client resuming from before this game, or caught up, needs no replay...
-    missing = fast.unreplayed
-    fast._fill_unreplayed(fast.game_base - 1)
-    fast._fill_unreplayed(fast.seq)
-    assert fast.unreplayed is missing and unread(stored) == (kind == "sqlite")
+    missing = fast.restoration.unreplayed
+    fast.fill_unreplayed(fast.out.game_base - 1)
+    fast.fill_unreplayed(fast.seq)
+    assert fast.restoration.unreplayed is missing and unread(stored) == (kind == "sqlite")
     # ...one behind the snapshot, within the ring's reach, has the events it missed made
-    since = max(fast.game_base, fast.seq - CONFIG.event_ring)
-    fast._fill_unreplayed(since)
+    since = max(fast.out.game_base, fast.seq - CONFIG.event_ring)
+    fast.fill_unreplayed(since)
     if since < missing.seq:
-        assert fast.unreplayed is None and list(fast.ring) == list(slow.ring)
-    fast._fill_unreplayed()
-    assert fast.unreplayed is None
-    assert fast.game_events == slow.game_events and list(fast.ring) == list(slow.ring)
+        assert fast.restoration.unreplayed is None and list(fast.out.ring) == list(slow.out.ring)
+    fast.fill_unreplayed()
+    assert fast.restoration.unreplayed is None
+    assert fast.out.game_events == slow.out.game_events and list(fast.out.ring) == list(
+        slow.out.ring
+    )
     assert memories(fast) == memories(slow)
     if ruleset == "kilodney" and actions is not None:  # its bots remember: not vacuous
         assert any(m and m["plays"] for m in memories(fast).values())
@@ -203,7 +205,7 @@ async def test_a_damaged_or_older_snapshot_is_replaced_by_the_replay(
     stored.game.snapshot = resealed(snap, damage(snap.data))  # as an older engine wrote it
     table = Table.restore(stored, config=CONFIG, store=store)
     assert table.replayed_because is not None and why in table.replayed_because.lower()
-    assert table.unreplayed is None
+    assert table.restoration.unreplayed is None
     check_same(table, Table.restore(full_replay(stored), config=CONFIG, store=store))
 
 

@@ -31,7 +31,7 @@ OPTIONS = {"turn_seconds": 0, "target": 500}  # no clock: a game waits for its p
 async def new_table(nursery: trio.Nursery, store: MemoryStore, ledger: Ledger | None = None):
     await store.commit(TableCreated(1, "switch", 4, dict(OPTIONS), "ann", {}))
     table = Table(1, "switch", 4, dict(OPTIONS), config=CONFIG, store=store, creator="ann")
-    table.gm.ledger = ledger
+    table.attach(ledger=ledger)
     await nursery.start(table.run)
     return table
 
