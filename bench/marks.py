@@ -142,19 +142,22 @@ def main() -> int:
     sampled: list[tuple[str | None, float]] = []
     unsolved = 0
     cpu = time.process_time()
-    for i, (view, legal, played) in enumerate(
-        decisions(args.decisions, args.seed, int(lo), int(hi))
-    ):
-        values = truth(view, args.truth_nodes)
-        if values is None:
-            unsolved += 1
-            continue
-        rng = random.Random(f"{args.seed}:{i}")
-        dec = judge(i, view, None, legal, played, rng, settings, SolverTable())
-        loss = max(values.values()) - values[played]
-        rows.append((dec.mark, loss))
-        if not dec.exact_mark:
-            sampled.append((dec.mark, loss))
+    todo = decisions(args.decisions, args.seed, int(lo), int(hi))
+    try:
+        for i, (view, legal, played) in enumerate(todo):
+            values = truth(view, args.truth_nodes)
+            if values is None:
+                unsolved += 1
+                continue
+            rng = random.Random(f"{args.seed}:{i}")
+            dec = judge(i, view, None, legal, played, rng, settings, SolverTable())
+            loss = max(values.values()) - values[played]
+            rows.append((dec.mark, loss))
+            if not dec.exact_mark:
+                sampled.append((dec.mark, loss))
+            print(f"  {i + 1} judged", file=sys.stderr, flush=True)
+    except KeyboardInterrupt:  # a long run stopped (Ctrl-C): report what was judged
+        print(f"interrupted after {len(rows) + unsolved} of {len(todo)} decisions")
     print(f"left out, not solved within the truth's budget: {unsolved}")
     print(f"CPU: {time.process_time() - cpu:.0f} s")
     ok = report("every mark", rows)
