@@ -23,8 +23,11 @@ by world. A decision is **marked** when the played action's expected score is
 below the best alternative's by more than ``MARGIN`` (and, for sampled
 values, by at least two standard errors of the paired difference, so noise is
 not marked): an *inaccuracy* from 0.05, a *mistake* from 0.10, a *blunder*
-from 0.20. A player's **accuracy** is the share of his judged decisions that
-were not marked.
+from 0.20. In 2-player abbott, where nothing is hidden and the playouts' error
+is their policy's bias rather than noise, a sampled mark is checked by the
+solver (``_check``) and is at most an inaccuracy when it cannot be confirmed.
+A player's **accuracy** is the share of his judged decisions that were not
+marked.
 
 Everything here is pure and deterministic for a seed: each decision draws
 from its own generator (the seed and the decision's index), so the result
