@@ -29,7 +29,7 @@ from protocol.words import plural
 
 #: A presence's words, by what happened, while a game runs (a left seat is a bot's)
 PRESENCE_WORDS = {
-    "dropped": " dropped out (the seat stays his; his clock runs)",
+    "dropped": " dropped out (the seat stays theirs; their clock runs)",
     "left": " left the table (a bot takes the seat)",
     "back": " is back",
 }
