@@ -28,13 +28,6 @@ CLASS_EXCEPTIONS: dict[str, str] = {
         "the grid, moves, alliances and scoring of one hand; its views and snapshots "
         "are to move out beside the board"
     ),
-    "server/tables/table.py::Table": (
-        "the table actor; delivery to members, seating and restore are to move out "
-        "into collaborators the actor owns"
-    ),
-    "server/tables/gamemaster.py::GameMaster": (
-        "the game master's commands, clock and prize; the prize is to move out"
-    ),
 }
 
 
