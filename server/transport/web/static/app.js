@@ -24,6 +24,8 @@ class App {
       createRuleset: null,
       top: {},
       status: "connecting",
+      shoutsOff: false, // the server answered a shout with not_allowed
+      shoutLine: null, // the last shout heard while at a table, shown above its log
     };
     this.drawing = false;
     this.saving = null;
@@ -37,7 +39,7 @@ class App {
     this.conn.open();
     setInterval(() => this.tick(), 250);
     setInterval(() => {
-      if (this.ui.screen === "lobby" && this.conn.ready && this.state.name) this.conn.request({ type: "list_tables" });
+      if (this.ui.screen === "lobby" && this.conn.ready && this.state.name) this.refreshLobby();
     }, LOBBY_REFRESH_MS);
   }
 
@@ -62,7 +64,7 @@ class App {
     $("#me").hidden = false;
     if (this.ui.screen === "name" || this.ui.screen === "none") this.show("lobby");
     this.conn.request({ type: "list_rulesets" });
-    await this.conn.request({ type: "list_tables" });
+    await this.refreshLobby();
     this.refreshTop();
     await this.takeSeatsBack();
     this.render();
@@ -100,6 +102,12 @@ class App {
     else if (this.ui.current !== null && !this.state.tables.has(this.ui.current)) this.show("lobby");
   }
 
+  /** The table list and who is online, as the terminal client's lobby asks them together. */
+  async refreshLobby() {
+    this.conn.request({ type: "who" });
+    await this.conn.request({ type: "list_tables" });
+  }
+
   setStatus(status) {
     this.ui.status = status;
     const words = { connecting: "connecting…", offline: "offline: reconnecting…", online: "" };
@@ -120,6 +128,7 @@ class App {
     }
     if (msg.type === "snapshot" || msg.type === "turn") this.keepSelectionValid();
     if (msg.type === "notice") this.toast(msg.text);
+    if (msg.type === "shouted" && this.ui.screen === "table") this.ui.shoutLine = { name: msg.name, text: msg.text };
     if (msg.type === "goodbye") {
       this.toast(`The server said goodbye: ${msg.text || msg.code}`);
       if (["banned", "kicked", "quit"].includes(msg.code)) this.conn.stop();
@@ -273,6 +282,19 @@ class App {
     if (!t || !text.trim()) return;
     const reply = await this.conn.request({ type: "say", table: t.table, text });
     if (reply.type === "error") this.toast(reply.text || reply.code);
+  }
+
+  /** A shout to everyone online; a server with shouts off says `not_allowed`, and the
+   * shout line goes away for the rest of the visit. */
+  async shout(text) {
+    if (!text.trim()) return;
+    const reply = await this.conn.request({ type: "shout", text });
+    if (reply.type !== "error") return;
+    if (reply.code === "not_allowed") {
+      this.ui.shoutsOff = true;
+      this.render();
+    }
+    this.toast(reply.text || reply.code);
   }
 
   tapCard(card) {
@@ -499,7 +521,7 @@ class App {
     $("#lobby-btn").addEventListener("click", () => {
       if (this.state.name) {
         this.show("lobby");
-        this.conn.request({ type: "list_tables" });
+        this.refreshLobby();
       }
     });
     $("#me").addEventListener("click", () => this.finger(this.state.name));

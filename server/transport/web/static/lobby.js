@@ -1,7 +1,8 @@
 // The lobby: the tables (with their players and ratings; join, watch, or back to your
 // seat), a table to create (ruleset, seats, bots, the clock and house rules), and the
-// best rated of each family.
+// best rated of each family; and the room: who is online, and the shouts.
 import { append, el, fill } from "./dom.js";
+import { seatListing } from "./state.js";
 
 const FAMILIES = ["shedding", "abbott", "kilodney"];
 
@@ -17,7 +18,7 @@ function tableCard(app, info) {
   const free = players.some((p) => p === null) || (info.state === "playing" && players.some((p) => p && p.startsWith("bot:")));
   const seats = el("ul", { class: "seat-list" });
   players.forEach((p, seat) => {
-    const label = p === null ? "empty" : p.startsWith("bot:") ? `${p.slice(4)} (bot)` : p;
+    const label = seatListing(p, seat) ?? "empty";
     seats.append(
       el("li", { class: p === null ? "dim" : "" }, el("span", { text: label }), el("span", { class: "rating", text: rating(ratings[seat]) })),
     );
@@ -128,11 +129,69 @@ function leaders(app) {
   return box;
 }
 
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** Where one of `people` is, as the terminal client says it (client/players.py): its
+ * tables, then how many more the server left out of the list. */
+export function whereabouts(person) {
+  const places = [];
+  for (const spot of person.tables || []) {
+    if (!spot || typeof spot !== "object") continue;
+    if (spot.seat === null || spot.seat === undefined) places.push(`watching table ${spot.table}`);
+    else if (spot.state === "playing" || spot.state === "paused") places.push(`playing at table ${spot.table}`);
+    else places.push(`seated at table ${spot.table}, waiting`);
+  }
+  if (Number.isInteger(person.more) && person.more > 0) places.push(`and ${plural(person.more, "table")} more`);
+  return places.join(", ") || "in the lobby";
+}
+
+/** The room: who is online (the server's `who`, asked with the table list) and the
+ * shouts heard, newest first, with a line to shout (gone once the server says its
+ * shouts are off). The line is built once, so a redraw never wipes what is typed. */
+function renderRoom(app, box) {
+  if (!box.firstChild) {
+    const input = el("input", { id: "shout", name: "shout", maxlength: "400", autocomplete: "off", placeholder: "Shout to everyone online" });
+    const form = el("form", { class: "row", id: "shout-form" }, el("label", { for: "shout", class: "sr-only", text: "Shout" }), input, el("button", { type: "submit", id: "shout-go" }, "Shout"));
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      if (!input.value.trim()) return;
+      app.shout(input.value);
+      input.value = "";
+    });
+    append(box, [el("div", { id: "people-box" }), el("h3", { text: "Shouts" }), form, el("p", { class: "dim small", id: "shouts-off", text: "Shouts are off on this server.", hidden: true }), el("div", { id: "shouts-box" })]);
+  }
+  const online = app.state.online;
+  const list = el("ul", { class: "people-list", id: "people" });
+  for (const person of app.state.people) {
+    list.append(
+      el(
+        "li",
+        { dataset: { name: String(person.name) } },
+        el("button", { type: "button", class: "link", onclick: () => app.finger(person.name) }, String(person.name)),
+        el("span", { class: "dim small whereabouts", text: ` ${whereabouts(person)}` }),
+      ),
+    );
+  }
+  const left = online ? online.total - app.state.people.length : 0;
+  fill(
+    box.querySelector("#people-box"),
+    el("h2", { text: online ? `Online (${online.total})` : "Online" }),
+    list,
+    left > 0 ? el("p", { class: "dim small", text: `and ${left} more online` }) : null,
+    online && online.guests ? el("p", { class: "dim small", text: `${plural(online.guests, "connection")} with no name yet` }) : null,
+  );
+  box.querySelector("#shout-form").hidden = Boolean(app.ui.shoutsOff);
+  box.querySelector("#shouts-off").hidden = !app.ui.shoutsOff;
+  const shouts = el("ol", { class: "shout-list", id: "shouts" });
+  for (const s of app.state.shouts.slice(-20).reverse()) shouts.append(el("li", {}, el("b", { class: "who", text: `${s.name}: ` }), el("span", { class: "shout-text", text: s.text })));
+  fill(box.querySelector("#shouts-box"), app.state.shouts.length ? shouts : el("p", { class: "dim small", text: "nobody has shouted yet" }));
+}
+
 /** Draw the lobby into `root`. The form is built again only when the games or the game
  * chosen change, so a refresh of the table list never wipes what is being typed in it. */
 export function renderLobby(app, root) {
   if (!root.firstChild) {
-    append(root, [el("div", { class: "lobby-main" }, el("div", { class: "card-box", id: "tables-box" }), el("div", { id: "form-box" })), el("div", { id: "leaders-box" })]);
+    append(root, [el("div", { class: "lobby-main" }, el("div", { class: "card-box", id: "tables-box" }), el("div", { id: "form-box" })), el("div", { class: "lobby-side" }, el("div", { class: "card-box", id: "room" }), el("div", { id: "leaders-box" }))]);
   }
   const tables = app.state.lobby.filter((t) => t.state !== "closed");
   const list = el("ul", { class: "table-list", id: "tables" });
@@ -144,5 +203,6 @@ export function renderLobby(app, root) {
     formBox.dataset.key = key;
     fill(formBox, createForm(app));
   }
+  renderRoom(app, root.querySelector("#room"));
   fill(root.querySelector("#leaders-box"), leaders(app));
 }

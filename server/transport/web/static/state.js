@@ -26,17 +26,33 @@ export function newTable(table) {
     gone: {}, // seat -> [name, "dropped" | "left"]
     result: null, // the last hand_end / game_end event, until the next deal
     backfillTo: null, // events up to this seq asked for after a snapshot: the log only
+    watching: null, // spectators, as the last `watcher` or table list counted them
   };
 }
 
-/** Who sits where, for a person: a bot by its seat (`West (bot)`, `bot 2`). */
+const MAX_SHOUTS = 100;
+
+/** How a seat's player is named, the one rule of protocol/describe.py's `seat_name`:
+ * a person by his name, a server bot (`bot:STRATEGY`) by its seat (`bot 2`) in every
+ * family, so two bots of one strategy never look alike; null for an empty seat. */
+export function seatName(player, seat) {
+  if (player === null || player === undefined) return null;
+  return player.startsWith("bot:") ? `bot ${seat}` : player;
+}
+
+/** `seatName` where seats are listed (the lobby), with a bot's strategy: `bot 2 (search)`. */
+export function seatListing(player, seat) {
+  const name = seatName(player, seat);
+  if (name === null || !player.startsWith("bot:")) return name;
+  const strategy = player.slice(4);
+  return strategy ? `${name} (${strategy})` : name;
+}
+
+/** Who sits where, for a person (`seatName` for each seat). */
 export function names(t) {
-  const compass = (t.view && t.view.seat_names) || [];
   return t.players.map((player, seat) => {
     if (player === null && t.state === "over" && seat < t.playedBy.length) player = t.playedBy[seat];
-    if (player === null || player === undefined) return null;
-    if (player.startsWith("bot:")) return seat < compass.length ? `${compass[seat]} (bot)` : `bot ${seat}`;
-    return player;
+    return seatName(player, seat);
   });
 }
 
@@ -84,6 +100,9 @@ export class ClientState {
     this.lobby = [];
     this.tables = new Map();
     this.notices = [];
+    this.shouts = []; // the room's shouts, newest last: {name, text}
+    this.people = []; // who is online (`people`'s maps), as last asked
+    this.online = null; // {total, guests} of the last `people`
   }
 
   table(id) {
@@ -147,8 +166,26 @@ export class ClientState {
       case "talk":
         addLog(this.table(msg.table), { kind: "talk", name: msg.name, text: msg.text });
         return "talk";
+      case "watcher": {
+        const t = this.table(msg.table);
+        t.watching = msg.watching ?? 0;
+        addLog(t, { kind: "watcher", name: msg.name ?? null, what: msg.what, watching: t.watching });
+        return "talk";
+      }
+      case "shouted":
+        this.shouts.push({ name: msg.name, text: msg.text });
+        if (this.shouts.length > MAX_SHOUTS) this.shouts.splice(0, this.shouts.length - MAX_SHOUTS);
+        return "shout";
+      case "people":
+        this.people = msg.people || [];
+        this.online = { total: msg.total ?? 0, guests: msg.guests ?? 0 };
+        return "lobby";
       case "tables":
         this.lobby = msg.tables || [];
+        for (const info of this.lobby) {
+          const mine = this.tables.get(String(info.table));
+          if (mine && Number.isInteger(info.spectators)) mine.watching = info.spectators;
+        }
         return "lobby";
       case "rulesets":
         this.rulesets = msg.rulesets || [];
@@ -158,8 +195,8 @@ export class ClientState {
         return "name";
       case "notice": {
         this.notices.push(msg.text);
-        const found = /\bat table (\S+?)[:,;]?(?:\s|$)/.exec(msg.text || "");
-        if (found && this.tables.has(found[1])) addLog(this.tables.get(found[1]), { kind: "note", text: msg.text });
+        const table = msg.table === undefined || msg.table === null ? null : String(msg.table);
+        if (table !== null && this.tables.has(table)) addLog(this.tables.get(table), { kind: "note", text: msg.text });
         return "notice";
       }
       default:

@@ -41,6 +41,8 @@ function seatStrip(app, t, n) {
       ),
     );
   });
+  const watching = t.watching ?? 0;
+  if (watching > 0) strip.append(el("li", { class: "watching dim small", id: "watching", text: `${watching} watcher${watching === 1 ? "" : "s"}` }));
   return strip;
 }
 
@@ -144,6 +146,11 @@ export function logLine(entry, n) {
       const what = { left: "left the seat (a bot plays it)", dropped: "dropped (the seat stays theirs)", back: "is back" }[entry.what] || entry.what;
       return el("li", { class: "presence" }, el("b", { class: "who", text: entry.name }), ` ${what}`);
     }
+    case "watcher": {
+      const now = `${entry.watching} watcher${entry.watching === 1 ? "" : "s"}`;
+      const what = entry.what === "came" ? "came to watch" : entry.what === "went" ? "stopped watching" : entry.what;
+      return el("li", { class: "watcher" }, el("b", { class: "who", text: entry.name || "someone with no name" }), ` ${what} (${now})`);
+    }
     default:
       return el("li", { class: entry.kind }, entry.text);
   }
@@ -172,6 +179,10 @@ export function renderTable(app, t) {
     actions(app, t),
     masterControls(app, t),
   );
+  const shout = document.getElementById("shout-line");
+  const heard = app.ui.shoutLine;
+  shout.hidden = !heard;
+  if (heard) fill(shout, el("b", { class: "who", text: `${heard.name} shouts: ` }), heard.text);
   const log = document.getElementById("log");
   const atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
   fill(log, t.log.map((entry) => logLine(entry, n)));
