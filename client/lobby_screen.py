@@ -108,9 +108,11 @@ class LobbyScreen:
                 if isinstance(spot, dict)
             ]
             place = ", ".join(where) or "lobby"
+            more = person.get("more")  # the tables the server left out of the list
+            extra = f" +{more}" if isinstance(more, int) and more > 0 else ""
             out += [
                 ("", f"{str(person.get('name'))[:10]:<11}"),
-                ("class:dim", place[: PANEL_WIDTH - 11]),
+                ("class:dim", place[: PANEL_WIDTH - 11 - len(extra)] + extra),
                 ("", "\n"),
             ]
         if total > min(rows, len(state.people)):

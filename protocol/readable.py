@@ -454,6 +454,8 @@ def _whereabouts(person: dict[str, Any]) -> str:
     'playing at table 3 (seat 1); watching table 5'
     >>> _whereabouts({"state": "idle", "tables": []})
     'in the lobby'
+    >>> _whereabouts({"state": "watching", "tables": [{"table": "5", "seat": None}], "more": 3})
+    'watching table 5; and 3 tables more'
     """
     places = []
     for spot in person.get("tables") or []:
@@ -466,6 +468,9 @@ def _whereabouts(person: dict[str, Any]) -> str:
             places.append(f"playing at table {table} (seat {seat})")
         else:
             places.append(f"sitting at table {table} (seat {seat}), no game running")
+    more = person.get("more")  # the tables the server left out of the list
+    if isinstance(more, int) and more > 0:
+        places.append(f"and {plural(more, 'table')} more")
     return "; ".join(places) or "in the lobby"
 
 

@@ -68,6 +68,19 @@ def test_who_lists_the_room_in_the_lobby_panel_and_in_full() -> None:
     assert "cy   in the lobby, idle 5 min" in screen, screen
 
 
+def test_the_lobby_panel_says_how_many_tables_the_list_left_out() -> None:
+    """The server lists 8 of a name's tables and counts the rest in ``more``: the panel's
+    short line keeps the count in view (``who`` in full says ``and 2 tables more``)."""
+    st = ClientState()
+    st.name = "alice"
+    spots = [{"table": str(n), "seat": 0, "state": "waiting"} for n in range(1, 9)]
+    st.handle(m.People(people=({"name": "eve", "state": "seated", "tables": spots, "more": 2},),
+                       total=1))  # fmt: skip
+    lobby = _screen(_app(st, None), 80, 24)
+    panel = [line.split("│")[-1].rstrip() for line in lobby.splitlines() if "│" in line]
+    assert "eve        at 1, at 2 +2" in panel, panel
+
+
 def test_the_room_end_to_end(tmp_path, monkeypatch) -> None:
     """Against a real server: zoe comes to watch ann's table and ann's log says so; zoe
     shouts and ann's lobby reads it; `who` at the table lists who is on."""

@@ -157,3 +157,12 @@ def test_an_ended_game_names_the_bot_that_played_a_seat_now_empty() -> None:
     ended = m.Snapshot(table="3", seq=9, state="over", view=over, seat=0, players=("ann", None))
     (line,) = r.lines(ended)
     assert "scores: ann 0, bot 1 3" in line, line
+
+
+def test_who_in_text_says_how_many_tables_the_list_left_out() -> None:
+    """The server lists 8 of a name's tables and counts the rest in ``more``."""
+    spots = [{"table": str(n), "seat": 0, "state": "waiting"} for n in range(1, 9)]
+    person = {"name": "eve", "state": "seated", "tables": spots, "more": 2}
+    (_, line) = Readable().lines(m.People(people=(person,), total=1))
+    assert line.startswith("people eve · sitting at table 1 (seat 0), no game running; ")
+    assert line.endswith("; and 2 tables more"), line
