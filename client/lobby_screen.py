@@ -107,12 +107,10 @@ class LobbyScreen:
                 for spot in person.get("tables") or []
                 if isinstance(spot, dict)
             ]
-            place = ", ".join(where) or "lobby"
-            more = person.get("more")  # the tables the server left out of the list
-            extra = f" +{more}" if isinstance(more, int) and more > 0 else ""
+            more = person.get("more")  # the tables the server left out of its list
             out += [
                 ("", f"{str(person.get('name'))[:10]:<11}"),
-                ("class:dim", place[: PANEL_WIDTH - 11 - len(extra)] + extra),
+                ("class:dim", _places(where, more if isinstance(more, int) else 0)),
                 ("", "\n"),
             ]
         if total > min(rows, len(state.people)):
@@ -140,3 +138,28 @@ class LobbyScreen:
             else:
                 mine.setdefault(tid, "watching")
         return mine
+
+
+def _places(where: list[str], more: int, width: int = PANEL_WIDTH - 11) -> str:
+    """As many of a person's places as fit the panel's line, whole, and ``+N`` for the
+    rest (those that did not fit and those the server left out of its list).
+
+    >>> _places(["at 1", "watching 12"], 0)
+    'at 1 +1'
+    >>> _places(["at 1", "at 2", "at 3"], 5)
+    'at 1, at 2 +6'
+    >>> _places([], 0)
+    'lobby'
+    """
+    if not where and not more:
+        return "lobby"
+    shown: list[str] = []
+    for n, place in enumerate(where):
+        rest = len(where) - n - 1 + more
+        tail = f" +{rest}" if rest else ""
+        if len(", ".join([*shown, place]) + tail) > width:
+            break
+        shown.append(place)
+    hidden = len(where) - len(shown) + more
+    line = ", ".join(shown)
+    return (line + (f" +{hidden}" if hidden else "")).strip()[:width]

@@ -70,7 +70,7 @@ def test_who_lists_the_room_in_the_lobby_panel_and_in_full() -> None:
 
 def test_the_lobby_panel_says_how_many_tables_the_list_left_out() -> None:
     """The server lists 8 of a name's tables and counts the rest in ``more``: the panel's
-    short line keeps the count in view (``who`` in full says ``and 2 tables more``)."""
+    short line shows the tables that fit and counts the rest, those left out included."""
     st = ClientState()
     st.name = "alice"
     spots = [{"table": str(n), "seat": 0, "state": "waiting"} for n in range(1, 9)]
@@ -78,7 +78,7 @@ def test_the_lobby_panel_says_how_many_tables_the_list_left_out() -> None:
                        total=1))  # fmt: skip
     lobby = _screen(_app(st, None), 80, 24)
     panel = [line.split("│")[-1].rstrip() for line in lobby.splitlines() if "│" in line]
-    assert "eve        at 1, at 2 +2" in panel, panel
+    assert "eve        at 1, at 2 +8" in panel, panel
 
 
 def test_the_room_end_to_end(tmp_path, monkeypatch) -> None:
