@@ -43,19 +43,24 @@ def main() -> None:
             made = host.request({"type": "create_table", "ruleset": "irish", "seats": 4})
             host.join(made["table"])
             for size, label in ((PHONE, "phone"), (DESKTOP, "desktop")):
-                shoot(server, out, size, label)
+                shoot(server, out, size, label, host)
             host.close()
         finally:
             server.stop()
 
 
-def shoot(server: Server, out: Path, size: tuple[int, int], label: str) -> None:
+def shoot(
+    server: Server, out: Path, size: tuple[int, int], label: str, host: MsgpackPlayer
+) -> None:
     driver = make_driver(size)
     try:
         open_client(driver, server.url)
         take_name(driver, f"ann-{label}")
         wait_for(lambda: visible(driver, "#create-form"), what="the lobby")
         wait_for(lambda: visible(driver, ".table-card"), what="the tables")
+        wait_for(lambda: visible(driver, '#people li[data-name="maria"]'), what="who is online")
+        host.request({"type": "shout", "text": "irish at my table, anyone?"})
+        wait_for(lambda: visible(driver, "#shouts li"), what="the shout")
         driver.save_screenshot(str(out / f"lobby-{label}.png"))
         rng = random.Random(5)
         for ruleset, seats, bots, options in BOARDS:
