@@ -306,7 +306,8 @@ def judge(
     dec.proved = sorted(proved)
     dec.exact_mark = exact or gap is not None or (played in proved and best in proved)
     dec.mark = grade(loss, error, dec.exact_mark)
-    if dec.mark and not dec.exact_mark and family == "abbott" and view["seats"] == 2:
+    checked = index >= 0 and family == "abbott" and view["seats"] == 2  # a hint shows no mark
+    if dec.mark and not dec.exact_mark and checked:
         _check(dec, view, {str(a): a for a in kept}, settings, table)
     return dec
 
