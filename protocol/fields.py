@@ -139,13 +139,15 @@ def check_bool(value: Any) -> bool:
 def check_number(value: Any) -> float | int:
     if type(value) not in (int, float) or not 0 <= value <= 1e9:
         raise LocalProtocolError(f"{value!r} is not a number of seconds (0..1e9)")
-    return value
+    seconds: float | int = value
+    return seconds
 
 
 def check_state(value: Any) -> str:
     if value not in TABLE_STATES:
         raise LocalProtocolError(f"{value!r} is not a table state ({', '.join(TABLE_STATES)})")
-    return value
+    state: str = value
+    return state
 
 
 _STR_ONLY = {str}
@@ -159,15 +161,16 @@ def check_payload(value: Any) -> dict[str, Any]:
     and encoding refuses anything that is not a primitive."""
     if type(value) is not dict or (value and set(map(type, value)) != _STR_ONLY):
         raise LocalProtocolError(f"{_short(value)} is not a map with string keys")
-    return value
+    payload: dict[str, Any] = value
+    return payload
 
 
 def check_event(value: Any) -> dict[str, Any]:
     """A presented engine event: a payload with a string ``kind``."""
-    check_payload(value)
-    if type(value.get("kind")) is not str:
+    event = check_payload(value)
+    if type(event.get("kind")) is not str:
         raise LocalProtocolError(f"{_short(value)} has no string 'kind'")
-    return value
+    return event
 
 
 def check_action(value: Any) -> str:

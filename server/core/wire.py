@@ -58,7 +58,7 @@ def snapshot(
         view=view or {},
         seat=seat,
         legal=tuple(legal),
-        players=players,
+        players=tuple(players),
         master=master,
         clock=clock,
         id=req,

@@ -282,7 +282,7 @@ class Admin:
         ``DropConnection`` after too many wrong secrets. ``peer`` is the connection's
         address, whose wrong secrets are counted across its connections.
         """
-        req = msg.id
+        req = getattr(msg, "id", None)  # every admin request has one; the reply echoes it
         if isinstance(msg, m.AdminAuth):
             return self._authenticate(op, msg, who, peer)
         if not op.authenticated:
@@ -330,7 +330,7 @@ class Admin:
 
     # ------------------------------------------------------------ stats
     def _authenticate(self, op: Operator, msg: m.AdminAuth, who: str, peer: str) -> m.Message:
-        req = msg.id
+        req = getattr(msg, "id", None)  # every admin request has one; the reply echoes it
         if not self.gate.enabled:
             return m.Error(code="forbidden", text="this server has no operator secret", id=req)
         now = self._clock()

@@ -155,7 +155,8 @@ class ClientSession:
 
     # ------------------------------------------------------ for the handlers
     def not_served(self, message: m.Message) -> None:
-        self.deliver(wire.error(message.id, "not_allowed", f"{message.type} is not served here"))
+        request_id = getattr(message, "id", None)  # a request's id, for its reply
+        self.deliver(wire.error(request_id, "not_allowed", f"{message.type} is not served here"))
 
     def handshake_refused(self) -> None:
         """A refused message before ``welcome`` leaves the connection usable (the client
