@@ -83,6 +83,10 @@ class Seating:
         #: Who has been shown which seat's hand this game: one hand to a person.
         self.witnesses = Witnesses(by_address=by_address)
         self._notice_seconds = watch_notice_seconds
+        #: token -> its seat, for the tokens found since the seats last changed: an action
+        #: (every one names its seat's token) then costs a lookup, not a hash and a
+        #: comparison per seat. Only tokens that hold a seat are kept: at most one a seat.
+        self._found: dict[str, int] = {}
         #: (came|went, folded name) -> when it was last announced (``watcher``)
         self._watch_told: dict[tuple[str, str], float] = {}
 
@@ -104,9 +108,13 @@ class Seating:
         """The seat whose token this is (None: no seat's; compared in constant time)."""
         if not isinstance(token, str) or not token:
             return None
+        seat = self._found.get(token)
+        if seat is not None:
+            return seat
         h = token_hash(token)
         for i, s in enumerate(self.seats):
             if s.token_hash is not None and secrets.compare_digest(s.token_hash, h):
+                self._found[token] = i
                 return i
         return None
 
@@ -123,11 +131,13 @@ class Seating:
     # ------------------------------------------------------------ changes
     def hold(self, seat: int, name: str | None, th: bytes | None) -> None:
         """``seat`` is held by ``name`` with token hash ``th`` (a restore: nobody connected)."""
+        self._found.clear()
         self.seats[seat] = Seat(name, th)
 
     def sit(self, seat: int, name: str, th: bytes, member: Member) -> None:
         """``member`` sits in ``seat`` as ``name`` (stored by the table first)."""
         self.detach(member)
+        self._found.clear()  # the seat's old token holds it no more
         self.seats[seat] = Seat(name, th, member)
 
     def connect(self, seat: int, member: Member) -> None:
@@ -137,6 +147,7 @@ class Seating:
 
     def free(self, seat: int) -> None:
         """``seat`` is empty: a server bot plays it."""
+        self._found.clear()
         self.seats[seat] = Seat()
 
     def unseat(self, seat: int) -> None:
