@@ -42,7 +42,8 @@ from engine.shedding.table import KEEP, TableRules
 #: single-card play is always listed; a valid play typed in full is accepted).
 MAX_MULTI = 64
 
-Play_ = tuple[int, ...]
+#: A play's cards, as codes in the order they are laid.
+Cards = tuple[int, ...]
 
 
 def legal_actions(
@@ -124,7 +125,7 @@ def _plays(rules: TableRules, state: HandState, seat: int) -> list[Action]:
     return _checked(rules, state, seat, _candidate_plays(rules, state, seat))
 
 
-def _laid(rules: TableRules, size: int, candidates: list[Play_]) -> list[Action]:
+def _laid(rules: TableRules, size: int, candidates: list[Cards]) -> list[Action]:
     """The candidates as plays, on a pile that asks only for a card that matches: what
     ``multi_plays`` finds then is legal by construction (it starts on a card that
     matches and adds only cards that may follow, as ``play_reason`` would check), but
@@ -139,7 +140,7 @@ def _laid(rules: TableRules, size: int, candidates: list[Play_]) -> list[Action]
 
 
 def _checked(
-    rules: TableRules, state: HandState, seat: int, candidates: list[Play_]
+    rules: TableRules, state: HandState, seat: int, candidates: list[Cards]
 ) -> list[Action]:
     """The candidates that are legal, as plays (announcing last card where one leaves
     one card)."""
@@ -165,12 +166,12 @@ def _with_call(rules: TableRules, hand: list[int], play: Action) -> Action:
     return make_play(codes, True) if one_go(rules, left) else play
 
 
-def _candidate_plays(rules: TableRules, state: HandState, seat: int) -> list[Play_]:
+def _candidate_plays(rules: TableRules, state: HandState, seat: int) -> list[Cards]:
     """Singles, then multi-card sequences, for the uncommon states."""
     if state.awaiting is Awaiting.DRAWN:
         return [(c,) for c in sorted(set(state.drawn))]
     hand = state.hands[seat]
-    out: list[Play_] = [(c,) for c in sorted(set(hand))]
+    out: list[Cards] = [(c,) for c in sorted(set(hand))]
     if not rules.pt.any_multi or len(hand) < 2:
         return out
     return out + multi_plays(rules, state, seat)
@@ -182,11 +183,11 @@ class _Found:
     __slots__ = ("plays", "seen", "sig")
 
     def __init__(self, rules: TableRules) -> None:
-        self.plays: list[Play_] = []
+        self.plays: list[Cards] = []
         self.seen: set[tuple[Any, ...]] = set()
         self.sig = rules.pt.sig
 
-    def add(self, seq: Play_) -> None:
+    def add(self, seq: Cards) -> None:
         """Keep ``seq`` unless a play doing the same was kept: the same cards laid,
         and the same rank and powers left on top. Orders of the same cards that
         differ only in the suit left on top (``9C 9H``, ``9H 9C``) are one: the
@@ -211,7 +212,7 @@ def _starts(rules: TableRules, state: HandState, faces: list[int]) -> list[int]:
 
 def multi_plays(
     rules: TableRules, state: HandState, seat: int, ok: tuple[bool, ...] | None = None
-) -> list[Play_]:
+) -> list[Cards]:
     """Multi-card sequences found depth-first, at most ``MAX_MULTI``, each way of
     laying the same cards listed once. ``ok``: the pile's ``opening`` row, where the
     caller has it and nothing is pending."""
