@@ -10,8 +10,8 @@ A preset that names an ``illegal_penalty`` takes a wrong play of held cards as a
 blunder: the penalty is drawn and nothing else changes.
 
 This class holds the game together and keeps the contract; the rules live in
-the modules beside it, each with one job, all reading and changing the two state
-objects of ``state`` and nothing else:
+the modules beside it, each with one job, all reading and changing nothing but
+the two state objects of the ``state`` module (``HandState``, ``MatchState``):
 
 - ``table``: the options compiled to per-card answers (``TableRules``);
 - ``matching``: which cards go on the pile and which go together in one play;
