@@ -148,9 +148,9 @@ def _worker(tree: str, name: str, seats: int, seconds: float, policy: str) -> di
     return result
 
 
-def compare(against: str, seconds: float, rounds: int) -> None:
-    """Each shedding preset measured in ``against`` (before) and this tree (after),
-    interleaved round by round; the best round of each side is kept."""
+def compare(against: str, seconds: float, rounds: int, only: list[str] | None = None) -> None:
+    """Each shedding preset (or those in ``only``) measured in ``against`` (before) and
+    this tree (after), interleaved round by round; the best round of each side is kept."""
     trees = {"before": str(Path(against).resolve()), "after": TREE}
     print(f"before: {trees['before']}\nafter:  {trees['after']}")
     print(
@@ -159,7 +159,7 @@ def compare(against: str, seconds: float, rounds: int) -> None:
     )
     slower = []
     for name, seats in CONFIGS:
-        if name in ("abbott", "kilodney"):
+        if name in ("abbott", "kilodney") or (only and name not in only):
             continue
         for policy in POLICIES:
             best: dict[str, dict[str, float]] = {}
@@ -197,6 +197,9 @@ def main() -> None:
     ap.add_argument(
         "--against", metavar="TREE", help="compare the shedding presets with another checkout"
     )
+    ap.add_argument(
+        "--presets", nargs="+", metavar="PRESET", help="with --against: only these presets"
+    )
     ap.add_argument("--worker", nargs=4, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
@@ -206,7 +209,7 @@ def main() -> None:
         print(json.dumps(result))
         return
     if args.against:
-        compare(args.against, args.seconds, args.rounds)
+        compare(args.against, args.seconds, args.rounds, args.presets)
         return
     known = set(engine.rulesets())
     print(
