@@ -326,6 +326,8 @@ def _check(
     exactly (a mark that stands, or none); when not, the loss stands on the
     playouts alone, which were wrong more often than right there, and it is
     marked an inaccuracy (a hint), never a mistake or a blunder."""
+    if not isinstance(by_name.get(dec.played), Move):
+        return  # a concession or a vote: its cost needs no playout policy (a conceded hand is lost)
     mine = _solved_value(view, by_name.get(dec.played), settings, table)
     other = _solved_value(view, by_name.get(dec.best), settings, table)
     if mine is None or other is None:

@@ -203,6 +203,21 @@ def test_conceding_a_won_endgame_is_judged_and_marked_exactly() -> None:
     assert decision.values["concede"] == 0.0 and decision.values[decision.best] == 1.0
 
 
+def test_conceding_early_in_a_hand_is_still_a_blunder() -> None:
+    """Far from an endgame the solver cannot check the sampled values, but a concession
+    needs no playout policy to be judged (the hand is given away): the check that makes
+    an unconfirmed sampled move an inaccuracy leaves it a blunder."""
+
+    def concede_early(game: Any, seat: int, legal: list[Any]) -> Any:
+        concede = [a for a in legal if str(a) == "concede"]
+        return concede[0] if concede and cards_left(game.view(seat)) > 20 else None
+
+    record = planted("abbott", 2, 10, concede_early, "no early turn where conceding was legal")
+    [decision] = analyse(record, [record["planted"]], FAST)
+    assert decision.played == "concede" and not decision.exact_mark
+    assert decision.mark == "blunder"
+
+
 def test_grades_need_the_margin_and_beat_the_noise() -> None:
     assert grade(0.04, 0.0, True) is None
     assert grade(0.05, 0.0, True) == "inaccuracy"
