@@ -167,7 +167,9 @@ export class ClientState {
         addLog(this.table(msg.table), { kind: "talk", name: msg.name, text: msg.text });
         return "talk";
       case "watcher": {
-        const t = this.table(msg.table);
+        // only a table this page is at: one left a moment ago is not opened again by it
+        const t = this.tables.get(String(msg.table));
+        if (!t) return null;
         t.watching = msg.watching ?? 0;
         addLog(t, { kind: "watcher", name: msg.name ?? null, what: msg.what, watching: t.watching });
         return "talk";
