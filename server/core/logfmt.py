@@ -121,9 +121,105 @@ class KeyValueFormatter(logging.Formatter):
         return line.replace("\n", "\\n")
 
 
+def _plain(value: Any) -> str:
+    """A field as words: a mapping as ``name value`` pairs, a list joined by commas."""
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k} {v}" for k, v in value.items()) or "nobody"
+    if isinstance(value, list | tuple | set | frozenset):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+def _plural(n: str, one: str, many: str) -> str:
+    """``1 table``, ``3 tables``: ``n`` is a field already made plain."""
+    return f"{n} {one if n == '1' else many}"
+
+
+#: The sentence a host reads on the console for each event ``log_event`` is called with
+#: in server/ (``tests/server/test_log_sentences.py`` scans the source to keep it whole).
+#: Each takes the event's fields, already made plain (``_plain``).
+SENTENCES: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "table.prize_paid": lambda f: f"table {f['table']}: prize paid to {f['shares']}",
+    "table.prize_returned": lambda f: (
+        f"table {f['table']}: the prize of {f['chips']} chips went back to the game master"
+    ),
+    "table.back": lambda f: f"table {f['table']}: seat {f['seat']} is back",
+    "table.timeout": lambda f: (
+        f"table {f['table']}: {f['name']} (seat {f['seat']}) ran out of time"
+        + ("; the seat now plays by itself" if f.get("away") == "True" else "")
+    ),
+    "table.master": lambda f: f"table {f['table']}: {f['by']} used the game master's {f['verb']}",
+    "table.unattended_abandoned": lambda f: (
+        f"table {f['table']} abandoned: nobody has played it for a while"
+    ),
+    "table.finished_closed": lambda f: (
+        f"table {f['table']} closed: its game is over and nobody is seated"
+    ),
+    "table.empty_closed": lambda f: f"table {f['table']} closed: nobody was at it",
+    "table.crowded_closed": lambda f: (
+        f"{_plural(f['tables'], 'empty table', 'empty tables')} closed: the server is nearly full"
+    ),
+    "table.store_ok": lambda f: f"table {f['table']}: the store takes its writes again",
+    "table.store_failed": lambda f: (
+        f"table {f['table']} frozen until the store takes writes again: {f['error']}"
+    ),
+    "bot.workers_killed": lambda f: f"the bots' worker processes were killed: {f['error']}",
+    "bot.thought_failed": lambda f: (
+        f"{_plural(f['count'], 'bot move', 'bot moves')} failed to think ({f['mode']}):"
+        f" {f['error']}; {f['then']}"
+    ),
+    "names.expired": lambda f: (
+        f"{_plural(f['count'], 'unplayed name', 'unplayed names')} expired"
+        f" (the first: {f['first']})"
+    ),
+    "chips.orphans_returned": lambda f: (
+        f"{f['chips']} chips of tables that are gone went back to the game master"
+    ),
+    "admin.no_secret_file": lambda f: (
+        f"no operator secret file at {f['path']}: operator commands are off"
+    ),
+    "admin.auth": lambda f: f"{f['who']} signed in as an operator",
+    "admin.auth_failed": lambda f: (
+        f"{f['who']} gave a wrong operator secret ({f['address_failures']} from that"
+        f" address, {f['all_failures']} in all)"
+    ),
+    "admin.command": lambda f: f"operator {f['who']}: {f['command']}",
+    "admin.close_tables": lambda f: f"an operator closed {_plural(f['closed'], 'table', 'tables')}",
+    "admin.ban": lambda f: (
+        f"an operator banned {f['name']} ({_plural(f['kicked'], 'connection', 'connections')}"
+        " dropped)"
+    ),
+    "admin.kick": lambda f: (
+        f"{f['name']} was kicked ({_plural(f['connections'], 'connection', 'connections')})"
+    ),
+    "admin.shutdown": lambda f: f"an operator asked to shut down: {f['reason']}",
+    "conn.flood_dropped": lambda f: (
+        f"connection {f['conn']} from {f['peer']} ({f['name']}) dropped: too many requests"
+    ),
+}
+
+
+def sentence(event: str, fields: Mapping[str, Any]) -> str:
+    """The line a person reads for ``event``: its sentence from ``SENTENCES``, or (an
+    event without one, or missing a field its sentence names) its name and fields.
+
+    >>> sentence("table.finished_closed", {"table": 1})
+    'table 1 closed: its game is over and nobody is seated'
+    >>> sentence("table.new_thing", {"table": 1})
+    'table.new_thing table=1'
+    """
+    make = SENTENCES.get(event)
+    if make is not None:
+        try:
+            return make({k: _plain(v) for k, v in fields.items()})
+        except (KeyError, TypeError, ValueError):
+            pass
+    return " ".join([event, format_fields(fields)]) if fields else event
+
+
 class HumanFormatter(logging.Formatter):
     """Formats every record as a short line a person reads: ``HH:MM:SS`` (local time),
-    then the message; a structured event as its name and fields; ``warning:`` or
+    then the message; a structured event as its sentence (``SENTENCES``); ``warning:`` or
     ``error:`` before the text when the level is not ``info``. Still one line a record.
 
     >>> record = logging.LogRecord("x", logging.WARNING, "", 0, "disk %s", ("full",), None)
@@ -138,8 +234,7 @@ class HumanFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         event = getattr(record, EVENT_ATTR, None)
         if event is not None:
-            fields = getattr(record, FIELDS_ATTR, None) or {}
-            text = " ".join([event, format_fields(fields)]) if fields else event
+            text = sentence(event, getattr(record, FIELDS_ATTR, None) or {})
         else:
             text = record.getMessage()
         if record.levelno != logging.INFO:
