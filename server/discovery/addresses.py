@@ -71,8 +71,9 @@ def addresses_for(host: str | None) -> list[str]:
 
 def invitations(host: str | None, port: int) -> list[str]:
     """What a host tells his friends, three lines an address a friend on the LAN could
-    reach (none when listening on loopback): ``switchboard play``, a browser's URL and
-    ``nc``. Each stays short (62 columns at most with an IPv4 address), so the line a
+    reach: ``switchboard play``, a browser's URL and ``nc``. Listening on loopback only
+    (or with no LAN address), the same three lines for the loopback address, the one that
+    works on this machine. Each stays short (62 columns at most with an IPv4 address), so the line a
     host reads out never wraps inside the address on an 80-column console, even behind
     the time of day or a log level.
 
@@ -81,13 +82,41 @@ def invitations(host: str | None, port: int) -> list[str]:
     friends connect with: switchboard play 192.168.1.20:7373
             or a browser: http://192.168.1.20:7373/
             or text mode: nc 192.168.1.20 7373, then Enter
+    >>> invitations("127.0.0.1", 7373)[0]
+    'on this machine only: switchboard play 127.0.0.1:7373'
     """
     lines = []
     for address in addresses_for(host):
-        where = f"[{address}]:{port}" if ":" in address else f"{address}:{port}"
-        lines += [
-            f"friends connect with: switchboard play {where}",
-            f"        or a browser: http://{where}/",
-            f"        or text mode: nc {address} {port}, then Enter",
-        ]
+        lines += _three_ways("friends connect with", address, port)
+    if not lines and (loopback := _loopback_for(host)) is not None:
+        lines = _three_ways("on this machine only", loopback, port)
     return lines
+
+
+def _loopback_for(host: str | None) -> str | None:
+    """The loopback address that reaches a server on ``host`` when no other machine can:
+    ``host`` itself when it is loopback, ``127.0.0.1`` when it listens everywhere (a
+    machine with no LAN address), None for an address nobody here can type usefully.
+
+    >>> _loopback_for("127.0.0.1"), _loopback_for("::1"), _loopback_for(None)
+    ('127.0.0.1', '::1', '127.0.0.1')
+    """
+    if not host or host in ("0.0.0.0", "::"):
+        return "127.0.0.1"
+    if host.lower() == "localhost":
+        return host
+    try:
+        return host if ipaddress.ip_address(host).is_loopback else None
+    except ValueError:
+        return None
+
+
+def _three_ways(lead: str, address: str, port: int) -> list[str]:
+    """``switchboard play``, a browser's URL and ``nc`` for one address, under ``lead``
+    (20 columns, so the three line up)."""
+    where = f"[{address}]:{port}" if ":" in address else f"{address}:{port}"
+    return [
+        f"{lead}: switchboard play {where}",
+        f"        or a browser: http://{where}/",
+        f"        or text mode: nc {address} {port}, then Enter",
+    ]

@@ -35,11 +35,26 @@ def test_the_invitation_names_every_lan_address_when_listening_everywhere(monkey
         "        or text mode: nc 198.51.100.3 7373, then Enter",
     ]
     assert addresses.invitations("0.0.0.0", 7373) == lines
-    assert addresses.invitations("127.0.0.1", 7373) == []  # loopback only: nobody else can come
+    assert addresses.invitations("169.254.1.1", 7373) == []  # link-local: nobody can type it
     assert addresses.invitations("192.0.2.9", 80)[0] == (
         "friends connect with: switchboard play 192.0.2.9:80"
     )
     assert app.invitations is addresses.invitations  # what the server logs when it starts
+
+
+def test_on_loopback_the_invitation_is_the_address_that_works_on_this_machine(
+    monkeypatch,
+) -> None:
+    """``--host 127.0.0.1``: nobody else can come, but the host opens it here."""
+    lines = addresses.invitations("127.0.0.1", 7373)
+    assert lines == [
+        "on this machine only: switchboard play 127.0.0.1:7373",
+        "        or a browser: http://127.0.0.1:7373/",
+        "        or text mode: nc 127.0.0.1 7373, then Enter",
+    ]
+    assert addresses.invitations("::1", 7373)[1] == "        or a browser: http://[::1]:7373/"
+    monkeypatch.setattr(addresses, "lan_addresses", lambda: [])  # every interface, no LAN
+    assert addresses.invitations(None, 7373) == lines
 
 
 def test_the_line_a_host_reads_out_fits_80_columns_on_a_human_console() -> None:
@@ -50,6 +65,7 @@ def test_the_line_a_host_reads_out_fits_80_columns_on_a_human_console() -> None:
     from server.core.logfmt import HumanFormatter
 
     widest = addresses.invitations("255.255.255.254", 65535)
+    widest += addresses.invitations("127.255.255.254", 65535)
     formatter = HumanFormatter()
     for line in widest:
         record = logging.LogRecord("switchboard.server", logging.INFO, "", 0, "%s", (line,), None)
