@@ -168,3 +168,12 @@ def test_the_circle_finder_finds_a_circle() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert circles(graph) == {frozenset({"a", "b", "c"})}
     assert circles({"a": {"b"}, "b": set()}) == set()
+
+
+def test_no_two_test_modules_share_a_name() -> None:
+    """pytest imports test modules by their file's name (there is no package above them):
+    two of one name in a whole run are both refused, which a run of one folder never shows."""
+    names: dict[str, list[str]] = {}
+    for path in (ROOT / "tests").rglob("test_*.py"):
+        names.setdefault(path.name, []).append(str(path.relative_to(ROOT)))
+    assert {name: paths for name, paths in names.items() if len(paths) > 1} == {}
