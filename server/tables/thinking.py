@@ -12,8 +12,10 @@ master briefs it with events, ``observe``), and that memory lives in the strateg
 object. So a worker is sent the strategy (its parameters and memory, pickled), the view,
 the legal actions and the generator, and sends back the action and the generator's new
 state. The table keeps its own strategy object, which goes on observing; the worker's
-copy, with whatever caches a search filled while it thought (abbott's endgame solver
-table), is dropped, so each move's search starts from the strategy's memory alone. The
+copy is dropped, so each move's search starts from the strategy's memory alone, except
+abbott's endgame solver table, which travels as its name and is found again in a worker
+that thought for the same bot before (``SolverTable``: its work only speeds a solve up,
+though a solve that would stop at its node limit may then finish). The
 table's generator moves exactly as if the strategy had chosen in the server, so a seed
 plays the same game either way (a test checks it).
 
