@@ -18,7 +18,7 @@ targets for ``??``: precision >= 90%, recall >= 70%. It prints the same for
 the marks that stand on sampling alone (``±`` in the report), since that is
 where trust is earned.
 
-    nice -n 10 python bench/marks.py                    # 200 decisions, seed 3, ~10 min
+    nice -n 10 python bench/marks.py                    # 200 decisions, seed 3: ~20 CPU min
     nice -n 10 python bench/marks.py --decisions 300 --seed 11
 """
 

@@ -17,7 +17,7 @@ loaded beside today's, so both run on the same machine, at the same load, on
 the same positions. The targets (the figures a player's analysis and a bot's
 endgame rely on): at least 90% of 8-card and 70% of 10-card positions.
 
-    nice -n 10 python bench/solver.py                     # 6..12 cards, 40 each, ~15 min
+    nice -n 10 python bench/solver.py                     # 6..12 cards, 40 each: ~6 CPU min
     nice -n 10 python bench/solver.py --cards 8-10 --positions 60 --seed 9
 """
 
