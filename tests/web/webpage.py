@@ -208,6 +208,15 @@ def event_seqs(driver: Any) -> list[int]:
     )
 
 
+def event_lines(driver: Any) -> list[tuple[int, str]]:
+    """Each event line of the log as (seq, text), read at one moment."""
+    pairs = driver.execute_script(
+        "return [...document.querySelectorAll('#log li.event')]"
+        ".map((e) => [+e.dataset.seq, e.textContent])"
+    )
+    return [(int(seq), str(text)) for seq, text in pairs]
+
+
 def say(driver: Any, text: str) -> None:
     box = driver.find_element(By.ID, "talk")
     box.clear()
