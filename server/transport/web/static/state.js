@@ -160,7 +160,8 @@ export class ClientState {
         const t = this.table(msg.table);
         if (msg.what === "back") delete t.gone[msg.seat];
         else t.gone[msg.seat] = [msg.name, msg.what];
-        addLog(t, { kind: "presence", seat: msg.seat, name: msg.name, what: msg.what });
+        // whether a game ran then: its words differ (no seat held, no bot, no clock)
+        addLog(t, { kind: "presence", seat: msg.seat, name: msg.name, what: msg.what, playing: RUNNING.has(t.state) });
         return "talk";
       }
       case "talk":

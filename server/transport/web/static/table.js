@@ -136,6 +136,15 @@ function result(t, n) {
   );
 }
 
+/** A presence's words while a game runs (a left seat is a bot's), the terminal client's. */
+const PRESENCE_WORDS = {
+  dropped: "dropped out (the seat stays theirs; their clock runs)",
+  left: "left the table (a bot takes the seat)",
+  back: "is back",
+};
+/** ... and with no game running: no bot, no clock. */
+const PRESENCE_IDLE = { dropped: "dropped out", left: "left the table" };
+
 export function logLine(entry, n) {
   switch (entry.kind) {
     case "event":
@@ -143,8 +152,8 @@ export function logLine(entry, n) {
     case "talk":
       return el("li", { class: "talk" }, el("b", { class: "who", text: `${entry.name}: ` }), el("span", { class: "talk-text", text: entry.text }));
     case "presence": {
-      const what = { left: "left the seat (a bot plays it)", dropped: "dropped (the seat stays theirs)", back: "is back" }[entry.what] || entry.what;
-      return el("li", { class: "presence" }, el("b", { class: "who", text: entry.name }), ` ${what}`);
+      const words = entry.playing === false ? { ...PRESENCE_WORDS, ...PRESENCE_IDLE } : PRESENCE_WORDS;
+      return el("li", { class: "presence" }, el("b", { class: "who", text: entry.name }), ` ${words[entry.what] || entry.what}`);
     }
     case "watcher": {
       const now = `${entry.watching} watcher${entry.watching === 1 ? "" : "s"}`;
