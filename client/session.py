@@ -30,7 +30,7 @@ from client.seats import SeatBook
 from client.state import TableState
 from protocol import fields
 from protocol import messages as m
-from protocol.commands import CommandError, parse_command
+from protocol.commands import CommandError, as_listed, parse_command
 from protocol.errors import ProtocolError
 from protocol.words import plural
 
@@ -170,7 +170,10 @@ class Session:
         table = self.ui.current
         t = self.conn.state.tables.get(table) if table else None
         if t is not None:
-            line = draw_alias(spelled_out(line), t.view)
+            spelled = spelled_out(line)
+            if spelled != line:  # a short form plays the card as the legal list offers it
+                spelled = as_listed(spelled, t.legal)
+            line = draw_alias(spelled, t.view)
             problem = square_problem(line, t.view)
             if problem:
                 self.ui.say(problem, "class:error")

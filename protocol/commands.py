@@ -34,7 +34,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -650,8 +650,12 @@ def _split_first(line: str) -> tuple[str, str]:
     return (parts[0], parts[1] if len(parts) > 1 else "") if parts else ("", "")
 
 
-def parse_command(line: str, table: str | None = None) -> Message:
-    """The message ``line`` stands for; ``table`` is the current table.
+def parse_command(
+    line: str, table: str | None = None, legal: Mapping[str, Sequence[str]] | None = None
+) -> Message:
+    """The message ``line`` stands for; ``table`` is the current table; ``legal`` the
+    actions each table last listed as legal for us, which a short form resolves to
+    (``as_listed``: a bare ``3d`` is ``play 3D last`` when that is what the list shows).
 
     Raises ``CommandError`` saying what was expected (with a suggestion for a
     misspelt command) or ``LocalProtocolError`` for a bad value."""
@@ -684,8 +688,12 @@ def parse_command(line: str, table: str | None = None) -> Message:
             verb = SHORT_VERBS[word]
             raise CommandError(f"{word} is short for {verb}: {word} {_SHORT_EXAMPLE[verb]}")
         first = word = SHORT_VERBS[word]
+        short = bare_action(rest) if word == "play" else None
+        if short is not None and short.startswith("play "):
+            first, rest = _split_first(as_listed(short, (legal or {}).get(table or "", ())))
     elif word not in _BY_NAME and (bare := bare_action(_line_tail(first, rest))) is not None:
-        first, rest = _split_first(bare)  # a card typed alone plays it; a square moves there
+        # a card typed alone plays it (as the legal list spells it); a square moves there
+        first, rest = _split_first(as_listed(bare, (legal or {}).get(table or "", ())))
         word = first
     if word in VERBS or word in VERB_ALIASES:
         try:
@@ -738,6 +746,39 @@ def bare_action(line: str) -> str | None:
         return None
     tail = " last" if len(cards) < len(words) else ""
     return "play " + " ".join(map(str, parsed)) + tail
+
+
+def as_listed(action: str, legal: Sequence[str]) -> str:
+    """``action`` (a short form spelt out) as the legal list spells it: when the list
+    does not hold it but holds exactly one action that is it with more words after it,
+    that one. A person who types the card he means plays it the way it is offered: the
+    play that empties his hand to one card comes with its call.
+
+    >>> as_listed("play 3D", ["play 3D last", "draw"])
+    'play 3D last'
+    >>> as_listed("play 3D", ["play 3D", "play 3D last"]), as_listed("play 3D", [])
+    ('play 3D', 'play 3D')
+    >>> as_listed("play 8H", ["play 8H hearts", "play 8H spades"])  # which one: say it
+    'play 8H'
+    >>> as_listed("play 3D", ["play 3D 3C last"])  # other cards: not this play
+    'play 3D'
+    """
+    if action in legal:
+        return action
+    longer = [
+        listed
+        for listed in legal
+        if listed.startswith(action + " ") and not _is_card(listed[len(action) + 1 :].split()[0])
+    ]  # the same cards, then a call: not more cards
+    return longer[0] if len(longer) == 1 else action
+
+
+def _is_card(word: str) -> bool:
+    try:
+        parse_cards([word])
+    except ValueError:
+        return False
+    return True
 
 
 def _line_tail(first: str, rest: str) -> str:

@@ -486,6 +486,9 @@ class ServerTextCodec:
         self.format = "text"
         self.readable = Readable()
         self._switches: dict[int, tuple[Message, str]] = {}  #: id(reply) -> its format
+        #: each table's legal actions for us, as its last turn or snapshot listed them:
+        #: a bare card typed resolves to the action shown (``commands.as_listed``)
+        self.legal: dict[str, tuple[str, ...]] = {}
 
     @property
     def failed(self) -> bool:
@@ -538,7 +541,7 @@ class ServerTextCodec:
             self.readable.guest = (match.group(2), secret)
             line = f"{stripped} {secret}"
         try:
-            message = parse_command(line, table=self.table)
+            message = parse_command(line, table=self.table, legal=self.legal)
         except CommandError as exc:
             match = _ID.match(line.lstrip())
             request_id = int(match.group(1)) if match else None
@@ -566,6 +569,8 @@ class ServerTextCodec:
         """The line(s) for a server message, as bytes."""
         if isinstance(message, (Seated, Snapshot)):
             self.table = message.table
+        if isinstance(message, (Turn, Snapshot)):
+            self.legal[message.table] = tuple(message.legal)
         switch = self._switches.pop(id(message), None)
         if switch is not None and switch[0] is message:
             self.format = switch[1]

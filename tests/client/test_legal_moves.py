@@ -279,3 +279,23 @@ def test_a_short_or_bare_play_is_confirmed_like_a_play() -> None:
     trio.run(session.run_line, "ks")
     trio.run(session.run_line, "KS")  # typed again (as the server reads it): it goes
     assert [getattr(msg, "action", None) for msg in sent] == ["play KS"]
+
+
+def test_a_bare_card_offered_only_with_its_call_is_sent_with_it() -> None:
+    """Two cards in hand, `play 3D last` listed and `play 3D` not: a bare `3d` (or `p 3d`)
+    sends the play with its call. Before, it sent `play 3D` and `last` was offered alone."""
+    sent: list[m.Message] = []
+    for line in ("3d", "p 3d", "play 3d"):
+        state = _at_turn(None, ("play 3D last", "play 9C last", "draw"), ["3D", "9C"])
+        with create_pipe_input() as pipe:
+            app = ClientApp(state, lambda _line: None, input=pipe, output=DummyOutput())
+        app.show_table("1")
+
+        async def request(msg, check=True):
+            sent.append(msg)
+            return m.Ok(table="1")
+
+        conn = SimpleNamespace(state=state, on_each_message=lambda _hook: None, request=request)
+        trio.run(Session(conn, app).run_line, line)  # type: ignore[arg-type]
+    actions = [getattr(msg, "action", None) for msg in sent]
+    assert actions == ["play 3D last", "play 3D last", "play 3D"]  # the long form as typed

@@ -302,3 +302,43 @@ def test_an_option_value_holding_a_control_character_round_trips_as_a_json_escap
     line = format_command(message, table="t1")
     assert "\x1b" not in line and line == 'set key="\\u001b[A"'
     assert parse_command(line, table="t1") == message
+
+
+# ------------------------------------------- short forms resolve to the listed action
+LISTED = {T: ("play 3D last", "play 9C", "draw")}
+
+
+@pytest.mark.parametrize(
+    ("line", "action"),
+    [
+        ("3d", "play 3D last"),  # only its play with the call is offered
+        ("p 3d", "play 3D last"),
+        ("at t1 3D", "play 3D last"),
+        ("9c", "play 9C"),  # listed as typed
+        ("play 3d", "play 3D"),  # the long form is taken as written
+        ("3d last", "play 3D last"),
+        ("4h", "play 4H"),  # not listed: the server says why
+    ],
+)
+def test_a_short_form_is_the_action_the_legal_list_shows(line, action):
+    assert parse_command(line, table=T, legal=LISTED) == m.Act(table=T, action=action)
+
+
+def test_a_short_form_with_several_listed_endings_stays_as_typed():
+    legal = {T: ("play 3D last", "play 3D 3C last")}
+    assert parse_command("3d", table=T, legal=legal).action == "play 3D last"
+    legal = {T: ("play 8H hearts", "play 8H spades")}
+    assert parse_command("8h", table=T, legal=legal).action == "play 8H"
+    assert parse_command("3d", table="t2", legal=LISTED).action == "play 3D"  # another table
+
+
+def test_the_text_codec_resolves_a_bare_card_against_the_turn_it_sent():
+    from protocol.text_codec import ServerTextCodec
+
+    codec = ServerTextCodec()
+    codec.receive_data(b"join t1\n")
+    assert isinstance(codec.next_message(), m.Hello)
+    assert isinstance(codec.next_message(), m.Join)
+    codec.encode(m.Turn(table=T, seq=3, seat=0, to_act=0, legal=("play 3D last", "draw")))
+    codec.receive_data(b"3d\n")
+    assert codec.next_message() == m.Act(table=T, action="play 3D last")
