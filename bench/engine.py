@@ -22,8 +22,8 @@ each ruleset that many times and keeps the best.
 Before and after: ``python bench/engine.py --against TREE`` measures the shedding
 presets in this tree and in ``TREE`` (another checkout, e.g. ``git worktree add
 /tmp/before COMMIT``), one fresh process per measure, the two trees taking turns
-round by round so that load on the machine falls on both alike; the best round of
-each is kept. Besides actions/s over whole games it prints what ``legal_actions``
+round by round (each going first every other round) so that load on the machine
+falls on both alike; the best round of each is kept. Besides actions/s over whole games it prints what ``legal_actions``
 and ``apply`` cost per call, each call timed on the thread's CPU clock (the clock's
 own cost, measured, is taken off), and whether the target (no preset slower) is met.
 """
@@ -163,8 +163,11 @@ def compare(against: str, seconds: float, rounds: int, only: list[str] | None = 
             continue
         for policy in POLICIES:
             best: dict[str, dict[str, float]] = {}
-            for _ in range(rounds):
-                for side, tree in trees.items():
+            for k in range(rounds):
+                # The sides swap who goes first each round, so that neither always
+                # runs just after the other (a machine's load drifts within a round).
+                sides = list(trees.items())
+                for side, tree in sides if k % 2 == 0 else sides[::-1]:
                     r = _worker(tree, name, seats, seconds, policy)
                     old = best.get(side)
                     best[side] = (
