@@ -23,9 +23,10 @@ Before and after: ``python bench/engine.py --against TREE`` measures the sheddin
 presets in this tree and in ``TREE`` (another checkout, e.g. ``git worktree add
 /tmp/before COMMIT``), one fresh process per measure, the two trees taking turns
 round by round (each going first every other round) so that load on the machine
-falls on both alike; the best round of each is kept. Besides actions/s over whole games it prints what ``legal_actions``
-and ``apply`` cost per call, each call timed on the thread's CPU clock (the clock's
-own cost, measured, is taken off), and whether the target (no preset slower) is met.
+falls on both alike; the best round of each is kept. Besides actions/s over whole
+games it prints what ``legal_actions`` and ``apply`` cost per call, each call timed
+on the thread's CPU clock (the clock's own cost, measured, is taken off), and
+whether the target (no preset slower) is met.
 """
 
 from __future__ import annotations
