@@ -27,7 +27,8 @@ from client.connection import LATEST, Connection, ConnectionLost, ServerError
 from client.moves import blunder_penalty, draw_alias, spelled_out, square_problem
 from client.records import RecordError, fetch_record
 from client.seats import SeatBook
-from client.state import TableState
+from client.state import LogLine, TableState
+from client.talk_book import TALK_FILE, TalkBook
 from protocol import fields
 from protocol import messages as m
 from protocol.commands import CommandError, as_listed, parse_command
@@ -57,12 +58,18 @@ class Session:
         #: where this person's seats are kept between runs (None: not kept, as for the
         #: private server of a `switchboard play` without an address)
         self.seats = seats
+        #: the talk at those seats, kept beside them (the server never replays talk)
+        self.talk = None if seats is None else TalkBook(seats.path.with_name(TALK_FILE))
+        if self.talk is not None:
+            conn.state.on_talk = self._keep_talk
         conn.on_each_message(ui.arrived)
         #: a penalised play typed once and not yet confirmed: (table, the line)
         self.confirming: tuple[str, str] | None = None
         self._nursery: trio.Nursery | None = None
         #: tables joined or watched whose first snapshot has not come yet
         self._arriving: set[str] = set()
+        #: seats taken back at start whose kept talk goes back into the log on arrival
+        self._talk_back: set[str] = set()
         #: the analysis running in the background (set it to stop the workers)
         self._analysing: threading.Event | None = None
 
@@ -95,12 +102,14 @@ class Session:
         back: list[str] = []
         for table, token in self.seats.held(self._who).items():
             self._arriving.add(table)
+            self._talk_back.add(table)
             reply = await self._quiet(m.Resume(table=table, token=token, last_seq=LATEST))
             if isinstance(reply, m.Seated):
                 back.append(table)
             else:  # the table closed, or the seat is no longer this token's
                 self._arriving.discard(table)
-                self.seats.forget(self._who, table)
+                self._talk_back.discard(table)
+                self._forget_seat(table)
         name = self.conn.state.name
         for info in self.conn.state.lobby:
             table = str(info.get("table"))
@@ -126,6 +135,9 @@ class Session:
                 # A deal or a change of seats: the table's options (what a blunder costs)
                 # and players come from the table list, so it is fetched again.
                 self._nursery.start_soon(self._quiet, m.ListTables())
+                if msg.table in self._talk_back and self.talk is not None:
+                    self._talk_back.discard(msg.table)  # said before this run, in its place
+                    self.conn.state.restore_talk(msg.table, self.talk.lines(self._who, msg.table))
                 if msg.table in self._arriving:
                     self._arriving.discard(msg.table)
                     if msg.state in fields.RUNNING and msg.seq > 0:
@@ -149,6 +161,19 @@ class Session:
         lobby's log has every shout."""
         if self.ui.current is not None:
             self.ui.say(f"{msg.name} shouts: {msg.text}", "class:talk.name")
+
+    def _keep_talk(self, table: str, line: LogLine) -> None:
+        """Keep talk heard at a seat we hold, for the log of the next run."""
+        t = self.conn.state.tables.get(table)
+        if self.talk is not None and t is not None and t.token is not None:
+            self.talk.keep(self._who, table, line)
+
+    def _forget_seat(self, table: str) -> None:
+        """The seat at ``table`` is given up or gone: forget its token and its talk."""
+        if self.seats is not None:
+            self.seats.forget(self._who, table)
+        if self.talk is not None:
+            self.talk.forget(self._who, table)
 
     async def _refresh_lobby(self) -> None:
         """The lobby's table list, and who is online, are fetched while the lobby is on
@@ -309,8 +334,7 @@ class Session:
                 await self.run_line(f"join {table}")
         elif isinstance(msg, m.Leave):
             self.conn.state.forget(msg.table)
-            if self.seats is not None:
-                self.seats.forget(self._who, msg.table)
+            self._forget_seat(msg.table)
             self.ui.show_table(None)
             await self._quiet(m.ListTables())
             self.ui.say(f"left table {msg.table}", "class:ok")

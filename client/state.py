@@ -60,6 +60,9 @@ class LogLine:
     #: who sat where when the line arrived (``TableState.names``): a line names who did it
     #: then, though the seat has changed hands since (``None``: the table's names now)
     names: tuple[str | None, ...] | None = None
+    #: talk's place among the events: the table's ``seq`` when it was said (it came after
+    #: that event), so events filled in later by a catch-up go around it, not after it
+    after: int | None = None
 
 
 #: Seconds left on our own clock at which the client warns (the title turns red, and the
@@ -189,6 +192,9 @@ class ClientState:
         #: who is online (``people``'s maps), the names online and the guests, as last asked
         self.people: list[dict[str, Any]] = []
         self.online: tuple[int, int] | None = None
+        #: called with each table's talk line as it arrives (the session keeps a held
+        #: seat's talk between runs: the server replays events, never talk)
+        self.on_talk: Callable[[str, LogLine], None] | None = None
 
     def table(self, table: str) -> TableState:
         """The state of ``table``, made on first mention."""
@@ -274,8 +280,26 @@ class ClientState:
         return "talk"
 
     def _talk(self, msg: m.Talk) -> str:
-        self.table(msg.table).add("talk", {"name": msg.name, "text": msg.text})
+        t = self.table(msg.table)
+        line = t.add("talk", {"name": msg.name, "text": msg.text})
+        line.after = t.seq
+        if self.on_talk is not None:
+            self.on_talk(msg.table, line)
         return "talk"
+
+    def restore_talk(self, table: str, lines: list[LogLine]) -> int:
+        """Put talk kept from an earlier run back at the head of ``table``'s log, oldest
+        first (it is older than anything this run has seen); the events a catch-up files
+        in then go around it by its ``after``. How many lines were put back."""
+        t = self.tables.get(table)
+        if t is None:
+            return 0
+        have = {(line.at, line.data.get("name"), line.data.get("text")) for line in t.log}
+        fresh = [x for x in lines if (x.at, x.data.get("name"), x.data.get("text")) not in have]
+        room = MAX_LOG - len(t.log)
+        fresh = fresh[-room:] if room > 0 else []
+        t.log.extendleft(reversed(fresh))
+        return len(fresh)
 
     def _watcher(self, msg: m.Watcher) -> str:
         t = self.table(msg.table)
@@ -344,7 +368,12 @@ class ClientState:
         if any(line.seq == msg.seq for line in t.log):
             return None
         at = next(
-            (i for i, line in enumerate(t.log) if line.seq is not None and line.seq > msg.seq),
+            (
+                i
+                for i, line in enumerate(t.log)
+                if (line.seq is not None and line.seq > msg.seq)
+                or (line.after is not None and line.after >= msg.seq)  # talk said after it
+            ),
             len(t.log),
         )
         later = (line.names for line in list(t.log)[at:] if line.names is not None)

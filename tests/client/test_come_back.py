@@ -117,3 +117,62 @@ def test_a_dropped_player_is_marked_by_his_name_and_the_log_says_so() -> None:
     state.handle(m.Presence(table="1", seat=1, name="bob", what="back"))
     screen = asyncio.run(draw())
     assert "bob (gone)" not in screen and "bob is back" in screen, screen
+
+
+def test_a_restarted_client_shows_the_talk_in_its_place_among_the_plays(
+    tmp_path, monkeypatch
+) -> None:
+    """The server catches a resumed seat up on events, never on talk (it is not numbered):
+    before, a restarted client's log had the plays and none of what was said. The client
+    keeps a held seat's talk (as the browser keeps its log) and puts it back in order."""
+    monkeypatch.setenv("SWITCHBOARD_CONFIG_DIR", str(tmp_path))
+    ports: list[int] = []
+    stop = threading.Event()
+    thread = serve_in_thread(ports, stop)
+    seen: dict[str, int] = {}
+
+    def talk(t) -> list:
+        return [line for line in t.log if line.kind == "talk"]
+
+    async def first(d: Driver) -> None:
+        d.line("create switch 2")
+        await d.until(lambda: d.table is not None and d.table.seat is not None, what="seated")
+        d.line("start")
+        await d.until(lambda: d.table.view and d.table.seq >= 2, what="the game")
+        d.line("say good luck")
+        await d.until(lambda: talk(d.table), what="the talk")
+        seen["after"] = after = talk(d.table)[0].after
+        while d.table.seq <= after + 1:  # a play or two after the talk
+            seq = d.table.seq
+            if d.table.my_turn and "draw" in d.table.legal:
+                d.line("draw")
+            await d.until(lambda seq=seq: d.table.seq > seq, what="a play after the talk")
+        d.keys(CTRL_D)
+
+    async def second(d: Driver) -> None:
+        await d.until(lambda: d.table is not None and talk(d.table), what="the kept talk")
+        t = d.table
+        await d.until(
+            lambda: (
+                any(x.seq is not None and x.seq > seen["after"] for x in t.log)
+                and any(x.seq is not None and x.seq <= seen["after"] for x in t.log)
+            ),
+            what="the plays before and after it",
+        )
+        order = [("talk", x.data["text"]) if x.kind == "talk" else x.seq for x in t.log
+                 if x.kind == "talk" or x.seq is not None]  # fmt: skip
+        at = order.index(("talk", "good luck"))
+        assert all(s <= seen["after"] for s in order[:at]), order
+        assert all(s > seen["after"] for s in order[at + 1 :]), order
+        assert "good luck" in d.screen()
+        d.keys(CTRL_D)
+
+    try:
+        address = ("127.0.0.1", ports[0])
+        assert asyncio.run(run_client(first, address=address, name="ann")) == 0
+        kept = tmp_path / "talk.json"
+        assert kept.stat().st_mode & 0o777 == 0o600
+        assert asyncio.run(run_client(second, address=address, name="ann")) == 0
+    finally:
+        stop.set()
+        thread.join(10)
