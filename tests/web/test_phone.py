@@ -67,3 +67,59 @@ def test_every_screen_fits_and_every_target_is_big_enough(server, browsers, size
         check(driver, f"the {ruleset} rules")
         click(driver, "#dialog-close")
         click(driver, "#leave-btn")
+
+
+NEWEST = """
+const log = [...document.querySelectorAll('#log li')];
+if (!log.length) return null;
+const text = log[log.length - 1].textContent;
+const talk = document.getElementById('talk-form').getBoundingClientRect();
+const found = [];
+for (const e of document.querySelectorAll('#table li')) {
+  if (e.textContent !== text) continue;
+  const r = e.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  const at = document.elementFromPoint(x, y);
+  found.push({
+    where: e.parentElement.id,
+    inside: r.top >= 0 && r.left >= 0
+      && r.bottom <= window.innerHeight && r.right <= window.innerWidth,
+    above_talk: r.bottom <= talk.top,
+    uncovered: at !== null && e.contains(at),
+    font: parseFloat(getComputedStyle(e).fontSize),
+  });
+}
+return {text, found, scrolled: window.scrollY};
+"""
+
+
+def test_a_phone_shows_what_just_happened_without_scrolling(server, browsers) -> None:
+    """Five seats fill a phone's screen with seats and board; the newest log line is still
+    on it, above the talk bar, while the page is at its top."""
+    driver = browsers(PHONE)
+    open_client(driver, server.url)
+    take_guest(driver)
+    create_table(driver, "switch", 5, 4, {"turn_seconds": 0})
+    rng = random.Random(3)
+    taps = 0
+    while taps < 3:  # a few moves of ours, and the bots' in between
+        wait_for(lambda: table_state(driver).get("to_act") == 0, what="our turn")
+        before = table_state(driver).get("seq")
+        if tap_something(driver, rng):
+            taps += 1
+            settle(driver, before)
+    wait_for(lambda: table_state(driver).get("to_act") == 0, what="our turn again")
+    wait_for(lambda: table_state(driver).get("legal"), what="our moves")
+    driver.execute_script("window.scrollTo(0, 0)")
+
+    def newest_on_screen() -> dict[str, Any] | None:
+        got = driver.execute_script(NEWEST)
+        if not got or got["scrolled"] != 0:
+            return None
+        seen = [f for f in got["found"] if f["inside"] and f["above_talk"] and f["uncovered"]]
+        return got if seen else None
+
+    got = wait_for(newest_on_screen, timeout=10, what="the newest log line on screen")
+    shown = [f for f in got["found"] if f["inside"] and f["uncovered"]]
+    assert all(f["font"] >= 16 for f in shown), got
+    check(driver, "the five-seat switch board")

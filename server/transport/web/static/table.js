@@ -79,7 +79,7 @@ function actions(app, t) {
   if (board && board.selects && (view.hand || []).length) {
     const sel = app.ui.selection;
     const listed = sel.length ? playFor(sel, t.legal) : null;
-    const label = !sel.length ? "Select cards, then play" : listed ? "Play" : app.ui.confirming ? "Play anyway?" : "Play";
+    const label = !sel.length ? "Select cards to play" : listed ? "Play" : app.ui.confirming ? "Play anyway?" : "Play";
     box.append(
       el(
         "div",
@@ -165,6 +165,19 @@ export function logLine(entry, n) {
   }
 }
 
+/** How many of the newest log lines a phone shows above the board. */
+const RECENT = 3;
+
+/** The newest log lines, above the board: on a phone the log is below the board (and
+ * the talk bar), so what the others just did would be off screen; the stylesheet shows
+ * this only while the log is not beside the board. The log itself is what a screen
+ * reader follows, so this copy is hidden from one. */
+function recent(t, n) {
+  const last = t.log.slice(-RECENT);
+  if (!last.length) return null;
+  return el("ol", { class: "recent", id: "recent", "aria-hidden": "true" }, last.map((entry) => logLine(entry, n)));
+}
+
 export function renderTable(app, t) {
   const n = names(t);
   const view = t.view || {};
@@ -183,6 +196,7 @@ export function renderTable(app, t) {
   fill(
     document.getElementById("table-main"),
     seatStrip(app, t, n),
+    recent(t, n),
     board && t.view ? board.render(view, ctx) : el("p", { class: "dim board-wait", text: t.state === "waiting" ? "Waiting for the game to start." : "" }),
     result(t, n),
     actions(app, t),
