@@ -650,7 +650,7 @@ def _split_first(line: str) -> tuple[str, str]:
     return (parts[0], parts[1] if len(parts) > 1 else "") if parts else ("", "")
 
 
-def parse_command(
+def parse_command(  # noqa: C901 (one case a way a person types a command)
     line: str, table: str | None = None, legal: Mapping[str, Sequence[str]] | None = None
 ) -> Message:
     """The message ``line`` stands for; ``table`` is the current table; ``legal`` the

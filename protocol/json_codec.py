@@ -105,7 +105,7 @@ def _utf8_size(text: str, bound: int) -> int:
     return len(text.encode("utf-8"))
 
 
-def within_limits(data: Any, limits: Limits) -> str | None:
+def within_limits(data: Any, limits: Limits) -> str | None:  # noqa: C901 (one walk, every limit)
     """``None`` if ``data`` (a parsed JSON value) keeps every limit msgpack would check, else
     the error code and why, as ``"code: words"``. Level by level, so deep input cannot
     exhaust the stack. A size broken anywhere wins over nesting, as in msgpack (which

@@ -355,7 +355,7 @@ def parse_line(line: str, max_depth: int = DEFAULT_LIMITS.max_depth) -> Received
         return InvalidMessage(word, exc.code, str(exc), fields.get("id"))
 
 
-def _parse_tail(spec: LineSpec, cur: _Cursor, fields: dict[str, Any]) -> None:
+def _parse_tail(spec: LineSpec, cur: _Cursor, fields: dict[str, Any]) -> None:  # noqa: C901 (one case a tail kind)
     tail = spec.tail
     rest = cur.rest()
     if tail.startswith("text:"):

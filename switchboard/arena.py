@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_network_arena(
+def run_network_arena(  # noqa: C901 (an evening of games, read top to bottom)
     ruleset: str,
     strategies: list[str],
     games: int,

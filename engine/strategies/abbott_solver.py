@@ -254,7 +254,7 @@ class _Solver:
             lo, hi = max(lo, hit[0]), min(hi, hit[1])
         return lo, hi
 
-    def search(
+    def search(  # noqa: C901 (the solver's inner loop)
         self,
         rem: int,
         left: int,

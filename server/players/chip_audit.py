@@ -83,7 +83,7 @@ def audit(conn: sqlite3.Connection) -> Audit:
         conn.execute("COMMIT")
 
 
-def _audit(conn: sqlite3.Connection) -> Audit:
+def _audit(conn: sqlite3.Connection) -> Audit:  # noqa: C901 (one check a promise)
     out = Audit()
     problems = out.problems
     damage = [row[0] for row in conn.execute("PRAGMA quick_check(5)")]
@@ -161,7 +161,7 @@ def _audit(conn: sqlite3.Connection) -> Audit:
     return out
 
 
-def _audit_prizes(
+def _audit_prizes(  # noqa: C901 (one check a way to settle)
     conn: sqlite3.Connection,
     txns: list[tuple[int, str, int | None, int | None]],
     prizes: dict[int, tuple[str, int, int | None]],
@@ -250,7 +250,7 @@ def _audit_results(conn: sqlite3.Connection, out: Audit) -> None:
                        games_judged=judged)  # fmt: skip
 
 
-def _audit_recipients(
+def _audit_recipients(  # noqa: C901 (one check a kind of transaction)
     conn: sqlite3.Connection, txns: list[tuple[int, str, int | None, int | None]], out: Audit
 ) -> None:
     """Payouts only to the winning seats' players or the funder; returns only to the funder."""

@@ -556,7 +556,7 @@ class StoredState:
     profiles: ProfileState = field(default_factory=ProfileState)
 
 
-def apply_write(state: StoredState, w: Write) -> None:
+def apply_write(state: StoredState, w: Write) -> None:  # noqa: C901 (one case a write)
     """What a write means, as a change to ``StoredState``: the store's semantics in one place.
 
     ``MemoryStore`` is exactly this; ``SQLiteStore`` writes each write as SQL

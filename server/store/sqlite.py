@@ -824,7 +824,7 @@ def _actions_before(
     ]
 
 
-def _execute(conn: sqlite3.Connection, w: Write) -> None:
+def _execute(conn: sqlite3.Connection, w: Write) -> None:  # noqa: C901 (one case a write)
     """One write as SQL. Its meaning is ``base.apply_write``, and ``read_state`` reads it
     back; a test holds the three equal. The match ends in ``assert_never``: a write not
     taught here fails the type check. (The most frequent writes come first.)"""
