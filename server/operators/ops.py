@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import weakref
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -95,7 +96,8 @@ class Ops:
     cooloff: dict[str, float] = field(default_factory=dict)  #: address -> refused until
     lobby: Lobby | None = None
     store: Store | None = None
-    connections: set[Peer] = field(default_factory=set)
+    #: the server's connections, read here only (the transport adds and removes them)
+    connections: AbstractSet[Peer] = field(default_factory=set)
     nursery: trio.Nursery | None = None  #: runs the shutdown countdown
     shutdown: Any = None  #: the server's ``shutdown()``
     profiles: Profiles | None = None  #: ratings, rated at each game's end
