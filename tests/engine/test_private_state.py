@@ -21,6 +21,9 @@ SCANNED = sorted([*(ENGINE / "strategies").glob("*.py"), ENGINE / "analysis.py"]
 #: Writes the scan cannot tell from a game's by name alone, each with what it writes to.
 NOT_GAMES = {
     ("strategies/kilodney.py", "base.hands"),  # a Race: the search's own model of a hand
+    # a Decision: the analysis's valuation of its options, corrected by the solver
+    ("analysis.py", "dec.values[dec.played]"),
+    ("analysis.py", "dec.values[dec.best]"),
 }
 #: Every attribute name a game of any ruleset carries.
 GAME_NAMES = frozenset(
