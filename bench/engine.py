@@ -21,7 +21,7 @@ each ruleset that many times and keeps the best.
 
 Before and after: ``python bench/engine.py --against TREE`` measures the shedding
 presets in this tree and in ``TREE`` (another checkout, e.g. ``git worktree add
-/tmp/before COMMIT``), one fresh process per measure, the two trees taking turns
+../before COMMIT``), one fresh process per measure, the two trees taking turns
 round by round (each going first every other round) so that load on the machine
 falls on both alike; the best round of each is kept. Besides actions/s over whole
 games it prints what ``legal_actions`` and ``apply`` cost per call, each call timed
