@@ -16,6 +16,7 @@ from typing import Any
 from client.state import display_name
 from protocol import messages as m
 from protocol.describe import RATED_WHEN
+from protocol.readable import quiet_time
 from protocol.words import plural
 
 
@@ -114,18 +115,6 @@ def whereabouts(person: dict[str, Any]) -> str:
     idle = person.get("idle")
     quiet = f", idle {quiet_time(idle)}" if isinstance(idle, int) and idle >= 60 else ""
     return (", ".join(places) or "in the lobby") + quiet
-
-
-def quiet_time(seconds: int) -> str:
-    """How long someone has been quiet, as a person says it.
-
-    >>> quiet_time(59), quiet_time(240), quiet_time(7500)
-    ('59 s', '4 min', '2 h 5 min')
-    """
-    if seconds < 60:
-        return f"{seconds} s"
-    hours, minutes = divmod(seconds // 60, 60)
-    return f"{hours} h {minutes} min" if hours else f"{minutes} min"
 
 
 def describe_people(p: m.People) -> list[str]:

@@ -304,7 +304,7 @@ class Readable:
         out = [f"{head}{DOT}{plural(msg.total, 'person', 'people')} online{guests}"]
         for p in msg.people:
             idle = p.get("idle")
-            quiet = f" · idle {_duration(idle)}" if isinstance(idle, int) and idle >= 60 else ""
+            quiet = f" · idle {quiet_time(idle)}" if isinstance(idle, int) and idle >= 60 else ""
             out.append(f"{head} {p.get('name')}{DOT}{_whereabouts(p)}{quiet}")
         if msg.total > len(msg.people):
             out.append(f"{head}{DOT}and {msg.total - len(msg.people)} more")
@@ -434,10 +434,11 @@ def _top(self: Readable, msg: Top) -> list[str]:
     return [f"{head}{p.get('place')}. {p.get('name')} {_rating(p)}" for p in msg.players]
 
 
-def _duration(seconds: int) -> str:
-    """A quiet spell as a person says it: ``4 min``, ``2 h 5 min``.
+def quiet_time(seconds: int) -> str:
+    """A quiet spell as a person says it: ``4 min``, ``2 h 5 min`` (text mode and the
+    terminal client say it alike).
 
-    >>> _duration(59), _duration(240), _duration(7500)
+    >>> quiet_time(59), quiet_time(240), quiet_time(7500)
     ('59 s', '4 min', '2 h 5 min')
     """
     if seconds < 60:

@@ -101,7 +101,10 @@ class KeyValueFormatter(logging.Formatter):
         super().__init__()
         self.timestamps = timestamps
 
-    def format(self, record: logging.LogRecord) -> str:
+    def fields(self, record: logging.LogRecord) -> dict[str, Any]:
+        """The record's fields in the line's order: ``ts`` (if kept), ``level``,
+        ``logger``, ``event`` and the event's own fields (or ``msg`` for a plain log
+        line), then ``exc``; an event's field never takes the place of those."""
         out: dict[str, Any] = {}
         if self.timestamps:
             t = time.gmtime(record.created)
@@ -111,14 +114,17 @@ class KeyValueFormatter(logging.Formatter):
         event = getattr(record, EVENT_ATTR, None)
         if event is not None:
             out["event"] = event
-            out.update(getattr(record, FIELDS_ATTR, None) or {})
+            for key, value in (getattr(record, FIELDS_ATTR, None) or {}).items():
+                out.setdefault(_key(key), value)
         else:
             out["event"] = "log"
             out["msg"] = record.getMessage()
         if record.exc_info:
             out["exc"] = self.formatException(record.exc_info)
-        line = format_fields(out)
-        return line.replace("\n", "\\n")
+        return out
+
+    def format(self, record: logging.LogRecord) -> str:
+        return format_fields(self.fields(record)).replace("\n", "\\n")
 
 
 def _plain(value: Any) -> str:
@@ -246,7 +252,7 @@ class HumanFormatter(logging.Formatter):
         return text.replace("\r", "\\r").replace("\n", "\\n")
 
 
-class JsonFormatter(logging.Formatter):
+class JsonFormatter(KeyValueFormatter):
     """Formats every record as one JSON object a line, with the keys of the logfmt line.
 
     >>> record = logging.LogRecord("x", logging.INFO, "", 0, "up on %d", (7373,), None)
@@ -254,28 +260,8 @@ class JsonFormatter(logging.Formatter):
     '{"level": "info", "logger": "x", "event": "log", "msg": "up on 7373"}'
     """
 
-    def __init__(self, timestamps: bool = True) -> None:
-        super().__init__()
-        self.timestamps = timestamps
-
     def format(self, record: logging.LogRecord) -> str:
-        out: dict[str, Any] = {}
-        if self.timestamps:
-            t = time.gmtime(record.created)
-            out["ts"] = time.strftime("%Y-%m-%dT%H:%M:%S", t) + f".{int(record.msecs):03d}Z"
-        out["level"] = record.levelname.lower()
-        out["logger"] = record.name
-        event = getattr(record, EVENT_ATTR, None)
-        if event is not None:
-            out["event"] = event
-            for key, value in (getattr(record, FIELDS_ATTR, None) or {}).items():
-                out.setdefault(_key(key), value)
-        else:
-            out["event"] = "log"
-            out["msg"] = record.getMessage()
-        if record.exc_info:
-            out["exc"] = self.formatException(record.exc_info)
-        return json.dumps(out, default=str, ensure_ascii=False)
+        return json.dumps(self.fields(record), default=str, ensure_ascii=False)
 
 
 #: ``--log-format`` choices: sentences for a person, logfmt and JSON for machines.
