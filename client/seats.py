@@ -21,17 +21,43 @@ from __future__ import annotations
 import contextlib
 import json
 from pathlib import Path
+from typing import Any
 
 from client.config import config_dir, write_private
 
 SEATS_FILE = "seats.json"
 
 
-class SeatBook:
+class TableBook:
+    """Entries by ``name@host:port`` and table, in one private JSON file: what the seat
+    books of this client (tokens here, talk in ``client.talk_book``) have in common."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def _read(self) -> dict[str, dict[str, Any]]:
+        raise NotImplementedError
+
+    def forget(self, who: str, table: str) -> None:
+        """The seat is given up (or gone): its entry goes."""
+        data = self._read()
+        if table not in data.get(who, {}):
+            return
+        del data[who][table]
+        if not data[who]:
+            del data[who]
+        self._write(data)
+
+    def _write(self, data: dict[str, Any]) -> None:
+        with contextlib.suppress(OSError):  # a read-only home: nothing is kept
+            write_private(self.path, data)
+
+
+class SeatBook(TableBook):
     """Seat tokens by ``name@host:port`` and table, in one private JSON file."""
 
     def __init__(self, path: Path | None = None) -> None:
-        self.path = path or (config_dir() / SEATS_FILE)
+        super().__init__(path or (config_dir() / SEATS_FILE))
 
     def _read(self) -> dict[str, dict[str, str]]:
         try:
@@ -56,16 +82,3 @@ class SeatBook:
             return
         data.setdefault(who, {})[table] = token
         self._write(data)
-
-    def forget(self, who: str, table: str) -> None:
-        data = self._read()
-        if table not in data.get(who, {}):
-            return
-        del data[who][table]
-        if not data[who]:
-            del data[who]
-        self._write(data)
-
-    def _write(self, data: dict[str, dict[str, str]]) -> None:
-        with contextlib.suppress(OSError):  # a read-only home: the seats are not kept
-            write_private(self.path, data)

@@ -24,7 +24,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from client.config import config_dir, write_private
+from client.config import config_dir
+from client.seats import TableBook
 from client.state import LogLine
 
 TALK_FILE = "talk.json"
@@ -32,11 +33,11 @@ TALK_FILE = "talk.json"
 KEPT_LINES = 60
 
 
-class TalkBook:
+class TalkBook(TableBook):
     """Talk lines by ``name@host:port`` and table, in one private JSON file."""
 
     def __init__(self, path: Path | None = None) -> None:
-        self.path = path or (config_dir() / TALK_FILE)
+        super().__init__(path or (config_dir() / TALK_FILE))
 
     def _read(self) -> dict[str, dict[str, list[dict[str, Any]]]]:
         try:
@@ -79,17 +80,3 @@ class TalkBook:
         )  # fmt: skip
         mine[table] = entries[-KEPT_LINES:]
         self._write(data)
-
-    def forget(self, who: str, table: str) -> None:
-        """The seat is given up (or gone): its talk is no longer ours to show."""
-        data = self._read()
-        if table not in data.get(who, {}):
-            return
-        del data[who][table]
-        if not data[who]:
-            del data[who]
-        self._write(data)
-
-    def _write(self, data: dict[str, Any]) -> None:
-        with contextlib.suppress(OSError):  # a read-only home: the talk is not kept
-            write_private(self.path, data)
