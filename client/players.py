@@ -16,7 +16,7 @@ from typing import Any
 from client.state import display_name
 from protocol import messages as m
 from protocol.describe import RATED_WHEN
-from protocol.readable import quiet_time
+from protocol.readable import places, quiet_time
 from protocol.words import plural
 
 
@@ -89,6 +89,14 @@ def title(reply: m.Profile | m.History | m.Top | m.People) -> str:
     return f"top {reply.family}"
 
 
+#: How the client says each kind of place (text mode adds the seat: ``TEXT_PLACES``).
+PLACES = {
+    "watching": "watching table {table}",
+    "playing": "playing at table {table}",
+    "seated": "seated at table {table}, waiting",
+}
+
+
 def whereabouts(person: dict[str, Any]) -> str:
     """Where one of ``people`` is and what he does there.
 
@@ -98,23 +106,10 @@ def whereabouts(person: dict[str, Any]) -> str:
     >>> whereabouts({"state": "idle", "tables": [], "idle": 7500})
     'in the lobby, idle 2 h 5 min'
     """
-    places = []
-    for spot in person.get("tables") or []:
-        if not isinstance(spot, dict):
-            continue
-        table, seat = spot.get("table"), spot.get("seat")
-        if seat is None:
-            places.append(f"watching table {table}")
-        elif spot.get("state") in ("playing", "paused"):
-            places.append(f"playing at table {table}")
-        else:
-            places.append(f"seated at table {table}, waiting")
-    more = person.get("more")
-    if isinstance(more, int) and more > 0:
-        places.append(f"and {plural(more, 'table')} more")
+    where = places(person, PLACES)
     idle = person.get("idle")
     quiet = f", idle {quiet_time(idle)}" if isinstance(idle, int) and idle >= 60 else ""
-    return (", ".join(places) or "in the lobby") + quiet
+    return (", ".join(where) or "in the lobby") + quiet
 
 
 def describe_people(p: m.People) -> list[str]:

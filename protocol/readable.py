@@ -30,7 +30,7 @@ for is written in the JSON format, so nothing is ever dropped.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from protocol.cards import SUIT_NAMES, card_text, sort_cards
@@ -447,6 +447,38 @@ def quiet_time(seconds: int) -> str:
     return f"{hours} h {minutes} min" if hours else f"{minutes} min"
 
 
+#: How text mode says each kind of place in a ``people`` entry (``places``).
+TEXT_PLACES = {
+    "watching": "watching table {table}",
+    "playing": "playing at table {table} (seat {seat})",
+    "seated": "sitting at table {table} (seat {seat}), no game running",
+}
+
+
+def places(person: dict[str, Any], words: Mapping[str, str]) -> list[str]:
+    """Where a ``people`` entry is, a phrase a table, each kind of place said as
+    ``words`` says it (text mode's ``TEXT_PLACES``, or a client's shorter words), and
+    last the tables the server left out of its list.
+
+    >>> places({"tables": [{"table": "3", "seat": 1, "state": "playing"},
+    ...     {"table": "5", "seat": None}], "more": 2}, TEXT_PLACES)
+    ['playing at table 3 (seat 1)', 'watching table 5', 'and 2 tables more']
+    """
+    out = []
+    for spot in person.get("tables") or []:
+        if not isinstance(spot, dict):
+            continue
+        seat = spot.get("seat")
+        kind = (
+            "watching" if seat is None else "playing" if spot.get("state") in _RUNNING else "seated"
+        )
+        out.append(words[kind].format(table=spot.get("table"), seat=seat))
+    more = person.get("more")  # the tables the server left out of the list
+    if isinstance(more, int) and more > 0:
+        out.append(f"and {plural(more, 'table')} more")
+    return out
+
+
 def _whereabouts(person: dict[str, Any]) -> str:
     """What a ``people`` entry does, and where.
 
@@ -458,21 +490,7 @@ def _whereabouts(person: dict[str, Any]) -> str:
     >>> _whereabouts({"state": "watching", "tables": [{"table": "5", "seat": None}], "more": 3})
     'watching table 5; and 3 tables more'
     """
-    places = []
-    for spot in person.get("tables") or []:
-        if not isinstance(spot, dict):
-            continue
-        table, seat = spot.get("table"), spot.get("seat")
-        if seat is None:
-            places.append(f"watching table {table}")
-        elif spot.get("state") in _RUNNING:
-            places.append(f"playing at table {table} (seat {seat})")
-        else:
-            places.append(f"sitting at table {table} (seat {seat}), no game running")
-    more = person.get("more")  # the tables the server left out of the list
-    if isinstance(more, int) and more > 0:
-        places.append(f"and {plural(more, 'table')} more")
-    return "; ".join(places) or "in the lobby"
+    return "; ".join(places(person, TEXT_PLACES)) or "in the lobby"
 
 
 def _id(msg: Message) -> str:
