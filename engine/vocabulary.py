@@ -16,13 +16,19 @@ docs/protocol.md's family sections are generated from them, so the spec cannot d
 []
 >>> v.check_event(Event("jump", {}))
 ['undeclared event kind jump']
-"""
 
-from __future__ import annotations
+The declarations say it to the spec and the tests; mypy reads the same keys from a
+TypedDict per family (``AbbottView`` in ``engine/abbott/vocabulary.py``, ...), built on
+``CommonView`` here, and a test checks each TypedDict's keys against its declaration.
+A reader that gets a view as a plain dict (from the wire, or from ``Game.view``) narrows
+it once where it comes in (``abbott_view(view)``, ...), and mypy then checks every key.
+These modules do without ``from __future__ import annotations``: with it, Python 3.11's
+``TypedDict`` takes a ``NotRequired`` key for a required one.
+"""
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from engine.events import Event
 
@@ -60,6 +66,20 @@ COMMON_VIEW: tuple[Field, ...] = (
     Field("scores", "list[int]", "each seat's game total"),
     Field("options", "map", "the table's house rules: the options that differ from the defaults"),
 )
+
+
+class CommonView(TypedDict):
+    """The keys of ``COMMON_VIEW`` but ``family``, which each family's view declares as
+    its own literal (``AbbottView``'s ``family`` is ``"abbott"``), so a reader holding a
+    view of any family narrows it by comparing its ``family``."""
+
+    ruleset: str
+    seats: int
+    viewer: int | None
+    to_act: int | None
+    over: bool
+    scores: list[int]
+    options: dict[str, Any]
 
 
 def _problems(where: str, keys: Sequence[str], fields: Sequence[Field]) -> list[str]:
@@ -139,4 +159,12 @@ def _field(f: Field) -> str:
     return f"`{f.name}` ({_type(f)}{sometimes}): {f.meaning}"
 
 
-__all__ = ["COMMON_VIEW", "EventKind", "Field", "Vocabulary", "common_markdown", "markdown"]
+__all__ = [
+    "COMMON_VIEW",
+    "CommonView",
+    "EventKind",
+    "Field",
+    "Vocabulary",
+    "common_markdown",
+    "markdown",
+]

@@ -3,11 +3,15 @@
 Everything in abbott is public, so every seat and every spectator gets the same view,
 and no event has a private part. Squares are named like chess from South's side
 (`a1`..`f6`, `a1`..`e5` on the 2-player board); cards are two characters (`QH`).
+
+``AbbottView`` and ``AbbottEvent`` are the same declarations as types mypy checks (a
+test holds their keys to ``VOCABULARY``'s).
 """
 
-from __future__ import annotations
+from collections.abc import Mapping
+from typing import Any, Literal, NotRequired, TypedDict, cast
 
-from engine.vocabulary import EventKind, Field, Vocabulary
+from engine.vocabulary import CommonView, EventKind, Field, Vocabulary
 
 _SEAT = Field("seat", "int", "the seat it concerns")
 _HAND = Field("hand_number", "int", "the hand, counted from 1")
@@ -175,4 +179,144 @@ VOCABULARY = Vocabulary(
             ),
         ),
     ),
+)
+
+
+class BestHand(TypedDict):
+    """A seat's best poker hand this hand."""
+
+    category: str
+    cards: list[str]
+
+
+class Alliance(TypedDict):
+    """The hand's alliance."""
+
+    chooser: int
+    partner: int
+
+
+class AbbottView(CommonView):
+    """An abbott view, as ``VOCABULARY`` declares it."""
+
+    family: Literal["abbott"]
+    size: int
+    grid: list[list[str | None]]
+    pieces: list[str]
+    collections: list[list[str]]
+    best: list[BestHand]
+    dealer: int
+    hand_number: int
+    turn_of: int | None
+    round: int
+    alliance: Alliance | None
+    power: int | None
+    votes: list[int]
+    conceded: list[int]
+    stall: int
+    stall_limit: int
+    target: int
+    hand_scores: list[list[int]]
+    seat_names: list[str]
+    alliance_from_round: int
+    end_when_decided: bool
+    winner: int | None
+
+
+def abbott_view(view: Mapping[str, Any]) -> AbbottView:
+    """``view`` (a plain dict from ``Game.view`` or the wire) read as the abbott view it
+    is: a cast, nothing checked or copied at run time."""
+    return cast(AbbottView, view)
+
+
+class AbbottCut(TypedDict):
+    kind: Literal["cut"]
+    seat: int
+    dealer: int
+    draws: list[list[list[Any]]]
+
+
+class AbbottDeal(TypedDict):
+    kind: Literal["deal"]
+    seat: int
+    dealer: int
+    hand_number: int
+    grid: list[list[str | None]]
+    pieces: list[str]
+    first: int
+
+
+#: ``from`` is a Python keyword, so this one is written in the call form.
+AbbottMove = TypedDict(
+    "AbbottMove",
+    {"kind": Literal["move"], "seat": int, "from": str, "to": str, "by": NotRequired[int]},
+)
+
+
+class AbbottTake(TypedDict):
+    kind: Literal["take"]
+    seat: int
+    card: str
+    square: str
+    blocked: NotRequired[bool]
+
+
+class AbbottMiss(TypedDict):
+    kind: Literal["miss"]
+    seat: int
+    square: str
+
+
+class AbbottAlly(TypedDict):
+    kind: Literal["ally"]
+    seat: int
+    partner: int
+    power: int | None
+
+
+class AbbottVote(TypedDict):
+    kind: Literal["vote"]
+    seat: int
+    motion: str
+    votes: list[int]
+
+
+class AbbottConcede(TypedDict):
+    kind: Literal["concede"]
+    seat: int
+    conceded: list[int]
+
+
+class AbbottHandEnd(TypedDict):
+    kind: Literal["hand_end"]
+    seat: int | None
+    winner: int | None
+    hand_number: int
+    reason: str
+    points: list[int]
+    scores: list[int]
+    best: list[BestHand]
+    collections: list[list[str]]
+    play_on: bool
+
+
+class AbbottGameEnd(TypedDict):
+    kind: Literal["game_end"]
+    seat: int
+    winner: int
+    scores: list[int]
+
+
+#: An abbott event as a seat is shown it (``Event.present``): mypy narrows it by ``kind``.
+AbbottEvent = (
+    AbbottCut
+    | AbbottDeal
+    | AbbottMove
+    | AbbottTake
+    | AbbottMiss
+    | AbbottAlly
+    | AbbottVote
+    | AbbottConcede
+    | AbbottHandEnd
+    | AbbottGameEnd
 )

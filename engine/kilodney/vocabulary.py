@@ -2,11 +2,15 @@
 
 Each seat sees its own hand; a spectator's `hand` is `null`, and a knocked-out
 seat's own hand is empty (its cards are face down for good).
+
+``KilodneyView`` and ``KilodneyEvent`` are the same declarations as types mypy checks (a
+test holds their keys to ``VOCABULARY``'s).
 """
 
-from __future__ import annotations
+from collections.abc import Mapping
+from typing import Any, Literal, NotRequired, TypedDict, cast
 
-from engine.vocabulary import EventKind, Field, Vocabulary
+from engine.vocabulary import CommonView, EventKind, Field, Vocabulary
 
 _HAND = Field("hand_number", "int", "the hand, counted from 1")
 _HAND_POINTS = Field("hand_points", "list[int]", "what this hand has given each seat so far")
@@ -112,3 +116,90 @@ VOCABULARY = Vocabulary(
         ),
     ),
 )
+
+
+class KilodneyView(CommonView):
+    """A kilodney view, as ``VOCABULARY`` declares it."""
+
+    family: Literal["kilodney"]
+    hand: list[str] | None
+    hand_sizes: list[int]
+    top: str | None
+    running: bool
+    in_hand: list[bool]
+    knocked_out: list[int]
+    stranded: list[int]
+    dealer: int
+    hand_number: int
+    hand_points: list[int]
+    target: int
+    jokers: int
+    leader: int | None
+    winner: int | None
+
+
+def kilodney_view(view: Mapping[str, Any]) -> KilodneyView:
+    """``view`` (a plain dict from ``Game.view`` or the wire) read as the kilodney view it
+    is: a cast, nothing checked or copied at run time."""
+    return cast(KilodneyView, view)
+
+
+class KilodneyDeal(TypedDict):
+    kind: Literal["deal"]
+    dealer: int
+    hand_number: int
+    hand_sizes: list[int]
+    first: int
+    cards: NotRequired[list[str]]
+
+
+class KilodneyPlay(TypedDict):
+    kind: Literal["play"]
+    seat: int
+    card: str
+    how: str
+    stop: bool
+    points: int
+    reasons: list[str]
+    score: int
+    cards_left: int
+    left: bool
+
+
+class KilodneyKnockout(TypedDict):
+    kind: Literal["knockout"]
+    seat: int
+    by: int
+    card: str
+    count: int
+    points: int
+    score: int
+
+
+class Stranded(TypedDict):
+    """A seat left holding cards when the hand ended, and how many."""
+
+    seat: int
+    count: int
+
+
+class KilodneyHandEnd(TypedDict):
+    kind: Literal["hand_end"]
+    hand_number: int
+    hand_points: list[int]
+    scores: list[int]
+    knocked_out: list[int]
+    stranded: list[Stranded]
+
+
+class KilodneyGameEnd(TypedDict):
+    kind: Literal["game_end"]
+    seat: int
+    winner: int
+    scores: list[int]
+    hand_number: int
+    hand_points: list[int]
+
+
+#: A kilodney event as a seat is shown it (``Event.present``): mypy narrows it by ``kind``.
+KilodneyEvent = KilodneyDeal | KilodneyPlay | KilodneyKnockout | KilodneyHandEnd | KilodneyGameEnd

@@ -1,9 +1,12 @@
 """What each seat sees of a hand, the deal as an event, and a hand rebuilt from a view.
 
 A view carries primitives only (card names, suit letters, words a program
-switches on); the state's codes and kinds are turned into them here, and back
-when a search rebuilds the hand a seat sees (``state_from_view``) and deals the
-cards it has not seen into the places the view hides (``fill_unseen``).
+switches on); the state's codes are turned into them here, and back when a
+search rebuilds the hand a seat sees (``state_from_view``) and deals the cards
+it has not seen into the places the view hides (``fill_unseen``). The kinds
+(``PendingKind``, ``Awaiting``) go in as the members themselves: ``StrEnum``
+members are their words, on the wire and to ``==``, and a reader in the
+process compares them with members.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ def _pending_view(pend: Pending) -> tuple[dict[str, Any], str]:
     """The pending effect as the view shows it, and in words."""
     rank = None if pend.rank is None else _RANKS[pend.rank]
     pending: dict[str, Any] = {
-        "kind": str(pend.kind),
+        "kind": pend.kind,
         "count": pend.count,
         "cards": texts(pend.cards or []),
     }
@@ -79,7 +82,7 @@ def seat_view(
         "hand_number": match.hand_number,
         "target": rules.target,
         "awaiting": awaiting,
-        "awaiting_kind": None if kind is None else str(kind),
+        "awaiting_kind": kind,
         "drawn": texts(state.drawn) if seat == state.turn else [],
         "misses": list(state.misses),
     }

@@ -2,11 +2,19 @@
 
 Hands are secret: each seat sees its own hand, a spectator's `hand` is `null`, and a
 card drawn or dealt is shown to its taker only (everyone else sees the count).
+
+``SheddingView`` and ``SheddingEvent`` are the same declarations as types mypy checks (a
+test holds their keys to ``VOCABULARY``'s). The view's kinds are the engine's enums
+(``PendingKind``, ``Awaiting``): ``StrEnum`` members, so they go onto the wire as the same
+words, and a reader compares with members (``kind == PendingKind.PICKUP``);
+``with_kinds`` turns a view that came off the wire back into members.
 """
 
-from __future__ import annotations
+from collections.abc import Mapping
+from typing import Any, Literal, NotRequired, TypedDict, cast
 
-from engine.vocabulary import EventKind, Field, Vocabulary
+from engine.shedding.state import Awaiting, PendingKind
+from engine.vocabulary import CommonView, EventKind, Field, Vocabulary
 
 _SEAT = Field("seat", "int", "the seat it concerns")
 _HAND = Field("hand_number", "int", "the hand, counted from 1")
@@ -164,4 +172,197 @@ VOCABULARY = Vocabulary(
             (Field("winner", "int", "the winner"), _SCORES),
         ),
     ),
+)
+
+
+class PendingView(TypedDict):
+    """A power waiting to be answered, as the view shows it."""
+
+    kind: PendingKind
+    count: int
+    cards: list[str]
+    rank: NotRequired[str]
+
+
+#: What the seat to act must answer, as the view's ``awaiting_kind`` names it.
+Owed = Awaiting | PendingKind
+
+
+class SheddingView(CommonView):
+    """A shedding view, as ``VOCABULARY`` declares it."""
+
+    family: Literal["shedding"]
+    preset: str
+    hand: list[str] | None
+    hand_sizes: list[int]
+    top: str | None
+    pile_size: int
+    nominated: str | None
+    stock: int
+    pending: PendingView | None
+    direction: int
+    finished: list[int]
+    dealer: int
+    announced: list[int]
+    hand_number: int
+    target: int
+    awaiting: str | None
+    awaiting_kind: Owed | None
+    drawn: list[str]
+    misses: list[int]
+
+
+def shedding_view(view: Mapping[str, Any]) -> SheddingView:
+    """``view`` (a plain dict from ``Game.view``) read as the shedding view it is: a cast,
+    nothing checked or copied at run time. A view off the wire goes through
+    ``with_kinds`` instead."""
+    return cast(SheddingView, view)
+
+
+def owed(word: str | None) -> Owed | None:
+    """The ``awaiting_kind`` word as its member.
+
+    >>> owed("suit"), owed("pickup"), owed(None)
+    (<Awaiting.SUIT: 'suit'>, <PendingKind.PICKUP: 'pickup'>, None)
+    """
+    if word is None:
+        return None
+    return Awaiting(word) if word in _AWAITING_WORDS else PendingKind(word)
+
+
+_AWAITING_WORDS = frozenset(a.value for a in Awaiting)
+
+
+def with_kinds(view: Mapping[str, Any]) -> SheddingView:
+    """A shedding view that came off the wire (its kinds plain words), with the kinds
+    made members again; the rest as it is.
+
+    >>> v = with_kinds({"pending": {"kind": "pickup", "count": 2, "cards": []},
+    ...                 "awaiting_kind": "pickup"})
+    >>> v["pending"]["kind"] is PendingKind.PICKUP, v["awaiting_kind"] is PendingKind.PICKUP
+    (True, True)
+    """
+    out = dict(view)
+    pending = out.get("pending")
+    if pending is not None:
+        out["pending"] = {**pending, "kind": PendingKind(pending["kind"])}
+    if "awaiting_kind" in out:
+        out["awaiting_kind"] = owed(out["awaiting_kind"])
+    return cast(SheddingView, out)
+
+
+class SheddingDeal(TypedDict):
+    kind: Literal["deal"]
+    dealer: int
+    hand_number: int
+    hand_sizes: list[int]
+    top: str | None
+    hand: NotRequired[list[str]]
+
+
+class SheddingPlay(TypedDict):
+    kind: Literal["play"]
+    seat: int
+    cards: list[str]
+
+
+class SheddingDraw(TypedDict):
+    kind: Literal["draw"]
+    seat: int
+    count: int
+    reason: str
+    cards: NotRequired[list[str]]
+
+
+class SheddingNominate(TypedDict):
+    kind: Literal["nominate"]
+    seat: int
+    suit: str
+
+
+class SheddingLast(TypedDict):
+    kind: Literal["last"]
+    seat: int
+
+
+class SheddingBlunder(TypedDict):
+    kind: Literal["blunder"]
+    seat: int
+    cards: list[str]
+    why: str
+
+
+class SheddingSkip(TypedDict):
+    kind: Literal["skip"]
+    seat: int
+
+
+class SheddingMiss(TypedDict):
+    kind: Literal["miss"]
+    seat: int
+    turns: int
+
+
+class SheddingPass(TypedDict):
+    kind: Literal["pass"]
+    seat: int
+
+
+class SheddingReverse(TypedDict):
+    kind: Literal["reverse"]
+    seat: int
+    direction: int
+
+
+class SheddingCancel(TypedDict):
+    kind: Literal["cancel"]
+    seat: int
+    left: int
+
+
+#: ``with`` is a Python keyword, so this one is written in the call form.
+SheddingSwap = TypedDict(
+    "SheddingSwap",
+    {"kind": Literal["swap"], "seat": int, "with": int, "hand": NotRequired[list[str]]},
+)
+
+
+class SheddingOut(TypedDict):
+    kind: Literal["out"]
+    seat: int
+    place: int
+
+
+class SheddingHandEnd(TypedDict):
+    kind: Literal["hand_end"]
+    hand_number: int
+    finished: list[int]
+    points: list[int]
+    scores: list[int]
+    blocked: bool
+
+
+class SheddingGameEnd(TypedDict):
+    kind: Literal["game_end"]
+    winner: int
+    scores: list[int]
+
+
+#: A shedding event as a seat is shown it (``Event.present``): mypy narrows it by ``kind``.
+SheddingEvent = (
+    SheddingDeal
+    | SheddingPlay
+    | SheddingDraw
+    | SheddingNominate
+    | SheddingLast
+    | SheddingBlunder
+    | SheddingSkip
+    | SheddingMiss
+    | SheddingPass
+    | SheddingReverse
+    | SheddingCancel
+    | SheddingSwap
+    | SheddingOut
+    | SheddingHandEnd
+    | SheddingGameEnd
 )

@@ -5,16 +5,21 @@ from __future__ import annotations
 
 import contextlib
 import random
+import typing
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from shedding_house import fitting
 from vocabulary_docs import SPEC, stale, vocabularies
 
 import engine
+from engine.abbott import vocabulary as abbott
 from engine.errors import IllegalActionError
 from engine.events import Event
+from engine.kilodney import vocabulary as kilodney
 from engine.shedding import PRESETS
+from engine.shedding import vocabulary as shedding
 from engine.vocabulary import Vocabulary
 
 #: Every ruleset, at the seat counts each plays at.
@@ -106,3 +111,34 @@ def test_a_stray_key_is_caught() -> None:
 def test_the_spec_holds_each_family_declaration() -> None:
     assert set(vocabularies()) == {"abbott", "kilodney", "shedding"}
     assert stale(SPEC.read_text()) == [], "run: python tests/vocabulary_docs.py --write"
+
+
+#: Each family's TypedDicts, which mypy checks readers against.
+TYPED = [
+    (abbott.VOCABULARY, abbott.AbbottView, abbott.AbbottEvent),
+    (kilodney.VOCABULARY, kilodney.KilodneyView, kilodney.KilodneyEvent),
+    (shedding.VOCABULARY, shedding.SheddingView, shedding.SheddingEvent),
+]
+
+
+def _keys(typed: typing.Any) -> tuple[set[str], set[str]]:
+    return set(typed.__required_keys__), set(typed.__optional_keys__)
+
+
+def _declared(fields: typing.Any, private: typing.Any = ()) -> tuple[set[str], set[str]]:
+    """The keys a declaration makes required and optional (a private field is shown to
+    some seats only, so a presented event may lack it)."""
+    required = {f.name for f in fields if not f.optional}
+    return required, {f.name for f in fields if f.optional} | {f.name for f in private}
+
+
+@pytest.mark.parametrize(("vocabulary", "view", "events"), TYPED, ids=[t[0].family for t in TYPED])
+def test_each_typed_view_and_event_holds_the_declared_keys(vocabulary, view, events) -> None:
+    """The TypedDicts and the vocabularies cannot drift: the same keys, required alike."""
+    assert typing.get_args(view.__annotations__["family"]) == (vocabulary.family,)
+    assert _keys(view) == _declared(vocabulary.view_fields)
+    by_kind = {typing.get_args(t.__annotations__["kind"])[0]: t for t in typing.get_args(events)}
+    assert set(by_kind) == {e.kind for e in vocabulary.events}
+    for kind in vocabulary.events:
+        required, optional = _keys(by_kind[kind.kind])
+        assert (required - {"kind"}, optional) == _declared(kind.public, kind.private), kind.kind

@@ -1,0 +1,41 @@
+"""Every family's view and event as one type each, and the narrowing from a plain dict.
+
+A view arrives as a plain dict (``Game.view``, or decoded off the wire); ``as_view``
+reads it as the family's TypedDict its ``family`` key names, so a reader that handles
+every family narrows it with ``view["family"] == "abbott"`` and mypy checks each key it
+then reads. A reader of one family uses its own (``shedding_view``, ...).
+
+>>> v = as_view({"family": "shedding", "pending": None, "awaiting_kind": "suit"})
+>>> v["awaiting_kind"]
+<Awaiting.SUIT: 'suit'>
+"""
+
+from collections.abc import Mapping
+from typing import Any, cast
+
+from engine.abbott.vocabulary import AbbottEvent, AbbottView
+from engine.kilodney.vocabulary import KilodneyEvent, KilodneyView
+from engine.shedding.vocabulary import SheddingEvent, SheddingView, with_kinds
+
+#: A view of any family; ``family`` tells which.
+View = AbbottView | SheddingView | KilodneyView
+
+#: An event of any family as a seat is shown it; a reader narrows it by ``kind`` (and,
+#: where two families share a kind, by the family of the table it came from).
+GameEvent = AbbottEvent | SheddingEvent | KilodneyEvent
+
+
+def as_view(view: Mapping[str, Any]) -> View:
+    """``view`` read as its family's TypedDict: a cast, but for a shedding view, whose
+    kinds (words on the wire) are made the engine's enums again (``with_kinds``)."""
+    if view.get("family") == "shedding":
+        return with_kinds(view)
+    return cast(View, view)
+
+
+def as_event(event: Mapping[str, Any]) -> GameEvent:
+    """``event`` (a presented event, a plain dict) read as an event: a cast."""
+    return cast(GameEvent, event)
+
+
+__all__ = ["GameEvent", "View", "as_event", "as_view"]
