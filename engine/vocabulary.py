@@ -28,7 +28,7 @@ These modules do without ``from __future__ import annotations``: with it, Python
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any, TypedDict, cast
 
 from engine.events import Event
 
@@ -80,6 +80,21 @@ class CommonView(TypedDict):
     over: bool
     scores: list[int]
     options: dict[str, Any]
+
+
+def common_view(view: Mapping[str, Any]) -> CommonView:
+    """``view`` (a plain dict, of any family) read for its common keys: a cast, nothing
+    checked or copied at run time."""
+    return cast(CommonView, view)
+
+
+def seat_of(view: CommonView) -> int:
+    """The seat ``view`` is for: a strategy plays from a seat's view, never a spectator's
+    (whose ``viewer`` is ``None``: ``ValueError``)."""
+    seat = view["viewer"]
+    if seat is None:
+        raise ValueError("a spectator's view has no seat to play for")
+    return seat
 
 
 def _problems(where: str, keys: Sequence[str], fields: Sequence[Field]) -> list[str]:
@@ -166,5 +181,7 @@ __all__ = [
     "Field",
     "Vocabulary",
     "common_markdown",
+    "common_view",
     "markdown",
+    "seat_of",
 ]

@@ -251,6 +251,11 @@ def with_kinds(view: Mapping[str, Any]) -> SheddingView:
     return cast(SheddingView, out)
 
 
+def shedding_event(event: Mapping[str, Any]) -> "SheddingEvent":
+    """``event`` (a presented event, a plain dict) read as a shedding event: a cast."""
+    return cast("SheddingEvent", event)
+
+
 class SheddingDeal(TypedDict):
     kind: Literal["deal"]
     dealer: int

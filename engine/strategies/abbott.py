@@ -28,18 +28,20 @@ from __future__ import annotations
 import logging
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from engine.abbott import rook_moves, square_index, square_name
 from engine.abbott.game import Abbott
 from engine.abbott.scoring import hand_points
+from engine.abbott.vocabulary import AbbottView, abbott_view
 from engine.actions import Action, Ally, Move, Vote
 from engine.poker import CARD_BIT, value_of_mask
 from engine.strategies import register_strategy
 from engine.strategies.abbott_solver import VOTE_END, Solution, SolverTable, cards_left, solve
 from engine.strategies.search import ISMCTS, fresh_copy
+from engine.vocabulary import seat_of
 
 log = logging.getLogger(__name__)
 
@@ -75,14 +77,16 @@ class Position:
         self.seats = len(pieces)
 
     @classmethod
-    def from_view(cls, view: dict[str, Any]) -> Position:
+    def from_view(cls, view: AbbottView) -> Position:
         size = view["size"]
         cells = [CARD_BIT[c] if c is not None else 0 for row in view["grid"] for c in row]
         pieces = [square_index(p, size) for p in view["pieces"]]
         masks = [sum(CARD_BIT[c] for c in coll) for coll in view["collections"]]
         a = view.get("alliance")
         alliance = None if a is None else (a["chooser"], a["partner"])
-        return cls(size, cells, pieces, masks, view["turn_of"], alliance)
+        mover = view["turn_of"]
+        assert mover is not None, "a position to play on: the game is not over"
+        return cls(size, cells, pieces, masks, mover, alliance)
 
     def moves(self, seat: int) -> list[int]:
         return rook_moves(self.pieces[seat], self.size, self.pieces)
@@ -150,7 +154,7 @@ class Position:
         return max((self.after(sq) for sq in options), key=lambda p: p.worth(mover))
 
 
-def _ally_choice(view: dict[str, Any], pos: Position, me: int) -> str | None:
+def _ally_choice(view: AbbottView, pos: Position, me: int) -> str | None:
     """A partner worth naming now, or ``None``."""
     chances = pos.chances()
     alone = chances[me] * 10
@@ -165,11 +169,14 @@ class AbbottHeuristic:
 
     name = "heuristic"
 
-    def choose(self, view: dict[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
+    def choose(
+        self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
+    ) -> Action:
+        view = abbott_view(view)
         moves = [a for a in legal if isinstance(a, Move)]
         if not moves:
             return legal[0] if len(legal) == 1 else _fallback(legal)
-        me = view["viewer"]
+        me = seat_of(view)
         pos = Position.from_view(view)
         allies = {a.partner: a for a in legal if isinstance(a, Ally)}
         if allies:
@@ -181,7 +188,7 @@ class AbbottHeuristic:
 
 
 def vote_or_best(
-    view: dict[str, Any],
+    view: AbbottView,
     me: int,
     legal: Sequence[Action],
     scored: Sequence[tuple[float, Move]],
@@ -207,7 +214,7 @@ def rank_moves(pos: Position, moves: Sequence[Move], me: int) -> list[tuple[floa
     return out
 
 
-def _stands(view: dict[str, Any], me: int) -> float:
+def _stands(view: AbbottView, me: int) -> float:
     """What the hand pays ``me`` if it ends now."""
     values = [value_of_mask(sum(CARD_BIT[c] for c in coll)) for coll in view["collections"]]
     best = max(values)
@@ -231,7 +238,7 @@ def _fallback(legal: Sequence[Action]) -> Action:
 class AbbottAdapter:
     """The search's view of abbott: the world is the view itself."""
 
-    def world(self, view: dict[str, Any], memory: Abbott, rng: random.Random) -> Abbott:
+    def world(self, view: Mapping[str, Any], memory: Abbott, rng: random.Random) -> Abbott:
         return fresh_copy(memory, rng)
 
     def keep(self, legal: list[Action]) -> list[Action]:
@@ -260,10 +267,10 @@ class AbbottAdapter:
                     best_gain, best = gain, m
         return best if best is not None else moves[rng.randrange(len(moves))]
 
-    def ended(self, game: Abbott, root: dict[str, Any]) -> bool:
+    def ended(self, game: Abbott, root: Mapping[str, Any]) -> bool:
         return game.over or game.hand_number != root["hand_number"]
 
-    def value(self, game: Abbott, root: dict[str, Any], finished: bool) -> list[float]:
+    def value(self, game: Abbott, root: Mapping[str, Any], finished: bool) -> list[float]:
         g = game
         n = g.seats
         if finished:
@@ -317,14 +324,17 @@ class AbbottSearch:
         self.solver_stats = {"solved": 0, "fallback": 0}
         self.last_solution: Solution | None = None
 
-    def choose(self, view: dict[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
+    def choose(
+        self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
+    ) -> Action:
+        view = abbott_view(view)
         moves = [a for a in legal if isinstance(a, Move)]
         can_end = me_may_end(view)
         if len(moves) == 1 and not can_end and not any(isinstance(a, Ally) for a in legal):
             return moves[0]
         if not moves:
             return _fallback(legal)
-        me = view["viewer"]
+        me = seat_of(view)
         if view["seats"] > 2:
             return self.multi.choose(view, legal, rng)
         kept: list[Action] = [a for a in legal if isinstance(a, Move | Ally)]
@@ -382,9 +392,12 @@ class AbbottLookahead:
         self.plies = plies
         self.ally = bool(ally)
 
-    def choose(self, view: dict[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
+    def choose(
+        self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
+    ) -> Action:
+        view = abbott_view(view)
         moves = [a for a in legal if isinstance(a, Move)]
-        me = view["viewer"]
+        me = seat_of(view)
         pos = Position.from_view(view)
         allies = {a.partner: a for a in legal if isinstance(a, Ally)}
         if allies and not self.ally:
@@ -418,7 +431,7 @@ class AbbottLookahead:
         return out
 
 
-def me_may_end(view: dict[str, Any]) -> bool:
+def me_may_end(view: AbbottView) -> bool:
     """Whether the viewer's ``vote end`` would end the hand (everyone else voted)."""
     votes = view.get("votes") or []
     return view["viewer"] not in votes and len(votes) == view["seats"] - 1
@@ -452,12 +465,13 @@ class Hint:
 
 
 def hint(
-    view: dict[str, Any], node_limit: int = 300_000, table: SolverTable | None = None
+    view: Mapping[str, Any], node_limit: int = 300_000, table: SolverTable | None = None
 ) -> Hint | None:
     """The solver's advice for the seat to act in a 2-player position, or
     ``None`` (a 4-player game, a finished one, or no best move proven within
     ``node_limit``). For a client's ``hint`` and the after-game analysis; pass
     a ``table`` kept for the hand to reuse earlier work."""
+    view = abbott_view(view)
     if view.get("seats") != 2 or view.get("over") or view.get("turn_of") is None:
         return None
     result = solve(view, node_limit, table)

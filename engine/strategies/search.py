@@ -28,11 +28,12 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
 from engine.actions import Action
 from engine.game import Game
+from engine.vocabulary import common_view, seat_of
 
 #: The family's game type: an adapter speaks of its own family's games, so it reads their
 #: public state with its real type (an ``Adapter[Abbott]`` gets an ``Abbott``).
@@ -42,7 +43,7 @@ G = TypeVar("G", bound=Game)
 class Adapter(Protocol[G]):
     """What a family tells the search."""
 
-    def world(self, view: dict[str, Any], memory: Any, rng: random.Random) -> G:
+    def world(self, view: Mapping[str, Any], memory: Any, rng: random.Random) -> G:
         """A full game state consistent with ``view`` (hidden cards sampled)."""
         ...
 
@@ -50,11 +51,11 @@ class Adapter(Protocol[G]):
         """A quick, decent move for the rollouts."""
         ...
 
-    def value(self, game: G, root: dict[str, Any], finished: bool) -> list[float]:
+    def value(self, game: G, root: Mapping[str, Any], finished: bool) -> list[float]:
         """Each seat's worth of the position in [0, 1]; ``finished``: the hand ended."""
         ...
 
-    def ended(self, game: G, root: dict[str, Any]) -> bool:
+    def ended(self, game: G, root: Mapping[str, Any]) -> bool:
         """Whether the hand the search started in is over."""
         ...
 
@@ -79,7 +80,7 @@ def fresh_copy(game: G, rng: random.Random) -> G:
 
 def play_out(
     adapter: Adapter[G],
-    view: dict[str, Any],
+    view: Mapping[str, Any],
     world: G,
     action: Action,
     seed: int,
@@ -93,7 +94,7 @@ def play_out(
     (paired playouts). ``choices`` narrows each actor's legal actions (default: all)."""
     game = fresh_copy(world, random.Random(seed))
     roll = random.Random(seed)
-    game.apply(view["viewer"], action)
+    game.apply(seat_of(common_view(view)), action)
     steps = 1
     finished = game.over or adapter.ended(game, view)
     while not finished and steps < depth:
@@ -133,11 +134,10 @@ class ISMCTS(Generic[G]):
         self.seconds = seconds
 
     def search(
-        self, view: dict[str, Any], legal: Sequence[Action], memory: Any, rng: random.Random
+        self, view: Mapping[str, Any], legal: Sequence[Action], memory: Any, rng: random.Random
     ) -> tuple[Action, dict[str, tuple[int, float]]]:
         """The most visited root action, and each root action's (visits, mean reward)."""
-        me = view["viewer"]
-        seats = view["seats"]
+        me, seats = seat_of(common_view(view)), common_view(view)["seats"]
         by_name = {str(a): a for a in legal}
         root = Node(seats)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
@@ -160,7 +160,7 @@ class ISMCTS(Generic[G]):
         self,
         root: Node,
         game: G,
-        view: dict[str, Any],
+        view: Mapping[str, Any],
         me: int,
         root_legal: dict[str, Action],
         rng: random.Random,
@@ -267,10 +267,10 @@ class DeterminizedMC(Generic[G]):
         self.confidence = confidence
 
     def search(
-        self, view: dict[str, Any], legal: Sequence[Action], memory: Any, rng: random.Random
+        self, view: Mapping[str, Any], legal: Sequence[Action], memory: Any, rng: random.Random
     ) -> tuple[Action, dict[str, tuple[int, float]]]:
         """The chosen candidate, and each candidate's (worlds, mean reward)."""
-        me = view["viewer"]
+        me = seat_of(common_view(view))
         adapter = self.adapter
         worlds = max(2, self.iterations // len(legal))
         values: list[list[float]] = [[] for _ in legal]

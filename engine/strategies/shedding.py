@@ -31,7 +31,7 @@ import json
 import math
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -41,9 +41,12 @@ from engine.actions import Action, Draw, Last, Nominate, Pass, Play
 from engine.cards import Card
 from engine.shedding.codes import JK, RANK, SUIT, code, codes_of
 from engine.shedding.game import SheddingGame
+from engine.shedding.state import Awaiting
 from engine.shedding.table import PowerTable, power_table
+from engine.shedding.vocabulary import SheddingView, shedding_event, shedding_view
 from engine.strategies import register_strategy
 from engine.strategies.search import ISMCTS, DeterminizedMC
+from engine.vocabulary import seat_of
 
 SUITS = "CDHS"
 
@@ -55,8 +58,9 @@ def preset_table(preset: str, options: str = "{}") -> PowerTable:
     return power_table(engine.ruleset(preset).schema.resolve(json.loads(options)))
 
 
-def view_table(view: dict[str, Any]) -> PowerTable:
+def view_table(view: Mapping[str, Any]) -> PowerTable:
     """The power table of the rules the view's table plays."""
+    view = shedding_view(view)
     options = view.get("options")
     if not options:
         return preset_table(view["ruleset"])
@@ -67,7 +71,7 @@ def _codes(texts: Sequence[str] | None) -> list[int]:
     return [code(Card.parse(t)) for t in texts or []]
 
 
-def next_seat(view: dict[str, Any], seat: int) -> int:
+def next_seat(view: SheddingView, seat: int) -> int:
     """The next seat still in the hand, in the direction of play."""
     n: int = view["seats"]
     d: int = view.get("direction", 1)
@@ -79,7 +83,7 @@ def next_seat(view: dict[str, Any], seat: int) -> int:
     return seat
 
 
-def swap_partner(view: dict[str, Any], seat: int) -> int:
+def swap_partner(view: SheddingView, seat: int) -> int:
     """Whom a swap card trades hands with: the next seat to the left (in seat
     order, whatever the direction of play) still in the hand."""
     n: int = view["seats"]
@@ -109,7 +113,7 @@ def go_on_worth(left: Sequence[int], pt: PowerTable) -> int:
 
 
 def rate_play(
-    view: dict[str, Any],
+    view: Mapping[str, Any],
     play: Play,
     hand: list[int],
     pt: PowerTable,
@@ -124,6 +128,8 @@ def rate_play(
     threatens alike, 1: a pick-up of N weighs N/2 times a two's); ``multi`` is what each
     card after a play's first is worth (a set or run laid at once), against 1 for the
     first."""
+    view = shedding_view(view)
+    me = seat_of(view)
     cards = codes_of(play)
     rest = Counter(hand)
     rest.subtract(cards)
@@ -131,7 +137,7 @@ def rate_play(
     worth = 1.0 + multi * (len(cards) - 1)
     if not left:
         return 100.0  # out
-    nxt = next_seat(view, view["viewer"])
+    nxt = next_seat(view, me)
     threat = 1.0 / max(1, view["hand_sizes"][nxt])  # the nearer he is to out, the more it helps
     last = cards[-1]
     for c in cards:
@@ -147,7 +153,7 @@ def rate_play(
     if pt.swap[last]:
         # The hand left is traded for the next seat's (in seat order, as the rules
         # swap): worth what shedding the difference would be, good or bad.
-        worth += len(left) - view["hand_sizes"][swap_partner(view, view["viewer"])]
+        worth += len(left) - view["hand_sizes"][swap_partner(view, me)]
     if pt.cover[last] and not any(SUIT[c] == SUIT[last] or RANK[c] == RANK[last] for c in left):
         worth -= 1.5  # must cover it and cannot
     if last != JK:
@@ -177,7 +183,10 @@ class SheddingHeuristic:
         self.pickup_scale = pickup_scale
         self.multi = multi
 
-    def choose(self, view: dict[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
+    def choose(
+        self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
+    ) -> Action:
+        view = shedding_view(view)
         if len(legal) == 1:
             return legal[0]
         if any(isinstance(a, Last) for a in legal) and view["viewer"] == view["to_act"]:
@@ -212,22 +221,24 @@ class SheddingMemory:
         self.hand_number: int | None = None
         self.pile: list[int] = []
 
-    def observe(self, event: dict[str, Any]) -> None:
-        kind = event.get("kind")
-        if kind == "deal":
+    def observe(self, event: Mapping[str, Any]) -> None:
+        event = shedding_event(event)
+        if event["kind"] == "deal":
             self.hand_number = event.get("hand_number")
             top = event.get("top")
-            self.pile = _codes(event.get("pile") or ([top] if top else []))
-        elif kind == "play" and event.get("cards"):
+            self.pile = _codes([top] if top else [])
+        elif event["kind"] == "play" and event.get("cards"):
             self.pile.extend(_codes(event["cards"]))
 
-    def pile_for(self, view: dict[str, Any]) -> list[int]:
+    def pile_for(self, view: Mapping[str, Any]) -> list[int]:
         """The known part of the pile, top last: at most ``pile_size`` cards."""
+        view = shedding_view(view)
+        top = view.get("top")
         if self.hand_number != view["hand_number"]:
-            return _codes([view["top"]]) if view.get("top") else []
+            return _codes([top]) if top else []
         known = self.pile[-view["pile_size"] :] if view["pile_size"] else []
-        if view.get("top") and (not known or known[-1] != code(Card.parse(view["top"]))):
-            return _codes([view["top"]])
+        if top and (not known or known[-1] != code(Card.parse(top))):
+            return _codes([top])
         return known
 
 
@@ -255,7 +266,7 @@ class SheddingAdapter:
 
     def world(
         self,
-        view: dict[str, Any],
+        view: Mapping[str, Any],
         memory: tuple[SheddingGame, Sequence[int]],
         rng: random.Random,
     ) -> SheddingGame:
@@ -344,11 +355,12 @@ class SheddingAdapter:
                     best, best_w = a, w
         return best if best is not None else _draw_or_first(legal)
 
-    def ended(self, game: SheddingGame, root: dict[str, Any]) -> bool:
+    def ended(self, game: SheddingGame, root: Mapping[str, Any]) -> bool:
         g = game
         return g.game_over or g.hand_over or g.hand_number != root["hand_number"]
 
-    def value(self, game: SheddingGame, root: dict[str, Any], finished: bool) -> list[float]:
+    def value(self, game: SheddingGame, root: Mapping[str, Any], finished: bool) -> list[float]:
+        root = shedding_view(root)
         g = game
         n = g.seats
         if g.hand_number != root["hand_number"] or g.game_over:
@@ -370,7 +382,9 @@ class SheddingAdapter:
         return out
 
 
-def worlds_from(view: dict[str, Any], known_pile: Sequence[int]) -> tuple[SheddingGame, list[int]]:
+def worlds_from(
+    view: Mapping[str, Any], known_pile: Sequence[int]
+) -> tuple[SheddingGame, list[int]]:
     """What ``SheddingAdapter.world`` samples from: the hand as the view shows it (with
     the cards the seat saw go onto the pile) and the cards the seat has not seen."""
     seen = SheddingGame.from_view(view, known_pile)
@@ -483,12 +497,15 @@ class SheddingSearch:
             tuned = self._tuned[ruleset] = PresetSearch(st, mc, mcts)
         return tuned
 
-    def observe(self, event: dict[str, Any]) -> None:
+    def observe(self, event: Mapping[str, Any]) -> None:
         self.memory.observe(event)
 
-    def choose(self, view: dict[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
+    def choose(
+        self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
+    ) -> Action:
+        view = shedding_view(view)
         plays = [a for a in legal if isinstance(a, Play | Draw | Pass)]
-        if len(plays) <= 1 or view.get("awaiting_kind") == "suit":
+        if len(plays) <= 1 or view.get("awaiting_kind") == Awaiting.SUIT:
             return self.heuristic.choose(view, legal, rng)
         if any(isinstance(a, Last) for a in legal):
             return next(a for a in legal if isinstance(a, Last))
