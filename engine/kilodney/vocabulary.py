@@ -144,6 +144,11 @@ def kilodney_view(view: Mapping[str, Any]) -> KilodneyView:
     return cast(KilodneyView, view)
 
 
+def kilodney_event(event: Mapping[str, Any]) -> "KilodneyEvent":
+    """``event`` (a presented event, a plain dict) read as a kilodney event: a cast."""
+    return cast("KilodneyEvent", event)
+
+
 class KilodneyDeal(TypedDict):
     kind: Literal["deal"]
     dealer: int

@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from engine.actions import Action
@@ -37,7 +37,9 @@ class Strategy(Protocol):
 
     name: str
 
-    def choose(self, view: dict[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
+    def choose(
+        self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
+    ) -> Action:
         """Pick one of ``legal`` from what ``view`` shows."""
         ...
 
@@ -47,7 +49,9 @@ class RandomStrategy:
 
     name = "random"
 
-    def choose(self, view: dict[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
+    def choose(
+        self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
+    ) -> Action:
         if not legal:
             raise ValueError("no legal action to choose from")
         return legal[rng.randrange(len(legal))]

@@ -63,14 +63,16 @@ import math
 import random
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import engine
 from engine.actions import Action, Play
 from engine.cards import JOKER, SUITS, Card
 from engine.kilodney import Kilodney, default_extra_jokers, follows, score_play
+from engine.kilodney.vocabulary import KilodneyView, kilodney_event, kilodney_view
 from engine.strategies import register_strategy
+from engine.vocabulary import seat_of
 
 #: the careless-seat model (``KilodneyMemory.careless``): loose jokers a play
 CARELESS_PRIOR = 0.25
@@ -101,19 +103,19 @@ class KilodneyMemory:
         self.plays: Counter[int] = Counter()
         self.loose: Counter[int] = Counter()
 
-    def observe(self, event: dict[str, Any]) -> None:
-        kind = event.get("kind")
-        if kind == "deal":
+    def observe(self, event: Mapping[str, Any]) -> None:
+        event = kilodney_event(event)
+        if event["kind"] == "deal":
             self.hand_number = event.get("hand_number")
             self.played = []
             self.knocks = {}
             self.running = None
             self.jokered = {}
-        elif kind == "play" and "card" in event:
+        elif event["kind"] == "play" and "card" in event:
             card = Card.parse(event["card"])
             self.played.append(card)
             self._note_play(event.get("seat"), card)
-        elif kind == "knockout" and "card" in event:
+        elif event["kind"] == "knockout" and "card" in event:
             self.knocks[event["seat"]] = Card.parse(event["card"])
             self.running = None
 
@@ -153,18 +155,19 @@ class KilodneyMemory:
         )
         return odds / (1 + odds)
 
-    def played_for(self, view: dict[str, Any]) -> list[Card] | None:
+    def played_for(self, view: Mapping[str, Any]) -> list[Card] | None:
         """The cards played this hand, or ``None`` if this memory missed some.
 
         A memory that starts in a hand where nothing has been played yet (a bot
         that joined as the game started) knows that nothing was missed."""
+        view = kilodney_view(view)
         if self.hand_number != view["hand_number"]:
             if view.get("top") is not None:
                 return None
             self.hand_number, self.played, self.knocks = view["hand_number"], [], {}
         return self.played
 
-    def voids_for(self, view: dict[str, Any]) -> dict[int, list[int]]:
+    def voids_for(self, view: KilodneyView) -> dict[int, list[int]]:
         """Each other seat and the cards (as search codes) he stopped with a joker
         this hand and has not since shown he could follow: a careful player
         holds no card of their suits or faces."""
@@ -176,7 +179,7 @@ class KilodneyMemory:
                     out[s] = codes
         return out
 
-    def dead_for(self, view: dict[str, Any]) -> dict[int, int]:
+    def dead_for(self, view: KilodneyView) -> dict[int, int]:
         """Each knocked-out seat and the card (as a search code) he could not follow."""
         return {s: _code(c) for s, c in self.knocks.items() if s in view["knocked_out"]}
 
@@ -187,21 +190,22 @@ def full_deck(seats: int, total: int | None = None) -> list[Card]:
     return list(engine.cards.FULL_PACK) + [JOKER] * jokers
 
 
-def unseen_cards(view: dict[str, Any], played: list[Card] | None) -> list[Card]:
+def unseen_cards(view: Mapping[str, Any], played: list[Card] | None) -> list[Card]:
     """Every card the viewer has not seen this hand: in other hands (live or dead)."""
+    view = kilodney_view(view)
     mine = _cards(view["hand"] or [])
     if played is not None:
         seen = mine + played
         total = sum(view["hand_sizes"]) + len(played)
     else:
-        seen = mine + ([Card.parse(view["top"])] if view.get("top") else [])
+        seen = mine + ([Card.parse(top)] if (top := view.get("top")) else [])
         total = None
     pool = Counter(full_deck(view["seats"], total))
     pool.subtract(seen)
     return sorted(pool.elements(), key=str)
 
 
-def next_in_hand(view: dict[str, Any], seat: int) -> int | None:
+def next_in_hand(view: KilodneyView, seat: int) -> int | None:
     n: int = view["seats"]
     for step in range(1, n):
         s = (seat + step) % n
@@ -228,12 +232,14 @@ def miss_chance(unseen: int, answering: int, holding: int) -> float:
 
 
 def rate_plays(
-    view: dict[str, Any], plays: Sequence[Play], played: list[Card] | None
+    view: Mapping[str, Any], plays: Sequence[Play], played: list[Card] | None
 ) -> list[tuple[float, Play]]:
     """Each play's worth in expected points (see the module doc)."""
-    me = view["viewer"]
+    view = kilodney_view(view)
+    me = seat_of(view)
     hand = _cards(view["hand"] or [])
-    top = Card.parse(view["top"]) if view.get("running") and view.get("top") else None
+    shown = view.get("top")
+    top = Card.parse(shown) if view.get("running") and shown else None
     unseen = unseen_cards(view, played)
     nxt = next_in_hand(view, me)
     # Cards in hands that are out (knocked out or stranded) are unseen but not held
@@ -265,10 +271,13 @@ class KilodneyHeuristic:
     def __init__(self) -> None:
         self.memory = KilodneyMemory()
 
-    def observe(self, event: dict[str, Any]) -> None:
+    def observe(self, event: Mapping[str, Any]) -> None:
         self.memory.observe(event)
 
-    def choose(self, view: dict[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
+    def choose(
+        self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
+    ) -> Action:
+        view = kilodney_view(view)
         plays = [a for a in legal if isinstance(a, Play)]
         if len(legal) == 1 or not plays:
             return legal[0]
@@ -285,7 +294,7 @@ class KilodneyAdapter:
     plays its worlds out on ``Race`` (below), which is much cheaper."""
 
     def world(
-        self, view: dict[str, Any], memory: tuple[Kilodney, Sequence[Card]], rng: random.Random
+        self, view: Mapping[str, Any], memory: tuple[Kilodney, Sequence[Card]], rng: random.Random
     ) -> Kilodney:
         """``memory`` is ``(Kilodney.from_view(view, played), unseen_cards(view, played))``."""
         seen, unseen = memory
@@ -315,10 +324,11 @@ class KilodneyAdapter:
                 best, best_w = a, w
         return best
 
-    def ended(self, game: Kilodney, root: dict[str, Any]) -> bool:
+    def ended(self, game: Kilodney, root: Mapping[str, Any]) -> bool:
         return game.over or game.hand_number != root["hand_number"]
 
-    def value(self, game: Kilodney, root: dict[str, Any], finished: bool) -> list[float]:
+    def value(self, game: Kilodney, root: Mapping[str, Any], finished: bool) -> list[float]:
+        root = kilodney_view(root)
         g = game
         n = g.seats
         if g.over and g.winner is not None:
@@ -527,7 +537,7 @@ def race_value(race: Race, root_scores: Sequence[int], me: int, temper: float) -
 
 
 def sample_hands(
-    view: dict[str, Any],
+    view: KilodneyView,
     pool: list[int],
     dead: dict[int, int],
     rng: random.Random,
@@ -644,10 +654,13 @@ class KilodneySearch:
         self.infer = infer
         self.memory = KilodneyMemory()
 
-    def observe(self, event: dict[str, Any]) -> None:
+    def observe(self, event: Mapping[str, Any]) -> None:
         self.memory.observe(event)
 
-    def choose(self, view: dict[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
+    def choose(
+        self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
+    ) -> Action:
+        view = kilodney_view(view)
         if len(legal) == 1:
             return legal[0]
         played = self.memory.played_for(view)
@@ -660,12 +673,12 @@ class KilodneySearch:
 
     def _search(
         self,
-        view: dict[str, Any],
+        view: KilodneyView,
         ranked: list[Play],
         played: list[Card] | None,
         rng: random.Random,
     ) -> Action:
-        me = view["viewer"]
+        me = seat_of(view)
         pool = [_code(c) for c in unseen_cards(view, played)]
         dead = self.memory.dead_for(view) if played is not None else {}
         voids = self.memory.voids_for(view) if self.infer and played is not None else {}
@@ -674,7 +687,7 @@ class KilodneySearch:
             [],
             list(view["in_hand"]),
             list(view["scores"]),
-            _code(Card.parse(view["top"])) if view.get("top") else NO_TOP,
+            _code(Card.parse(shown)) if (shown := view.get("top")) else NO_TOP,
             bool(view["running"]),
             leader if (leader := view.get("leader")) is not None else me,
             me,
