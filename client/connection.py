@@ -41,7 +41,7 @@ from typing import Any
 import trio
 
 from client.config import default_name, secret_for
-from client.state import ClientState
+from client.state import Change, ClientState
 from protocol import messages as m
 from protocol.errors import ProtocolError
 from protocol.limits import DEFAULT_LIMITS, Limits
@@ -342,7 +342,7 @@ class Connection:
         if not isinstance(msg, m.Message):
             return  # an UnknownMessage/InvalidMessage from a newer server: nothing to fold
         change = self.state.handle(msg)
-        if change == "gap" and isinstance(msg, m.TableEvent):  # (only an event makes a gap)
+        if change is Change.GAP and isinstance(msg, m.TableEvent):  # (only an event makes a gap)
             self._resync(msg.table)
             return
         # Only a server that sends turns without the view: the board lags the events.

@@ -12,12 +12,12 @@ table remembers ``seq`` so that a reconnect resumes from exactly there.
 >>> st = ClientState()
 >>> st.handle(Snapshot(table="t1", seq=3, state="playing", view={"to_act": 0}, seat=0,
 ...                    legal=("draw",), players=("ann", "bot:random")))
-'table'
+<Change.TABLE: 'table'>
 >>> t = st.tables["t1"]
 >>> t.legal, t.names
 (('draw',), ['ann', 'bot 1'])
 >>> st.handle(TableEvent(table="t1", seq=4, event={"kind": "draw", "seat": 0}))
-'event'
+<Change.EVENT: 'event'>
 >>> st.handle(TableEvent(table="t1", seq=4, event={"kind": "draw", "seat": 0})) is None
 True
 >>> st.handle(Turn(table="t1", seq=4, seat=0, to_act=1, legal=())) and t.to_act
@@ -30,6 +30,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
 from protocol import fields
@@ -38,6 +39,19 @@ from protocol.describe import seat_name
 
 MAX_LOG = 500
 MAX_SHOUTS = 200
+
+
+class Change(Enum):
+    """What a message changed (``ClientState.handle``), for the screen to redraw and the
+    connection to act on."""
+
+    TABLE = "table"  #: a table's seating, view, turn or state
+    EVENT = "event"  #: a game event went into a table's log
+    LOBBY = "lobby"  #: the people, tables or rulesets lists
+    TALK = "talk"  #: talk, shouts, comings and goings
+    NOTICE = "notice"  #: a notice from the server
+    NAME = "name"  #: who we are
+    GAP = "gap"  #: an event past one we never saw, not applied: ask for the missing ones
 
 
 def display_name(player: str | None) -> str | None:
@@ -202,11 +216,10 @@ class ClientState:
             self.tables[table] = TableState(table)
         return self.tables[table]
 
-    def handle(self, msg: Any) -> str | None:
-        """Fold one message in; return what changed (``"table"``, ``"event"``, ``"lobby"``,
-        ``"talk"`` (talk, shouts, comings and goings), ``"notice"``, ``"name"``), ``None``
-        when nothing did, or ``"gap"`` for an event past one we never saw (it is not
-        applied: ask for the missing ones)."""
+    def handle(self, msg: Any) -> Change | None:
+        """Fold one message in; return what changed (a ``Change``), ``None`` when nothing
+        did, or ``Change.GAP`` for an event past one we never saw (it is not applied: ask
+        for the missing ones)."""
         fold = _FOLDS.get(type(msg))
         if fold is None:
             return None
@@ -214,7 +227,7 @@ class ClientState:
             return None  # in flight when we left: the table is no longer ours to show
         return fold(self, msg)
 
-    def _snapshot(self, msg: m.Snapshot) -> str:
+    def _snapshot(self, msg: m.Snapshot) -> Change:
         t = self.table(msg.table)
         before = t.players if t.snapshots else None
         t.seq, t.state, t.view = msg.seq, msg.state, dict(msg.view) or None
@@ -237,20 +250,20 @@ class ClientState:
         t.stale = 0
         t.synced = True
         t.snapshots += 1
-        return "table"
+        return Change.TABLE
 
-    def _event(self, msg: m.TableEvent) -> str | None:
+    def _event(self, msg: m.TableEvent) -> Change | None:
         t = self.table(msg.table)
         if msg.seq <= t.seq:
             return self._backfill(t, msg)
         if t.synced and msg.seq > t.seq + 1:
-            return "gap"
+            return Change.GAP
         t.seq = msg.seq
         t.stale += 1
         t.add("event", dict(msg.event), seq=msg.seq)
-        return "event"
+        return Change.EVENT
 
-    def _turn(self, msg: m.Turn) -> str:
+    def _turn(self, msg: m.Turn) -> Change:
         t = self.table(msg.table)
         if msg.seat is not None and t.seat is None:
             t.seat = msg.seat
@@ -261,14 +274,14 @@ class ClientState:
             t.view, t.stale = dict(view), 0
         elif t.view is not None:
             t.view = {**t.view, "to_act": msg.to_act}
-        return "table"
+        return Change.TABLE
 
-    def _seated(self, msg: m.Seated) -> str:
+    def _seated(self, msg: m.Seated) -> Change:
         t = self.table(msg.table)
         t.seat, t.token = msg.seat, msg.token
-        return "table"
+        return Change.TABLE
 
-    def _presence(self, msg: m.Presence) -> str:
+    def _presence(self, msg: m.Presence) -> Change:
         t = self.table(msg.table)
         if msg.what == "back":
             t.gone.pop(msg.seat, None)
@@ -277,15 +290,15 @@ class ClientState:
         playing = t.state in fields.RUNNING  # (a paused game's left seat is a bot's too)
         t.add("presence", {"seat": msg.seat, "name": msg.name, "what": msg.what,
                            "playing": playing})  # fmt: skip
-        return "talk"
+        return Change.TALK
 
-    def _talk(self, msg: m.Talk) -> str:
+    def _talk(self, msg: m.Talk) -> Change:
         t = self.table(msg.table)
         line = t.add("talk", {"name": msg.name, "text": msg.text})
         line.after = t.seq
         if self.on_talk is not None:
             self.on_talk(msg.table, line)
-        return "talk"
+        return Change.TALK
 
     def restore_talk(self, table: str, lines: list[LogLine]) -> int:
         """Put talk kept from an earlier run back at the head of ``table``'s log, oldest
@@ -301,48 +314,48 @@ class ClientState:
         t.log.extendleft(reversed(fresh))
         return len(fresh)
 
-    def _watcher(self, msg: m.Watcher) -> str:
+    def _watcher(self, msg: m.Watcher) -> Change:
         t = self.table(msg.table)
         t.watching = msg.watching
         t.add("watcher", {"name": msg.name, "what": msg.what, "watching": msg.watching})
-        return "talk"
+        return Change.TALK
 
-    def _shouted(self, msg: m.Shouted) -> str:
+    def _shouted(self, msg: m.Shouted) -> Change:
         self.shouts.append(LogLine("shout", {"name": msg.name, "text": msg.text}))
-        return "talk"
+        return Change.TALK
 
-    def _people(self, msg: m.People) -> str:
+    def _people(self, msg: m.People) -> Change:
         self.people = [dict(p) for p in msg.people]
         self.online = (msg.total, msg.guests)
-        return "lobby"
+        return Change.LOBBY
 
-    def _tables(self, msg: m.Tables) -> str:
+    def _tables(self, msg: m.Tables) -> Change:
         self.lobby = [dict(t) for t in msg.tables]
         for info in self.lobby:  # the watchers of our tables, as the list counts them
             mine = self.tables.get(str(info.get("table")))
             if mine is not None and isinstance(info.get("spectators"), int):
                 mine.watching = info["spectators"]
-        return "lobby"
+        return Change.LOBBY
 
-    def _rulesets(self, msg: m.Rulesets) -> str:
+    def _rulesets(self, msg: m.Rulesets) -> Change:
         self.rulesets = [dict(r) for r in msg.rulesets]
-        return "lobby"
+        return Change.LOBBY
 
-    def _named(self, msg: m.Named) -> str:
+    def _named(self, msg: m.Named) -> Change:
         self.name = msg.name
-        return "name"
+        return Change.NAME
 
-    def _welcome(self, msg: m.Welcome) -> str:
+    def _welcome(self, msg: m.Welcome) -> Change:
         self.server = msg.server
-        return "name"
+        return Change.NAME
 
-    def _notice_message(self, msg: m.Notice) -> str:
+    def _notice_message(self, msg: m.Notice) -> Change:
         self._notice(msg.text)
         # A table's notice (the clock's move, a seat away) goes in its log too, in
         # order with its events: the server names the table it is about.
         if msg.table is not None and msg.table in self.tables:
             self.tables[msg.table].add("note", {"text": msg.text})
-        return "notice"
+        return Change.NOTICE
 
     def _sat_down(self, t: TableState, before: tuple[str | None, ...]) -> None:
         """Log each person the table's seats show where someone else (or no one) sat
@@ -358,7 +371,7 @@ class ClientState:
             t.add("presence", {"seat": seat, "name": player, "what": "sat", "playing": playing})
 
     @staticmethod
-    def _backfill(t: TableState, msg: m.TableEvent) -> str | None:
+    def _backfill(t: TableState, msg: m.TableEvent) -> Change | None:
         """An event older than the board, asked for to fill the log: filed in ``seq``
         order, once; any other old event is a duplicate and ignored. It is named by the
         seating of the line that follows it (the nearest known to its time; with none,
@@ -380,7 +393,7 @@ class ClientState:
         names = next(later, None) or tuple(t.names) or None
         t.log.insert(at, LogLine("event", dict(msg.event), seq=msg.seq, names=names))
         t.backfilled += 1
-        return "event"
+        return Change.EVENT
 
     def forget(self, table: str) -> None:
         """We left ``table``: it is no longer ours to show."""
@@ -399,7 +412,7 @@ class ClientState:
 
 
 #: How each kind of message is folded in (``ClientState.handle``); others change nothing.
-_FOLDS: dict[type, Callable[[ClientState, Any], str | None]] = {
+_FOLDS: dict[type, Callable[[ClientState, Any], Change | None]] = {
     m.Snapshot: ClientState._snapshot,
     m.TableEvent: ClientState._event,
     m.Turn: ClientState._turn,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import stat
 
 from client.config import secret_for
-from client.state import ClientState
+from client.state import Change, ClientState
 from protocol import messages as m
 
 
@@ -13,10 +13,14 @@ def test_events_apply_once_in_order_and_a_gap_is_refused() -> None:
     st = ClientState()
     st.handle(m.Snapshot(table="t", seq=5, state="playing", view={"to_act": 1}, seat=0))
     t = st.tables["t"]
-    assert st.handle(m.TableEvent(table="t", seq=6, event={"kind": "draw", "seat": 1})) == "event"
+    assert (
+        st.handle(m.TableEvent(table="t", seq=6, event={"kind": "draw", "seat": 1})) is Change.EVENT
+    )
     assert st.handle(m.TableEvent(table="t", seq=6, event={"kind": "draw", "seat": 1})) is None
     assert st.handle(m.TableEvent(table="t", seq=4, event={"kind": "draw", "seat": 1})) is None
-    assert st.handle(m.TableEvent(table="t", seq=9, event={"kind": "draw", "seat": 1})) == "gap"
+    assert (
+        st.handle(m.TableEvent(table="t", seq=9, event={"kind": "draw", "seat": 1})) is Change.GAP
+    )
     assert t.seq == 6 and [e.seq for e in t.log] == [6]
     assert t.stale == 1  # the board lags one event until the next view
     st.handle(m.Snapshot(table="t", seq=9, state="playing", view={"to_act": 0}, seat=0))
