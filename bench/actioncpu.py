@@ -18,12 +18,22 @@ Beside it, from the same run, is the engine's floor: the same games replayed by 
 engine alone, each action applied and every seat's view made once (what a table
 cannot avoid doing). No target: a build is better if its figure is lower; the
 median of the passes is printed, with every pass.
+
+Before and after: ``python bench/actioncpu.py --against TREE`` measures this tree and
+``TREE`` (another checkout, e.g. ``git worktree add ../before COMMIT``), one fresh
+process per pass, the two trees taking turns (each going first every other round) so
+that load on the machine falls on both alike; the medians are printed side by side
+with their ratio (after / before) and the target (at most ``TARGET`` of before).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -31,7 +41,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+# The tree whose server is measured: this one, or the one a comparison's worker was given.
+TREE = os.environ.get("BENCH_ACTIONCPU_TREE") or str(ROOT)
+sys.path.insert(0, TREE)
 
 import trio  # noqa: E402
 import trio.testing  # noqa: E402
@@ -47,6 +59,8 @@ from server.tables.table import Table  # noqa: E402
 from server.transport.framing import MsgpackFraming as Codec  # noqa: E402
 
 RULESET = "kilodney"
+#: the CPU an action may cost after, as a share of before (``--against``)
+TARGET = 0.6
 CONFIG = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2)
 
 
@@ -146,18 +160,63 @@ def floor_per_action(games: list[dict[str, Any]]) -> float:
     return (time.process_time() - cpu) / max(actions, 1)
 
 
+def _worker(tree: str, tables: int, actions: int) -> dict[str, float]:
+    """One pass of ``tree``'s tables, in a fresh process: µs an action, and the floor."""
+    out = subprocess.run(
+        [sys.executable, __file__, "--worker", "--tables", str(tables), "--actions",
+         str(actions), "--passes", "1"],
+        env={**os.environ, "BENCH_ACTIONCPU_TREE": tree},
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    result: dict[str, float] = json.loads(out.stdout.splitlines()[-1])
+    return result
+
+
+def compare(against: str, tables: int, actions: int, passes: int) -> None:
+    """``against`` (before) and this tree (after), a pass each in turn, each side going
+    first every other round; the medians side by side, their ratio and the target."""
+    trees = {"before": str(Path(against).resolve()), "after": TREE}
+    print(f"before: {trees['before']}\nafter:  {trees['after']}")
+    print(f"load average {os.getloadavg()[0]:.1f} at the start")
+    got: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
+    for k in range(passes):
+        sides = list(trees.items())
+        for side, tree in sides if k % 2 == 0 else sides[::-1]:
+            got[side].append(_worker(tree, tables, actions))
+    print(f"{tables} tables of 4 members ({RULESET}), {actions} actions a pass,"
+          f" {passes} passes a side; load average {os.getloadavg()[0]:.1f} at the end")  # fmt: skip
+    ours = {side: statistics.median(r["us"] for r in runs) for side, runs in got.items()}
+    floor = {side: statistics.median(r["floor"] for r in runs) for side, runs in got.items()}
+    for side in trees:
+        passes_text = ", ".join(f"{r['us']:.1f}" for r in got[side])
+        print(f"   {side:<6} table + encoding {ours[side]:6.1f} µs an action (median;"
+              f" passes {passes_text}); engine floor {floor[side]:5.1f}")  # fmt: skip
+    ratio = ours["after"] / ours["before"]
+    met = "met" if ratio <= TARGET else "NOT met"
+    print(f"   after / before {ratio:.2f}x; target <= {TARGET}x: {met}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=40)
     parser.add_argument("--actions", type=int, default=20_000)
     parser.add_argument("--passes", type=int, default=3)
+    parser.add_argument("--against", metavar="TREE", help="compare with another checkout")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.against:
+        compare(args.against, args.tables, args.actions, args.passes)
+        return
     tmp = Path(tempfile.mkdtemp(prefix="sb-actioncpu-"))
     ours, floors = [], []
     for _ in range(args.passes):
         per_action, games = trio.run(tables_pass, args.tables, args.actions, tmp)
         ours.append(per_action * 1e6)
         floors.append(floor_per_action(games) * 1e6)
+    shutil.rmtree(tmp, ignore_errors=True)
+    if args.worker:
+        print(json.dumps({"us": ours[0], "floor": floors[0]}))
+        return
     print(f"{args.tables} tables of 4 members ({RULESET}), {args.actions} actions a pass")
     print(f"   table + encoding  {statistics.median(ours):6.1f} µs an action (median;"
           f" passes {', '.join(f'{x:.1f}' for x in ours)})")  # fmt: skip

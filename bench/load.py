@@ -3,6 +3,7 @@
     python bench/load.py                 # every figure (about three minutes on 2 cores)
     python bench/load.py --quick         # shorter runs
     python bench/load.py --quick --runs 4a --profile FILE   # one run, under cProfile
+    python bench/load.py --quick --against TREE   # before (TREE) and after, interleaved
 
 What it measures, each beside its reference from the same run:
 
@@ -31,6 +32,14 @@ directory, WAL, group commit); the bots run in other processes (each a trio
 run of many connections), so the server gets a core of its own on a 2-core
 machine. Only 127.0.0.1 is used; the fd limit is raised with
 ``resource.setrlimit`` for the 1,000 connections of run 4.
+
+Before and after: ``--against TREE`` runs the server of another checkout (``TREE``,
+e.g. ``git worktree add ../before COMMIT``) and this one's by turns, ``--rounds``
+rounds, each side going first every other round and each turn a fresh server, so that
+the machine's load falls on both alike. A turn measures the echo floor, run 1 (act ->
+ok on one table) and run 4a (saturation); the medians are printed side by side with
+the ratio (after / before) and the targets: the server's CPU an action at saturation
+at most ``CPU_TARGET`` of before, and act -> ok p50 at most 3x the echo.
 """
 
 from __future__ import annotations
@@ -42,6 +51,7 @@ import os
 import random
 import re
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -64,6 +74,8 @@ PORT_LINE = re.compile(rb"listening on \S+ port (\d+)")
 # 250 tables x 4 bots acting at once, measured on this 2-core machine before the
 # performance work (the goal is twice this); the reference run 3 is from the same run.
 BEFORE_ACTIONS_PER_S = 1_721
+#: with --against: the server's CPU an action at saturation, at most this share of before
+CPU_TARGET = 0.6
 
 
 def verdict(met: bool) -> str:
@@ -322,10 +334,15 @@ def main() -> None:
     parser.add_argument(
         "--runs", default="1,3,4a,4b", help="which runs, comma-separated (default: all)"
     )
+    parser.add_argument("--against", metavar="TREE", help="compare with another checkout")
+    parser.add_argument("--rounds", type=int, default=2, help="with --against: turns a side")
     args = parser.parse_args()
     seconds = args.seconds or (5.0 if args.quick else 15.0)
     raise_fd_limit()
     mp.set_start_method("fork")
+    if args.against:
+        compare(args, seconds)
+        return
 
     echo_proc, echo_port = start_echo()
     tmp = Path(tempfile.mkdtemp(prefix="sb-load-"))
@@ -347,6 +364,65 @@ def main() -> None:
             import pstats
 
             pstats.Stats(args.profile).sort_stats("tottime").print_stats(25)
+
+
+def _turn(tree: Path, args: argparse.Namespace, seconds: float, tag: str) -> dict[str, float]:
+    """One side's turn of a comparison: a fresh server of ``tree``, the echo floor,
+    run 1 and run 4a."""
+    echo_proc, echo_port = start_echo()
+    tmp = Path(tempfile.mkdtemp(prefix="sb-load-"))
+    server, port = start_switchboard(tmp, "send_queue = 4096\n", tree=tree)
+    try:
+        count = 2000 if args.quick else 5000
+        echo = measure_pings(echo_port, count)
+        one = measure_tables(port, 1, seconds, 1, f"one{tag}", server.pid)
+        many = measure_tables(port, args.tables, seconds, args.client_procs, f"s{tag}", server.pid)
+    finally:
+        server.terminate()
+        server.wait(30)
+        echo_proc.terminate()
+    return {
+        "echo_p50": echo["p50"],
+        "ok_p50": one["ok_p50"],
+        "ok_ratio": one["ok_p50"] / echo["p50"],
+        "cpu_us": many["server_cpu"] / max(many["actions_per_s"], 1e-9) * 1e6,
+        "actions_per_s": many["actions_per_s"],
+        "waiting": many["server_waiting"],
+    }
+
+
+def compare(args: argparse.Namespace, seconds: float) -> None:
+    """Before (``args.against``) and after (this tree), by turns; the medians side by side."""
+    trees = {"before": Path(args.against).resolve(), "after": ROOT}
+    print(f"before: {trees['before']}\nafter:  {trees['after']}")
+    print(f"{os.cpu_count()} cores; python {sys.version.split()[0]}; trio {trio.__version__};"
+          f" load average {os.getloadavg()[0]:.1f} at the start")  # fmt: skip
+    got: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
+    for k in range(args.rounds):
+        sides = list(trees.items())
+        for side, tree in sides if k % 2 == 0 else sides[::-1]:
+            r = _turn(tree, args, seconds, f"{side[0]}{k}x")
+            got[side].append(r)
+            print(f"   round {k + 1} {side:<6}: CPU {r['cpu_us']:.0f} µs an action at"
+                  f" {r['actions_per_s']:.0f} actions/s ({100 * r['waiting']:.0f}% waiting"
+                  f" for a CPU); act -> ok p50 {r['ok_p50']:.3f} ms = {r['ok_ratio']:.1f}x"
+                  f" the echo's {r['echo_p50']:.3f}", flush=True)  # fmt: skip
+    med = {side: {key: statistics.median(r[key] for r in runs) for key in runs[0]}
+           for side, runs in got.items()}  # fmt: skip
+    b, a = med["before"], med["after"]
+    print(f"\nmedians of {args.rounds} turns a side ({args.tables} tables at saturation,"
+          f" {seconds:.0f} s a run); load average {os.getloadavg()[0]:.1f} at the end")  # fmt: skip
+    print(f"{'':<36}{'before':>10}{'after':>10}{'ratio':>8}")
+    ratio = a["cpu_us"] / b["cpu_us"]
+    print(f"{'server CPU an action (4a), µs':<36}{b['cpu_us']:>10.0f}{a['cpu_us']:>10.0f}"
+          f"{ratio:>7.2f}x   target <= {CPU_TARGET}x: {verdict(ratio <= CPU_TARGET)}")  # fmt: skip
+    speed = a["actions_per_s"] / b["actions_per_s"]
+    print(f"{'actions/s at saturation (4a)':<36}{b['actions_per_s']:>10.0f}"
+          f"{a['actions_per_s']:>10.0f}{speed:>7.2f}x")  # fmt: skip
+    print(f"{'act -> ok p50 (run 1), ms':<36}{b['ok_p50']:>10.3f}{a['ok_p50']:>10.3f}"
+          f"{a['ok_p50'] / b['ok_p50']:>7.2f}x")  # fmt: skip
+    print(f"{'  as a multiple of the echo':<36}{b['ok_ratio']:>10.1f}{a['ok_ratio']:>10.1f}"
+          f"{'':>8}   target <= 3x: {verdict(a['ok_ratio'] <= 3)}")  # fmt: skip
 
 
 def cpu_line(res: dict[str, Any], procs: int) -> str:
@@ -420,18 +496,18 @@ def _drain(stream: Any) -> None:
 
 
 def start_switchboard(
-    tmp: Path, settings: str = "", profile: str | None = None
+    tmp: Path, settings: str = "", profile: str | None = None, tree: Path = ROOT
 ) -> tuple[subprocess.Popen[bytes], int]:
-    """``switchboard serve`` on loopback, port 0, data in ``tmp``, a fast scrypt and room
-    for many connections (plus ``settings``, TOML lines of ``[server]``); under cProfile
-    writing ``profile`` if given. The process and its port; its log is drained."""
+    """``switchboard serve`` of ``tree`` on loopback, port 0, data in ``tmp``, a fast scrypt
+    and room for many connections (plus ``settings``, TOML lines of ``[server]``); under
+    cProfile writing ``profile`` if given. The process and its port; its log is drained."""
     config = tmp / "bench.toml"
     config.write_text("[server]\nscrypt_n = 2\nmax_connections = 30000\n" + settings)
     server = subprocess.Popen(
         [sys.executable, *(["-m", "cProfile", "-o", profile] if profile else []),
          "-m", "switchboard", "serve", "--host", HOST, "--port", "0",
          "--data", str(tmp), "--config", str(config)],
-        stderr=subprocess.PIPE, cwd=ROOT, preexec_fn=raise_fd_limit,
+        stderr=subprocess.PIPE, cwd=tree, preexec_fn=raise_fd_limit,
     )  # fmt: skip
     buffer = b""
     while not (found := PORT_LINE.search(buffer)):
