@@ -4,6 +4,7 @@ bytes behind it (the h11 test_io pattern)."""
 
 from __future__ import annotations
 
+import msgpack
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -11,7 +12,7 @@ from protocol_strategies import ALL_CLASSES, message_strategy, messages
 
 from protocol import messages as m
 from protocol.commands import format_command, parse_command
-from protocol.msgpack_codec import MsgpackDecoder, encode
+from protocol.msgpack_codec import HEADER, MsgpackDecoder, encode
 from protocol.text_codec import ClientTextCodec, ServerTextCodec, format_lines, parse_line
 
 
@@ -41,6 +42,15 @@ def test_msgpack_round_trip_every_type(cls, data):
     follower = encode(m.Ping(id=1))
     for out in three_ways(MsgpackDecoder, frame, follower):
         assert out == [msg]
+
+
+@pytest.mark.parametrize("cls", ALL_CLASSES, ids=lambda c: c.type)
+@given(data=st.data())
+def test_msgpack_frame_is_the_message_map_packed(cls, data):
+    """The encoder's own map maker writes the very bytes of ``to_map``, in its order."""
+    msg = data.draw(message_strategy(cls))
+    body = msgpack.packb(msg.to_map(), use_bin_type=True)
+    assert encode(msg) == HEADER.pack(len(body)) + body
 
 
 @pytest.mark.parametrize("cls", ALL_CLASSES, ids=lambda c: c.type)
