@@ -684,7 +684,12 @@ class Store(Protocol):
         ...
 
     async def commit(self, *writes: Write) -> None:
-        """Make ``writes`` durable, in order; return once they are. ``StoreError`` if not."""
+        """Make ``writes`` durable, in order; return once they are. ``StoreError`` if not.
+
+        A store whose ``commit`` no cancellation can end early (it always waits for
+        its writes to be kept or refused) says so with a class attribute
+        ``uncancellable = True``: a table then needs no shield around it
+        (``server.tables.store_gate``), which cost a cancel scope per action."""
         ...
 
     def submit_nowait(self, *writes: Write) -> None:
@@ -729,12 +734,15 @@ class MemoryStore:
         self._writes = 0
         self._commits = 0
 
+    #: ``commit`` cannot be cancelled once called (``Store.commit``)
+    uncancellable = True
+
     def load(self) -> StoredState:
         return self.state
 
     async def commit(self, *writes: Write) -> None:
         self.submit_nowait(*writes)
-        await trio.lowlevel.checkpoint()
+        await trio.lowlevel.cancel_shielded_checkpoint()  # kept: no cancellation undoes it
 
     def submit_nowait(self, *writes: Write) -> None:
         for w in writes:

@@ -249,3 +249,37 @@ async def test_a_failed_inline_group_fails_only_its_bad_request(tmp_path):
     assert outcomes == {0: "refused", 1: "stored", 2: "stored", 3: "stored", 4: "stored"}
     assert rows(path, "SELECT idx FROM actions ORDER BY idx") == [(i,) for i in range(5)]
     await store.aclose()
+
+
+async def test_a_commit_is_not_cancelled_while_its_writes_wait(tmp_path):
+    """A commit cancelled while it waits (behind the busy writer thread, or for its
+    tick's group) still returns once its writes are stored, so a table needs no shield
+    around it (``uncancellable``): what it changed is never done but not known stored."""
+    path = tmp_path / "u.sqlite3"
+    store = SQLiteStore(path)
+    store.load()
+    assert store.uncancellable and MemoryStore.uncancellable
+    gate = threading.Event()
+    returned: list[int] = []
+
+    async def commit(i: int) -> None:
+        await store.commit(ActionTaken(1, 1, i, 0, "draw"))
+        returned.append(i)
+
+    async with trio.open_nursery() as outer:
+        outer.start_soon(store.run_in_writer, lambda conn: gate.wait(30))  # the thread busy
+        await trio.testing.wait_all_tasks_blocked()
+        async with trio.open_nursery() as nursery:
+            for i in range(3):  # queued behind the thread's work
+                nursery.start_soon(commit, i)
+            await trio.testing.wait_all_tasks_blocked()
+            nursery.cancel_scope.cancel()  # a shutdown, say
+            gate.set()
+        assert sorted(returned) == [0, 1, 2]
+        assert rows(path, "SELECT idx FROM actions ORDER BY idx") == [(0,), (1,), (2,)]
+        async with trio.open_nursery() as nursery:  # inline: one waits a tick, two its group
+            for i in range(3, 6):
+                nursery.start_soon(commit, i)
+            nursery.cancel_scope.cancel()
+    assert sorted(returned) == list(range(6))
+    await store.aclose()
