@@ -1,15 +1,24 @@
-"""A table as the lobby lists it: what anyone may see of it without being at it.
+"""A table as the lobby lists it (what anyone may see of it without being at it), and
+the lobby's listing of every table, kept current at the least cost.
 
-Built afresh when the lobby's cached summary of a table is dropped (after anything
-that may have changed it: ``server.tables.lifetime.watch``), from what the table, its
-game master and its prize each say of themselves.
+A summary is built from what the table, its game master and its prize each say of
+themselves. The listing (``Listing``) keeps one summary per open table and one tuple
+of them all, shared by every request until a summary really changes: after anything
+that may have changed a table (``server.tables.lifetime.watch``) its summary is
+built again when the listing is next asked for, and only a summary that differs from
+the one kept makes a new tuple. A crowd's requests to a table (record pages, looks)
+change nothing listed, so they leave the listing, and the bytes the framing packed of
+it (``server.transport.framing.SharedEncodings``), as they were.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Protocol
 
-from protocol.fields import TableState
+import trio
+
+from protocol.fields import TableState, check_payload
 from server.core import wire
 from server.tables.seating import Seating
 
@@ -82,3 +91,68 @@ def summary(table: Listed) -> dict[str, Any]:
         "ratings": prize["ratings"],
         "rated": prize["rated"],
     }
+
+
+#: Tables whose summaries ``Listing.refresh`` builds again in one step of the event loop.
+REFRESH_CHUNK = 100
+
+
+class Listing:
+    """Every open table's summary, and the tuple of them all, in the tables' order.
+
+    ``changed`` is all a table's change costs (it is called after every command a
+    table takes); the work is done when the listing is next asked for, for the tables
+    changed since. Each summary is checked as a wire payload once, when it is built,
+    so a ``tables`` reply may take the tuple as it is (``Tables.trusted``)."""
+
+    def __init__(self, tables: Mapping[int, Listed]) -> None:
+        self._tables = tables  #: the lobby's open tables, by id, in the order listed
+        self._summaries: dict[int, dict[str, Any]] = {}  #: table id -> its summary
+        self._dirty: set[int] = set()  #: tables changed since their summary was built
+        self._listing: tuple[dict[str, Any], ...] | None = None  #: while current
+
+    def changed(self, table_id: int) -> None:
+        """The table may have changed what is listed of it (or opened, or gone)."""
+        self._dirty.add(table_id)
+
+    def current(self) -> tuple[dict[str, Any], ...]:
+        """Every open table's summary: the same tuple while none of them changed."""
+        if self._dirty:
+            dirty, self._dirty = self._dirty, set()
+            for table_id in dirty:
+                self._renew(table_id)
+        if self._listing is None:
+            summaries = self._summaries
+            self._listing = tuple(
+                s for table_id in self._tables if (s := summaries.get(table_id)) is not None
+            )
+        return self._listing
+
+    def _renew(self, table_id: int) -> None:
+        """Build the table's summary again; a new listing only if it differs."""
+        table = self._tables.get(table_id)
+        kept = self._summaries.get(table_id)
+        if table is None or table.state == TableState.CLOSED:
+            if kept is not None:
+                del self._summaries[table_id]
+                self._listing = None
+            return
+        fresh = summary(table)
+        if fresh != kept:
+            self._summaries[table_id] = check_payload(fresh)
+            self._listing = None
+
+    async def refresh(self, every: float) -> None:
+        """Forever, every ``every`` seconds: the summaries of the tables where someone
+        is seated built again, ``REFRESH_CHUNK`` tables a step. A summary shows its
+        players' ratings, which a game at another table may change without this table
+        hearing of it; a table where nobody is seated shows no rating."""
+        while True:
+            await trio.sleep(every)
+            ids = list(self._tables)
+            for start in range(0, len(ids), REFRESH_CHUNK):
+                for table_id in ids[start : start + REFRESH_CHUNK]:
+                    table = self._tables.get(table_id)
+                    if table is not None and any(table.players()):
+                        self._renew(table_id)
+                await trio.sleep(0)

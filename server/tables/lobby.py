@@ -7,11 +7,11 @@ is a dict walk, not a message round trip. At start it rebuilds every open
 table from the store (``Table.restore`` replays each record) before the
 server accepts its first connection.
 
-The lobby's listing is built once and shared: each table's summary is kept until
-the table changes (``tables.lifetime.watch`` hears of every change), and the whole
-list until any table does; so a crowd asking for the lobby costs one build per
-change, not one per request. The budgets per address of the replies that cost
-the event loop work (``SharedBudgets``: records, listings, the players'
+The lobby's listing is built once and shared (``tables.listing.Listing``): each
+table's summary is kept until the table changes (``tables.lifetime.watch`` hears of
+every change), and the whole tuple until a summary does; so a crowd asking for the
+lobby costs one build per change, not one per request. The budgets per address of the
+replies that cost the event loop work (``SharedBudgets``: records, listings, the players'
 requests) live here too, the one object every connection shares.
 
 Table supply under a crowd (``create``): ``max_tables`` bounds the tables of
@@ -33,7 +33,6 @@ player closes when the last player leaves it.
 from __future__ import annotations
 
 import logging
-import math
 from collections import Counter
 from collections.abc import Hashable
 from typing import Any
@@ -50,13 +49,14 @@ from server.players.profiles import RATED, rated_setting
 from server.store import snapshots
 from server.store.base import Store, StoredState, StoreError, TableCreated
 from server.tables import lifetime, thinking
+from server.tables.listing import Listing
 from server.tables.table import CLOSED, PLAYING, WAITING, Table
 from server.tables.thinking import Thinker, open_thinker
 
 log = logging.getLogger("switchboard.lobby")
 
-#: The whole listing is built afresh at least this often, whatever changed: a summary
-#: shows its players' ratings, which a game at another table may change.
+#: The summaries of tables where someone is seated are built again this often, whatever
+#: changed: a summary shows its players' ratings, which a game at another table may change.
 LISTING_FRESH_SECONDS = 5.0
 #: Tables a lobby listing may hold for one token of its address's budget: a listing of
 #: 2,000 tables costs 20 times one of 100 to build, encode and send, and is charged so.
@@ -105,9 +105,7 @@ class Lobby:
         self.on_table: Any = None  #: called with each table as it starts (chips, counters)
         self.thinker: Thinker | None = None  #: where the tables' search bots think, once running
         self.budgets = budgets_for(config)
-        self._summaries: dict[int, dict[str, Any]] = {}  #: table id -> its summary, current
-        self._listing: list[dict[str, Any]] | None = None  #: every summary, while current
-        self._fresh_at = -math.inf  #: when the listing was last built from nothing
+        self.listing = Listing(self.tables)  #: every open table's summary
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """Rebuild the stored tables, open the house tables, then keep every table running.
@@ -132,6 +130,7 @@ class Lobby:
             for ruleset in self.config.open_tables:
                 await self.ensure_house_table(ruleset)
             nursery.start_soon(self._reclaim_while_crowded)
+            nursery.start_soon(self.listing.refresh, LISTING_FRESH_SECONDS)
             task_status.started()
             await trio.sleep_forever()
 
@@ -179,26 +178,13 @@ class Lobby:
         except (TypeError, ValueError):
             return None
 
-    def summaries(self) -> list[dict[str, Any]]:
-        """Every open table as the lobby lists it: one list, shared by every request
-        until a table changes (the caller must not change it)."""
-        now = _now()
-        if now - self._fresh_at >= LISTING_FRESH_SECONDS:
-            self._summaries.clear()
-            self._listing = None
-            self._fresh_at = now
-        if self._listing is None:
-            kept = self._summaries
-            listing = []
-            for t in self.tables.values():
-                if t.state == CLOSED:
-                    continue
-                summary = kept.get(t.id)
-                if summary is None:
-                    summary = kept[t.id] = t.summary()
-                listing.append(summary)
-            self._listing = listing
-        return self._listing
+    def summaries(self) -> tuple[dict[str, Any], ...]:
+        """Every open table as the lobby lists it: one tuple, shared by every request
+        until a table changes (the caller must not change it). Its summaries are checked
+        as a ``tables`` reply's are when it is built, once: a reply may then take it as
+        it is (``Tables.trusted``), and the framing packs it once for every reply that
+        shares it (``server.transport.framing.SharedEncodings``)."""
+        return self.listing.current()
 
     def listing_cost(self) -> int:
         """Tokens of its address's lobby budget a listing takes now: one for each
@@ -208,8 +194,7 @@ class Lobby:
 
     def _changed(self, table: Table) -> None:
         """``table`` may have changed what the lobby lists of it: build it again."""
-        self._summaries.pop(table.id, None)
-        self._listing = None
+        self.listing.changed(table.id)
 
     def statistics(self) -> dict[str, int]:
         states = [t.state for t in self.tables.values()]
@@ -359,11 +344,3 @@ class Lobby:
         rs = engine.ruleset(ruleset)
         seats = 4 if rs.min_seats <= 4 <= rs.max_seats else rs.min_seats
         await self.create(ruleset, seats, {}, None, {"start_when_full": True})
-
-
-def _now() -> float:
-    """trio's clock, or -inf outside a trio run (a listing then is always built afresh)."""
-    try:
-        return trio.current_time()
-    except RuntimeError:
-        return math.inf

@@ -156,7 +156,8 @@ async def list_rulesets(session: ClientSession, msg: m.ListRulesets) -> None:
 
 
 async def list_tables(session: ClientSession, msg: m.ListTables) -> None:
-    """The lobby's listing (built once and shared until a table changes), rationed:
+    """The lobby's listing (built, checked and packed once, shared until a table changes),
+    rationed:
     ``lobby_burst`` then ``lobby_per_second`` a connection, within its address's lobby
     budget (``lobby_address_*``, a token for each 100 tables listed; trusted addresses
     have none)."""
@@ -170,7 +171,7 @@ async def list_tables(session: ClientSession, msg: m.ListTables) -> None:
         wait = lobby.budgets.lobby.wait_time(session.peer, now, cost)
         text = f"too many lobby listings from your address; wait {wait:.1f} s"
     else:
-        session.deliver(m.Tables(tables=tuple(lobby.summaries()), id=msg.id))
+        session.deliver(m.Tables.trusted(tables=lobby.summaries(), id=msg.id))
         return
     session.deliver(wire.error(msg.id, "rate_limited", text))
 

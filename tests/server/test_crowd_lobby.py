@@ -3,6 +3,8 @@ table supply shared fairly among addresses (trusted ones and first tables always
 empty tables closed sooner when the server is nearly full, and finished tables nobody is
 seated at leaving the lobby.
 
+A ``tables`` reply's frame packs that listing once for every reply that shares it.
+
 The lobby runs in-process with fake members under trio's ``autojump_clock``, so minutes
 of grace take no real time."""
 
@@ -14,11 +16,14 @@ import pytest
 import trio
 from support import Member, settle
 
-from server.core.commands import Detach, EndGame, Join, Leave, Start, Watch
+from protocol import messages as m
+from protocol.msgpack_codec import MsgpackDecoder, encode
+from server.core.commands import Detach, EndGame, Export, Join, Leave, Look, Start, Watch
 from server.core.config import ServerConfig
 from server.store.base import MemoryStore, StoredState
 from server.tables.lobby import Lobby, LobbyError, owner_of
 from server.tables.table import CLOSED, OVER, Table
+from server.transport.framing import SharedEncodings
 
 OPTIONS = {"turn_seconds": 0, "target": 500}  # no clock: a game waits for its players
 CONFIG = ServerConfig(
@@ -89,13 +94,45 @@ async def test_the_listing_is_built_once_and_rebuilt_after_every_change(nursery,
     assert len(lobby.summaries()) == 1
 
 
-async def test_the_listing_is_built_afresh_now_and_then_whatever_changed(nursery, autojump_clock):
+async def test_a_request_that_changes_nothing_listed_keeps_the_listing(nursery, autojump_clock):
     lobby = await running_lobby(nursery)
-    await create(lobby, "10.0.0.1")
-    await settle()
+    table = await create(lobby, "10.0.0.1")
+    await send(table, Join(Member("ann"), 1, 0))
     first = lobby.summaries()
-    await trio.sleep(6)  # a summary shows ratings, which another table's game may change
-    assert lobby.summaries() is not first and lobby.summaries() == first
+    fan = Member("fan")
+    for req in range(2, 6):  # a crowd's looks and record pages: the table hears each
+        await send(table, Look(fan, req))
+        await send(table, Export(fan, req + 10))
+    assert lobby.summaries() is first
+    await send(table, Watch(fan, 20))  # a spectator more: listed
+    assert lobby.summaries() is not first and listed(lobby)[first[0]["table"]]["spectators"] == 1
+
+
+async def test_a_seated_players_rating_is_listed_afresh_now_and_then(nursery, autojump_clock):
+    lobby = await running_lobby(nursery)
+    seated = await create(lobby, "10.0.0.1")
+    empty = await create(lobby, "10.0.0.2", "bob")
+    await send(seated, Join(Member("ann"), 1, 0))
+    first = lobby.summaries()
+    built = {seated.id: 0, empty.id: 0}
+
+    def extra(table: Table, ratings: list[Any]) -> Any:
+        def summary_extra() -> dict[str, Any]:
+            built[table.id] += 1
+            return {"prize": 0, "ratings": ratings, "rated": None}
+
+        return summary_extra
+
+    # a game at another table changed ann's rating: this table does not hear of it
+    seated.prize.summary_extra = extra(seated, [{"name": "ann", "rating": 1600}])  # type: ignore[method-assign]
+    empty.prize.summary_extra = extra(empty, [])  # type: ignore[method-assign]
+    await trio.sleep(6)
+    assert built == {seated.id: 1, empty.id: 0}  # nobody seated: no rating to show
+    assert lobby.summaries() is not first
+    assert listed(lobby)[first[0]["table"]]["ratings"] == [{"name": "ann", "rating": 1600}]
+    again = lobby.summaries()
+    await trio.sleep(6)  # built again, the same: the listing (and its bytes) stay shared
+    assert lobby.summaries() is again
 
 
 # ----------------------------------------------------------------- supply
@@ -186,3 +223,30 @@ async def test_a_finished_table_nobody_is_seated_at_leaves_the_lobby(nursery, au
     await trio.sleep(2)
     assert table.state == CLOSED and table.id not in lobby.tables
     assert "closed: its game is over and nobody is seated" in " ".join(fan.notices())
+
+
+# -------------------------------------------------------- the listing's bytes
+class CountedSummary(dict[str, Any]):
+    """A summary that counts how often it is packed (msgpack reads a dict subclass's
+    ``items``)."""
+
+    packed = 0
+
+    def items(self) -> Any:
+        CountedSummary.packed += 1
+        return super().items()
+
+
+def test_a_listing_shared_by_replies_is_packed_once_and_each_reply_keeps_its_id() -> None:
+    listing = tuple(CountedSummary(table=str(i), seats=4, players=[None] * 4) for i in range(3))
+    cache = SharedEncodings()
+    CountedSummary.packed = 0
+    frames = [cache.encode(m.Tables.trusted(tables=listing, id=rid)) for rid in (1, 2, None)]
+    assert CountedSummary.packed == len(listing)  # each summary once, for three replies
+    plain = tuple(dict(s) for s in listing)
+    assert frames == [encode(m.Tables(tables=plain, id=rid)) for rid in (1, 2, None)]
+    assert [msg.id for msg in MsgpackDecoder().feed(b"".join(frames))] == [1, 2, None]
+    changed = listing[:2]  # a table changed: a new listing, packed afresh
+    assert cache.encode(m.Tables.trusted(tables=changed, id=4)) == encode(
+        m.Tables(tables=plain[:2], id=4)
+    )
