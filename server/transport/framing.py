@@ -14,9 +14,9 @@ server (text mode's ``format json``); the framing answers it itself, as an
 Two framings here, one per binding on the game port:
 
 - ``MsgpackFraming``: length-prefixed msgpack frames (``protocol.msgpack_codec``);
-  for programs. What a table sends alike to many connections is encoded once, and so
-  is the lobby's listing that every ``tables`` reply holds until a table changes
-  (``SharedEncodings``).
+  for programs. What a table sends alike to many connections is encoded once
+  (``SharedEncodings``), and so is the lobby's listing that every ``tables`` reply
+  holds until a table changes (``server.transport.shared_listing``).
 - ``TextFraming``: lines for a person at ``nc`` or a script
   (``protocol.text_codec.ServerTextCodec``); replies are sentences until the
   peer asks for ``format json``.
@@ -25,17 +25,16 @@ Two framings here, one per binding on the game port:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol
-
-import msgpack
+from typing import ClassVar, Protocol
 
 from protocol import messages as m
 from protocol.limits import Limits
-from protocol.msgpack_codec import HEADER, MsgpackDecoder
+from protocol.msgpack_codec import MsgpackDecoder
 from protocol.msgpack_codec import encode as msgpack_encode
 from protocol.sniff import MSGPACK, TEXT
 from protocol.text_codec import ServerTextCodec, TextFormat
 from server.core import wire
+from server.transport.shared_listing import msgpack_tables
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,22 +90,13 @@ class SharedEncodings:
     so an identity is never reused while it is cached. The text framing is not cached:
     its lines depend on the connection (its current table).
 
-    A ``tables`` reply is a message of its own per request (its ``id``), but its bulk,
-    the lobby's listing, is one tuple shared by every reply until a table's summary
-    changes (``server.tables.listing.Listing``): that tuple is packed once, and each
-    reply's frame is its few other fields around those bytes. When a summary changes,
-    the new tuple holds the same summary objects for every other table, and only the
-    new ones are packed. With 2,000 tables the listing packs to about 370 KB, which cost
-    the event loop 2 ms for every request (ping replies waiting behind it), and 6 ms
-    with the listing checked and built again after each record page a crowd asked for."""
+    A ``tables`` reply is a message of its own per request (its ``id``); its bulk, the
+    lobby's listing, is encoded once for every reply that shares it
+    (``server.transport.shared_listing``)."""
 
     def __init__(self, size: int = 64) -> None:
         self._size = size
         self._entries: dict[int, tuple[m.Message, bytes]] = {}
-        #: the last listing packed: the tuple itself (so its identity is not reused), its bytes
-        self._listing: tuple[tuple[dict[str, Any], ...], bytes] | None = None
-        #: the last listing's summaries packed, by identity (each beside its summary)
-        self._summaries: dict[int, tuple[dict[str, Any], bytes]] = {}
 
     def encode(self, message: m.Message) -> bytes:
         key = id(message)
@@ -114,49 +104,13 @@ class SharedEncodings:
         if hit is not None and hit[0] is message:
             return hit[1]
         if type(message) is m.Tables:  # its own id: not worth caching whole
-            return self._tables(message)
+            return msgpack_tables(message)
         data = msgpack_encode(message)
         entries = self._entries
         if len(entries) >= self._size:
             del entries[next(iter(entries))]  # the oldest
         entries[key] = (message, data)
         return data
-
-    def _tables(self, message: m.Tables) -> bytes:
-        """A ``tables`` reply's frame, its listing packed once for every reply that
-        shares it: the same bytes ``protocol.msgpack_codec.encode`` makes."""
-        listing = message.tables
-        hit = self._listing
-        if hit is None or hit[0] is not listing:
-            hit = self._listing = (listing, self._pack_listing(listing))
-        fields = message.to_map()
-        parts = [_map_header(len(fields))]
-        for key, value in fields.items():
-            parts.append(_pack(key))
-            parts.append(hit[1] if key == "tables" else _pack(value))
-        size = sum(map(len, parts))
-        return b"".join([HEADER.pack(size), *parts])
-
-    def _pack_listing(self, listing: tuple[dict[str, Any], ...]) -> bytes:
-        """The listing as a msgpack array: the summaries the last one held as they were
-        packed, the others packed now."""
-        before, now = self._summaries, {}
-        parts = [_array_header(len(listing))]
-        for summary in listing:
-            key = id(summary)
-            hit = before.get(key)
-            if hit is None or hit[0] is not summary:
-                hit = (summary, _pack(summary))
-            now[key] = hit
-            parts.append(hit[1])
-        self._summaries = now
-        return b"".join(parts)
-
-
-_packer = msgpack.Packer(use_bin_type=True, autoreset=True)  #: as ``protocol.msgpack_codec``'s
-_pack = _packer.pack
-_map_header = _packer.pack_map_header
-_array_header = _packer.pack_array_header
 
 
 _shared = SharedEncodings()

@@ -63,6 +63,7 @@ from protocol.limits import DEFAULT_LIMITS, Limits
 from server.core.limits import Verdict
 from server.transport.errors import Closing
 from server.transport.framing import Answered
+from server.transport.shared_listing import json_tables
 
 NAME = "websocket"
 
@@ -285,6 +286,8 @@ class WebSocketCodec:
             self._failure is not None and type(message) is m.Error
         )
         if not final:
+            if type(message) is m.Tables:  # its listing encoded once for every reply
+                return text_frame(json_tables(message))
             data = _shared.get(message)
             if data is None:
                 data = text_frame(json_encode(message).encode())

@@ -3,7 +3,8 @@ table supply shared fairly among addresses (trusted ones and first tables always
 empty tables closed sooner when the server is nearly full, and finished tables nobody is
 seated at leaving the lobby.
 
-A ``tables`` reply's frame packs that listing once for every reply that shares it.
+A ``tables`` reply's bytes hold that listing encoded once for every reply that shares it
+(msgpack and JSON).
 
 The lobby runs in-process with fake members under trio's ``autojump_clock``, so minutes
 of grace take no real time."""
@@ -17,6 +18,7 @@ import trio
 from support import Member, settle
 
 from protocol import messages as m
+from protocol.json_codec import encode as json_encode
 from protocol.msgpack_codec import MsgpackDecoder, encode
 from server.core.commands import Detach, EndGame, Export, Join, Leave, Look, Start, Watch
 from server.core.config import ServerConfig
@@ -24,6 +26,7 @@ from server.store.base import MemoryStore, StoredState
 from server.tables.lobby import Lobby, LobbyError, owner_of
 from server.tables.table import CLOSED, OVER, Table
 from server.transport.framing import SharedEncodings
+from server.transport.shared_listing import json_tables
 
 OPTIONS = {"turn_seconds": 0, "target": 500}  # no clock: a game waits for its players
 CONFIG = ServerConfig(
@@ -237,16 +240,28 @@ class CountedSummary(dict[str, Any]):
         return super().items()
 
 
-def test_a_listing_shared_by_replies_is_packed_once_and_each_reply_keeps_its_id() -> None:
+@pytest.mark.parametrize("codec", ["msgpack", "json"])
+def test_a_listing_shared_by_replies_is_encoded_once_and_each_reply_keeps_its_id(codec) -> None:
+    encode_shared = SharedEncodings().encode if codec == "msgpack" else json_tables
+    encode_plain = encode if codec == "msgpack" else (lambda msg: json_encode(msg).encode())
     listing = tuple(CountedSummary(table=str(i), seats=4, players=[None] * 4) for i in range(3))
-    cache = SharedEncodings()
-    CountedSummary.packed = 0
-    frames = [cache.encode(m.Tables.trusted(tables=listing, id=rid)) for rid in (1, 2, None)]
-    assert CountedSummary.packed == len(listing)  # each summary once, for three replies
     plain = tuple(dict(s) for s in listing)
-    assert frames == [encode(m.Tables(tables=plain, id=rid)) for rid in (1, 2, None)]
-    assert [msg.id for msg in MsgpackDecoder().feed(b"".join(frames))] == [1, 2, None]
-    changed = listing[:2]  # a table changed: a new listing, packed afresh
-    assert cache.encode(m.Tables.trusted(tables=changed, id=4)) == encode(
-        m.Tables(tables=plain[:2], id=4)
+    CountedSummary.packed = 0
+    replies = [encode_shared(m.Tables.trusted(tables=listing, id=rid)) for rid in (1, 2, None)]
+    assert CountedSummary.packed == len(listing)  # each summary once, for three replies
+    assert replies == [encode_plain(m.Tables(tables=plain, id=rid)) for rid in (1, 2, None)]
+
+    fresh = CountedSummary(table="9", seats=2, players=["ann", None])
+    changed = (*listing[1:], fresh)  # a table closed, another opened: only it is encoded
+    reply = encode_shared(m.Tables.trusted(tables=changed, id=4))
+    assert CountedSummary.packed == len(listing) + 1
+    assert reply == encode_plain(m.Tables(tables=(*plain[1:], dict(fresh)), id=4))
+
+
+def test_a_tables_reply_reaches_a_msgpack_client_whole() -> None:
+    listing = ({"table": "1", "seats": 4}, {"table": "2", "seats": 2})
+    frames = b"".join(
+        SharedEncodings().encode(m.Tables.trusted(tables=listing, id=i)) for i in (7, 8)
     )
+    got = MsgpackDecoder().feed(frames)
+    assert [(r.id, r.tables) for r in got] == [(7, listing), (8, listing)]  # type: ignore[union-attr]

@@ -207,3 +207,14 @@ def test_a_message_in_too_many_frames_is_refused():
     with pytest.raises(RemoteProtocolError) as info:
         flood.receive_data(data)
     assert info.value.fatal
+
+
+def test_a_tables_reply_is_the_json_of_the_whole_message():
+    """Its listing is encoded once for every reply (``server.transport.shared_listing``);
+    what the client reads is what the JSON codec makes of the message."""
+    listing = ({"table": "1", "players": ["åsa", None]}, {"table": "2", "players": []})
+    codec = WebSocketCodec()
+    for rid in (5, 6):
+        msg = m.Tables.trusted(tables=listing, id=rid)
+        (event,) = as_client_sees(codec.encode(msg))
+        assert isinstance(event, TextMessage) and event.data == json_encode(msg)
