@@ -408,8 +408,9 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=15.0, help="each flood run's length (15)")
     ap.add_argument("--turns", type=int, default=5, help="the victim's turns measured (5)")
     ap.add_argument("--quick", action="store_true", help="5 s runs, 3 turns")
+    ap.add_argument("--tables", type=int, nargs="+", default=[200, 2000],
+                    help="the lobby's sizes the flood is run with (200 2000)")  # fmt: skip
     args = ap.parse_args()
-    args.tables = (200, 2000)
     if args.quick:
         args.seconds, args.turns = 5.0, 3
     print(f"bench/crowd.py: {os.cpu_count()} cores; load average (1 / 5 min) {loadavg()}")
