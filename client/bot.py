@@ -31,6 +31,7 @@ from client.arena import Entrant
 from client.connection import Connection, ConnectionLost, ServerError, connect
 from engine.actions import Action
 from engine.strategies import Strategy
+from engine.views import View, is_shedding
 from protocol import fields
 from protocol import messages as m
 
@@ -134,7 +135,7 @@ async def patiently(
     return True
 
 
-def won(view: dict[str, Any], seat: int) -> bool:
+def won(view: View, seat: int) -> bool:
     """Whether ``seat`` won the finished game shown by ``view``: the highest score
     alone, or (when scores tie) first in the finishing order."""
     scores = list(view.get("scores") or [])
@@ -144,7 +145,8 @@ def won(view: dict[str, Any], seat: int) -> bool:
     top = [s for s, v in enumerate(scores) if v == best]
     if len(top) == 1:
         return top[0] == seat
-    finished = [s for s in view.get("finished") or [] if s in top]
+    order = (view.get("finished") if is_shedding(view) else None) or []
+    finished = [s for s in order if s in top]
     return bool(finished) and finished[0] == seat
 
 
@@ -240,13 +242,13 @@ class _BotRun:
         t.rng = random.Random(f"{self.config.seed}:{t.name}:{t.games_done}")
         t.acted_seq = None
 
-    async def _finish(self, t: _Table, view: dict[str, Any], seat: int) -> None:
+    async def _finish(self, t: _Table, view: View, seat: int) -> None:
         """A game ended: its result in the report, and the next game started if wanted."""
         config = self.config
         t.playing = False
         t.games_done += 1
         scores = list(view.get("scores") or [])
-        finished = list(view.get("finished") or [])
+        finished = list((view.get("finished") if is_shedding(view) else None) or [])
         self.report.games.append(GameResult(t.name, seat, scores, finished, won(view, seat)))
         t.done = t.games_done >= config.games
         if t.master and config.start and not t.done:

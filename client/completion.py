@@ -27,6 +27,7 @@ from prompt_toolkit.document import Document
 from client.commands import COMMANDS, MASTER_COMMANDS, TABLE_COMMANDS, summary
 from client.state import ClientState, TableState
 from engine.strategies import strategies
+from engine.views import hand_of
 
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 
@@ -96,7 +97,7 @@ def _play(
     if any(a.startswith("play ") for a in t.legal):
         return []
     # Not our turn: let a person type ahead from the hand.
-    return [(c, "in hand") for c in t.view.get("hand") or []]
+    return [(c, "in hand") for c in hand_of(t.view) or []]
 
 
 def _bot(

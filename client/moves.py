@@ -10,13 +10,13 @@ Two things a person types that the engine's notation alone would get wrong:
   ruleset, never from a list of preset names): the engine would take it as a
   blunder and make the player draw. A person is asked to confirm it first.
 
->>> draw_alias("draw 4", {"pending": {"kind": "pickup", "count": 4}})
-'draw'
->>> draw_alias("draw 3", {"pending": {"kind": "pickup", "count": 4}})
-'draw 3'
+>>> from engine.views import as_view
+>>> pickup = as_view({"family": "shedding", "pending": {"kind": "pickup", "count": 4}})
+>>> draw_alias("draw 4", pickup), draw_alias("draw 3", pickup)
+('draw', 'draw 3')
 >>> same_action("play 7h 7d", "play 7H 7D last")
 True
->>> square_problem("move f6", {"family": "abbott", "size": 5})
+>>> square_problem("move f6", as_view({"family": "abbott", "size": 5}))
 'there is no square f6 on this board: its squares are a1..e5, such as c3'
 """
 
@@ -29,6 +29,7 @@ from client.boards.legal import draw_count
 from client.state import ClientState, TableState
 from engine.actions import Action, Play
 from engine.errors import InvalidActionError
+from engine.views import View, hand_of, is_abbott, is_shedding
 from protocol.commands import SHORT_VERBS, bare_action, command_words
 
 
@@ -51,7 +52,7 @@ def spelled_out(line: str) -> str:
     return bare_action(line) or line
 
 
-def draw_alias(line: str, view: dict[str, Any] | None) -> str:
+def draw_alias(line: str, view: View | None) -> str:
     """``draw N`` as ``draw`` when ``N`` is the pending pick-up's count."""
     words = line.split()
     count = draw_count(view)
@@ -60,12 +61,12 @@ def draw_alias(line: str, view: dict[str, Any] | None) -> str:
     return line
 
 
-def square_problem(line: str, view: dict[str, Any] | None) -> str | None:
+def square_problem(line: str, view: View | None) -> str | None:
     """Why ``move SQUARE`` names no square of this abbott board (the 2-player board is
     5x5: a1..e5), or ``None``. The engine's own parse error can only name the largest
     board's squares, so the client says it with the board in front of it."""
     words = line.split()
-    if not view or view.get("family") != "abbott" or len(words) < 1 or words[0].lower() != "move":
+    if not view or not is_abbott(view) or len(words) < 1 or words[0].lower() != "move":
         return None
     size = int(view.get("size") or 6)
     last = "abcdef"[size - 1] + str(size)
@@ -101,7 +102,9 @@ def same_action(typed: str, listed: str) -> bool:
 def table_option(state: ClientState, t: TableState, name: str) -> Any:
     """An option's value at ``t``: the table's own setting, else its ruleset's default
     (both from the server's table and ruleset lists); ``None`` when neither says."""
-    ruleset = (t.view or {}).get("preset") or (t.view or {}).get("ruleset")
+    view = t.view
+    preset = view.get("preset") if view and is_shedding(view) else None
+    ruleset = preset or (view.get("ruleset") if view else None)
     for info in state.lobby:
         if str(info.get("table")) == t.table:
             options = info.get("options") or {}
@@ -126,7 +129,7 @@ def blunder_penalty(state: ClientState, t: TableState, line: str) -> int:
         return 0
     if any(same_action(line, legal) for legal in t.legal):
         return 0
-    hand = Counter(str(c) for c in (t.view.get("hand") or []))
+    hand = Counter(str(c) for c in (hand_of(t.view) or []))
     if Counter(str(c) for c in action.cards) - hand:
         return 0  # the server refuses a card we do not hold; no penalty
     penalty = table_option(state, t, "illegal_penalty")

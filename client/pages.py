@@ -124,7 +124,7 @@ class Pages:
         t = app.table
         table_options: dict[str, Any] | None = None
         if ruleset is None and t is not None:
-            ruleset = (t.view or {}).get("ruleset") or self.lobby.ruleset_of(t.table)
+            ruleset = (t.view.get("ruleset") if t.view else None) or self.lobby.ruleset_of(t.table)
             table_options = dict(self.lobby.row(t.table).get("options") or {})
         if not ruleset:
             games = " ".join(str(r.get("name")) for r in app.state.rulesets)

@@ -39,6 +39,7 @@ import engine
 from client.boards import BoardContext, render_board
 from client.public_board import PublicBoard
 from client.style import STYLE
+from engine.views import as_view
 from protocol.describe import describe_event
 
 
@@ -152,7 +153,7 @@ class Replay:
         view = self.view(i)
         if view is not None:
             ctx = BoardContext(names=self.names, ascii_only=ascii_only, width=width)
-            out += render_board(view, ctx)
+            out += render_board(as_view(view), ctx)
             out.append(("", "\n"))
         out.append(("class:dim", "─" * width if not ascii_only else "-" * width))
         for ev in self.history(i, last=8 if view is not None else 18):

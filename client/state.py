@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from engine.views import View, as_view
 from protocol import fields
 from protocol import messages as m
 from protocol.describe import seat_name
@@ -93,7 +94,9 @@ class TableState:
     token: str | None = None
     state: str = fields.TableState.WAITING
     seq: int = 0
-    view: dict[str, Any] | None = None
+    #: the last view, read as its family's TypedDict (``engine.views.as_view``): readers
+    #: narrow it by ``family``, and mypy checks the keys they read
+    view: View | None = None
     legal: tuple[str, ...] = ()
     players: tuple[str | None, ...] = ()
     #: who sat where during the last game; a finished game's board keeps naming the
@@ -230,7 +233,7 @@ class ClientState:
     def _snapshot(self, msg: m.Snapshot) -> Change:
         t = self.table(msg.table)
         before = t.players if t.snapshots else None
-        t.seq, t.state, t.view = msg.seq, msg.state, dict(msg.view) or None
+        t.seq, t.state, t.view = msg.seq, msg.state, as_view(dict(msg.view)) if msg.view else None
         if msg.seat is not None:
             t.seat = msg.seat
         t.legal, t.players, t.master = tuple(msg.legal), tuple(msg.players), msg.master
@@ -271,9 +274,10 @@ class ClientState:
         t._set_clock(msg.clock)
         view = msg.view  # every turn carries the receiver's fresh view
         if view:
-            t.view, t.stale = dict(view), 0
+            t.view, t.stale = as_view(dict(view)), 0
         elif t.view is not None:
-            t.view = {**t.view, "to_act": msg.to_act}
+            t.view = t.view.copy()
+            t.view["to_act"] = msg.to_act
         return Change.TABLE
 
     def _seated(self, msg: m.Seated) -> Change:

@@ -17,6 +17,7 @@ from client.boards import BoardContext, render_board
 from client.lobby_screen import PANEL_WIDTH, LobbyScreen
 from client.screen import Screen
 from client.state import CLOCK_WARNING, TableState
+from engine.views import is_abbott
 from protocol import fields
 from protocol.words import plural
 
@@ -39,7 +40,7 @@ def seat_label(t: TableState, seat: int | None) -> str:
     names = t.names
     if seat is not None and 0 <= seat < len(names) and names[seat]:
         return str(names[seat])
-    if seat is not None and t.view and t.view.get("seat_names"):
+    if seat is not None and t.view and is_abbott(t.view) and t.view.get("seat_names"):
         return str(t.view["seat_names"][seat])
     return f"seat {seat}"
 
@@ -70,7 +71,7 @@ class TableScreen:
         if t is None:
             left += f"{dot}lobby"
         else:
-            ruleset = (t.view or {}).get("ruleset") or self.lobby.ruleset_of(t.table)
+            ruleset = (t.view.get("ruleset") if t.view else None) or self.lobby.ruleset_of(t.table)
             left += f"{dot}table {t.table} {ruleset}"
             if t.seat is None:
                 left += f"{dot}watching"
@@ -137,7 +138,8 @@ class TableScreen:
         if finished and view.get("to_act") is not None:
             # A game the master ended keeps its last view, whose seat to act is no one's
             # turn now: a finished board marks no seat.
-            view = {**view, "to_act": None}
+            view = view.copy()
+            view["to_act"] = None
         board = render_board(view, ctx)
         if finished:
             board = [*board, ("", "\n"), ("class:turn", "Game over.")]
@@ -154,8 +156,9 @@ class TableScreen:
         if t is None:
             return self.lobby.panel()
         out: StyleAndTextTuples = [("class:heading", f"{'Players':<17}score"), ("", "\n")]
-        scores = (t.view or {}).get("scores") or []
-        count = max(len(t.players), len(scores), int((t.view or {}).get("seats") or 0))
+        scores = (t.view.get("scores") if t.view else None) or []
+        seats = (t.view.get("seats") if t.view else None) or 0
+        count = max(len(t.players), len(scores), int(seats))
         for seat in range(count):
             out += self._seat_row(t, seat, scores)
         left = t.clock_left()

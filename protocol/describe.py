@@ -27,6 +27,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from engine.shedding.state import PendingKind
+from engine.shedding.vocabulary import PendingView
 from protocol.cards import SUIT_NAMES, StyleAndTextTuples, cards_fragments
 from protocol.words import plural
 
@@ -304,22 +306,23 @@ def describe_text(ev: dict[str, Any], names: Names, ascii_only: bool = False) ->
     return "".join(text for _style, text in describe_event(ev, names, ascii_only))
 
 
-def pending_text(pending: dict[str, Any]) -> str:
-    """``{"kind": "pickup", "count": 4}`` as ``pick up 4``; unknown kinds as they come.
+def pending_text(pending: PendingView) -> str:
+    """A pick-up of 4 as ``pick up 4``; unknown kinds as they come.
 
-    >>> pending_text({"kind": "go_on", "count": 0}), pending_text({"kind": "miss", "count": 2})
+    >>> go_on = {"kind": PendingKind.GO_ON, "count": 0, "cards": []}
+    >>> pending_text(go_on), pending_text({**go_on, "kind": PendingKind.MISS, "count": 2})
     ('go on in the named suit', 'miss 2 turns')
     """
-    kind = str(pending.get("kind", ""))
+    kind = pending.get("kind", "")
     count = pending.get("count", "")
-    if kind == "pickup":
+    if kind == PendingKind.PICKUP:
         return f"pick up {count}"
-    if kind == "skip":
+    if kind == PendingKind.SKIP:
         return "skip" if count in (1, "") else f"skip ({count})"
-    if kind == "miss":
+    if kind == PendingKind.MISS:
         return f"miss {plural(count, 'turn')}"
-    if kind == "cover":
+    if kind == PendingKind.COVER:
         return "the card must be covered"
-    if kind == "go_on":
+    if kind == PendingKind.GO_ON:
         return "go on in the named suit"
     return f"{kind} {count}".strip()

@@ -23,7 +23,7 @@ for is written in the JSON format, so nothing is ever dropped.
 (bots take the empty seats)']
 >>> r.lines(TableEvent(table="1", seq=3, event={"kind": "play", "seat": 0, "cards": ["KC"]}))
 ['event 1 · ann plays K♣']
->>> view = {"to_act": 0, "over": False, "top": "KC", "hand": ["7C", "AD"]}
+>>> view = {"family": "shedding", "to_act": 0, "over": False, "top": "KC", "hand": ["7C", "AD"]}
 >>> r.lines(Turn(table="1", seq=4, seat=0, to_act=0, legal=("play 7C", "draw"), view=view))
 ['turn 1 · your turn · top K♣ · your hand 7♣ A♦ · you may: play 7C, draw']
 """
@@ -33,6 +33,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.abbott.vocabulary import AbbottView
+from engine.kilodney.vocabulary import KilodneyView
+from engine.shedding.vocabulary import SheddingView
+from engine.views import View, as_view, is_abbott, is_kilodney, is_shedding
 from protocol.cards import SUIT_NAMES, card_text, sort_cards
 from protocol.describe import RATED_WHEN, describe_text, pending_text, seat_listing, seat_name
 from protocol.messages import (
@@ -196,9 +200,10 @@ class Readable:
             )
             parts.append(f"{who} start to deal (bots take the empty seats)")
         elif msg.view:
-            view = msg.view
+            view = as_view(msg.view)
             if msg.state in ("over", "closed"):  # an ended game keeps its last view
-                view = {**view, "over": True}
+                view = view.copy()
+                view["over"] = True
             parts += self._situation(table, msg.seat, view, msg.legal, msg.clock)
         return [f"view{_id(msg)} {table}{DOT}{DOT.join(parts)}"]
 
@@ -206,7 +211,7 @@ class Readable:
         return [f"event {msg.table}{DOT}{describe_text(msg.event, self._names(msg.table))}"]
 
     def _turn(self, msg: Turn) -> list[str]:
-        view = msg.view or {"to_act": msg.to_act, "over": msg.to_act is None}
+        view = as_view(msg.view or {"to_act": msg.to_act, "over": msg.to_act is None})
         if view.get("over"):
             self.running[msg.table] = False
         parts = self._situation(
@@ -218,7 +223,7 @@ class Readable:
         self,
         table: str,
         seat: int | None,
-        view: dict[str, Any],
+        view: View,
         legal: Sequence[str],
         clock: float | None,
         to_act: Any = None,
@@ -245,22 +250,43 @@ class Readable:
         parts = ["your turn" if mine else f"{self.name(table, to_act)} to play"]
         if brief and seat is not None and not mine and not legal:
             return parts  # a player waiting reads the events; the rest comes on his turn
-        if "top" in view:
-            top = view["top"]
-            parts.append(f"top {card_text(top)}" if top else "nothing on the pile yet")
-        if view.get("nominated"):
-            parts.append(f"suit named: {SUIT_NAMES.get(view['nominated'], view['nominated'])}")
-        pending = view.get("pending")
-        if isinstance(pending, dict) and pending:
-            parts.append(f"pending: {pending_text(pending)}")
-        grid = view.get("grid")
-        if isinstance(grid, list) and grid and (mine or seat is None or not brief):
-            parts.append(_grid_text(grid))
+        if is_abbott(view):
+            parts += self._abbott(table, view, grid=mine or seat is None or not brief)
+        elif is_shedding(view) or is_kilodney(view):
+            parts += self._cards(table, view, mine)
+        if legal:
+            parts.append("you may: " + ", ".join(legal))
+        if mine and clock:
+            parts.append(f"{plural(round(clock), 'second')} to play")
+        return parts
+
+    def _abbott(self, table: str, view: AbbottView, grid: bool = True) -> list[str]:
+        """The grid (unless ``grid`` is false) and where each piece stands."""
+        parts = []
+        cards = view.get("grid")
+        if grid and isinstance(cards, list) and cards:
+            parts.append(_grid_text(cards))
         pieces = view.get("pieces")
         if isinstance(pieces, list) and pieces:
             parts.append(
                 "pieces: " + ", ".join(f"{self.name(table, i)} {sq}" for i, sq in enumerate(pieces))
             )
+        return parts
+
+    def _cards(self, table: str, view: SheddingView | KilodneyView, mine: bool) -> list[str]:
+        """The pile's top (and in shedding the suit named and the power pending), every
+        hand's size, this seat's hand and what it must answer."""
+        parts = []
+        if "top" in view:
+            top = view["top"]
+            parts.append(f"top {card_text(top)}" if top else "nothing on the pile yet")
+        if is_shedding(view):
+            nominated = view.get("nominated")
+            if nominated:
+                parts.append(f"suit named: {SUIT_NAMES.get(nominated, nominated)}")
+            pending = view.get("pending")
+            if isinstance(pending, dict) and pending:
+                parts.append(f"pending: {pending_text(pending)}")
         sizes = view.get("hand_sizes")
         if isinstance(sizes, list) and len(sizes) > 1:
             parts.append(
@@ -269,12 +295,8 @@ class Readable:
         hand = view.get("hand")
         if isinstance(hand, list):
             parts.append(f"your hand {_cards(hand)}")
-        if mine and view.get("awaiting"):
+        if is_shedding(view) and mine and view.get("awaiting"):
             parts.append(f"you must {view['awaiting']}")
-        if legal:
-            parts.append("you may: " + ", ".join(legal))
-        if mine and clock:
-            parts.append(f"{plural(round(clock), 'second')} to play")
         return parts
 
     def _talk(self, msg: Talk) -> list[str]:

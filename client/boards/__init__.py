@@ -6,34 +6,33 @@ fields, one per line), so a new family on the server never breaks the client.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
 from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from client.boards import abbott, kilodney, shedding
 from client.boards.common import BoardContext, lines_to_text
-
-Renderer = Callable[[dict[str, Any], BoardContext], StyleAndTextTuples]
-
-RENDERERS: dict[str, Renderer] = {
-    "abbott": abbott.render,
-    "shedding": shedding.render,
-    "kilodney": kilodney.render,
-}
+from engine.views import View, is_abbott, is_kilodney, is_shedding
 
 
-def render_board(view: dict[str, Any] | None, ctx: BoardContext) -> StyleAndTextTuples:
-    """Formatted text for ``view``; a placeholder while no view has arrived."""
+def render_board(view: View | None, ctx: BoardContext) -> StyleAndTextTuples:
+    """Formatted text for ``view`` (read as its family's, ``engine.views.as_view``); a
+    placeholder while no view has arrived."""
     if not view:
         return [("class:dim", "Waiting for the game to start...")]
-    renderer = RENDERERS.get(str(view.get("family")), render_generic)
-    return renderer(view, ctx)
+    if is_abbott(view):
+        return abbott.render(view, ctx)
+    if is_shedding(view):
+        return shedding.render(view, ctx)
+    if is_kilodney(view):
+        return kilodney.render(view, ctx)
+    return render_generic(view, ctx)
 
 
-def render_generic(view: dict[str, Any], ctx: BoardContext) -> StyleAndTextTuples:
+def render_generic(view: Mapping[str, Any], ctx: BoardContext) -> StyleAndTextTuples:
     """Every field of an unknown family's view, one per line."""
     return lines_to_text([[("", f"{k}: {v}")] for k, v in view.items()], ctx.width)
 
 
-__all__ = ["RENDERERS", "BoardContext", "render_board"]
+__all__ = ["BoardContext", "render_board"]

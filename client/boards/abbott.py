@@ -27,25 +27,24 @@ collection is drawn with the cards of its best poker hand in bold and the hand n
 
 from __future__ import annotations
 
-from typing import Any
-
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from client.boards.common import BoardContext, lines_to_text, seat_style, you
 from client.boards.legal import legal_lines
+from engine.abbott.vocabulary import AbbottView
 from protocol.cards import card_fragments, cards_fragments, rank_key
 
 FILES = "abcdef"
 PIECE_STYLES = ("class:piece.s0", "class:piece.s1", "class:piece.s2", "class:piece.s3")
 
 
-def seat_letter(view: dict[str, Any], seat: int) -> str:
+def seat_letter(view: AbbottView, seat: int) -> str:
     """``S``/``W``/``N``/``E``: the piece's letter is its seat's compass initial."""
     names = view.get("seat_names") or []
     return names[seat][0].upper() if seat < len(names) and names[seat] else str(seat)
 
 
-def compass(view: dict[str, Any], seat: int | None) -> str:
+def compass(view: AbbottView, seat: int | None) -> str:
     if seat is None:
         return "-"
     names = view.get("seat_names") or []
@@ -57,7 +56,7 @@ def targets(ctx: BoardContext) -> set[str]:
     return {a.split()[1] for a in ctx.legal if a.startswith("move ") and len(a.split()) == 2}
 
 
-def render(view: dict[str, Any], ctx: BoardContext) -> StyleAndTextTuples:
+def render(view: AbbottView, ctx: BoardContext) -> StyleAndTextTuples:
     """Draw the grid, the hand's state beside it, and the collections under it."""
     size = int(view.get("size") or len(view.get("grid") or []) or 6)
     grid = view.get("grid") or [[None] * size for _ in range(size)]
@@ -108,7 +107,7 @@ def _side(side: list[StyleAndTextTuples], i: int) -> StyleAndTextTuples:
     return side[i] if i < len(side) else []
 
 
-def side_panel(view: dict[str, Any]) -> list[StyleAndTextTuples]:
+def side_panel(view: AbbottView) -> list[StyleAndTextTuples]:
     """The hand's state, a line per fact, drawn beside the grid."""
     out: list[StyleAndTextTuples] = [
         [("class:title", f"Hand {view.get('hand_number', 1)}"), ("", f" to {view.get('target')}")],
@@ -144,7 +143,7 @@ def side_panel(view: dict[str, Any]) -> list[StyleAndTextTuples]:
     return out
 
 
-def collection_lines(view: dict[str, Any], ctx: BoardContext) -> list[StyleAndTextTuples]:
+def collection_lines(view: AbbottView, ctx: BoardContext) -> list[StyleAndTextTuples]:
     """One line per seat: piece letter, name, score, best hand named, then the collection
     with the best hand's cards first and bold."""
     lines: list[StyleAndTextTuples] = []
@@ -153,8 +152,8 @@ def collection_lines(view: dict[str, Any], ctx: BoardContext) -> list[StyleAndTe
     scores = view.get("scores") or []
     for seat in range(int(view.get("seats") or len(collections))):
         cards = list(collections[seat]) if seat < len(collections) else []
-        b = best[seat] if seat < len(best) and best[seat] else {}
-        best_cards = list(b.get("cards") or [])
+        b = best[seat] if seat < len(best) and best[seat] else None
+        best_cards = list((b.get("cards") if b else None) or [])
         rest = sorted(cards, key=rank_key, reverse=True)
         for c in best_cards:
             if c in rest:
@@ -168,7 +167,7 @@ def collection_lines(view: dict[str, Any], ctx: BoardContext) -> list[StyleAndTe
         if not cards:
             line.append(("class:dim", "no cards"))
         else:
-            line.append(("class:category", b.get("category", "") or ""))
+            line.append(("class:category", (b.get("category") if b else None) or ""))
             line.append(("", ": "))
             line.extend(cards_fragments(best_cards, ctx.ascii_only, highlight=best_cards))
             if rest:

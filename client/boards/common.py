@@ -11,9 +11,10 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
+
+from engine.views import View
 
 
 @dataclass(frozen=True)
@@ -32,12 +33,12 @@ class BoardContext:
         return f"seat {seat}"
 
 
-def you(view: dict[str, Any], seat: int) -> str:
+def you(view: View, seat: int) -> str:
     """`` (you)`` after the viewer's own seat."""
     return " (you)" if view.get("viewer") == seat else ""
 
 
-def seat_style(view: dict[str, Any], seat: int) -> str:
+def seat_style(view: View, seat: int) -> str:
     """Style of a seat's name: whose turn it is stands out."""
     if view.get("to_act") == seat:
         return "class:seat.turn"

@@ -24,18 +24,17 @@ Your hand (3):  KH  7S  JK
 
 from __future__ import annotations
 
-from typing import Any
-
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from client.boards.common import BoardContext, columns, lines_to_text, seat_style, you
 from client.boards.legal import legal_lines
 from client.boards.shedding import hand_lines
+from engine.kilodney.vocabulary import KilodneyView
 from protocol.cards import card_fragments, suit_style, suit_text
 from protocol.words import article
 
 
-def render(view: dict[str, Any], ctx: BoardContext) -> StyleAndTextTuples:
+def render(view: KilodneyView, ctx: BoardContext) -> StyleAndTextTuples:
     """Draw the table from ``view`` (see views.md) for the viewer in ``ctx``."""
     a = ctx.ascii_only
     dot = " - " if a else " · "
@@ -47,8 +46,9 @@ def render(view: dict[str, Any], ctx: BoardContext) -> StyleAndTextTuples:
     top = view.get("top")
     pile: StyleAndTextTuples = [("", "Pile  ")]
     pile += card_fragments(top, a, "class:top") if top else [("class:dim", "--")]
-    if top and view.get("leader") is not None:
-        pile.append(("", f"  played by {ctx.name(view['leader'])}"))
+    leader = view.get("leader")
+    if top and leader is not None:
+        pile.append(("", f"  played by {ctx.name(leader)}"))
     lines.append(pile)
     if top and view.get("running") and top != "JK":
         suit, rank = top[-1], top[0]
@@ -70,7 +70,7 @@ def render(view: dict[str, Any], ctx: BoardContext) -> StyleAndTextTuples:
 
 
 def seat_entries(
-    view: dict[str, Any], ctx: BoardContext, compact: bool = False
+    view: KilodneyView, ctx: BoardContext, compact: bool = False
 ) -> list[StyleAndTextTuples]:
     """One entry per seat: still in (with its card count), knocked out or out, and score.
     ``compact`` entries (25 cells) fit two columns when many seats play."""

@@ -14,17 +14,21 @@ themselves, so the words can never offer a move the server would refuse.
 >>> print("\\n".join(lines))
 You may play: 2H | 2H 2S
    or: draw
->>> must_text({"pending": {"kind": "pickup", "count": 4}}, ["play 2H", "draw"])
+>>> from engine.shedding.vocabulary import with_kinds
+>>> must_text(with_kinds({"pending": {"kind": "pickup", "count": 4, "cards": ["2S"]}}),
+...           ["play 2H", "draw"])
 'You must answer the pick-up of 4: play one of these, or draw (you take 4)'
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from engine.shedding.state import Awaiting, PendingKind
+from engine.shedding.vocabulary import SheddingView
+from engine.views import View, is_shedding
 from protocol.words import plural
 
 #: (group, heading, verb stripped from each item): the order the groups are shown in.
@@ -104,33 +108,34 @@ def _plays(legal: Sequence[str]) -> list[str]:
     return [a for a in legal if group_of(a) == "play"]
 
 
-def must_text(view: dict[str, Any], legal: Sequence[str]) -> str | None:
+def must_text(view: SheddingView, legal: Sequence[str]) -> str | None:
     """What the player must answer now, naming the commands that answer it; ``None``
     when nothing is owed (an ordinary turn)."""
-    pending = view.get("pending") or {}
-    kind = pending.get("kind")
+    pending = view.get("pending")
+    kind = None if pending is None else pending["kind"]
+    count = None if pending is None else pending.get("count")
     plays = _plays(legal)
     can_draw = "draw" in legal
     can_pass = "pass" in legal
     if any(a.startswith("suit ") for a in legal):
         return "You must name the suit to follow, e.g. suit hearts"
-    drew = view.get("awaiting_kind") == "drawn"  # the view's word for it, not its English
-    if drew or (view.get("drawn") and can_pass and kind not in ("skip", "miss")):
+    drew = view.get("awaiting_kind") == Awaiting.DRAWN  # the view's kind, not its English
+    passed_on = (PendingKind.SKIP, PendingKind.MISS)
+    if drew or (view.get("drawn") and can_pass and kind not in passed_on):
         return "You must play the card you drew, or pass" if plays else "You must pass"
-    if kind == "pickup":
-        count = pending.get("count")
+    if kind == PendingKind.PICKUP:
         take = f"draw (you take {count})"
         if not plays:
             if not can_draw:
                 return f"You must answer the pick-up of {count}"
             return f"You must take the pick-up of {count}: {take}"
         return f"You must answer the pick-up of {count}: play one of these, or {take}"
-    if kind in ("skip", "miss"):
-        what = "skip" if kind == "skip" else f"miss of {plural(pending.get('count'), 'turn')}"
+    if kind in passed_on:
+        what = "skip" if kind == PendingKind.SKIP else f"miss of {plural(count, 'turn')}"
         if plays:
             return f"You must pass the {what} on with one of these plays, or pass"
         return "You must pass" if can_pass else None
-    if kind == "cover":
+    if kind == PendingKind.COVER:
         if plays:
             return "You must cover the card with one of these plays" + (
                 ", or draw" if can_draw else ""
@@ -139,9 +144,11 @@ def must_text(view: dict[str, Any], legal: Sequence[str]) -> str | None:
     return None
 
 
-def draw_count(view: dict[str, Any] | None) -> int | None:
+def draw_count(view: View | None) -> int | None:
     """The cards a ``draw`` takes now when a pick-up is pending (so ``draw 4`` means it)."""
-    pending = (view or {}).get("pending") or {}
-    if pending.get("kind") == "pickup" and isinstance(pending.get("count"), int):
-        return int(pending["count"])
+    if view is None or not is_shedding(view):
+        return None
+    pending = view.get("pending")
+    if pending is not None and pending["kind"] == PendingKind.PICKUP:
+        return pending["count"]
     return None

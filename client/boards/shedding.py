@@ -24,8 +24,6 @@ You may play: 2C
 
 from __future__ import annotations
 
-from typing import Any
-
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from client.boards.common import (
@@ -38,6 +36,8 @@ from client.boards.common import (
     you,
 )
 from client.boards.legal import legal_lines, must_text
+from engine.kilodney.vocabulary import KilodneyView
+from engine.shedding.vocabulary import SheddingView
 from protocol.cards import card_fragments, sort_cards, suit_style, suit_text
 from protocol.describe import pending_text
 from protocol.words import plural
@@ -53,7 +53,7 @@ def playable(ctx: BoardContext) -> list[str]:
     return out
 
 
-def hand_lines(view: dict[str, Any], ctx: BoardContext) -> list[StyleAndTextTuples]:
+def hand_lines(view: SheddingView | KilodneyView, ctx: BoardContext) -> list[StyleAndTextTuples]:
     """The viewer's hand sorted, a gap between suits, its playable cards marked, wrapped to
     the width; a spectator (no ``hand`` in the view) is told the hands are hidden. Shared
     with the kilodney board, whose hand line is the same."""
@@ -72,7 +72,7 @@ def hand_lines(view: dict[str, Any], ctx: BoardContext) -> list[StyleAndTextTupl
     return wrap_cards(prefix, cards, ctx.width, 2)
 
 
-def render(view: dict[str, Any], ctx: BoardContext) -> StyleAndTextTuples:
+def render(view: SheddingView, ctx: BoardContext) -> StyleAndTextTuples:
     """Draw the table from ``view`` (see views.md) for the viewer in ``ctx``."""
     a = ctx.ascii_only
     lines: list[StyleAndTextTuples] = []
@@ -91,11 +91,12 @@ def render(view: dict[str, Any], ctx: BoardContext) -> StyleAndTextTuples:
         ("", f"  ({plural(view.get('pile_size', 0), 'card')})   Stock {view.get('stock', 0)}")
     )
     lines.append(pile)
-    if view.get("nominated"):
-        suit = view["nominated"]
+    suit = view.get("nominated")
+    if suit:
         lines.append([("", "Suit to follow: "), (suit_style(suit), suit_text(suit, a))])
-    if view.get("pending"):
-        lines.append([("", "Pending: "), ("class:warn", pending_text(view["pending"]))])
+    pending = view.get("pending")
+    if pending:
+        lines.append([("", "Pending: "), ("class:warn", pending_text(pending))])
     clockwise = view.get("direction", 1) == 1
     arrow = "" if a else (" ↻" if clockwise else " ↺")
     lines.append([("", f"Direction:{arrow} {'clockwise' if clockwise else 'anticlockwise'}")])
@@ -115,14 +116,14 @@ def render(view: dict[str, Any], ctx: BoardContext) -> StyleAndTextTuples:
     return lines_to_text(lines, ctx.width, ctx.ascii_only)
 
 
-def went_out(view: dict[str, Any]) -> list[int]:
+def went_out(view: SheddingView) -> list[int]:
     """The seats that went out, in order. At the end of a hand the view's ``finished``
     ranks every seat, those still holding cards included; only an empty hand is out."""
     sizes = view.get("hand_sizes") or []
     return [s for s in view.get("finished") or [] if s < len(sizes) and sizes[s] == 0]
 
 
-def hand_size_lines(view: dict[str, Any], ctx: BoardContext) -> list[StyleAndTextTuples]:
+def hand_size_lines(view: SheddingView, ctx: BoardContext) -> list[StyleAndTextTuples]:
     """Every seat's hand size on as few lines as fit, whose turn marked with ``>``."""
     sizes = view.get("hand_sizes") or []
     announced = set(view.get("announced") or [])

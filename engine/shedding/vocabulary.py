@@ -220,17 +220,20 @@ def shedding_view(view: Mapping[str, Any]) -> SheddingView:
 
 
 def owed(word: str | None) -> Owed | None:
-    """The ``awaiting_kind`` word as its member.
+    """The ``awaiting_kind`` word as its member (a word this code does not know, from a
+    newer server, stays the word: a reader's comparisons with members fail, as they
+    should, and its words for an unknown kind still say it).
 
-    >>> owed("suit"), owed("pickup"), owed(None)
-    (<Awaiting.SUIT: 'suit'>, <PendingKind.PICKUP: 'pickup'>, None)
+    >>> owed("suit"), owed("pickup"), owed(None), owed("juggle")
+    (<Awaiting.SUIT: 'suit'>, <PendingKind.PICKUP: 'pickup'>, None, 'juggle')
     """
     if word is None:
         return None
-    return Awaiting(word) if word in _AWAITING_WORDS else PendingKind(word)
+    return cast(Owed, _KINDS.get(word, word))
 
 
-_AWAITING_WORDS = frozenset(a.value for a in Awaiting)
+#: Every kind by its word.
+_KINDS: dict[str, Owed] = {**{a.value: a for a in Awaiting}, **{k.value: k for k in PendingKind}}
 
 
 def with_kinds(view: Mapping[str, Any]) -> SheddingView:
@@ -245,7 +248,7 @@ def with_kinds(view: Mapping[str, Any]) -> SheddingView:
     out = dict(view)
     pending = out.get("pending")
     if pending is not None:
-        out["pending"] = {**pending, "kind": PendingKind(pending["kind"])}
+        out["pending"] = {**pending, "kind": owed(pending["kind"])}
     if "awaiting_kind" in out:
         out["awaiting_kind"] = owed(out["awaiting_kind"])
     return cast(SheddingView, out)

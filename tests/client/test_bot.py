@@ -29,7 +29,7 @@ def _config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_won_reads_the_final_view() -> None:
     assert won({"scores": [3, 9]}, 1) and not won({"scores": [3, 9]}, 0)
-    assert won({"scores": [0, 0, 0], "finished": [2, 0, 1]}, 2)
+    assert won({"family": "shedding", "scores": [0, 0, 0], "finished": [2, 0, 1]}, 2)
 
 
 async def test_bot_creates_a_table_and_plays_two_games(nursery: trio.Nursery) -> None:

@@ -158,7 +158,7 @@ def test_help_lists_every_legal_move() -> None:
 
 def test_draw_n_is_the_pending_pick_up() -> None:
     """The board says "draw (you take 4)"; before, `draw 4` was refused as a bad action."""
-    pickup = {"pending": {"kind": "pickup", "count": 4}}
+    pickup = {"family": "shedding", "pending": {"kind": "pickup", "count": 4}}
     assert draw_alias("draw 4", pickup) == "draw"
     assert draw_alias("DRAW 4", pickup) == "draw"
     assert draw_alias("draw 2", pickup) == "draw 2"  # not what is pending: the server says so

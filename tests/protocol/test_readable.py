@@ -16,7 +16,7 @@ def _started(r: Readable, seat: int | None = 0) -> None:
 def test_a_pending_pick_up_is_words_not_a_map() -> None:
     r = Readable()
     _started(r)
-    view = {"to_act": 0, "over": False, "top": "AC", "hand": ["2C"],
+    view = {"family": "shedding", "to_act": 0, "over": False, "top": "AC", "hand": ["2C"],
             "pending": {"kind": "pickup", "count": 4, "cards": ["AC"]}}  # fmt: skip
     (line,) = r.lines(m.Turn(table="3", seq=5, seat=0, to_act=0, legal=("draw",), view=view))
     assert "pending: pick up 4" in line and "{" not in line, line
@@ -24,7 +24,14 @@ def test_a_pending_pick_up_is_words_not_a_map() -> None:
 
 def test_a_game_the_master_ended_reads_over_not_your_turn() -> None:
     r = Readable()
-    view = {"to_act": 0, "over": False, "top": "AC", "hand": ["2C"], "scores": [0, 3]}
+    view = {
+        "family": "shedding",
+        "to_act": 0,
+        "over": False,
+        "top": "AC",
+        "hand": ["2C"],
+        "scores": [0, 3],
+    }
     snap = m.Snapshot(table="3", seq=9, state="over", view=view, seat=0, players=PLAYERS)
     (line,) = r.lines(snap)
     assert "the game is over" in line and "your turn" not in line, line
@@ -34,7 +41,7 @@ def test_a_game_the_master_ended_reads_over_not_your_turn() -> None:
 def test_a_spectator_reads_whose_turn_and_no_hand() -> None:
     r = Readable()
     _started(r, seat=None)
-    view = {"to_act": 1, "over": False, "top": "AC", "hand_sizes": [3, 4]}
+    view = {"family": "shedding", "to_act": 1, "over": False, "top": "AC", "hand_sizes": [3, 4]}
     (line,) = r.lines(m.Turn(table="3", seq=5, seat=None, to_act=1, view=view))
     assert line == "turn 3 · bot 1 to play · top A♣ · cards: ann 3, bot 1 4"
 
@@ -42,7 +49,14 @@ def test_a_spectator_reads_whose_turn_and_no_hand() -> None:
 def test_a_player_waiting_reads_a_short_line() -> None:
     r = Readable()
     _started(r)
-    view = {"to_act": 1, "over": False, "top": "AC", "hand": ["2C"], "hand_sizes": [1, 4]}
+    view = {
+        "family": "shedding",
+        "to_act": 1,
+        "over": False,
+        "top": "AC",
+        "hand": ["2C"],
+        "hand_sizes": [1, 4],
+    }
     assert r.lines(m.Turn(table="3", seq=5, seat=0, to_act=1, view=view)) == [
         "turn 3 · bot 1 to play"
     ]
@@ -52,7 +66,7 @@ def test_an_abbott_turn_shows_the_board_a_person_moves_on() -> None:
     """Without the grid a person at nc could not see which cards lie where."""
     r = Readable()
     _started(r)
-    view = {"to_act": 0, "over": False, "grid": [["2C", None], ["AS", "KH"]],
+    view = {"family": "abbott", "to_act": 0, "over": False, "grid": [["2C", None], ["AS", "KH"]],
             "pieces": ["a1", "b2"]}  # fmt: skip
     (line,) = r.lines(m.Turn(table="3", seq=5, seat=0, to_act=0, legal=("move a2",), view=view))
     assert "board (files a-b): 2: A♠ K♥ / 1: 2♣ --" in line
