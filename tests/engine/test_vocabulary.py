@@ -3,9 +3,11 @@ and the spec's family sections are the declarations themselves."""
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import random
 import typing
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -142,3 +144,52 @@ def test_each_typed_view_and_event_holds_the_declared_keys(vocabulary, view, eve
     for kind in vocabulary.events:
         required, optional = _keys(by_kind[kind.kind])
         assert (required - {"kind"}, optional) == _declared(kind.public, kind.private), kind.kind
+
+
+#: Where views are read: the strategies, text mode and the terminal client.
+READERS = ["engine/strategies", "protocol/readable.py", "client"]
+
+
+def _view_keys_read(tree: ast.AST) -> list[tuple[int, str]]:
+    """Every literal key read off something called ``view`` or ``root`` (``view["top"]``,
+    ``view.get("top")``, ``t.view.get("top")``), with its line."""
+
+    def is_view(node: ast.AST) -> bool:
+        return (isinstance(node, ast.Name) and node.id in ("view", "root")) or (
+            isinstance(node, ast.Attribute) and node.attr == "view"
+        )
+
+    out = []
+    for node in ast.walk(tree):
+        key = None
+        if isinstance(node, ast.Subscript) and is_view(node.value):
+            key = node.slice
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "get"
+            and is_view(node.func.value)
+            and node.args
+        ):
+            key = node.args[0]
+        if isinstance(key, ast.Constant) and isinstance(key.value, str):
+            out.append((node.lineno, key.value))
+    return out
+
+
+def test_readers_read_only_declared_view_keys() -> None:
+    """mypy checks a key read with ``view["key"]`` against the family's TypedDict, but a
+    ``view.get("key")`` with any key passes it (the typing spec allows ``get`` of a key a
+    TypedDict lacks), and the client reads with ``get`` so a view from an older server
+    that lacks a newer key still draws. So every literal key a reader reads off a view is
+    checked here against the declarations: a misspelt one fails."""
+    declared = {f.name for v, _, _ in TYPED for f in v.view_fields}
+    root = Path(__file__).resolve().parents[2]
+    paths = [p for r in READERS for p in sorted((root / r).rglob("*.py")) or [root / r]]
+    stray = [
+        f"{path.relative_to(root)}:{line} {key}"
+        for path in paths
+        for line, key in _view_keys_read(ast.parse(path.read_text(encoding="utf-8")))
+        if key not in declared
+    ]
+    assert stray == []
