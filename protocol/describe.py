@@ -121,8 +121,6 @@ def _play(s: _Say) -> Line:
     out: Line = [s.seat(), ("", " plays "), *s.cards()]
     if ev.get("how") == "joker" or ev.get("stop"):
         out.append(("", " (a joker stops the run)"))
-    if ev.get("last"):
-        out.append(("class:warn", " (last card!)"))
     points = ev.get("points")
     if isinstance(points, int) and points:
         out.append(("class:score", f" ({points:+d})"))

@@ -146,29 +146,29 @@ def test_each_typed_view_and_event_holds_the_declared_keys(vocabulary, view, eve
         assert (required - {"kind"}, optional) == _declared(kind.public, kind.private), kind.kind
 
 
-#: Where views are read: the strategies, text mode and the terminal client.
-READERS = ["engine/strategies", "protocol/readable.py", "client"]
+#: Where views and events are read: the strategies, text mode and the terminal client.
+READERS = ["engine/strategies", "protocol", "client"]
 
 
-def _view_keys_read(tree: ast.AST) -> list[tuple[int, str]]:
-    """Every literal key read off something called ``view`` or ``root`` (``view["top"]``,
+def _keys_read(tree: ast.AST, names: tuple[str, ...]) -> list[tuple[int, str]]:
+    """Every literal key read off something called one of ``names`` (``view["top"]``,
     ``view.get("top")``, ``t.view.get("top")``), with its line."""
 
-    def is_view(node: ast.AST) -> bool:
-        return (isinstance(node, ast.Name) and node.id in ("view", "root")) or (
-            isinstance(node, ast.Attribute) and node.attr == "view"
+    def is_read(node: ast.AST) -> bool:
+        return (isinstance(node, ast.Name) and node.id in names) or (
+            isinstance(node, ast.Attribute) and node.attr in names
         )
 
     out = []
     for node in ast.walk(tree):
         key = None
-        if isinstance(node, ast.Subscript) and is_view(node.value):
+        if isinstance(node, ast.Subscript) and is_read(node.value):
             key = node.slice
         elif (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
             and node.func.attr == "get"
-            and is_view(node.func.value)
+            and is_read(node.func.value)
             and node.args
         ):
             key = node.args[0]
@@ -177,19 +177,24 @@ def _view_keys_read(tree: ast.AST) -> list[tuple[int, str]]:
     return out
 
 
-def test_readers_read_only_declared_view_keys() -> None:
+def _stray(names: tuple[str, ...], declared: set[str]) -> list[str]:
+    root = Path(__file__).resolve().parents[2]
+    paths = [p for r in READERS for p in sorted((root / r).rglob("*.py"))]
+    return [
+        f"{path.relative_to(root)}:{line} {key}"
+        for path in paths
+        for line, key in _keys_read(ast.parse(path.read_text(encoding="utf-8")), names)
+        if key not in declared
+    ]
+
+
+def test_readers_read_only_declared_keys() -> None:
     """mypy checks a key read with ``view["key"]`` against the family's TypedDict, but a
     ``view.get("key")`` with any key passes it (the typing spec allows ``get`` of a key a
     TypedDict lacks), and the client reads with ``get`` so a view from an older server
-    that lacks a newer key still draws. So every literal key a reader reads off a view is
-    checked here against the declarations: a misspelt one fails."""
-    declared = {f.name for v, _, _ in TYPED for f in v.view_fields}
-    root = Path(__file__).resolve().parents[2]
-    paths = [p for r in READERS for p in sorted((root / r).rglob("*.py")) or [root / r]]
-    stray = [
-        f"{path.relative_to(root)}:{line} {key}"
-        for path in paths
-        for line, key in _view_keys_read(ast.parse(path.read_text(encoding="utf-8")))
-        if key not in declared
-    ]
-    assert stray == []
+    that lacks a newer key still draws. So every literal key a reader reads off a view or
+    an event is checked here against the declarations: a misspelt one fails."""
+    views = {f.name for v, _, _ in TYPED for f in v.view_fields}
+    assert _stray(("view", "root"), views) == []
+    fields = {f.name for v, _, _ in TYPED for e in v.events for f in e.public + e.private}
+    assert _stray(("ev", "event"), fields | {"kind"}) == []
