@@ -19,7 +19,8 @@ Two framings here, one per binding on the game port:
   holds until a table changes (``server.transport.shared_listing``).
 - ``TextFraming``: lines for a person at ``nc`` or a script
   (``protocol.text_codec.ServerTextCodec``); replies are sentences until the
-  peer asks for ``format json``.
+  peer asks for ``format json``; the lobby's listing, here too, is written once for
+  every reply that shares it.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from protocol.msgpack_codec import encode as msgpack_encode
 from protocol.sniff import MSGPACK, TEXT
 from protocol.text_codec import ServerTextCodec, TextFormat
 from server.core import wire
-from server.transport.shared_listing import msgpack_tables
+from server.transport.shared_listing import msgpack_tables, text_tables
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,18 +158,24 @@ class TextFraming:
         b" or name YOURNAME to begin.\n"
     )
 
-    __slots__ = ("_codec", "encode", "page_budget", "receive_data")
+    __slots__ = ("_codec", "page_budget", "receive_data")
 
     def __init__(self, limits: Limits) -> None:
         self._codec = codec = ServerTextCodec(limits)
         self.receive_data = codec.receive_data
-        self.encode = codec.encode
         #: a text client reads a record page as one line: no longer than a line may be
         self.page_budget: int | None = limits.max_line
 
     @property
     def buffered(self) -> int:
         return self._codec.buffered
+
+    def encode(self, message: m.Message) -> bytes:
+        """The message's lines; a lobby listing's from lines made once for every reply
+        that shares it (``server.transport.shared_listing``)."""
+        if type(message) is m.Tables and (data := text_tables(message, self._codec.format)):
+            return data
+        return self._codec.encode(message)
 
     def next_message(self) -> m.Received | Answered | None:
         message = self._codec.next_message()

@@ -4,7 +4,7 @@ empty tables closed sooner when the server is nearly full, and finished tables n
 seated at leaving the lobby.
 
 A ``tables`` reply's bytes hold that listing encoded once for every reply that shares it
-(msgpack and JSON).
+(msgpack, JSON and text mode's lines).
 
 The lobby runs in-process with fake members under trio's ``autojump_clock``, so minutes
 of grace take no real time."""
@@ -19,13 +19,15 @@ from support import Member, settle
 
 from protocol import messages as m
 from protocol.json_codec import encode as json_encode
+from protocol.limits import DEFAULT_LIMITS
 from protocol.msgpack_codec import MsgpackDecoder, encode
+from protocol.text_codec import ServerTextCodec
 from server.core.commands import Detach, EndGame, Export, Join, Leave, Look, Start, Watch
 from server.core.config import ServerConfig
 from server.store.base import MemoryStore, StoredState
 from server.tables.lobby import Lobby, LobbyError, owner_of
 from server.tables.table import CLOSED, OVER, Table
-from server.transport.framing import SharedEncodings
+from server.transport.framing import SharedEncodings, TextFraming
 from server.transport.shared_listing import json_tables
 
 OPTIONS = {"turn_seconds": 0, "target": 500}  # no clock: a game waits for its players
@@ -230,14 +232,19 @@ async def test_a_finished_table_nobody_is_seated_at_leaves_the_lobby(nursery, au
 
 # -------------------------------------------------------- the listing's bytes
 class CountedSummary(dict[str, Any]):
-    """A summary that counts how often it is packed (msgpack reads a dict subclass's
-    ``items``)."""
+    """A summary that counts how often it is encoded (msgpack and JSON read a dict
+    subclass's ``items``; a text mode sentence reads its fields by name)."""
 
     packed = 0
 
     def items(self) -> Any:
         CountedSummary.packed += 1
         return super().items()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if key == "ruleset":  # a text mode sentence reads each field once by name
+            CountedSummary.packed += 1
+        return super().get(key, default)
 
 
 @pytest.mark.parametrize("codec", ["msgpack", "json"])
@@ -265,3 +272,22 @@ def test_a_tables_reply_reaches_a_msgpack_client_whole() -> None:
     )
     got = MsgpackDecoder().feed(frames)
     assert [(r.id, r.tables) for r in got] == [(7, listing), (8, listing)]  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_text_mode_writes_a_shared_listing_as_its_codec_does(fmt) -> None:
+    listing = (
+        CountedSummary(table="1", ruleset="switch", state="waiting", seats=4, taken=1,
+                       players=["åsa\u2028", None, None, None], master="åsa", spectators=2),
+        CountedSummary(table="2", ruleset="abbott", state="playing", seats=2, taken=2,
+                       players=["bo", "bot:search"], master=None),
+    )  # fmt: skip
+    framing, codec = TextFraming(DEFAULT_LIMITS), ServerTextCodec(DEFAULT_LIMITS)
+    framing._codec.format = codec.format = fmt
+    CountedSummary.packed = 0
+    replies = [m.Tables.trusted(tables=listing, id=rid) for rid in (3, None, 4)]
+    written = [framing.encode(msg) for msg in replies]
+    assert CountedSummary.packed == len(listing)  # each summary once for three replies
+    assert written == [codec.encode(msg) for msg in replies]
+    empty = m.Tables(tables=(), id=5)  # no tables: a sentence of its own
+    assert framing.encode(empty) == codec.encode(empty)
