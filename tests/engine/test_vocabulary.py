@@ -147,7 +147,7 @@ def test_each_typed_view_and_event_holds_the_declared_keys(vocabulary, view, eve
 
 
 #: Where views and events are read: the strategies, text mode and the terminal client.
-READERS = ["engine/strategies", "protocol", "client"]
+READERS = ["engine/strategies", "protocol", "client", "switchboard"]
 
 
 def _keys_read(tree: ast.AST, names: tuple[str, ...]) -> list[tuple[int, str]]:
