@@ -46,6 +46,7 @@ from engine.shedding.table import PowerTable, power_table
 from engine.shedding.vocabulary import SheddingView, shedding_event, shedding_view
 from engine.strategies import register_strategy
 from engine.strategies.search import ISMCTS, DeterminizedMC
+from engine.strategies.shedding_infer import DrawMemory, Groups, arrange
 from engine.vocabulary import seat_of
 
 SUITS = "CDHS"
@@ -267,15 +268,20 @@ class SheddingAdapter:
     def world(
         self,
         view: Mapping[str, Any],
-        memory: tuple[SheddingGame, Sequence[int]],
+        memory: tuple[SheddingGame, Sequence[int]]
+        | tuple[SheddingGame, Sequence[int], dict[int, Groups]],
         rng: random.Random,
     ) -> SheddingGame:
         """``memory`` is ``worlds_from(view, ...)``: the hand as the view shows it and
-        the cards the seat has not seen, dealt here in a fresh order."""
-        seen, unseen = memory
+        the cards the seat has not seen, dealt here in a fresh order, and optionally
+        what each other hand is known to lack (``shedding_infer``), which the deal
+        respects."""
+        seen, unseen = memory[0], memory[1]
         world_rng = random.Random(rng.getrandbits(64))
         cards = list(unseen)
         rng.shuffle(cards)
+        if len(memory) > 2 and memory[2]:
+            cards = arrange(view, cards, memory[2])
         return seen.deal_unseen(view, cards, world_rng)
 
     def keep(self, legal: list[Action]) -> list[Action]:
@@ -401,7 +407,9 @@ class SearchSettings:
     ``seconds``: a wall-time cap a decision (none: reproducible); ``confidence``:
     standard errors by which a candidate must beat the heuristic's choice to replace
     it; ``gap``: a rating lead at which the heuristic's choice is played unsearched;
-    ``smart``: the heuristic-like rollout (1) or the plain shed-the-most one (0).
+    ``smart``: the heuristic-like rollout (1) or the plain shed-the-most one (0);
+    ``infer``: the worlds deal no hand a card its player's draws showed he lacked (1:
+    the facts; 2: also what a careful player's pick-ups and kept cards show; 0: off).
     """
 
     iterations: int = 600
@@ -412,6 +420,7 @@ class SearchSettings:
     confidence: float = 2.0
     gap: float = 1.0
     smart: int = 1
+    infer: int = 0
 
     def __post_init__(self) -> None:
         if self.method not in ("mc", "ismcts"):
@@ -473,6 +482,7 @@ class SheddingSearch:
         self.params = SearchSettings(**params).given(params)  # fail early on a bad one
         self._tuned: dict[str, PresetSearch] = {}
         self.memory = SheddingMemory()
+        self.draws = DrawMemory()
         self.heuristic = SheddingHeuristic()
 
     def settings(self, ruleset: str) -> SearchSettings:
@@ -499,6 +509,7 @@ class SheddingSearch:
 
     def observe(self, event: Mapping[str, Any]) -> None:
         self.memory.observe(event)
+        self.draws.observe(event)
 
     def choose(
         self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
@@ -509,9 +520,11 @@ class SheddingSearch:
             return self.heuristic.choose(view, legal, rng)
         if any(isinstance(a, Last) for a in legal):
             return next(a for a in legal if isinstance(a, Last))
-        memory = worlds_from(view, self.memory.pile_for(view))
+        seen, unseen = worlds_from(view, self.memory.pile_for(view))
         tuned = self.searchers(view["ruleset"])
         st = tuned.settings
+        lacks = self.draws.lacks(seen.rules, view["hand_sizes"], st.infer) if st.infer else {}
+        memory = (seen, unseen, lacks)
         if st.method == "ismcts":
             return tuned.mcts.search(view, legal, memory, rng)[0]
         pt = view_table(view)
