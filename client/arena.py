@@ -359,6 +359,8 @@ class Versus:
     p50: float  # seconds, wall
     p99: float  # seconds, wall
     cpu_p99: float | None = None  # seconds of CPU; None where only wall times are known
+    cpu_p50: float | None = None  # seconds of CPU, the median move
+    cpu_mean: float | None = None  # seconds of CPU, the mean move: what a worker pool spends
 
     def met(self, p99_limit: float = 1.0) -> bool:
         """Whether ``first`` is the better with 95% confidence within ``p99_limit`` a move
@@ -368,14 +370,20 @@ class Versus:
 
     def row(self) -> str:
         """A Markdown table row: ruleset, games, the difference with its interval, ms a
-        move (wall p50 / p99, then the CPU p99 where known).
+        move (wall p50 / p99, then the CPU p50 / p99 and mean where known).
 
         >>> d = Difference("s", "h", 500, 0.071, 0.043, 0.1)
         >>> Versus("switch", 2000, d, 0.00012, 0.258, 0.2).row()
         '| switch | 2000 | +7.1 [+4.3, +10.0], 500 deals | 0.12 / 258 | 200 |'
+        >>> Versus("switch", 2000, d, 0.00012, 0.258, 0.2, 0.0001, 0.021).row()
+        '| switch | 2000 | +7.1 [+4.3, +10.0], 500 deals | 0.12 / 258 | 0.10 / 200, mean 21 |'
         """
         d = self.difference
-        cpu = "" if self.cpu_p99 is None else f" {_ms(self.cpu_p99)} |"
+        cpu = ""
+        if self.cpu_p99 is not None:
+            cpu = f" {_ms(self.cpu_p99)} |"
+            if self.cpu_p50 is not None and self.cpu_mean is not None:
+                cpu = f" {_ms(self.cpu_p50)} / {_ms(self.cpu_p99)}, mean {_ms(self.cpu_mean)} |"
         return (
             f"| {self.ruleset} | {self.games} | {d.mean * 100:+.1f} [{d.low * 100:+.1f},"
             f" {d.high * 100:+.1f}], {d.deals} deals | {_ms(self.p50)} / {_ms(self.p99)} |{cpu}"
@@ -415,6 +423,8 @@ class ArenaResult:
             own.time_quantile(0.5),
             own.time_quantile(0.99),
             quantile(own.cpu, 0.99) if own.cpu else None,
+            quantile(own.cpu, 0.5) if own.cpu else None,
+            sum(own.cpu) / len(own.cpu) if own.cpu else None,
         )
 
     def table(self) -> str:
