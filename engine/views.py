@@ -1,4 +1,4 @@
-"""Every family's view and event as one type each, and the narrowing from a plain dict.
+"""Every family's view as one type, and the narrowing from a plain dict.
 
 A view arrives as a plain dict (``Game.view``, or decoded off the wire); ``as_view``
 reads it as the family's TypedDict its ``family`` key names, so a reader that handles
@@ -16,19 +16,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from engine.abbott.vocabulary import AbbottEvent, AbbottView
-from engine.kilodney.vocabulary import KilodneyEvent, KilodneyView
-from engine.shedding.vocabulary import SheddingEvent, SheddingView, with_kinds
+from engine.abbott.vocabulary import AbbottView
+from engine.kilodney.vocabulary import KilodneyView
+from engine.shedding.vocabulary import SheddingView, with_kinds
 
 if TYPE_CHECKING:  # read by mypy only: no run-time dependency
     from typing_extensions import TypeIs
 
 #: A view of any family; ``family`` tells which.
 View = AbbottView | SheddingView | KilodneyView
-
-#: An event of any family as a seat is shown it; a reader narrows it by ``kind`` (and,
-#: where two families share a kind, by the family of the table it came from).
-GameEvent = AbbottEvent | SheddingEvent | KilodneyEvent
 
 
 def as_view(view: Mapping[str, Any]) -> View:
@@ -37,11 +33,6 @@ def as_view(view: Mapping[str, Any]) -> View:
     if view.get("family") == "shedding":
         return with_kinds(view)
     return cast(View, view)
-
-
-def as_event(event: Mapping[str, Any]) -> GameEvent:
-    """``event`` (a presented event, a plain dict) read as an event: a cast."""
-    return cast(GameEvent, event)
 
 
 def hand_of(view: View) -> list[str] | None:
@@ -67,9 +58,7 @@ def is_kilodney(view: View) -> TypeIs[KilodneyView]:
 
 
 __all__ = [
-    "GameEvent",
     "View",
-    "as_event",
     "as_view",
     "hand_of",
     "is_abbott",
