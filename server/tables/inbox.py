@@ -35,8 +35,20 @@ class Inbox:
         self._interrupt = interrupt
 
     async def submit(self, command: Command) -> None:
-        """Queue a command; waits while the inbox is full (back-pressure on that client only)."""
+        """Queue a command; waits while the inbox is full (back-pressure on that client only).
+
+        With room, it is queued without yielding: the connection's reader goes on to
+        its next message or its next read, which waits anyway (a yield here was a task
+        switch more per action). Only a full inbox makes the sender wait."""
         self._interrupt(command)
+        try:
+            self._send.send_nowait(command)
+            return
+        except trio.WouldBlock:
+            pass
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            refuse_closed(command, self.table_id)
+            return
         try:
             await self._send.send(command)
         except (trio.BrokenResourceError, trio.ClosedResourceError):

@@ -21,6 +21,7 @@ from server.app import Server
 from server.core.commands import Act, Join, Start, Watch
 from server.core.config import ServerConfig
 from server.store.base import MemoryStore, TableCreated
+from server.tables.inbox import Inbox
 from server.tables.table import Table
 from server.transport.framing import SharedEncodings
 
@@ -256,3 +257,25 @@ def from_the_table(data: bytes) -> list[bytes]:
     first = next(i for i, x in enumerate(kinds) if isinstance(x, m.Snapshot))
     return [f for f, x in zip(frames[first:], kinds[first:], strict=True)
             if not isinstance(x, m.Watcher)]  # fmt: skip
+
+
+async def test_a_command_queued_with_room_costs_its_sender_no_task_switch() -> None:
+    """A connection's reader queues an action on its table and goes on to its next read
+    without yielding (the read waits anyway); only a full inbox makes it wait, and a
+    closed table still answers ``no_table``."""
+    inbox = Inbox(7, 2, lambda command: None)
+    ann = Member("ann")
+    with trio.testing.assert_no_checkpoints():
+        await inbox.submit(Start(ann, 1))
+        await inbox.submit(Start(ann, 2))
+    assert inbox.queued() == 2
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(inbox.submit, Start(ann, 3))  # full: it waits for room
+        await trio.testing.wait_all_tasks_blocked()
+        assert inbox.queued() == 2
+        assert await inbox.next(trio.current_time() + 1) is not None
+    assert inbox.queued() == 2
+    inbox.refuse_the_rest()
+    with trio.testing.assert_no_checkpoints():
+        await inbox.submit(Start(ann, 4))
+    assert [x.code for x in ann.got if isinstance(x, m.Error)] == ["no_table"] * 3
