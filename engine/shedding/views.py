@@ -19,6 +19,7 @@ from engine.events import Event
 from engine.shedding.codes import SUIT_LETTER, TEXT, code, suit_index
 from engine.shedding.state import Awaiting, HandState, MatchState, Pending, PendingKind, texts
 from engine.shedding.table import TableRules
+from engine.shedding.vocabulary import PendingView
 
 _RANKS = "23456789TJQKA"
 #: What the table waits for, in words, by the pending effect's kind.
@@ -40,10 +41,10 @@ def codes(names: Sequence[str] | None) -> list[int]:
     return [code(Card.parse(t)) for t in names or []]
 
 
-def _pending_view(pend: Pending) -> tuple[dict[str, Any], str]:
+def _pending_view(pend: Pending) -> tuple[PendingView, str]:
     """The pending effect as the view shows it, and in words."""
     rank = None if pend.rank is None else _RANKS[pend.rank]
-    pending: dict[str, Any] = {
+    pending: PendingView = {
         "kind": pend.kind,
         "count": pend.count,
         "cards": texts(pend.cards or []),
