@@ -33,6 +33,11 @@ class Strategy(Protocol):
     A strategy that takes long to choose (a search) says so with a class
     attribute ``slow = True``; the server then runs it in a worker process (so it
     must pickle) and its event loop keeps serving the other tables.
+
+    ``choose`` is handed the view as a plain mapping (``Game.view``, or the
+    client's view of a table): a family's strategy reads it as the family's
+    TypedDict first (``shedding_view(view)``, ...), so mypy checks each key it
+    reads.
     """
 
     name: str
