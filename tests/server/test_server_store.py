@@ -3,6 +3,7 @@ loses nothing queued when it is closed."""
 
 from __future__ import annotations
 
+import math
 import random
 import sqlite3
 import threading
@@ -282,4 +283,27 @@ async def test_a_commit_is_not_cancelled_while_its_writes_wait(tmp_path):
                 nursery.start_soon(commit, i)
             nursery.cancel_scope.cancel()
     assert sorted(returned) == list(range(6))
+    await store.aclose()
+
+
+async def test_a_commit_alone_is_written_at_once_and_close_ones_share_a_tick(tmp_path, monkeypatch):
+    """A commit with no other begun within ``GATHER_SECONDS`` (a quiet server) is written
+    without waiting a tick for company; commits close together wait one and share it."""
+    from server.store import sqlite
+
+    store = SQLiteStore(tmp_path / "q.sqlite3")
+    store.load()
+    monkeypatch.setattr(sqlite, "GATHER_SECONDS", 0.0)  # every commit alone
+    with trio.testing.assert_no_checkpoints():
+        await store.commit(TalkSaid(1, "x", "alone", 0.0))
+    assert store.statistics().commits == 1
+    monkeypatch.setattr(sqlite, "GATHER_SECONDS", math.inf)  # every commit close to the last
+
+    async def talk(i: int) -> None:
+        await store.commit(TalkSaid(1, "x", str(i), 0.0))
+
+    async with trio.open_nursery() as nursery:
+        for i in range(5):
+            nursery.start_soon(talk, i)
+    assert store.statistics().commits == 2  # the five shared one transaction
     await store.aclose()
