@@ -1,5 +1,13 @@
 """Robert Abbott's Switch: the ``abbott`` ruleset (see ``game.py``).
 
+The package in rooms: ``board`` (squares and rook moves) and ``scoring`` (the
+scoring table) are pure functions; ``table`` holds what is fixed at a table (house
+rules, the board's names and actions), ``state`` what actions change (the hand and
+the match, changed only through their methods), ``dealing`` the cut and a test's
+fixed packs; ``legality`` says what a seat may do and why not, ``resolve`` what an
+action does, ``views`` and ``snapshots`` turn the state into plain data and back;
+``game`` wires them to the engine's ``Game`` contract.
+
 >>> import engine
 >>> engine.ruleset("abbott").describe()["max_seats"]
 4

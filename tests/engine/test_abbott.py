@@ -499,8 +499,7 @@ def test_power_goes_to_the_partner_with_sixteen_and_starts_at_once() -> None:
 
 
 def test_both_partners_at_sixteen_means_no_power() -> None:
-    game = new4(dealer=BROWN)
-    game._scores = [16, 17, 0, 0]  # white-box: the rule only reads the totals
+    game = Abbott.from_view({**new4(dealer=BROWN).view(None), "scores": [16, 17, 0, 0]})
     play(game, [(SMITH, "ally west")])
     assert game.view(None)["power"] is None
 
