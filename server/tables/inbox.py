@@ -8,13 +8,17 @@ and every one sent after, gets its one reply, ``no_table``, instead of silence.
 
 from __future__ import annotations
 
+import contextlib
+import math
 from collections.abc import Callable
 
 import trio
 
 from server.core import wire
 from server.core.commands import Command, Detach
-from server.tables.clock import TIMED_OUT, receive_before
+from server.tables.alarms import TICK, alarms
+
+CLOSED = (trio.BrokenResourceError, trio.ClosedResourceError)
 
 
 def refuse_closed(command: object, table: int) -> None:
@@ -31,8 +35,10 @@ class Inbox:
 
     def __init__(self, table_id: int, size: int, interrupt: Callable[[object], None]) -> None:
         self.table_id = table_id
-        self._send, self._receive = trio.open_memory_channel[Command](size)
+        #: commands, and the alarms' ``TICK`` (dropped when it is full: the table is busy)
+        self._send, self._receive = trio.open_memory_channel[Command | object](size)
         self._interrupt = interrupt
+        self.alarm_at = math.inf  #: the deadline the alarm is set for (``server.tables.alarms``)
 
     async def submit(self, command: Command) -> None:
         """Queue a command; waits while the inbox is full (back-pressure on that client only).
@@ -64,9 +70,37 @@ class Inbox:
         return True
 
     async def next(self, deadline: float) -> Command | None:
-        """The next command, or None if none came before ``deadline`` (trio time)."""
-        command = await receive_before(self._receive, deadline)
-        return None if command is TIMED_OUT else command
+        """The next command, or None if none came before ``deadline`` (trio time).
+
+        A command already queued is taken even if the deadline has passed (it came
+        before the table looked). The wait is timed by an alarm (``server.tables.alarms``),
+        not a cancel scope of its own, which cost every action its entry and exit."""
+        receive = self._receive
+        while True:
+            try:
+                item = receive.receive_nowait()
+            except trio.WouldBlock:
+                pass
+            else:
+                await trio.lowlevel.checkpoint()
+                if item is not TICK:
+                    return item  # type: ignore[return-value]
+                continue  # an alarm's: the deadline is looked at below
+            if deadline <= trio.current_time():
+                await trio.lowlevel.checkpoint()
+                return None
+            if deadline < math.inf:
+                alarms().set(self, deadline)
+            else:
+                self.alarm_at = math.inf  # an alarm set before is stale now
+            item = await receive.receive()
+            if item is not TICK:
+                return item  # type: ignore[return-value]
+
+    def wake(self) -> None:
+        """The alarm's deadline came: put ``TICK`` in, for ``next`` to look at the time."""
+        with contextlib.suppress(trio.WouldBlock, *CLOSED):
+            self._send.send_nowait(TICK)
 
     def queued(self) -> int:
         return self._receive.statistics().current_buffer_used
