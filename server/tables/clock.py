@@ -4,8 +4,8 @@ Pure logic over trio's clock: every method takes ``now`` (``trio.current_time()`
 in the server, any number in a test), so ``MockClock`` drives it and nothing
 here sleeps. The table actor owns one ``TurnClock`` and one ``AwayTracker``
 and asks, each time round its loop, "when must I wake?" (``deadline``); it
-waits for its next command with ``receive_before(inbox, clock.deadline)`` and,
-on ``TIMED_OUT``, has the seat's move made for it (a strategy shown that seat's view).
+waits for its next command until ``clock.deadline`` (``server.tables.inbox``) and, if
+none came first, has the seat's move made for it (a strategy shown that seat's view).
 
 Rulings (docs/rules.md, "Common to all"; the sources leave these open):
 
@@ -33,11 +33,8 @@ True
 
 from __future__ import annotations
 
-import math
 import time
-from typing import Any, Final
-
-import trio
+from typing import Any
 
 
 class TurnClock:
@@ -180,34 +177,3 @@ class AwayTracker:
         """A new game: nobody is away."""
         self._streak.clear()
         self.away.clear()
-
-
-class _TimedOut:
-    """The sentinel ``receive_before`` returns when the deadline passes first."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "TIMED_OUT"
-
-
-TIMED_OUT: Final = _TimedOut()
-
-
-async def receive_before(channel: trio.abc.ReceiveChannel[Any], deadline: float | None) -> Any:
-    """The next item from ``channel``, or ``TIMED_OUT`` if ``deadline`` (trio time) comes first.
-
-    A command already waiting is taken even if the deadline has passed (it
-    arrived before the table looked). Safe to cancel: a memory channel's
-    ``receive`` loses nothing when cancelled.
-    """
-    try:
-        item = channel.receive_nowait()  # type: ignore[attr-defined]
-    except (trio.WouldBlock, AttributeError):
-        pass
-    else:
-        await trio.lowlevel.checkpoint()
-        return item
-    with trio.move_on_at(math.inf if deadline is None else deadline):
-        return await channel.receive()
-    return TIMED_OUT

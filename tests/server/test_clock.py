@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 import trio
 import trio.testing
+from support import Member
 
-from server.tables.clock import TIMED_OUT, AwayTracker, TurnClock, receive_before
+from server.core.commands import Start
+from server.tables.clock import AwayTracker, TurnClock
+from server.tables.inbox import Inbox
 
 
 def test_countdown_restarts_when_the_turn_passes() -> None:
@@ -107,61 +112,65 @@ def test_two_timeouts_in_a_row_mark_away_and_acting_brings_back() -> None:
     assert not away.away
 
 
-async def test_receive_before_times_out_on_mock_clock(
+async def test_an_inbox_wait_times_out_at_the_clock_on_mock_time(
     autojump_clock: trio.testing.MockClock,
 ) -> None:
-    send, receive = trio.open_memory_channel[str](1)
+    inbox = Inbox(1, 1, lambda command: None)
     clock = TurnClock(60)
     clock.follow(0, now=trio.current_time())
     start = trio.current_time()
-    assert await receive_before(receive, clock.deadline) is TIMED_OUT
+    assert clock.deadline is not None
+    assert await inbox.next(clock.deadline) is None
     assert trio.current_time() - start == pytest.approx(60.0)
-    await send.send("act")  # already waiting: taken even though the deadline has passed
-    assert await receive_before(receive, clock.deadline) == "act"
-    assert await receive_before(receive, clock.deadline) is TIMED_OUT
+    act = Start(Member("ann"), 1)
+    await inbox.submit(act)  # already waiting: taken even though the deadline has passed
+    assert await inbox.next(clock.deadline) is act
+    assert await inbox.next(clock.deadline) is None
 
 
-async def test_receive_before_without_deadline_waits_for_a_command(
+async def test_an_inbox_wait_without_deadline_waits_for_a_command(
     autojump_clock: trio.testing.MockClock,
 ) -> None:
-    send, receive = trio.open_memory_channel[str](1)
+    inbox = Inbox(1, 1, lambda command: None)
+    late = Start(Member("ann"), 1)
     got: list[object] = []
 
     async def later() -> None:
         await trio.sleep(10_000)
-        await send.send("late")
+        await inbox.submit(late)
 
     async with trio.open_nursery() as nursery:
         nursery.start_soon(later)
-        got.append(await receive_before(receive, None))
-    assert got == ["late"]
+        got.append(await inbox.next(math.inf))
+    assert got == [late]
 
 
 async def test_pause_and_resume_with_a_running_clock(
     autojump_clock: trio.testing.MockClock,
 ) -> None:
     """A table-shaped loop: pause at 20 s, resume 100 s later, the turn ends 40 s after that."""
-    send, receive = trio.open_memory_channel[str](4)
+    inbox = Inbox(1, 4, lambda command: None)
     clock = TurnClock(60)
     clock.follow(1, now=trio.current_time())
     t0 = trio.current_time()
     timeouts: list[float] = []
+    pause, resume = Start(Member("ann"), 1), Start(Member("ann"), 2)
 
     async def master() -> None:
         await trio.sleep(20)
-        await send.send("pause")
+        await inbox.submit(pause)
         await trio.sleep(100)
-        await send.send("resume")
+        await inbox.submit(resume)
 
     async with trio.open_nursery() as nursery:
         nursery.start_soon(master)
         while not timeouts:
-            item = await receive_before(receive, clock.deadline)
+            item = await inbox.next(math.inf if clock.deadline is None else clock.deadline)
             now = trio.current_time()
-            if item is TIMED_OUT:
+            if item is None:
                 timeouts.append(now - t0)
-            elif item == "pause":
+            elif item is pause:
                 clock.pause(now)
-            elif item == "resume":
+            elif item is resume:
                 clock.resume(now)
     assert timeouts == [pytest.approx(160.0)]
