@@ -171,8 +171,8 @@ class Abbott(Game):
     # ---------------------------------------------------------------- acting
     def _apply(self, seat: int, action: Action) -> list[Event]:
         events = act(self.rules, self.state, self.match, seat, action)
-        if self.state.ended and not self.match.over:
-            self.match.pass_deal()  # the deal passes left
+        if events[-1].kind == "hand_end":  # and not the game: the deal passes left
+            self.match.pass_deal()
             events.append(self._deal())
         return events
 

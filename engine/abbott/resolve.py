@@ -3,8 +3,8 @@ passing on (missed by a blocked piece), an alliance, a vote, a concession, and t
 hand's end and scoring.
 
 The functions change the hand and the match only through their methods, and return
-the events. A hand that ends is marked ended (``HandState.end``): the game deals the
-next one, so the deal is always the last of an action's events.
+the events. A hand that ends ends the action's events with ``hand_end`` (or, if it
+ended the game, ``game_end``): the game then deals the next hand.
 """
 
 from __future__ import annotations
@@ -150,7 +150,6 @@ def end_hand(
     winner = hand_winner(state.values, among)
     points = hand_points(rules.seats, winner, state.alliance)
     match.score(points, rules.target)
-    state.end()
     events = [
         Event(
             "hand_end",

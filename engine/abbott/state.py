@@ -49,8 +49,7 @@ class HandState:
     their union; ``masks`` and ``values`` are each seat's takings as bits and as a
     poker hand's value. ``turns_taken`` counts each seat's turns this hand, missed
     ones included (its round is this + 1). ``proxy`` is ``(partner, power holder)``
-    while a 16-point power moves the partner's piece. ``ended`` is set once the hand
-    is scored: the game deals the next one (or the game is over)."""
+    while a 16-point power moves the partner's piece."""
 
     grid: list[Card | None]
     grid_bits: list[int]
@@ -62,18 +61,17 @@ class HandState:
     masks: list[int]
     values: list[int]
     turn: int
+    #: The seat that acts for the piece to move: its owner, or the power holder (kept
+    #: with the turn and the proxy, which only this class changes: it is read at every
+    #: action, by the game's ``to_act``).
+    actor: int
     turns_taken: list[int]
     alliance: tuple[int, int] | None = None
     power: int | None = None
     proxy: tuple[int, int] | None = None
-    #: The seat that acts for the piece to move: its owner, or the power holder (kept
-    #: with the turn and the proxy, which only this class changes: it is read at every
-    #: action, by the game's ``to_act``).
-    actor: int = -1
     votes: list[int] = field(default_factory=list)
     conceded: list[int] = field(default_factory=list)
     stall: int = 0
-    ended: bool = False
 
     @classmethod
     def dealt(cls, pack: list[Card], cells: int, pieces: list[int], first: int) -> HandState:
@@ -95,8 +93,8 @@ class HandState:
             masks=[0] * n,
             values=[0] * n,
             turn=first,
-            turns_taken=[0] * n,
             actor=first,
+            turns_taken=[0] * n,
         )
 
     def copy(self) -> HandState:
@@ -110,15 +108,14 @@ class HandState:
             list(self.masks),
             list(self.values),
             self.turn,
+            self.actor,
             list(self.turns_taken),
             self.alliance,
             self.power,
             self.proxy,
-            self.actor,
             list(self.votes),
             list(self.conceded),
             self.stall,
-            self.ended,
         )
 
     @property
@@ -186,10 +183,6 @@ class HandState:
 
     def concede(self, seat: int) -> None:
         self.conceded.append(seat)
-
-    def end(self) -> None:
-        """The hand is scored: the game deals the next one."""
-        self.ended = True
 
 
 @dataclass(slots=True)
