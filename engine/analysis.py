@@ -20,10 +20,13 @@ Each alternative is played out in the same sampled worlds (the unseen cards
 dealt consistently with the view, as the search does), ``worlds`` of them,
 and valued by the family's rollout policy; the differences are paired world
 by world. A decision is **marked** when the played action's expected score is
-below the best alternative's by more than ``MARGIN`` (and, for sampled
-values, by at least two standard errors of the paired difference, so noise is
-not marked): an *inaccuracy* from 0.05, a *mistake* from 0.10, a *blunder*
-from 0.20. In 2-player abbott, where nothing is hidden and the playouts' error
+below the best alternative's by more than ``MARGIN``: an *inaccuracy* from
+0.05, a *mistake* from 0.10, a *blunder* from 0.20. A sampled loss is graded
+by what it is sure to be, its estimate less two standard errors of the paired
+difference, so that noise is not marked and a mark near a floor is not
+promoted by luck; where that margin straddles the mistake's or the blunder's
+floor, fresh worlds are added (up to ``MORE_WORLDS`` times ``worlds``) until
+it does not. In 2-player abbott, where nothing is hidden and the playouts' error
 is their policy's bias rather than noise, a sampled mark is checked by the
 solver (``_check``) and is at most an inaccuracy when it cannot be confirmed.
 A player's **accuracy** is the share of his judged decisions that were not
@@ -40,7 +43,7 @@ import functools
 import math
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from engine.actions import Action, Ally, Move, Play, Vote
@@ -51,8 +54,10 @@ from engine.strategies.search import play_out
 #: The smallest loss of expected score that is marked, and the grades by size.
 MARGIN = 0.05
 GRADES = (("blunder", 0.20), ("mistake", 0.10), ("inaccuracy", MARGIN))
-#: Sampled losses must also stand this many standard errors above zero.
+#: A sampled loss is graded this many standard errors below its estimate.
 CONFIDENCE = 2.0
+#: Where that could change a mark, fresh worlds are added, up to this many times ``worlds``.
+MORE_WORLDS = 8
 #: The most alternatives valued at one decision (the played one always among them).
 MAX_CANDIDATES = 8
 #: Cards left on a 2-player abbott grid from which the exact solver is tried.
@@ -106,13 +111,21 @@ class PlayerSummary:
 
 
 def grade(loss: float, error: float, exact: bool) -> str | None:
-    """The mark for a loss of expected score (see the module doc)."""
-    if not exact and loss < CONFIDENCE * error:
-        return None
+    """The mark for a loss of expected score (see the module doc): an exact loss is
+    graded as it is, a sampled one by what it is sure to be, ``CONFIDENCE`` standard
+    errors below the estimate (a sampled 0.27 ± 0.05 is a mistake: the reference
+    with ten times the worlds put such losses under 0.20 as often as not)."""
+    sure = loss if exact else loss - CONFIDENCE * error
     for name, floor in GRADES:
-        if loss >= floor - 1e-9:
+        if sure >= floor - 1e-9:
             return name
     return None
+
+
+def _in_doubt(loss: float, error: float) -> bool:
+    """Whether more worlds could change a sampled loss's mark between none, ``?`` and
+    ``??``: a floor from 0.10 up lies within ``CONFIDENCE`` errors of the loss."""
+    return any(abs(loss - floor) < CONFIDENCE * error for _name, floor in GRADES[:2])
 
 
 # ----------------------------------------------------------- the decisions
@@ -264,6 +277,7 @@ def judge(
     family = view["family"]
     me = view["viewer"]
     kept = alternatives(family, view, legal, played)
+    every = {str(a): a for a in kept}
     bounds = _proofs(view, kept, settings, table) if family == "abbott" else None
     proved = [a for a, (lo, hi) in (bounds or {}).items() if lo == hi]
     if bounds is not None and len(proved) == len(kept):
@@ -280,10 +294,18 @@ def judge(
             # loss again against the played action on fresh worlds.
             pair = [a for a in kept if str(a) in (top, played)]
             again = _sample(family, view, memory, pair, rng, settings)
-            for a, v in zip(pair, again, strict=True):
-                values[str(a)] = sum(v) / len(v)
             by_name = {str(a): v for a, v in zip(pair, again, strict=True)}
             error = _paired_error(by_name[top], by_name[played])
+            rounds = 1
+            while rounds < MORE_WORLDS and _in_doubt(_mean(by_name, top, played), error):
+                # Close to a floor: more fresh worlds, pooled, until the mark is clear.
+                more = _sample(family, view, memory, pair, rng, settings)
+                for a, v in zip(pair, more, strict=True):
+                    by_name[str(a)] += v
+                error = _paired_error(by_name[top], by_name[played])
+                rounds += 1
+            for name, v in by_name.items():
+                values[name] = sum(v) / len(v)
         if bounds is not None:
             # A sampled value never contradicts a proof: a proved option is worth what
             # was proved, an unproved one stays within the bounds the solver left it.
@@ -304,41 +326,106 @@ def judge(
     dec = Decision(index, me, played, best, values, round(loss, 4), exact)
     dec.error = round(error, 4)
     dec.proved = sorted(proved)
-    dec.exact_mark = exact or gap is not None or (played in proved and best in proved)
+    # Two proved values make an exact mark; no mark between them is exact only when no
+    # unproved alternative could do better (``_check`` looks at those).
+    both = played in proved and best in proved and loss >= MARGIN - 1e-9
+    dec.exact_mark = exact or gap is not None or both
     dec.mark = grade(loss, error, dec.exact_mark)
     checked = index >= 0 and family == "abbott" and view["seats"] == 2  # a hint shows no mark
-    if dec.mark and not dec.exact_mark and checked:
-        _check(dec, view, {str(a): a for a in kept}, settings, table)
+    if checked and not dec.exact_mark and (bounds is not None or dec.mark):
+        dec = _check(dec, view, every, bounds, settings, table)
     return dec
 
 
 def _check(
-    dec: Decision, view: dict[str, Any], by_name: dict[str, Action], settings: Settings, table: Any
-) -> None:
-    """A sampled mark in a 2-player abbott position, checked by the solver.
+    dec: Decision,
+    view: dict[str, Any],
+    by_name: dict[str, Action],
+    bounds: dict[str, tuple[float, float]] | None,
+    settings: Settings,
+    table: Any,
+) -> Decision:
+    """A 2-player abbott decision the proofs did not settle, settled by the solver.
 
     Why: there every world is the same (nothing is hidden), so the playouts'
     error is not noise that more worlds average away but the bias of the rollout
     policy, which punishes moves a best reply would answer. Measured against the
-    truth (``bench/marks.py``), most sampled blunders there were optimal moves. So
-    the positions after the played move and after the better one are solved, each
-    within the analysis's node limit: when both are, the decision is valued
-    exactly (a mark that stands, or none); when not, the loss stands on the
-    playouts alone, which were wrong more often than right there, and it is
-    marked an inaccuracy (a hint), never a mistake or a blunder."""
-    if not isinstance(by_name.get(dec.played), Move):
-        return  # a concession or a vote: its cost needs no playout policy (a conceded hand is lost)
-    mine = _solved_value(view, by_name.get(dec.played), settings, table)
-    other = _solved_value(view, by_name.get(dec.best), settings, table)
-    if mine is None or other is None:
-        dec.mark = "inaccuracy"  # a hint, not a verdict
-        return
-    dec.values[dec.played], dec.values[dec.best] = mine, other
-    dec.loss = round(max(0.0, other - mine), 4)
-    dec.error = 0.0
-    dec.proved = sorted({*dec.proved, dec.played, dec.best})
-    dec.exact_mark = True
-    dec.mark = grade(dec.loss, 0.0, True)
+    truth (``bench/marks.py``), most sampled blunders there were optimal moves, and
+    most missed blunders were moves the playouts saw no loss in. So in an endgame
+    (``bounds``: what the decision's own solve proved) the position after the
+    played move is solved within the node limit, and when that does not settle
+    it, the decision is solved again with ``ESCALATE`` times the limit (the table
+    keeps the first solve's work): an alternative proved better than the played
+    move makes an exact mark; every alternative proved no better, an exact absence
+    of one. Further from the end (no ``bounds``), only a sampled mark is checked,
+    by solving the positions after the played and the better move. Unsettled, the
+    sampled loss stands on the playouts alone, which were wrong more often than
+    right there: a mark is an inaccuracy (a hint), never a mistake or a blunder."""
+    played = dec.played
+    if bounds is None:
+        mine = _solved_value(view, by_name.get(played), settings, table)
+        found = {dec.best: _solved_value(view, by_name.get(dec.best), settings, table)}
+        settled = mine is not None and found[dec.best] is not None
+    else:
+        mine, found, settled = _settle(view, by_name, bounds, played, settings, table)
+    if mine is None or not settled:
+        if dec.mark and isinstance(by_name.get(played), Move):
+            dec.mark = "inaccuracy"  # a hint, not a verdict
+        return dec  # (a concession's cost needs no playout policy: a conceded hand is lost)
+    best = max(found, key=lambda a: found[a] or 0.0, default=played)
+    top = max(mine, found.get(best) or 0.0)
+    best = best if top > mine else played
+    loss = round(top - mine, 4)
+    return replace(
+        dec,
+        best=best,
+        values={**dec.values, played: mine, best: top},
+        loss=loss,
+        error=0.0,
+        proved=sorted({*dec.proved, played, best}),
+        exact_mark=True,
+        mark=grade(loss, 0.0, True),
+    )
+
+
+#: How many times the node limit a second solve of an unsettled endgame decision may use.
+ESCALATE = 5
+
+
+def _settle(
+    view: dict[str, Any],
+    by_name: dict[str, Action],
+    bounds: dict[str, tuple[float, float]],
+    played: str,
+    settings: Settings,
+    table: Any,
+) -> tuple[float | None, dict[str, float | None], bool]:
+    """The played move's exact value, the alternatives proved better than it (with their
+    values), and whether that settles the decision: an alternative is proved better by
+    the margin, or none can be better."""
+
+    def verdict(
+        mine: float | None, bounds: dict[str, tuple[float, float]]
+    ) -> tuple[float | None, dict[str, float | None], bool]:
+        if mine is None:
+            return None, {}, False
+        rivals = {a: b for a, b in bounds.items() if a != played}
+        better = {a: lo for a, (lo, hi) in rivals.items() if lo == hi and lo > mine}
+        gap = max(better.values(), default=mine) - mine >= MARGIN - 1e-9
+        none = all(hi - mine < MARGIN - 1e-9 for _lo, hi in rivals.values())
+        return mine, dict(better), gap or none
+
+    lo, hi = bounds[played]
+    mine = lo if lo == hi else _solved_value(view, by_name.get(played), settings, table)
+    first = verdict(mine, bounds)
+    if first[2]:
+        return first
+    harder = replace(settings, node_limit=settings.node_limit * ESCALATE)
+    again = _proofs(view, list(by_name.values()), harder, table)
+    if again is None:
+        return first
+    lo, hi = again[played]
+    return verdict(mine if mine is not None else lo if lo == hi else None, again)
 
 
 def _solved_value(
@@ -429,6 +516,11 @@ def _shortlist(
     rated.sort(key=lambda wa: -wa[0])
     top = [a for _, a in rated if str(a) != played][: MAX_CANDIDATES - 1]
     return [a for a in kept if str(a) == played or a in top]
+
+
+def _mean(samples: dict[str, list[float]], top: str, played: str) -> float:
+    """The mean paired loss of ``played`` against ``top``."""
+    return (sum(samples[top]) - sum(samples[played])) / len(samples[top])
 
 
 def _paired_error(best: Sequence[float], mine: Sequence[float]) -> float:

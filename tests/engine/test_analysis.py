@@ -224,7 +224,11 @@ def test_grades_need_the_margin_and_beat_the_noise() -> None:
     assert grade(0.12, 0.0, True) == "mistake"
     assert grade(0.5, 0.0, True) == "blunder"
     assert grade(0.3, 0.2, False) is None  # within two standard errors: noise
-    assert grade(0.3, 0.1, False) == "blunder"
+    # A sampled loss is graded by what it is sure to be, two standard errors below.
+    assert grade(0.3, 0.1, False) == "mistake"
+    assert grade(0.2, 0.06, False) == "inaccuracy"
+    assert grade(0.3, 0.02, False) == "blunder"
+    assert grade(0.08, 0.02, False) is None
 
 
 # ---------------------------------------------------------------- the seed

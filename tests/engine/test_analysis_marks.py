@@ -1,0 +1,73 @@
+"""How sure a mark is: a blunder the playouts miss is found by the solver, and a sampled
+loss near a floor is not promoted by luck."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.abbott.game import Abbott
+from engine.analysis import Settings, judge
+from engine.strategies.abbott_solver import SolverTable, solve
+
+# A 2-player abbott decision with 11 cards on the grid (``bench/marks.py --seed 3``): South
+# played ``move d1``, which the solver proves loses a hand another move wins; the playouts
+# saw no loss in it (0.08 ± 0.12), so it went unmarked.
+MISSED_BLUNDER: dict[str, Any] = {
+    "ruleset": "abbott", "family": "abbott", "seats": 2, "viewer": 0, "to_act": 0,
+    "over": False, "scores": [20, 20], "options": {}, "size": 5,
+    "grid": [[None, "QS", None, None, None], ["5H", "7H", "3C", "6H", "QH"],
+             [None, "4S", None, "9D", "8H"], [None, None, None, None, "3S"],
+             [None, None, None, None, "6S"]],
+    "pieces": ["d4", "a5"],
+    "collections": [["JS", "JH", "KD", "2H", "KS", "4C"],
+                    ["JC", "JD", "7S", "7D", "AS", "8D", "5D", "6C"]],
+    "dealer": 0, "hand_number": 5, "turn_of": 0, "round": 8, "alliance": None,
+    "power": None, "votes": [], "conceded": [], "stall": 0, "stall_limit": 6,
+    "target": 40, "hand_scores": [[10, 0], [10, 0], [0, 10], [0, 10]],
+    "seat_names": ["South", "North"], "alliance_from_round": 1,
+    "end_when_decided": True, "winner": None,
+}  # fmt: skip
+
+# A 4-player abbott decision (``bench/marks_sampled.py --seed 5``): South's ``move d2``
+# loses about 0.13 to ``move c2`` by the reference (240 worlds); on 24 worlds the
+# analysis measured 0.27 ± 0.05 and called it a blunder.
+NEAR_THE_FLOOR: dict[str, Any] = {
+    "ruleset": "abbott", "family": "abbott", "seats": 4, "viewer": 0, "to_act": 0,
+    "over": False, "scores": [0, 10, 10, 0], "options": {}, "size": 6,
+    "grid": [[None, "TC", None, "AC", "2D", "TS"], [None, "4H", "AH", "AD", None, "JS"],
+             ["4C", None, "JC", "6H", None, None], [None, None, None, "8C", "4D", "JD"],
+             [None, None, "8H", "3C", None, "5H"], ["5D", "9D", "2S", "9H", None, "2H"]],
+    "pieces": ["a2", "e3", "c4", "c1"],
+    "collections": [["7S", "7D", "QC"], ["QH", "QS", "9C", "3D"],
+                    ["KH", "KC", "QD", "7C", "7H"], ["2C", "6S"]],
+    "dealer": 1, "hand_number": 3, "turn_of": 0, "round": 5,
+    "alliance": {"chooser": 3, "partner": 2}, "power": None, "votes": [], "conceded": [],
+    "stall": 1, "stall_limit": 12, "target": 20, "hand_scores": [[0, 7, 3, 0], [0, 3, 7, 0]],
+    "seat_names": ["South", "West", "North", "East"], "alliance_from_round": 1,
+    "end_when_decided": True, "winner": None,
+}  # fmt: skip
+
+
+def judged(view: dict[str, Any], played: str, index: int, settings: Settings) -> Any:
+    legal = Abbott.from_view(view).legal_actions(view["viewer"])
+    rng = random.Random(f"{settings.seed}:{index}")
+    return judge(index, view, None, legal, played, rng, settings, SolverTable())
+
+
+def test_a_blunder_the_playouts_miss_is_found_by_solving_the_moves() -> None:
+    """The decision's own solve stops at its limit without proving the played move or a
+    better one, and the playouts see no loss: the positions after the played move and
+    after the alternatives that could beat it are solved, and the blunder is exact."""
+    settings = Settings(seed=3)
+    assert not solve(MISSED_BLUNDER, settings.node_limit).complete
+    decision = judged(MISSED_BLUNDER, "move d1", 63, settings)
+    assert decision.mark == "blunder" and decision.exact_mark and decision.error == 0.0
+    assert decision.values["move d1"] == 0.0 and decision.values[decision.best] == 1.0
+
+
+def test_a_sampled_loss_near_the_floor_is_not_a_blunder_by_luck() -> None:
+    decision = judged(NEAR_THE_FLOOR, "move d2", 119, Settings(seed=5))
+    assert not decision.exact_mark
+    assert decision.mark in ("inaccuracy", "mistake")
+    assert decision.error < 0.04  # more worlds were added: 24 gave ± 0.05
