@@ -18,13 +18,20 @@ targets for ``??``: precision >= 90%, recall >= 70%. It prints the same for
 the marks that stand on sampling alone (``±`` in the report), since that is
 where trust is earned.
 
+It prints the analysis's own CPU per decision (the truth's solves apart), and
+with ``--misses`` each true blunder not marked ``??``: what the analysis gave
+it and why (sampled with a loss under the floor or within the noise, a check
+the solver could not finish, a proof that fell short).
+
     nice -n 10 python bench/marks.py                    # 200 decisions, seed 3: ~20 CPU min
     nice -n 10 python bench/marks.py --decisions 300 --seed 11
+    nice -n 10 python bench/marks.py --cache truth.json # keep the truth for the next run
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
@@ -35,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import engine
 from engine.actions import Action
-from engine.analysis import GRADES, Settings, alternatives, judge
+from engine.analysis import CONFIDENCE, GRADES, Settings, alternatives, grade, judge
 from engine.strategies import get_strategy
 from engine.strategies.abbott_solver import SolverTable, cards_left, solve
 
@@ -87,6 +94,19 @@ def truth(view: dict[str, Any], node_limit: int) -> dict[str, float] | None:
     }
 
 
+def why_missed(dec: Any) -> str:
+    """Why a true blunder was not marked ``??``, from what the analysis gave."""
+    if dec.exact_mark:
+        return "valued exactly, loss under the floor (cannot be)" if dec.mark else "exact, no mark"
+    if dec.mark == "inaccuracy" and grade(dec.loss, dec.error, False) in ("mistake", "blunder"):
+        return "sampled blunder, the solver's check did not finish"
+    if dec.loss < GRADES[-1][1]:
+        return "sampled, no loss seen"
+    if dec.loss < CONFIDENCE * dec.error:
+        return "sampled, loss within the noise"
+    return f"sampled, loss {dec.loss:.2f} under the floor"
+
+
 def report(title: str, rows: list[tuple[str | None, float]]) -> bool:
     """Precision and recall per grade over (mark, true loss) rows; whether ``??`` met
     its targets."""
@@ -128,6 +148,8 @@ def main() -> int:
     parser.add_argument("--worlds", type=int, default=DEFAULTS.worlds)
     parser.add_argument("--solve-at", type=int, default=DEFAULTS.solve_at)
     parser.add_argument("--node-limit", type=int, default=DEFAULTS.node_limit)
+    parser.add_argument("--cache", type=Path, help="a JSON file keeping the truth between runs")
+    parser.add_argument("--misses", action="store_true", help="print the blunders not marked ??")
     args = parser.parse_args()
     lo, _, hi = args.cards.partition("-")
     settings = Settings(
@@ -142,24 +164,46 @@ def main() -> int:
     sampled: list[tuple[str | None, float]] = []
     unsolved = 0
     cpu = time.process_time()
+    spent = 0.0  # the analysis's own CPU
     todo = decisions(args.decisions, args.seed, int(lo), int(hi))
+    key = f"{args.seed}:{args.cards}:{args.truth_nodes}"
+    cache: dict[str, Any] = {}
+    if args.cache and args.cache.exists():
+        cache = json.loads(args.cache.read_text())
+    known: dict[str, Any] = cache.setdefault(key, {})
     try:
         for i, (view, legal, played) in enumerate(todo):
-            values = truth(view, args.truth_nodes)
+            values = known[str(i)] if str(i) in known else truth(view, args.truth_nodes)
+            known[str(i)] = values
             if values is None:
                 unsolved += 1
                 continue
             rng = random.Random(f"{args.seed}:{i}")
+            start = time.process_time()
             dec = judge(i, view, None, legal, played, rng, settings, SolverTable())
+            spent += time.process_time() - start
             loss = max(values.values()) - values[played]
+            if args.misses and loss >= 0.2 and dec.mark != "blunder":
+                how = "exact" if dec.exact else "proved" if dec.exact_mark else f"±{dec.error:.2f}"
+                print(
+                    f"  missed {i}: {cards_left(view)} cards, {played} (true {values[played]:.1f},"
+                    f" best {max(values.values()):.1f}); analysis {dec.mark} loss {dec.loss:.2f}"
+                    f" {how}, best {dec.best}: {why_missed(dec)}"
+                )
             rows.append((dec.mark, loss))
             if not dec.exact_mark:
                 sampled.append((dec.mark, loss))
             print(f"  {i + 1} judged", file=sys.stderr, flush=True)
     except KeyboardInterrupt:  # a long run stopped (Ctrl-C): report what was judged
         print(f"interrupted after {len(rows) + unsolved} of {len(todo)} decisions")
+    if args.cache:
+        args.cache.write_text(json.dumps(cache))
+    judged = len(rows)
     print(f"left out, not solved within the truth's budget: {unsolved}")
-    print(f"CPU: {time.process_time() - cpu:.0f} s")
+    print(
+        f"CPU: {time.process_time() - cpu:.0f} s in all; the analysis {spent:.0f} s,"
+        f" {spent / max(1, judged):.2f} s a decision"
+    )
     ok = report("every mark", rows)
     report("marks on sampling alone (±)", sampled)
     return 0 if ok else 1
