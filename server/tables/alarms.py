@@ -73,7 +73,11 @@ class Alarms:
         self._prune_at = max(PRUNE_AT, 4 * len(live))
 
     def set(self, inbox: Woken, deadline: float) -> None:
-        """Wake ``inbox`` at ``deadline`` (trio time), unless set again meanwhile."""
+        """Wake ``inbox`` at ``deadline`` (trio time), unless set again meanwhile. A NaN
+        is refused here, in the caller's task, as a cancel scope would refuse it: in the
+        heap it would fail the alarms' task, and with it the whole trio run."""
+        if math.isnan(deadline):
+            raise ValueError("an alarm's deadline must not be NaN")
         if inbox.alarm_at == deadline:
             return  # set already (a command came, and the deadline stayed)
         inbox.alarm_at = deadline

@@ -89,10 +89,10 @@ class Inbox:
             if deadline <= trio.current_time():
                 await trio.lowlevel.checkpoint()
                 return None
-            if deadline < math.inf:
-                alarms().set(self, deadline)
-            else:
+            if deadline == math.inf:
                 self.alarm_at = math.inf  # an alarm set before is stale now
+            else:
+                alarms().set(self, deadline)
             item = await receive.receive()
             if item is not TICK:
                 return item  # type: ignore[return-value]

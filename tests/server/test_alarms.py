@@ -5,7 +5,9 @@ since is skipped, a full inbox is not overfilled, and the alarms' heap stays sma
 from __future__ import annotations
 
 import gc
+import math
 
+import pytest
 import trio
 import trio.testing
 from support import Member
@@ -68,3 +70,10 @@ async def test_alarms_set_again_are_pruned_and_a_gone_inbox_is_not_kept(
     gc.collect()
     await trio.sleep(2)  # its alarm comes up and finds nothing to wake
     assert await inbox.next(now + 60 + 10 * alarms.PRUNE_AT - 1) is None
+
+
+async def test_a_nan_deadline_fails_its_table_alone() -> None:
+    inbox = Inbox(1, 4, lambda command: None)
+    with pytest.raises(ValueError, match="NaN"):
+        await inbox.next(math.nan)
+    assert await inbox.next(trio.current_time()) is None  # the alarms still work
