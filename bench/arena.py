@@ -15,8 +15,9 @@ confidence, at most a second a move at the 99th percentile of CPU time). ``--sav
 keeps a head-to-head table's deals, and ``--merge`` joins tables of one ruleset played
 at different seeds (a long table played in bounded pieces) into one row.
 
-``SEARCH`` is each family's arena budget below (``--search`` replaces it everywhere):
-smaller than the strategy's default (which stays under a second a move) so that
+``SEARCH`` is each family's arena entrant below (``--search`` replaces it everywhere):
+the shedding search's default budget (200 rollouts a decision, with each preset's
+``PRESET_SEARCH`` settings), and budgets at or below the other families' defaults so that
 thousands of games finish on two cores; the tables say which budget they used.
 """
 
