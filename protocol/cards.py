@@ -41,6 +41,9 @@ RANK_NAMES = {
     "K": "kings",
     "A": "aces",
 }
+#: A rank read aloud, one card of it ("a 10", "an ace"), where the notation's letter
+#: (``T``, ``A``) is for typing, not for reading.
+RANK_WORDS = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
 JOKER = "JK"
 
 

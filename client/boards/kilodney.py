@@ -14,7 +14,7 @@ their cards, and neither does the screen.
 >>> print(fragment_list_to_text(render(view, ctx)))
 kilodney - hand 2 - to 50 - dealer di
 Pile  KS  played by ann
-Follow: S spades or a K, or play a joker
+Follow: S spades or a king, or play a joker
   ann              5 cards         score 3
 > bob (you)        3 cards         score 0
   cy              knocked out (9)  score 1
@@ -30,7 +30,7 @@ from client.boards.common import BoardContext, columns, lines_to_text, seat_styl
 from client.boards.legal import legal_lines
 from client.boards.shedding import hand_lines
 from engine.kilodney.vocabulary import KilodneyView
-from protocol.cards import card_fragments, suit_style, suit_text
+from protocol.cards import RANK_WORDS, card_fragments, suit_style, suit_text
 from protocol.words import article
 
 
@@ -56,7 +56,7 @@ def render(view: KilodneyView, ctx: BoardContext) -> StyleAndTextTuples:
             [
                 ("", "Follow: "),
                 (suit_style(suit), suit_text(suit, a)),
-                ("", f" or {article(rank)}, or play a joker"),
+                ("", f" or {article(RANK_WORDS.get(rank, rank))}, or play a joker"),
             ]
         )
     elif not view.get("over"):

@@ -182,3 +182,15 @@ def test_kilodney_counts_one_card_as_one_card(width: int) -> None:
             assert " 1 card " in drawn + " " and " 1 cards" not in drawn, drawn
             return
     raise AssertionError("no deal left a player with one card")
+
+
+@pytest.mark.parametrize(
+    ("top", "said"), [("TD", "a 10"), ("AS", "an ace"), ("KH", "a king"), ("8C", "an 8")]
+)
+def test_kilodney_says_the_rank_to_follow_as_a_word(top: str, said: str) -> None:
+    """Before: "Follow: ♦ diamonds or a T": the notation's letter, not a word one reads."""
+    view = play("kilodney", 4, 1, 0).view(0)
+    view.update(top=top, running=True, leader=1)
+    drawn = text(view, names=["a", "b", "c", "d"], width=80)
+    follow = next(line for line in drawn.splitlines() if line.startswith("Follow:"))
+    assert f"or {said}, or play a joker" in follow, follow
