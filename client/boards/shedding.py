@@ -149,6 +149,6 @@ def hand_size_lines(view: SheddingView, ctx: BoardContext) -> list[StyleAndTextT
         if used + w + 3 > ctx.width and used > 7:
             lines.append([("", "      ")])
         elif len(lines[-1]) > 1:
-            lines[-1].append(("class:dim", " ," if ctx.ascii_only else " ·"))
+            lines[-1].append(("class:dim", "," if ctx.ascii_only else " ·"))
         lines[-1].extend([("", " "), *entry])
     return lines

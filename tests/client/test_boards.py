@@ -194,3 +194,12 @@ def test_kilodney_says_the_rank_to_follow_as_a_word(top: str, said: str) -> None
     drawn = text(view, names=["a", "b", "c", "d"], width=80)
     follow = next(line for line in drawn.splitlines() if line.startswith("Follow:"))
     assert f"or {said}, or play a joker" in follow, follow
+
+
+def test_ascii_hand_sizes_are_a_plain_list() -> None:
+    """Before: "Hands: > a (you) 7 , b 7 , c 7": the dot's stand-in had a space before it."""
+    view = engine.new_game("switch", seats=3, seed=2).view(0)
+    drawn = text(view, names=["a", "b", "c"], width=80, ascii_only=True)
+    hands = next(line for line in drawn.splitlines() if line.startswith("Hands:"))
+    assert " ," not in hands, hands
+    assert re.search(r"a \(you\) \d+, (> )?b \d+, (> )?c \d+$", hands), hands
