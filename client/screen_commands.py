@@ -41,7 +41,10 @@ def _help(app: Commanded, words: list[str]) -> bool:
 
 
 def _lobby(app: Commanded, words: list[str]) -> bool:
+    """Back to the lobby, its table list asked for at once: the list kept is the one
+    fetched when the lobby was last on screen, and the periodic refresh is seconds off."""
     app.show_table(None)
+    app.submit("tables")
     return True
 
 

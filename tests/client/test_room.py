@@ -172,3 +172,35 @@ def test_the_panel_counts_watchers_from_the_table_list_too() -> None:
     st.handle(m.Tables(tables=({"table": "1", "ruleset": "switch", "spectators": 2},)))
     panel = [line.split("│")[-1] for line in _screen(_app(st), 80, 24).splitlines()]
     assert "2 watchers" in panel, panel
+
+
+def test_back_in_the_lobby_the_table_list_is_fresh(tmp_path, monkeypatch) -> None:
+    """Before: `lobby` showed the list kept from the last time the lobby was on screen (a
+    closed table still listed, a new one missing) until the periodic refresh came; here
+    that refresh never comes, so only the return to the lobby can fetch the new table."""
+    import asyncio
+
+    from harness import Driver, run_client
+    from test_app import other_client
+
+    import client.session
+
+    monkeypatch.setenv("SWITCHBOARD_CONFIG_DIR", str(tmp_path))
+    monkeypatch.setattr(client.session, "LOBBY_REFRESH", 3600.0)
+
+    def listed(d: Driver) -> str:
+        return d.screen(100, 30).split("games:")[0]
+
+    async def script(d: Driver) -> None:
+        await d.until(lambda: d.table is not None and d.table.view, what="the board")
+        port = d.session.conn.port
+
+        async def open_a_table(conn) -> None:
+            await conn.request(m.CreateTable(ruleset="kilodney", seats=4))
+
+        await asyncio.to_thread(other_client, port, open_a_table)
+        d.line("lobby")
+        await d.until(lambda: "kilodney" in listed(d), what="the new table in the lobby")
+        d.line("quit")
+
+    assert asyncio.run(run_client(script, game="switch", name="ann")) == 0
