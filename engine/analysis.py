@@ -496,7 +496,8 @@ def _shortlist(
     family: str, view: dict[str, Any], memory: Any, kept: list[Action], played: str
 ) -> list[Action]:
     """At most ``MAX_CANDIDATES`` alternatives: the played one and the family
-    heuristic's best rated (a draw or pass is always kept)."""
+    heuristic's best rated (a draw or pass is always kept, and in abbott a vote, an
+    alliance or a concession)."""
     if len(kept) <= MAX_CANDIDATES:
         return kept
     if family == "shedding":
@@ -511,6 +512,15 @@ def _shortlist(
         plays = [a for a in kept if isinstance(a, Play)]
         rated = list(rate_plays(view, plays, played_cards))
         rated += [(99.0, a) for a in kept if not isinstance(a, Play)]
+    elif family == "abbott":
+        from engine.abbott.vocabulary import abbott_view
+        from engine.strategies.abbott import Position, rank_moves
+
+        # By the heuristic's worth after the next player's greedy reply (in the order
+        # the moves were listed, a take that wins the hand could be left out).
+        moves = [a for a in kept if isinstance(a, Move)]
+        rated = list(rank_moves(Position.from_view(abbott_view(view)), moves, view["viewer"]))
+        rated += [(99.0, a) for a in kept if not isinstance(a, Move)]
     else:
         rated = [(0.0, a) for a in kept]
     rated.sort(key=lambda wa: -wa[0])

@@ -71,3 +71,48 @@ def test_a_sampled_loss_near_the_floor_is_not_a_blunder_by_luck() -> None:
     assert not decision.exact_mark
     assert decision.mark in ("inaccuracy", "mistake")
     assert decision.error < 0.04  # more worlds were added: 24 gave ± 0.05
+
+
+# A 4-player abbott decision (``bench/marks_sampled.py --seed 5``, a planted blunder): East
+# played ``move f1``, which leaves the next player a take that wins him the hand, where a
+# take that won the hand at once was open. Among more than eight moves, the shortlist took
+# the first seven listed, which left the winning take out, and the blunder went unmarked.
+HANDS_OVER_THE_HAND: dict[str, Any] = {'ruleset': 'abbott',
+ 'family': 'abbott',
+ 'seats': 4,
+ 'viewer': 3,
+ 'to_act': 3,
+ 'over': False,
+ 'scores': [6, 4, 6, 4],
+ 'options': {},
+ 'size': 6,
+ 'grid': [[None, None, None, None, None, None], [None, None, None, None, None, None],
+          [None, '2C', None, None, None, None], [None, '7S', None, None, None, None],
+          [None, None, '3S', None, None, None], [None, 'TD', 'JD', None, '8C', None]],
+ 'pieces': ['a6', 'c3', 'a4', 'e1'],
+ 'collections': [['JS', '7D', '8D', 'AS', 'AD', '8S', '6H', '8H'],
+                 ['7H', 'AH', '6S', 'AC', '6D', '5D', '3D', '4D', 'JC'],
+                 ['3C', '2D', '6C', '9C'],
+                 ['TH', 'KC', 'QH', 'QD', '9H', 'KS', '9S', '4S', 'KD']],
+ 'dealer': 3,
+ 'hand_number': 3,
+ 'turn_of': 3,
+ 'round': 14,
+ 'alliance': {'chooser': 2, 'partner': 3},
+ 'power': None,
+ 'votes': [],
+ 'conceded': [],
+ 'stall': 2,
+ 'stall_limit': 12,
+ 'target': 20,
+ 'hand_scores': [[6, 4, 0, 0], [0, 0, 6, 4]],
+ 'seat_names': ['South', 'West', 'North', 'East'],
+ 'alliance_from_round': 1,
+ 'end_when_decided': True,
+ 'winner': None}  # fmt: skip
+
+
+def test_the_shortlist_keeps_the_move_that_wins_the_hand() -> None:
+    decision = judged(HANDS_OVER_THE_HAND, "move f1", 123, Settings(seed=5))
+    assert decision.mark == "blunder"
+    assert decision.values[decision.best] >= 0.6  # the hand won (or a partner's 7)
