@@ -261,7 +261,9 @@ class Readable:
         return parts
 
     def _abbott(self, table: str, view: AbbottView, grid: bool = True) -> list[str]:
-        """The grid (unless ``grid`` is false) and where each piece stands."""
+        """The grid, where each piece stands and, with the grid, the cards each seat has
+        taken (its best poker hand named: what the hand is scored on) and the game's
+        scores; a player waiting for his turn reads the pieces only."""
         parts = []
         cards = view.get("grid")
         if grid and isinstance(cards, list) and cards:
@@ -270,6 +272,19 @@ class Readable:
         if isinstance(pieces, list) and pieces:
             parts.append(
                 "pieces: " + ", ".join(f"{self.name(table, i)} {sq}" for i, sq in enumerate(pieces))
+            )
+        collections = view.get("collections")
+        if grid and isinstance(collections, list) and collections:
+            best = view.get("best") or []
+            taken = []
+            for seat, held in enumerate(collections):
+                named = f" ({best[seat]['category']})" if held and seat < len(best) else ""
+                taken.append(f"{self.name(table, seat)} {_cards(held)}{named}")
+            parts.append("taken: " + ", ".join(taken))
+        scores = view.get("scores")
+        if grid and isinstance(scores, list) and scores:
+            parts.append(
+                "scores: " + ", ".join(f"{self.name(table, i)} {s}" for i, s in enumerate(scores))
             )
         return parts
 

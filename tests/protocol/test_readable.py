@@ -73,6 +73,24 @@ def test_an_abbott_turn_shows_the_board_a_person_moves_on() -> None:
     assert "pieces: ann a1, bot 1 b2" in line and "you may: move a2" in line
 
 
+def test_an_abbott_turn_says_what_each_seat_has_taken_and_the_scores() -> None:
+    """Before: text mode showed the grid and the pieces only, so a person at nc could not
+    see the cards anyone had taken (what a hand is scored on) nor the game's scores."""
+    r = Readable()
+    _started(r)
+    view = {"family": "abbott", "to_act": 0, "over": False, "grid": [["2C", None], ["AS", None]],
+            "pieces": ["a1", "b2"], "collections": [["KH", "KD", "3S"], []],
+            "best": [{"category": "pair", "cards": ["KD", "KH", "3S"]},
+                     {"category": "high card", "cards": []}],
+            "scores": [10, 0]}  # fmt: skip
+    (line,) = r.lines(m.Turn(table="3", seq=5, seat=0, to_act=0, legal=("move a2",), view=view))
+    assert "taken: ann K♦ K♥ 3♠ (pair), bot 1 no cards" in line, line
+    assert "scores: ann 10, bot 1 0" in line, line
+    waiting = dict(view, to_act=1)
+    (brief,) = r.lines(m.Turn(table="3", seq=6, seat=0, to_act=1, view=waiting))
+    assert "taken" not in brief, brief
+
+
 def test_finger_history_and_top_read_as_sentences() -> None:
     """Before, a person at nc got finger, history and top as JSON."""
     r = Readable()
