@@ -27,8 +27,10 @@ difference, so that noise is not marked and a mark near a floor is not
 promoted by luck; where that margin straddles the mistake's or the blunder's
 floor, fresh worlds are added (up to ``MORE_WORLDS`` times ``worlds``) until
 it does not. In 2-player abbott, where nothing is hidden and the playouts' error
-is their policy's bias rather than noise, a sampled mark is checked by the
-solver (``_check``) and is at most an inaccuracy when it cannot be confirmed.
+is their policy's bias rather than noise, an endgame decision the proofs did
+not settle is settled by the solver whether the playouts saw a loss or not,
+and a sampled mark elsewhere is checked by it (``_check``); a sampled mark
+the solver cannot confirm is at most an inaccuracy.
 A player's **accuracy** is the share of his judged decisions that were not
 marked.
 
@@ -334,7 +336,21 @@ def judge(
     checked = index >= 0 and family == "abbott" and view["seats"] == 2  # a hint shows no mark
     if checked and not dec.exact_mark and (bounds is not None or dec.mark):
         dec = _check(dec, view, every, bounds, settings, table)
+    if dec.mark and not dec.exact_mark and _moves_after(view, every.get(played)):
+        dec.mark = "inaccuracy"  # the rollout's move after it is in its value
     return dec
+
+
+def _moves_after(view: dict[str, Any], action: Action | None) -> bool:
+    """Whether the seat still moves after ``action`` this turn: an alliance, or a vote
+    that does not end the hand (abbott). Sampled, such an action is worth what the
+    rollout policy's move after it is worth, not the player's own next move (which is
+    judged on its own), so its sampled loss says more of the policy than of the
+    action: a mark there is a hint at most."""
+    if isinstance(action, Ally):
+        return True
+    votes = view.get("votes") or []
+    return isinstance(action, Vote) and len(votes) < view["seats"] - 1
 
 
 def _check(

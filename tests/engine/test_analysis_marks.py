@@ -116,3 +116,44 @@ def test_the_shortlist_keeps_the_move_that_wins_the_hand() -> None:
     decision = judged(HANDS_OVER_THE_HAND, "move f1", 123, Settings(seed=5))
     assert decision.mark == "blunder"
     assert decision.values[decision.best] >= 0.6  # the hand won (or a partner's 7)
+
+
+# A 2-player abbott decision with 17 cards on the grid: South voted to end the hand on his
+# turn, then took a card (which clears the vote). The playouts value the vote with their
+# own move after it, which lost the hand in most of them: sampled, it was a blunder.
+VOTE_ON_MY_TURN: dict[str, Any] = {'ruleset': 'abbott',
+ 'family': 'abbott',
+ 'seats': 2,
+ 'viewer': 0,
+ 'to_act': 0,
+ 'over': False,
+ 'scores': [10, 10],
+ 'options': {},
+ 'size': 5,
+ 'grid': [[None, '4S', '2D', None, None], [None, '6D', None, 'JC', '9S'],
+          ['4C', 'JD', None, None, '3D'], ['5S', '9C', None, '7S', None],
+          ['7H', '5D', '5H', '8C', None]],
+ 'pieces': ['a2', 'a1'],
+ 'collections': [['KD', 'KS', 'AD', 'TC', 'TS'], ['2S', 'QC', 'QS', '8S', '8H']],
+ 'dealer': 0,
+ 'hand_number': 3,
+ 'turn_of': 0,
+ 'round': 6,
+ 'alliance': None,
+ 'power': None,
+ 'votes': [],
+ 'conceded': [],
+ 'stall': 0,
+ 'stall_limit': 6,
+ 'target': 40,
+ 'hand_scores': [[0, 10], [10, 0]],
+ 'seat_names': ['South', 'North'],
+ 'alliance_from_round': 1,
+ 'end_when_decided': True,
+ 'winner': None}  # fmt: skip
+
+
+def test_a_vote_that_leaves_the_turn_to_play_is_marked_a_hint_at_most() -> None:
+    decision = judged(VOTE_ON_MY_TURN, "vote end", 31, Settings(seed=1))
+    assert decision.loss >= 0.2 and not decision.exact_mark  # the playouts' verdict
+    assert decision.mark == "inaccuracy"
