@@ -7,13 +7,18 @@ quiet reference from the same run.
 
 1. **Flood** (with 200 tables in the lobby, then 2,000): another client's ``ping`` ->
    ``pong`` p99, measured from 127.0.0.1 (a trusted address, as the host's own client),
-   first quiet, then while a crowd asks for record pages and the lobby, every
-   connection within its own limits (a record page every 0.2 s, the lobby every
-   0.5 s): (a) 64 connections from one address (127.0.0.2), (b) 64 connections from
-   four addresses (127.0.0.2-5, 16 each). The records asked for are a finished game's.
-   Target: the flooded p99 within 2x the quiet one. Each run also prints how many of
-   the crowd's requests were answered and refused a second: the budgets per address
-   at work.
+   quiet and while a crowd asks for record pages and the lobby, every connection within
+   its own limits (a record page every 0.2 s, the lobby every 0.5 s): (a) 64
+   connections from one address (127.0.0.2), (b) 64 connections from four addresses
+   (127.0.0.2-5, 16 each). The records asked for are a finished game's. The quiet
+   reference is interleaved with the flood: the crowd asks in every other window of
+   ``WINDOW`` seconds and is still in the others, and each ping counts for the window
+   it was sent in (not in a window's first ``SETTLE`` seconds, while the last one's
+   replies drain), so quiet and flooded pings see the same load from the machine's
+   other jobs. Target: the flooded p99 within 2x the quiet one. Each run also prints
+   how many of the crowd's requests were answered and refused a second of flood:
+   the budgets per address at work. ``--repeat N`` runs each N times and prints the
+   median ratio.
 2. **Thinking**: a victim table (one person from 127.0.0.6, three search bots) and
    the person's wait for his turn (his seat to act again after the bots have moved),
    quiet, then while four addresses (127.0.0.2-5) fill their quota of 8 tables each
@@ -38,6 +43,7 @@ import itertools
 import multiprocessing as mp
 import os
 import signal
+import statistics
 import sys
 import tempfile
 import time
@@ -57,6 +63,13 @@ from protocol.msgpack_codec import HEADER, encode  # noqa: E402
 
 RULESET = "switch"
 SPAWN = mp.get_context("spawn")  # a fresh interpreter: no trio run inherited
+WINDOW = 2.0  #: seconds the crowd asks, then as long quiet, in turn
+SETTLE = 0.25  #: the first seconds of a window, left out of both figures
+
+
+def flooding(t0: float, now: float) -> bool:
+    """Whether ``now`` (``time.time()``) falls in one of the crowd's windows."""
+    return int((now - t0) / WINDOW) % 2 == 0
 
 
 def loadavg() -> str:
@@ -89,22 +102,23 @@ def stop_server(server: Any) -> None:
 
 # ------------------------------------------------------------------ the pinger
 def _pinger_main(port: int, seconds: float, out: Any) -> None:
-    """Ping every 5 ms for ``seconds`` from 127.0.0.1; send back the round trips."""
+    """Ping every 5 ms for ``seconds`` from 127.0.0.1; send back each ping's wall-clock
+    time and round trip."""
 
     async def main() -> None:
         c = await open_from(HOST, port)
-        times: list[float] = []
+        times: list[tuple[float, float]] = []
         out.send("ready")
         await trio.to_thread.run_sync(out.recv)  # go
         stop = time.perf_counter() + seconds
         ids = itertools.count(1)
         while time.perf_counter() < stop:
             rid = next(ids)
-            t0 = time.perf_counter()
+            sent, t0 = time.time(), time.perf_counter()
             await c.send(m.Ping(id=rid))
             while getattr(await c.receive(), "id", None) != rid:
                 pass
-            times.append(time.perf_counter() - t0)
+            times.append((sent, time.perf_counter() - t0))
             await trio.sleep(0.005)
         out.send(times)
 
@@ -141,8 +155,9 @@ class RawConn:
 
 def _crowd_main(port: int, addresses: list[str], each: int, table: str, out: Any) -> None:
     """``each`` connections from every one of ``addresses``, each asking for a record
-    page every 0.2 s and the lobby every 0.5 s (its own limits: 5/s and 2/s) until told
-    to stop; send back the answered and refused counts. It runs at the lowest priority
+    page every 0.2 s and the lobby every 0.5 s (its own limits: 5/s and 2/s) in the
+    flood's windows (``flooding``, from the epoch the go message brings) until told to
+    stop; send back the answered and refused counts. It runs at the lowest priority
     (``nice`` 19), standing in for the other machines a crowd would come from: on the
     machine of the bench, its own CPU would otherwise delay the server and the pinger."""
     os.nice(19)
@@ -159,13 +174,17 @@ def _crowd_main(port: int, addresses: list[str], each: int, table: str, out: Any
         stop = trio.Event()
 
         async def ask(c: RawConn, phase: float) -> None:
-            """Every 0.1 s tick: a record page on every second one, the lobby on every
-            fifth (one request at a time on the connection, as a client's would be)."""
+            """Every 0.1 s tick of a flood window: a record page on every second one, the
+            lobby on every fifth (one request at a time on the connection, as a client's
+            would be)."""
             await trio.sleep(phase)
             start = trio.current_time()
             for tick in itertools.count():
                 if stop.is_set():
                     return
+                if not flooding(epoch, time.time()):
+                    await trio.sleep_until(start + (tick + 1) * 0.1)
+                    continue
                 asks = [record] if tick % 2 == 0 else []
                 asks += [listing] if tick % 5 == 0 else []
                 for frame in asks:
@@ -182,7 +201,7 @@ def _crowd_main(port: int, addresses: list[str], each: int, table: str, out: Any
                 await trio.sleep_until(start + (tick + 1) * 0.1)
 
         out.send("ready")
-        await trio.to_thread.run_sync(out.recv)  # go
+        epoch = await trio.to_thread.run_sync(out.recv)  # go: the windows' epoch
         async with trio.open_nursery() as nursery:
             for i, c in enumerate(conns):
                 nursery.start_soon(ask, c, (i % 20) / 200)
@@ -216,77 +235,83 @@ async def fill_lobby(port: int, tables: int) -> str:
     return record_table
 
 
-def flood_run(port: int, pid: int, seconds: float, crowd: tuple[list[str], int] | None,
+def flood_run(port: int, pid: int, seconds: float, crowd: tuple[list[str], int],
               table: str) -> dict[str, Any]:  # fmt: skip
-    """The pinger for ``seconds``, with ``crowd`` (addresses, connections each) asking
-    meanwhile (None: quiet)."""
+    """The pinger for ``seconds`` while ``crowd`` (addresses, connections each) asks in
+    every other window: the quiet and the flooded windows' figures."""
     ping_parent, ping_child = SPAWN.Pipe()
     pinger = SPAWN.Process(target=_pinger_main, args=(port, seconds, ping_child))
     pinger.start()
-    crowd_proc = None
-    if crowd is not None:
-        crowd_parent, crowd_child = SPAWN.Pipe()
-        crowd_proc = SPAWN.Process(
-            target=_crowd_main, args=(port, crowd[0], crowd[1], table, crowd_child)
-        )
-        crowd_proc.start()
-        assert crowd_parent.recv() == "ready"
-        crowd_parent.send("go")
-        time.sleep(1.0)  # the crowd at full pace before the measure starts
+    crowd_parent, crowd_child = SPAWN.Pipe()
+    crowd_proc = SPAWN.Process(
+        target=_crowd_main, args=(port, crowd[0], crowd[1], table, crowd_child)
+    )
+    crowd_proc.start()
+    assert crowd_parent.recv() == "ready"
     assert ping_parent.recv() == "ready"
     _rss, cpu0 = proc_stats(pid)
+    epoch = time.time() + 0.2
+    crowd_parent.send(epoch)
+    time.sleep(0.2)
     t0 = time.perf_counter()
     ping_parent.send("go")
     times = ping_parent.recv()
     elapsed = time.perf_counter() - t0
     _rss, cpu1 = proc_stats(pid)
     pinger.join()
-    res = _percentiles(times)
-    res["load"] = loadavg()
+    crowd_parent.send("stop")
+    counts = crowd_parent.recv()
+    crowd_proc.join()
+    quiet, flooded = [], []
+    for sent, rtt in times:
+        if (sent - epoch) % WINDOW >= SETTLE:
+            (flooded if flooding(epoch, sent) else quiet).append(rtt)
+    res = {"quiet": _percentiles(quiet), "flooded": _percentiles(flooded), "load": loadavg()}
     res["cpu"] = (cpu1 - cpu0) / elapsed
-    if crowd_proc is not None:
-        crowd_parent.send("stop")
-        counts = crowd_parent.recv()
-        crowd_proc.join()
-        total = elapsed + 1.0
-        res.update({k: v / total for k, v in counts.items()})
+    res["ratio"] = res["flooded"]["p99"] / res["quiet"]["p99"]
+    res.update({k: v / (elapsed / 2) for k, v in counts.items()})  # a second of flood
     return res
 
 
 def part_flood(args: argparse.Namespace) -> bool:
-    print("1. flood: a crowd asks for records and the lobby; another client's ping p99")
-    print("   (the reference: the quiet runs before and after the floods, their mean p99)")
+    print("1. flood: a crowd asks for records and the lobby; another client's ping p99,")
+    print(f"   quiet and flooded in turn, {WINDOW:.0f} s windows (the quiet ones the reference)")
     print()
-    print("| tables | run | ping p50 | ping p99 | x quiet | records/s | lobby/s | refused/s |"
-          " server CPU | load avg |")  # fmt: skip
+    print("| tables | crowd | quiet p50 / p99 | flooded p50 / p99 | x quiet | records/s |"
+          " lobby/s | refused/s | server CPU | load avg |")  # fmt: skip
     print("|---|---|---|---|---|---|---|---|---|---|")
     met_all = True
-    one = (["127.0.0.2"], 64)
-    four = ([f"127.0.0.{i}" for i in range(2, 6)], 16)
+    crowds = [("1 address", (["127.0.0.2"], 64)),
+              ("4 addresses", ([f"127.0.0.{i}" for i in range(2, 6)], 16))]  # fmt: skip
+    medians = []
+    other = 0.0
     for tables in args.tables:
         with tempfile.TemporaryDirectory() as tmp:
             server, port = start_server(Path(tmp))
             try:
                 table = trio.run(fill_lobby, port, tables)
-                runs = [("quiet, before", None), ("64 connections, 1 address", one),
-                        ("64 connections, 4 addresses", four), ("quiet, after", None)]  # fmt: skip
-                results = [(name, flood_run(port, server.pid, args.seconds, crowd, table))
-                           for name, crowd in runs]  # fmt: skip
+                for name, crowd in crowds:
+                    ratios = []
+                    for _ in range(args.repeat):
+                        res = flood_run(port, server.pid, args.seconds, crowd, table)
+                        ratios.append(res["ratio"])
+                        other += res.get("other", 0)
+                        q, f = res["quiet"], res["flooded"]
+                        print(f"| {tables} | {name} | {q['p50']:.2f} / {q['p99']:.2f} ms |"
+                              f" {f['p50']:.2f} / {f['p99']:.2f} ms | {res['ratio']:.2f} |"
+                              f" {res.get('record', 0):.0f} | {res.get('tables', 0):.1f} |"
+                              f" {res.get('refused', 0):.0f} | {res['cpu']:.0%} |"
+                              f" {res['load']} |", flush=True)  # fmt: skip
+                    median = statistics.median(ratios)
+                    medians.append((tables, name, median, len(ratios)))
+                    met_all &= median <= 2.0
             finally:
                 stop_server(server)
-        quiet = (results[0][1]["p99"] + results[-1][1]["p99"]) / 2
-        for (name, res), (_name, crowd) in zip(results, runs, strict=True):
-            ratio = res["p99"] / quiet
-            if crowd is not None:
-                met_all &= ratio <= 2.0
-            print(f"| {tables} | {name} | {res['p50']:.2f} ms | {res['p99']:.2f} ms |"
-                  f" {ratio:.2f} | {res.get('record', 0):.0f} | {res.get('tables', 0):.1f} |"
-                  f" {res.get('refused', 0):.0f} | {res['cpu']:.0%} | {res['load']} |",
-                  flush=True)  # fmt: skip
-    other = sum(res.get("other", 0) for _name, res in results)
     if other:
         print(f"(the crowd got {other:.1f} replies a second that were not what it asked for)")
     print()
+    for tables, name, median, n in medians:
+        print(f"{tables} tables, {name}: median x quiet {median:.2f} over {n} run(s)")
     print(f"target: every flooded ping p99 within 2x the quiet one: {verdict(met_all)}")
     return met_all
 
@@ -392,27 +417,30 @@ def part_thinking(args: argparse.Namespace) -> None:
                     made = trio.run(fill_quotas, port, crowd, 8, watch)
                     name = f"{name} ({made} tables)"
                     time.sleep(3.0)  # their thoughts queue up
-                waits = trio.run(victim_waits, port, args.turns, args.seconds * 4)
+                waits = trio.run(victim_waits, port, args.turns, args.wait_limit)
             finally:
                 stop_server(server)
         if waits:
             print(f"| {name} | {waits[0]:.2f} s | {sum(waits) / len(waits):.2f} s |"
                   f" {max(waits):.2f} s | {len(waits)} | {loadavg()} |", flush=True)  # fmt: skip
         else:
-            print(f"| {name} | none within {args.seconds * 4:.0f} s | | | 0 | {loadavg()} |")
+            print(f"| {name} | none within {args.wait_limit:.0f} s | | | 0 | {loadavg()} |")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--part", choices=("flood", "thinking", "both"), default="both")
-    ap.add_argument("--seconds", type=float, default=15.0, help="each flood run's length (15)")
+    ap.add_argument("--seconds", type=float, default=32.0,
+                    help="each flood run's length, half of it flooded (32)")  # fmt: skip
+    ap.add_argument("--repeat", type=int, default=1, help="runs of each flood (1)")
     ap.add_argument("--turns", type=int, default=5, help="the victim's turns measured (5)")
     ap.add_argument("--quick", action="store_true", help="5 s runs, 3 turns")
     ap.add_argument("--tables", type=int, nargs="+", default=[200, 2000],
                     help="the lobby's sizes the flood is run with (200 2000)")  # fmt: skip
     args = ap.parse_args()
+    args.wait_limit = 60.0  # the victim's turns are timed for at most this long
     if args.quick:
-        args.seconds, args.turns = 5.0, 3
+        args.seconds, args.turns, args.wait_limit = 12.0, 3, 20.0
     print(f"bench/crowd.py: {os.cpu_count()} cores; load average (1 / 5 min) {loadavg()}")
     print()
     if args.part in ("flood", "both"):
