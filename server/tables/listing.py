@@ -83,7 +83,7 @@ def summary(table: Listed) -> dict[str, Any]:
         "state": table.state,
         "game": table.game_no,
         "master": table.master,
-        "options": table.options,
+        "options": dict(table.options),  # kept, and compared: not the table's own map
         "start_when_full": bool(table.settings.get("start_when_full")),
         "prize": prize["prize"],
         "away": gm["away"],

@@ -22,7 +22,17 @@ from protocol.json_codec import encode as json_encode
 from protocol.limits import DEFAULT_LIMITS
 from protocol.msgpack_codec import MsgpackDecoder, encode
 from protocol.text_codec import ServerTextCodec
-from server.core.commands import Detach, EndGame, Export, Join, Leave, Look, Start, Watch
+from server.core.commands import (
+    Detach,
+    EndGame,
+    Export,
+    Join,
+    Leave,
+    Look,
+    SetOptions,
+    Start,
+    Watch,
+)
 from server.core.config import ServerConfig
 from server.store.base import MemoryStore, StoredState
 from server.tables.lobby import Lobby, LobbyError, owner_of
@@ -111,6 +121,17 @@ async def test_a_request_that_changes_nothing_listed_keeps_the_listing(nursery, 
     assert lobby.summaries() is first
     await send(table, Watch(fan, 20))  # a spectator more: listed
     assert lobby.summaries() is not first and listed(lobby)[first[0]["table"]]["spectators"] == 1
+
+
+async def test_a_masters_change_of_options_is_listed(nursery, autojump_clock):
+    lobby = await running_lobby(nursery)
+    table = await create(lobby, "10.0.0.1")
+    ann = Member("ann")
+    await send(table, Join(ann, 1, 0))
+    word = lobby.summaries()[0]["table"]
+    assert listed(lobby)[word]["options"]["target"] == 500
+    await send(table, SetOptions(ann, 2, {"target": 300}))
+    assert listed(lobby)[word]["options"]["target"] == 300 == table.options["target"]
 
 
 async def test_a_seated_players_rating_is_listed_afresh_now_and_then(nursery, autojump_clock):
