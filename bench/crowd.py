@@ -444,7 +444,7 @@ def main() -> None:
                     help="each flood run's length, half of it flooded (60)")  # fmt: skip
     ap.add_argument("--repeat", type=int, default=1, help="runs of each flood (1)")
     ap.add_argument("--turns", type=int, default=5, help="the victim's turns measured (5)")
-    ap.add_argument("--quick", action="store_true", help="5 s runs, 3 turns")
+    ap.add_argument("--quick", action="store_true", help="20 s flood runs, 3 turns")
     ap.add_argument("--tables", type=int, nargs="+", default=[200, 2000],
                     help="the lobby's sizes the flood is run with (200 2000)")  # fmt: skip
     args = ap.parse_args()
