@@ -14,7 +14,7 @@ switch - hand 1 - dealer bob
 Pile  QS  (4 cards)   Stock 40
 Pending: pick up 2
 Direction: clockwise
-Hands: > ann (you) 3 , bob 1 last card
+Hands: > ann (you) 3, bob 1 last card
 Your hand (3):  2C  8H QH
 You must answer the pick-up of 2: play one of these,
   or draw (you take 2)
