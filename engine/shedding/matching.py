@@ -43,9 +43,7 @@ def mismatch(state: HandState, c: int) -> str:
     """Why ``c`` may not open a play on the pile, in words."""
     if state.nominated is not None:
         s = state.nominated
-        return (
-            f"{TEXT[c]} is not {_SUIT_WORD[s]}, the nominated suit ({SUIT_NAMES[SUIT_LETTER[s]]})"
-        )
+        return f"{TEXT[c]} is not {_SUIT_WORD[s]}: {SUIT_NAMES[SUIT_LETTER[s]]} were named"
     return f"{TEXT[c]} does not match the {TEXT[state.pile[-1]]} on the pile"
 
 

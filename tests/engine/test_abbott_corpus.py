@@ -14,7 +14,10 @@ invariants hold.
 
 A change that is meant to change behaviour regenerates it, deliberately::
 
-    python tests/engine/test_abbott_corpus.py
+    PYTHONPATH=. python tests/engine/test_abbott_corpus.py
+
+from the checkout's root: a script's own folder comes first on its path, so without
+``PYTHONPATH`` the engine it records would be the installed checkout's, not this one's.
 
 The games are played by a driver that mostly moves (often to take the best card in
 reach), sometimes names a partner (by compass name or seat number), and now and

@@ -165,7 +165,7 @@ def test_switch_ace_anytime_picks_up_four_and_jack_nominates() -> None:
     game.apply(0, "suit clubs")
     v = game.view(1)
     assert v["nominated"] == "C" and v["top"] == "JD" and game.to_act == 1
-    assert "not a club" in explain(game, 1, "play KS")
+    assert explain(game, 1, "play KS") == "KS is not a club: clubs were named"
 
 
 def test_switch_missed_last_card_draws_two_when_the_next_player_acts() -> None:

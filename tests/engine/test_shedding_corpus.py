@@ -11,7 +11,10 @@ tests prove only that the invariants hold.
 
 A change that is meant to change behaviour regenerates it, deliberately::
 
-    python tests/engine/test_shedding_corpus.py
+    PYTHONPATH=. python tests/engine/test_shedding_corpus.py
+
+from the checkout's root: a script's own folder comes first on its path, so without
+``PYTHONPATH`` the engine it records would be the installed checkout's, not this one's.
 
 The games are played by a driver that mostly lays a listed card, sometimes
 another listed action, and sometimes a card of its hand whether or not it is
