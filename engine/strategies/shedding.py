@@ -440,11 +440,10 @@ class SearchSettings:
 
 
 #: Each preset's settings where they differ from ``SearchSettings``'s, from the
-#: head-to-head arena (docs/bots.md has the tables and the commands). Irish reads the
-#: draws (``infer=2``): on fresh deals it led the heuristic by +5.0 points [+2.4, +7.6]
-#: (1,000 games), where the search without it had led by +3.0 [+1.0, +5.0]; the other
-#: presets' tables with it were not played.
-PRESET_SEARCH: dict[str, dict[str, Any]] = {"irish": {"infer": 2}}
+#: head-to-head arena (docs/bots.md has the tables and the commands). None yet: reading
+#: the draws (``infer=2``) at irish led the heuristic by +2.5 points [+0.6, +4.3] on fresh
+#: deals (2,000 games), no better than the search without it (+3.0 [+1.0, +5.0]).
+PRESET_SEARCH: dict[str, dict[str, Any]] = {}
 
 
 @dataclass(frozen=True, slots=True)
