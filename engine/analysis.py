@@ -298,8 +298,8 @@ def judge(
             again = _sample(family, view, memory, pair, rng, settings)
             by_name = {str(a): v for a, v in zip(pair, again, strict=True)}
             error = _paired_error(by_name[top], by_name[played])
-            rounds = 1
-            while rounds < MORE_WORLDS and _in_doubt(_mean(by_name, top, played), error):
+            rounds, most = 1, MORE_WORLDS if index >= 0 else 1  # a hint shows no mark
+            while rounds < most and _in_doubt(_mean(by_name, top, played), error):
                 # Close to a floor: more fresh worlds, pooled, until the mark is clear.
                 more = _sample(family, view, memory, pair, rng, settings)
                 for a, v in zip(pair, more, strict=True):

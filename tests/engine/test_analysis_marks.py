@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from engine.abbott.game import Abbott
 from engine.analysis import Settings, judge
 from engine.strategies.abbott_solver import SolverTable, solve
@@ -157,3 +159,24 @@ def test_a_vote_that_leaves_the_turn_to_play_is_marked_a_hint_at_most() -> None:
     decision = judged(VOTE_ON_MY_TURN, "vote end", 31, Settings(seed=1))
     assert decision.loss >= 0.2 and not decision.exact_mark  # the playouts' verdict
     assert decision.mark == "inaccuracy"
+
+
+def test_a_hint_adds_no_worlds_to_settle_a_mark(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Extra worlds make a mark clear; a hint shows none, and a person waits for it."""
+    import engine.analysis as analysis
+
+    calls: list[int] = []
+    sample = analysis._sample
+
+    def counted(*args: Any) -> Any:
+        calls.append(1)
+        return sample(*args)
+
+    monkeypatch.setattr(analysis, "_in_doubt", lambda loss, error: True)
+    monkeypatch.setattr(analysis, "_sample", counted)
+    legal = Abbott.from_view(NEAR_THE_FLOOR).legal_actions(0)
+    analysis.advise(NEAR_THE_FLOOR, [], legal)
+    assert len(calls) <= 2  # the alternatives, then the best against the first again
+    calls.clear()
+    judged(NEAR_THE_FLOOR, "move d2", 119, Settings(seed=5))
+    assert len(calls) == 1 + analysis.MORE_WORLDS  # an analysis settles the mark
