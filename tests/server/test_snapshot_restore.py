@@ -221,9 +221,13 @@ def card_swapped(data: bytes, final: dict[str, Any]) -> tuple[int, bytes] | None
     still a game the engine restores, but not the one the record plays; and that seat.
     The two are cards that stay where they are to the game's ``final`` state (never
     played, never drawn), so a restore that trusted the snapshot ends with that seat's
-    hand different. None if there are none (a new hand was dealt since the snapshot)."""
+    hand different. None if there are none, or if a new hand was dealt since the snapshot:
+    the new deal is the same in both games, and a card of the old hand may be in the new
+    one by chance."""
     snap = msgpack.unpackb(data)
     state = snap["state"]
+    if state["hand_number"] != final["hand_number"]:
+        return None
     stock = [j for j, card in enumerate(state["stock"]) if card in final["stock"]]
     for seat, hand in enumerate(state["hands"]):
         kept = [i for i, card in enumerate(hand) if card in final["hands"][seat]]
