@@ -27,13 +27,12 @@ be illegal (a refused try is not in the record).
 
 from __future__ import annotations
 
-import base64
-import gzip
-import hashlib
 import json
 import random
 from pathlib import Path
 from typing import Any
+
+import digest_corpus
 
 import engine
 from engine.abbott import SIZES, square_name
@@ -43,10 +42,6 @@ from engine.cards import FULL_PACK, shuffled
 CORPUS = Path(__file__).resolve().parent / "abbott_corpus.json.gz"
 #: Games at each table size (4 players on the 6x6 board, 2 on the 5x5).
 GAMES_PER_SIZE = 100
-#: Bytes of each action's digest: a divergence goes on into every later action, so a
-#: short digest per action misses it only by chance repeated action after action; each
-#: game's whole chain is also checked with a long one.
-SHORT = 2
 #: Every this many actions a snapshot, a copy, a restore and a rebuilt world join the digest.
 SNAPSHOT_EVERY = 23
 #: What the probe tries after each action, in turn, for one seat in turn: moves on and
@@ -157,41 +152,16 @@ def _play(seats: int, seed: int) -> dict[str, Any]:
 def _digests(record: dict[str, Any]) -> tuple[list[bytes], str]:
     """Replay ``record`` and digest what is observable after each action."""
     game = engine.registry.record_start(record)
-    chain = hashlib.blake2b(_observed(game, game.opening_events, 1), digest_size=16)
-    short = []
-    for n, (seat, text) in enumerate(record["actions"]):
-        data = _observed(game, game.apply(seat, text), n)
-        chain.update(data)
-        short.append(hashlib.blake2b(data, digest_size=SHORT).digest())
-    return short, chain.hexdigest()
+    return digest_corpus.digests(game, record["actions"], _observed)
 
 
 def write_corpus() -> None:
-    games: list[dict[str, Any]] = []
-    for seats in sorted(SIZES):
-        for seed in range(GAMES_PER_SIZE):
-            record = _play(seats, seed)
-            short, chain = _digests(record)
-            digests = base64.b64encode(b"".join(short)).decode()
-            games.append({"record": record, "digests": digests, "chain": chain})
-    text = json.dumps(games, separators=(",", ":"))
-    CORPUS.write_bytes(gzip.compress(text.encode(), 9, mtime=0))
-    actions = sum(len(g["record"]["actions"]) for g in games)
-    print(f"{len(games)} games, {actions} actions, {CORPUS.stat().st_size} bytes")
-
-
-def _split(digests: str) -> list[bytes]:
-    raw = base64.b64decode(digests)
-    return [raw[i : i + SHORT] for i in range(0, len(raw), SHORT)]
-
-
-def _corpus() -> list[dict[str, Any]]:
-    games: list[dict[str, Any]] = json.loads(gzip.decompress(CORPUS.read_bytes()))
-    return games
+    records = (_play(seats, seed) for seats in sorted(SIZES) for seed in range(GAMES_PER_SIZE))
+    digest_corpus.write(CORPUS, records, _digests)
 
 
 def test_the_corpus_covers_both_boards_and_every_kind_of_action() -> None:
-    games = _corpus()
+    games = digest_corpus.read(CORPUS)
     assert sorted(g["record"]["seats"] for g in games) == [2] * 100 + [4] * 100
     verbs = {text.split()[0] for g in games for _, text in g["record"]["actions"]}
     assert verbs == {"move", "ally", "vote", "concede"}
@@ -200,21 +170,19 @@ def test_the_corpus_covers_both_boards_and_every_kind_of_action() -> None:
 
 
 def test_every_recorded_game_replays_to_the_same_digests() -> None:
-    for number, entry in enumerate(_corpus()):
+    for number, entry in enumerate(digest_corpus.read(CORPUS)):
         record = entry["record"]
-        short, chain = _digests(record)
-        want = _split(entry["digests"])
-        first = next((i for i, (a, b) in enumerate(zip(short, want, strict=True)) if a != b), None)
+        first, same_chain = digest_corpus.first_difference(entry, _digests)
         assert first is None, (
             f"game {number} ({record['seats']} seats, seed {record['seed']})"
             f" differs after action {first}: {record['actions'][first]}"
         )
-        assert chain == entry["chain"], f"game {number} differs in its opening or its chain"
+        assert same_chain, f"game {number} differs in its opening or its chain"
 
 
 def test_the_check_finds_a_changed_game() -> None:
     """The digests notice a game that went another way: one action changed."""
-    entry = _corpus()[0]
+    entry = digest_corpus.read(CORPUS)[0]
     record = entry["record"]
     game = engine.registry.record_start(record)
     for k, (seat, text) in enumerate(record["actions"]):
@@ -223,7 +191,7 @@ def test_the_check_finds_a_changed_game() -> None:
         if other is not None:
             changed = {**record, "actions": [*record["actions"][:k], [seat, other]]}
             short, _ = _digests(changed)
-            assert short[k] != _split(entry["digests"])[k]
+            assert short[k] != digest_corpus.split(entry["digests"])[k]
             return
         game.apply(seat, text)
     raise AssertionError("no action had another legal choice")

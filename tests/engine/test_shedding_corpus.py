@@ -23,14 +23,12 @@ legal (a refused try is not in the record; a penalised blunder is).
 
 from __future__ import annotations
 
-import base64
-import gzip
-import hashlib
 import json
 import random
 from pathlib import Path
 from typing import Any
 
+import digest_corpus
 from shedding_house import fitting
 
 import engine
@@ -40,10 +38,6 @@ from engine.cards import Card
 CORPUS = Path(__file__).resolve().parent / "shedding_corpus.json.gz"
 PRESETS = ("switch", "blackjack", "irish", "j28", "taketwo", "gamebot")
 GAMES_PER_PRESET = 50
-#: Bytes of each action's digest: a divergence goes on into every later action, so
-#: a short digest per action misses it only by chance repeated action after action;
-#: each game's whole chain is also checked with a long one.
-SHORT = 2
 #: Every this many actions a snapshot and a world rebuilt from the view join the digest.
 SNAPSHOT_EVERY = 29
 
@@ -104,13 +98,7 @@ def _digests(record: dict[str, Any]) -> tuple[list[bytes], str]:
     game = engine.new_game(
         record["ruleset"], seats=record["seats"], seed=record["seed"], options=record["options"]
     )
-    chain = hashlib.blake2b(_observed(game, game.opening_events, 1), digest_size=16)
-    short = []
-    for n, (seat, text) in enumerate(record["actions"]):
-        data = _observed(game, game.apply(seat, text), n)
-        chain.update(data)
-        short.append(hashlib.blake2b(data, digest_size=SHORT).digest())
-    return short, chain.hexdigest()
+    return digest_corpus.digests(game, record["actions"], _observed)
 
 
 def _play(preset: str, seed: int) -> dict[str, Any]:
@@ -130,51 +118,30 @@ def _play(preset: str, seed: int) -> dict[str, Any]:
 
 
 def write_corpus() -> None:
-    games: list[dict[str, Any]] = []
-    for preset in PRESETS:
-        for seed in range(GAMES_PER_PRESET):
-            record = _play(preset, seed)
-            short, chain = _digests(record)
-            digests = base64.b64encode(b"".join(short)).decode()
-            games.append({"record": record, "digests": digests, "chain": chain})
-    text = json.dumps(games, separators=(",", ":"))
-    CORPUS.write_bytes(gzip.compress(text.encode(), 9, mtime=0))
-    actions = sum(len(g["record"]["actions"]) for g in games)
-    print(f"{len(games)} games, {actions} actions, {CORPUS.stat().st_size} bytes")
-
-
-def _split(digests: str) -> list[bytes]:
-    raw = base64.b64decode(digests)
-    return [raw[i : i + SHORT] for i in range(0, len(raw), SHORT)]
-
-
-def _corpus() -> list[dict[str, Any]]:
-    games: list[dict[str, Any]] = json.loads(gzip.decompress(CORPUS.read_bytes()))
-    return games
+    records = (_play(preset, seed) for preset in PRESETS for seed in range(GAMES_PER_PRESET))
+    digest_corpus.write(CORPUS, records, _digests)
 
 
 def test_the_corpus_covers_every_preset() -> None:
-    games = _corpus()
+    games = digest_corpus.read(CORPUS)
     assert {g["record"]["ruleset"] for g in games} == set(PRESETS)
     assert len(games) == len(PRESETS) * GAMES_PER_PRESET
 
 
 def test_every_recorded_game_replays_to_the_same_digests() -> None:
-    for number, entry in enumerate(_corpus()):
+    for number, entry in enumerate(digest_corpus.read(CORPUS)):
         record = entry["record"]
-        short, chain = _digests(record)
-        want = _split(entry["digests"])
-        first = next((i for i, (a, b) in enumerate(zip(short, want, strict=True)) if a != b), None)
+        first, same_chain = digest_corpus.first_difference(entry, _digests)
         assert first is None, (
             f"game {number} ({record['ruleset']}, {record['seats']} seats, seed"
             f" {record['seed']}) differs after action {first}: {record['actions'][first]}"
         )
-        assert chain == entry["chain"], f"game {number} differs in its opening or its chain"
+        assert same_chain, f"game {number} differs in its opening or its chain"
 
 
 def test_the_check_finds_a_changed_game() -> None:
     """The digests notice a game that went another way: one action changed."""
-    entry = _corpus()[0]
+    entry = digest_corpus.read(CORPUS)[0]
     record = entry["record"]
     game = engine.new_game(
         record["ruleset"], seats=record["seats"], seed=record["seed"], options=record["options"]
@@ -185,7 +152,7 @@ def test_the_check_finds_a_changed_game() -> None:
         if other is not None:
             changed = {**record, "actions": [*record["actions"][:k], [seat, other]]}
             short, _ = _digests(changed)
-            assert short[k] != _split(entry["digests"])[k]
+            assert short[k] != digest_corpus.split(entry["digests"])[k]
             return
         game.apply(seat, text)
     raise AssertionError("no action had another legal choice")
