@@ -98,7 +98,7 @@ async def fetcher(port: int, table: str, index: int, counts: dict[str, int], pol
             start = reply.next or 0
         else:
             counts[reply.code] = counts.get(reply.code, 0) + 1
-            if polite:  # as the client does (client/records.py): wait, then ask again
+            if polite:  # as the client does (client/net/records.py): wait, then ask again
                 await trio.sleep(0.2)
 
 

@@ -1,27 +1,36 @@
-"""Switchboard's clients: the connection library, the terminal client, bots.
+"""Switchboard's clients in Python: the connection library, the terminal client, bots.
 
-- ``client.connection``: ``connect(host, port, name=...)``, one trio connection kept alive
-  (hello, the name's kept secret, request ids, table state, reconnect and resume);
-- ``client.state``: what a client knows, folded from the server's messages;
-- ``client.app`` / ``client.session`` / ``client.guest``: the prompt_toolkit terminal client
-  (``switchboard play``) with trio as asyncio's guest; ``client.boards``: the three boards;
-- ``client.replay``: stepping through a finished game (``switchboard replay``);
-- ``client.bot`` / ``client.arena``: bots and the arena.
+Three subpackages, whose imports go one way (``tests/test_imports.py`` holds them to it):
 
-``connect``, ``Connection``, ``ConnectionLost`` and ``ServerError`` are also importable from
-here; they load on first use, so importing ``client.boards`` stays cheap.
+- ``client.net``: the connection library (``connect``: one trio connection kept alive, with
+  the name's secret, the table state folded from the server's messages, reconnect and
+  resume), finding servers on the LAN, and what a client keeps on disk per server (secrets,
+  seats, talk). It imports neither of the others: a bot needs nothing else.
+- ``client.bots``: the bot runner (``switchboard bot``), the in-process arena, and the
+  engine's advice (a hint, a finished game's analysis) run off the event loop.
+  It may import ``client.net``.
+- ``client.terminal``: the prompt_toolkit terminal client (``switchboard play``) with trio as
+  asyncio's guest, its boards and rules pages, and the replay viewer (``switchboard replay``).
+  It may import ``client.net`` and ``client.bots`` (for ``hint`` and ``analyze``).
+
+The connection library's public names are importable from here (``from client import
+connect``) and stay so whichever module holds them; they load on first use, so importing
+``client.terminal.boards`` stays cheap.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-_LAZY = {"connect", "Connection", "ConnectionLost", "ServerError", "DEFAULT_PORT"}
+if TYPE_CHECKING:
+    from client.net.connection import DEFAULT_PORT, Connection, ConnectionLost, ServerError, connect
+
+__all__ = ["DEFAULT_PORT", "Connection", "ConnectionLost", "ServerError", "connect"]
 
 
 def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        from client import connection
+    if name in __all__:
+        from client.net import connection
 
         return getattr(connection, name)
     raise AttributeError(f"module 'client' has no attribute {name!r}")

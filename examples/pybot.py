@@ -5,7 +5,7 @@ import sys
 
 import trio
 
-from client.connection import connect
+from client import connect
 from engine.actions import Action
 from engine.strategies import get_strategy
 

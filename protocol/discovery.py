@@ -4,7 +4,7 @@ A server advertises one DNS-SD service (RFC 6763) of type ``_switchboard._tcp`` 
 multicast DNS: its instance name is the server's name, its SRV record the port, and its
 TXT record says, in ``key=value`` strings, what a client needs to choose before it
 connects. This module is the vocabulary both sides share (no sockets: the server's
-``server.discovery.mdns`` and the client's ``client.discovery`` do the multicast):
+``server.discovery.mdns`` and the client's ``client.net.discovery`` do the multicast):
 
 - ``txtvers``: the TXT record's own format, ``1`` (RFC 6763 §6.7);
 - ``proto``: the protocol name, ``switchboard``;

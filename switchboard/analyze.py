@@ -1,7 +1,7 @@
 """``switchboard replay --analyze RECORD``: the after-game analysis, run in worker processes.
 
 The analysis itself is ``engine.analysis`` (pure), shared among worker processes
-by ``client.analysis_workers``; this module draws a progress bar on stderr, and prints
+by ``client.bots.analysis_workers``; this module draws a progress bar on stderr, and prints
 the report (text, or ``--json``). Ctrl-C stops it cleanly: the workers are
 ended at once and nothing is printed but a line saying so.
 """
@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
-from client.analysis_workers import run_analysis
+from client.bots.analysis_workers import run_analysis
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -70,7 +70,7 @@ def parse_options(items: list[str]) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     import engine
-    from client.arena import GameResult, run_arena
+    from client.bots.arena import GameResult, run_arena
 
     try:
         options = parse_options(args.option)
@@ -125,7 +125,7 @@ def run_network_arena(  # noqa: C901 (an evening of games, read top to bottom)
     import trio
 
     import engine
-    from client.arena import Book, Entrant, places_for, schedule
+    from client.bots.arena import Book, Entrant, places_for, schedule
     from protocol import fields
 
     parsed = [Entrant.parse(x) for x in strategies]
@@ -141,7 +141,7 @@ def run_network_arena(  # noqa: C901 (an evening of games, read top to bottom)
     plan = list(schedule(labels, n, games))
 
     async def main() -> float:
-        from client.connection import connect
+        from client.net.connection import connect
         from server.app import Server
         from server.core.config import ServerConfig
         from server.store.base import MemoryStore

@@ -77,9 +77,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import trio
 
-    from client.bot import BotConfig, run_bot
-    from client.config import secret_for
-    from client.connection import ConnectionLost, ServerError
+    from client.bots.bot import BotConfig, run_bot
+    from client.net.config import secret_for
+    from client.net.connection import ConnectionLost, ServerError
     from switchboard.arena import parse_options
 
     try:

@@ -112,20 +112,20 @@ async def play_async(
     screen: tests and the benchmark drive the application from there."""
     import trio
 
-    from client.app import ClientApp
-    from client.config import default_name
-    from client.connection import connect
-    from client.guest import Bridge, run_async
-    from client.seats import SeatBook
-    from client.session import Session
-    from client.state import ClientState
+    from client.net.config import default_name
+    from client.net.connection import connect
+    from client.net.seats import SeatBook
+    from client.net.state import ClientState
+    from client.terminal.app import ClientApp
+    from client.terminal.guest import Bridge, run_async
+    from client.terminal.session import Session
 
     state = ClientState()
     history = None
     if input is None:  # a person at a terminal: keep the command history between sessions
         from prompt_toolkit.history import FileHistory
 
-        from client.config import config_dir
+        from client.net.config import config_dir
 
         try:
             config_dir().mkdir(parents=True, exist_ok=True)
@@ -202,7 +202,7 @@ def look_on_the_lan(
 ) -> tuple[str, int] | None:
     """The address of the LAN server a person picks; None to play offline (nothing found,
     or the person chose offline)."""
-    from client.discovery import pick_server
+    from client.net.discovery import pick_server
 
     print("Looking for servers on the LAN...", flush=True)
     found = browse()
@@ -216,7 +216,7 @@ def look_on_the_lan(
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
-    from client.discovery import browse
+    from client.net.discovery import browse
 
     if args.list:
         return list_servers(browse())
@@ -271,7 +271,7 @@ def leaves(exc: BaseException) -> list[BaseException]:
 
 def explain(exc: BaseException) -> str | None:
     """A sentence for a failure a person can act on (``None``: a bug, show the traceback)."""
-    from client.connection import ConnectionLost, ServerError
+    from client.net.connection import ConnectionLost, ServerError
 
     for leaf in leaves(exc):
         if isinstance(leaf, ServerError):

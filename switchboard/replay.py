@@ -33,9 +33,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 async def fetch_record(host: str, port: int, table: str, name: str | None) -> dict[str, Any]:
     """The table's record from the server, every page of it (full, or the public event
     log of a game still running)."""
-    from client import records
-    from client.connection import connect
-    from client.state import display_name
+    from client.net import records
+    from client.net.connection import connect
+    from client.net.state import display_name
     from protocol import messages as m
 
     refused: records.RecordError | None = None
@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         return analyze.main(args, fetch_record)
     from pathlib import Path
 
-    from client.replay import Replay, ReplayApp, load_record
+    from client.terminal.replay import Replay, ReplayApp, load_record
     from switchboard.play import parse_address, wants_ascii
 
     try:

@@ -160,6 +160,38 @@ def test_server_subsystems_import_only_downwards() -> None:
     assert broken == []
 
 
+#: What each of the client's subpackages may import of the others (client/__init__.py): the
+#: connection library stands alone, so a bot takes it without a screen.
+CLIENT_MAY_IMPORT = {"net": set(), "bots": {"net"}, "terminal": {"net", "bots"}}
+
+
+def _client_part(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if parts[0] == "client" and len(parts) > 1 else None
+
+
+def test_every_client_module_is_in_a_subpackage() -> None:
+    loose = [
+        name
+        for name in import_graph()
+        if name.startswith("client.") and _client_part(name) not in CLIENT_MAY_IMPORT
+    ]
+    assert loose == []
+
+
+def test_client_subpackages_import_one_way() -> None:
+    broken = [
+        f"{name} imports {target}"
+        for name, targets in import_graph().items()
+        for target in targets
+        if (a := _client_part(name)) is not None
+        and (b := _client_part(target)) is not None
+        and a != b
+        and b not in CLIENT_MAY_IMPORT[a]
+    ]
+    assert broken == []
+
+
 def test_no_import_circle() -> None:
     assert circles(import_graph()) == set()
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from client.connection import connect
+from client.net.connection import connect
 from protocol import messages as m
 from server.app import Server
 from server.core.config import ServerConfig

@@ -4,7 +4,7 @@
 real server on a loopback port, the full-screen application on asyncio with
 trio as its guest), feeds keys through prompt_toolkit's pipe input, renders
 to ``DummyOutput``, and hands ``script`` a ``Driver`` that types and reads
-the screen as text (``client.app.render_text``).
+the screen as text (``client.terminal.app.render_text``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from prompt_toolkit.data_structures import Size
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from client.app import ClientApp, render_text
+from client.terminal.app import ClientApp, render_text
 from switchboard.play import play_async
 
 F1 = "\x1bOP"

@@ -10,8 +10,8 @@ import re
 from harness import Driver, run_client
 
 import engine
-from client.advice import compute_hint, hint_refusal, shown_events
-from client.state import LogLine, TableState
+from client.bots.advice import compute_hint, hint_refusal, shown_events
+from client.net.state import LogLine, TableState
 from engine.actions import Draw, Play
 from engine.strategies import get_strategy
 

@@ -11,7 +11,7 @@ import pytest
 import trio
 from harness import CTRL_D, ENTER, F1, Driver, run_client
 
-from client.connection import connect
+from client.net.connection import connect
 from protocol import messages as m
 
 

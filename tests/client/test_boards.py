@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from prompt_toolkit.formatted_text import fragment_list_to_text
 
 import engine
-from client.boards import BoardContext, render_board
+from client.terminal.boards import BoardContext, render_board
 from protocol.cards import card_text
 
 GAMES = [("abbott", 4), ("abbott", 2), ("switch", 4), ("j28", 3), ("kilodney", 6)]

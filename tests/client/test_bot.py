@@ -11,8 +11,8 @@ import pytest
 import trio
 from proxy import Proxy
 
-from client.bot import BotConfig, run_bot, won
-from client.connection import connect
+from client.bots.bot import BotConfig, run_bot, won
+from client.net.connection import connect
 from protocol import messages as m
 from server.app import Server
 from server.core.config import ServerConfig

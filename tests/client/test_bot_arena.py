@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from client.arena import (
+from client.bots.arena import (
     Difference,
     Entrant,
     Versus,

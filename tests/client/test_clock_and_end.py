@@ -8,8 +8,8 @@ from harness import CTRL_D, Driver, run_client
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from client.app import ClientApp, render_text
-from client.state import ClientState
+from client.net.state import ClientState
+from client.terminal.app import ClientApp, render_text
 from protocol import messages as m
 
 

@@ -78,7 +78,7 @@ def test_a_restarted_client_is_back_in_its_seat(tmp_path, monkeypatch) -> None:
         assert list(held.values()) == [{seen["table"]: held[next(iter(held))][seen["table"]]}]
         assert asyncio.run(run_client(second, address=address, name="ann")) == 0
         kept.unlink()
-        from client import session
+        from client.terminal import session
 
         monkeypatch.setattr(session.Session, "sit_down_again", _nothing)
         assert asyncio.run(run_client(third, address=address, name="ann")) == 0
@@ -95,8 +95,8 @@ def test_a_dropped_player_is_marked_by_his_name_and_the_log_says_so() -> None:
     from prompt_toolkit.input import create_pipe_input
     from prompt_toolkit.output import DummyOutput
 
-    from client.app import ClientApp, render_text
-    from client.state import ClientState
+    from client.net.state import ClientState
+    from client.terminal.app import ClientApp, render_text
     from protocol import messages as m
 
     state = ClientState()

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from client.commands import command_help
-from client.completion import candidates
-from client.state import ClientState
+from client.net.state import ClientState
+from client.terminal.commands import command_help
+from client.terminal.completion import candidates
 
 
 def _table(master: str) -> ClientState:
@@ -36,9 +36,9 @@ def test_help_names_each_master_command() -> None:
 
 
 def test_every_command_the_client_takes_has_its_help_from_the_one_command_table() -> None:
-    """Before: the client wrote each command's help again (client/commands.py), and the two
+    """Before: the client wrote each command's help again (client/terminal/commands.py), and the two
     drifted; now it reads the usage and summary of each from ``protocol.commands``."""
-    from client import commands as screen
+    from client.terminal import commands as screen
     from protocol.commands import command_named
 
     offered = {c for c, _ in candidates("", _table("ann"), "t1")}

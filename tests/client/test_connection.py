@@ -11,7 +11,7 @@ import trio
 from proxy import Proxy
 from support import soak
 
-from client.connection import ConnectionLost, ServerError, connect
+from client.net.connection import ConnectionLost, ServerError, connect
 from protocol import messages as m
 from server.app import Server
 from server.core.commands import Resume

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from client.discovery import FoundServer, pick_server
+from client.net.discovery import FoundServer, pick_server
 from switchboard import play
 
 DEN = FoundServer("den", "10.0.0.2", 7373, (1,), 2)

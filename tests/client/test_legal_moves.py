@@ -15,12 +15,12 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 import engine
-from client.app import ClientApp, render_text
-from client.boards import BoardContext, render_board
-from client.boards.legal import must_text
-from client.moves import blunder_penalty, draw_alias, spelled_out
-from client.session import Session
-from client.state import ClientState
+from client.net.state import ClientState
+from client.terminal.app import ClientApp, render_text
+from client.terminal.boards import BoardContext, render_board
+from client.terminal.boards.legal import must_text
+from client.terminal.moves import blunder_penalty, draw_alias, spelled_out
+from client.terminal.session import Session
 from protocol import messages as m
 
 

@@ -11,8 +11,8 @@ from prompt_toolkit.output import DummyOutput
 from test_legal_moves import turn_where
 
 import engine
-from client.app import ClientApp, render_text
-from client.state import ClientState
+from client.net.state import ClientState
+from client.terminal.app import ClientApp, render_text
 from protocol import messages as m
 
 

@@ -3,7 +3,7 @@ rating beside each name."""
 
 from __future__ import annotations
 
-from client.players import describe, with_rating
+from client.terminal.players import describe, with_rating
 from protocol import messages as m
 
 GAME = {"table": "4", "game": 2, "ruleset": "switch", "rated": True, "time": 1.0, "seat": 0,

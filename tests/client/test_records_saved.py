@@ -9,7 +9,7 @@ from pathlib import Path
 
 from harness import Driver, run_client
 
-from client.config import records_dir
+from client.net.config import records_dir
 
 
 def test_record_names_each_file_for_its_game_and_says_where(tmp_path, monkeypatch) -> None:

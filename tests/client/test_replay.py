@@ -13,9 +13,9 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 import engine
-from client.connection import connect
-from client.records import RecordError
-from client.replay import Replay, ReplayApp
+from client.net.connection import connect
+from client.net.records import RecordError
+from client.terminal.replay import Replay, ReplayApp
 from protocol import messages as m
 from switchboard.cli import main as cli_main
 from switchboard.replay import fetch_record

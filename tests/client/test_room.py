@@ -6,7 +6,7 @@ from __future__ import annotations
 import trio
 from test_table_story import _app, _screen, _session, _snapshot
 
-from client.state import ClientState
+from client.net.state import ClientState
 from protocol import messages as m
 
 PEOPLE = m.People(
@@ -183,10 +183,10 @@ def test_back_in_the_lobby_the_table_list_is_fresh(tmp_path, monkeypatch) -> Non
     from harness import Driver, run_client
     from test_app import other_client
 
-    import client.session
+    import client.terminal.session
 
     monkeypatch.setenv("SWITCHBOARD_CONFIG_DIR", str(tmp_path))
-    monkeypatch.setattr(client.session, "LOBBY_REFRESH", 3600.0)
+    monkeypatch.setattr(client.terminal.session, "LOBBY_REFRESH", 3600.0)
 
     def listed(d: Driver) -> str:
         return d.screen(100, 30).split("games:")[0]

@@ -14,11 +14,11 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 import engine
-from client.app import ClientApp, render_text
-from client.boards import BoardContext, render_board
-from client.connection import connect
-from client.moves import square_problem
-from client.state import ClientState
+from client.net.connection import connect
+from client.net.state import ClientState
+from client.terminal.app import ClientApp, render_text
+from client.terminal.boards import BoardContext, render_board
+from client.terminal.moves import square_problem
 
 
 def other_client(port: int, script) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import stat
 
-from client.config import secret_for
-from client.state import Change, ClientState
+from client.net.config import secret_for
+from client.net.state import Change, ClientState
 from protocol import messages as m
 
 

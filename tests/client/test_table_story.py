@@ -12,9 +12,9 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 import engine
-from client.app import ClientApp, render_text
-from client.session import Session
-from client.state import ClientState
+from client.net.state import ClientState
+from client.terminal.app import ClientApp, render_text
+from client.terminal.session import Session
 from protocol import messages as m
 
 

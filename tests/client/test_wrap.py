@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from prompt_toolkit.utils import get_cwidth
 
-from client.wrap import fragment_text, wrap_fragments
+from client.terminal.wrap import fragment_text, wrap_fragments
 
 words = st.text(alphabet="ab♣漢(", min_size=1, max_size=14)
 styles = st.sampled_from(["", "class:log.seat", "class:score"])

@@ -262,7 +262,7 @@ def test_abbott_search_keeps_the_solved_win() -> None:
 
 @pytest.mark.parametrize(("ruleset", "seats", "games"), [("abbott", 2, 10), ("kilodney", 4, 12)])
 def test_heuristic_beats_random(ruleset: str, seats: int, games: int) -> None:
-    from client.arena import run_arena
+    from client.bots.arena import run_arena
 
     result = run_arena(ruleset, ["heuristic", "random"], games=games, seats=seats, seed=1)
     assert result.standings["heuristic"].wins > 2 * result.standings["random"].wins

@@ -13,7 +13,7 @@ from collections.abc import Callable
 import pytest
 import trio
 
-from client.discovery import FoundServer, browse
+from client.net.discovery import FoundServer, browse
 from server.app import Server, advertiser
 from server.core.config import ServerConfig
 from server.discovery.addresses import lan_addresses

@@ -131,7 +131,7 @@ function leaders(app) {
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-/** Where one of `people` is, as the terminal client says it (client/players.py): its
+/** Where one of `people` is, as the terminal client says it (client/terminal/players.py): its
  * tables, then how many more the server left out of the list. */
 export function whereabouts(person) {
   const places = [];

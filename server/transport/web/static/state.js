@@ -1,5 +1,5 @@
 // What the page knows about the server and its tables, folded in from messages (the
-// terminal client's client/state.py). Events apply once, in order: one whose seq is not
+// terminal client's client/net/state.py). Events apply once, in order: one whose seq is not
 // past the table's is a duplicate (a resume may overlap) and is ignored.
 
 export const CLOCK_WARNING = 10;

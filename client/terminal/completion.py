@@ -6,7 +6,7 @@ action the server would refuse: after ``play`` it offers exactly the cards
 that begin a legal play (the whole hand while it is not our turn), after
 ``move`` the squares the piece may reach, after ``join`` the tables.
 
->>> from client.state import ClientState, TableState
+>>> from client.net.state import ClientState, TableState
 >>> st = ClientState(); t = st.table("t1")
 >>> t.legal = ("play QH", "play QH QS", "draw"); t.view = {"hand": ["QH", "QS", "2C"]}
 >>> [c for c, _ in candidates("pl", st, "t1")]
@@ -24,8 +24,8 @@ from collections.abc import Callable, Iterable, Iterator
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
-from client.commands import COMMANDS, MASTER_COMMANDS, TABLE_COMMANDS, summary
-from client.state import ClientState, TableState
+from client.net.state import ClientState, TableState
+from client.terminal.commands import COMMANDS, MASTER_COMMANDS, TABLE_COMMANDS, summary
 from engine.strategies import strategies
 from engine.views import hand_of
 

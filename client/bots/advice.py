@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from client.state import TableState
+from client.net.state import TableState
 from protocol import fields
 
 #: Alternatives a hint names beside its advice.
@@ -73,7 +73,7 @@ def analysis_lines(
     workers: int | None = None,
 ) -> list[str]:
     """The analysis of a finished game: the per-player summary and its marked decisions."""
-    from client.analysis_workers import run_analysis
+    from client.bots.analysis_workers import run_analysis
     from engine.analysis import Settings, as_text
 
     decisions = run_analysis(record, Settings(), workers, progress, stop)

@@ -3,7 +3,7 @@ connection library as the terminal client (the server cannot tell them apart).
 
 A bot creates tables or joins them, plays every game there to its end (as
 game master it starts the next one, up to ``games``), and closes cleanly.
-Reconnecting is the connection's job (``client.connection``): after a drop
+Reconnecting is the connection's job (``client.net.connection``): after a drop
 it resumes each seat with its token and the events missed arrive in order,
 so the bot simply carries on from the state it is handed.
 
@@ -27,8 +27,8 @@ from typing import Any
 
 import trio
 
-from client.arena import Entrant
-from client.connection import Connection, ConnectionLost, ServerError, connect
+from client.bots.arena import Entrant
+from client.net.connection import Connection, ConnectionLost, ServerError, connect
 from engine.actions import Action
 from engine.strategies import Strategy
 from engine.views import View, is_shedding

@@ -13,10 +13,10 @@ from typing import Any
 from prompt_toolkit.application.current import get_app
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from client.boards import BoardContext, render_board
-from client.lobby_screen import PANEL_WIDTH, LobbyScreen
-from client.screen import Screen
-from client.state import CLOCK_WARNING, TableState
+from client.net.state import CLOCK_WARNING, TableState
+from client.terminal.boards import BoardContext, render_board
+from client.terminal.lobby_screen import PANEL_WIDTH, LobbyScreen
+from client.terminal.screen import Screen
 from engine.views import is_abbott
 from protocol import fields
 from protocol.words import plural

@@ -3,24 +3,25 @@
 One prompt_toolkit ``Application`` draws everything from a ``ClientState``; it
 never talks to the network itself. A line typed at the command line goes to
 ``submit`` (the session, which runs on trio in guest mode: see
-``client.guest``), except the few commands that only change the screen
-(``client.screen_commands``: ``help``, ``quit``, ``lobby``, ``table``, ``ascii``,
+``client.terminal.guest``), except the few commands that only change the screen
+(``client.terminal.screen_commands``: ``help``, ``quit``, ``lobby``, ``table``, ``ascii``,
 ``filter`` ...). When the session folds a message into the state it calls
 ``ClientApp.changed()``, which asks prompt_toolkit to redraw: a redraw is cheap
 (only the changed cells go to the terminal), so the screen is always a pure
 function of the state.
 
 The layout, top to bottom: a title bar; the board (one drawing per family,
-``client.boards``) beside the players and scores; the table's log (events in
+``client.terminal.boards``) beside the players and scores; the table's log (events in
 words and talk); a line for the last reply; the command line; a bar of keys.
 The lobby swaps the board for the list of tables. Everything fits 80x24 and
 follows the terminal's size as it changes.
 
 This module composes the parts, each of which owns what it draws and keeps:
-``client.table_screen`` (the board, the players, the title), ``client.lobby_screen``
-(the tables and who is online), ``client.log_pane`` (the log and talk),
-``client.pages`` (the help, the rules, long replies and the new-table picker) and
-``client.keys`` (the key bindings).
+``client.terminal.table_screen`` (the board, the players, the title),
+``client.terminal.lobby_screen`` (the tables and who is online),
+``client.terminal.log_pane`` (the log and talk),
+``client.terminal.pages`` (the help, the rules, long replies and the new-table picker) and
+``client.terminal.keys`` (the key bindings).
 
 ``render_text(app, columns, rows)`` draws the layout into a plain string, the
 way a person would read the screen; the tests assert on it.
@@ -57,17 +58,17 @@ from prompt_toolkit.layout.screen import Screen, WritePosition
 from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import TextArea
 
-from client.completion import CommandCompleter
-from client.keys import build_keys
-from client.lobby_screen import PANEL_WIDTH, LobbyScreen
-from client.log_pane import LogPane
-from client.page import Page
-from client.pages import Pages
-from client.screen_commands import run_line
-from client.state import ClientState, TableState
-from client.style import STYLE
-from client.table_screen import TableScreen
-from client.widgets import SizedTextControl, overlay
+from client.net.state import ClientState, TableState
+from client.terminal.completion import CommandCompleter
+from client.terminal.keys import build_keys
+from client.terminal.lobby_screen import PANEL_WIDTH, LobbyScreen
+from client.terminal.log_pane import LogPane
+from client.terminal.page import Page
+from client.terminal.pages import Pages
+from client.terminal.screen_commands import run_line
+from client.terminal.style import STYLE
+from client.terminal.table_screen import TableScreen
+from client.terminal.widgets import SizedTextControl, overlay
 from protocol.words import plural
 
 __all__ = ["STYLE", "ClientApp", "render_text"]

@@ -26,7 +26,7 @@ from typing import Any
 import outcome
 import trio
 
-from client.app import ClientApp
+from client.terminal.app import ClientApp
 
 
 class Bridge:

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from client.commands import command_help
-from client.lobby_screen import LobbyScreen
-from client.pages import Pages
-from client.screen import Screen
+from client.terminal.commands import command_help
+from client.terminal.lobby_screen import LobbyScreen
+from client.terminal.pages import Pages
+from client.terminal.screen import Screen
 
 
 class Commanded(Screen, Protocol):

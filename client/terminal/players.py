@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from client.state import display_name
+from client.net.state import display_name
 from protocol import messages as m
 from protocol.describe import RATED_WHEN
 from protocol.readable import places, quiet_time

@@ -3,7 +3,7 @@ new-table picker. One at a time; Escape closes either.
 
 The help says what can be done on the screen on display: the legal moves first
 when it is our turn, then the family's actions and the commands, every line of it
-read from ``protocol.commands`` (``client.commands`` chooses which).
+read from ``protocol.commands`` (``client.terminal.commands`` chooses which).
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from typing import Any
 from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from client.boards.legal import legal_text
-from client.commands import COMMANDS, MASTER_COMMANDS, TABLE_COMMANDS, command, help_line
-from client.lobby_screen import LobbyScreen
-from client.page import Page, wrap_page
-from client.rules import rules_lines
-from client.screen import Screen
+from client.terminal.boards.legal import legal_text
+from client.terminal.commands import COMMANDS, MASTER_COMMANDS, TABLE_COMMANDS, command, help_line
+from client.terminal.lobby_screen import LobbyScreen
+from client.terminal.page import Page, wrap_page
+from client.terminal.rules import rules_lines
+from client.terminal.screen import Screen
 from protocol.commands import ACTION_HELP
 
 HELP_TITLE = "Help"

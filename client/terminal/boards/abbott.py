@@ -9,7 +9,7 @@ square takes a fifth cell, a ``:`` between the piece and its card (``S:5S``).
 Squares the viewer may move to now are marked ``+``, and under the grid each
 collection is drawn with the cards of its best poker hand in bold and the hand named.
 
->>> from client.boards.common import BoardContext
+>>> from client.terminal.boards.common import BoardContext
 >>> view = {"viewer": 0, "to_act": 0, "scores": [0, 0], "size": 5,
 ...         "grid": [["2C", None, "3D", "4H", "5S"]] + [["6C"] * 5] * 4,
 ...         "pieces": ["a1", "e5"], "collections": [["AS"], []],
@@ -29,8 +29,8 @@ from __future__ import annotations
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from client.boards.common import BoardContext, lines_to_text, seat_style, you
-from client.boards.legal import legal_lines
+from client.terminal.boards.common import BoardContext, lines_to_text, seat_style, you
+from client.terminal.boards.legal import legal_lines
 from engine.abbott.vocabulary import AbbottView
 from protocol.cards import card_fragments, cards_fragments, rank_key
 

@@ -36,9 +36,9 @@ from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 
 import engine
-from client.boards import BoardContext, render_board
-from client.public_board import PublicBoard
-from client.style import STYLE
+from client.terminal.boards import BoardContext, render_board
+from client.terminal.public_board import PublicBoard
+from client.terminal.style import STYLE
 from engine.views import as_view
 from protocol.describe import describe_event
 

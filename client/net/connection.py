@@ -13,11 +13,11 @@ The terminal client and the bots both talk to the server through this::
 What it does for you:
 
 - the handshake (``hello``, version negotiation) and claiming the name with
-  its secret, kept in the user's config directory (``client.config``);
+  its secret, kept in the user's config directory (``client.net.config``);
 - request ids: ``request`` numbers each request and returns the message whose
   ``id`` echoes it (an ``error`` reply raises ``ServerError``);
 - table state: every message is folded into ``conn.state`` (a
-  ``client.state.ClientState``) before ``events()`` yields it;
+  ``client.net.state.ClientState``) before ``events()`` yields it;
 - reconnecting: when the socket drops it connects again with growing pauses,
   claims the name, and resumes every seat with its token and the last
   sequence number seen (spectated tables are watched again). The server sends
@@ -40,8 +40,8 @@ from typing import Any
 
 import trio
 
-from client.config import default_name, secret_for
-from client.state import Change, ClientState
+from client.net.config import default_name, secret_for
+from client.net.state import Change, ClientState
 from protocol import messages as m
 from protocol.errors import ProtocolError
 from protocol.limits import DEFAULT_LIMITS, Limits

@@ -13,8 +13,8 @@ from typing import Any
 from prompt_toolkit.application.current import get_app
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from client.players import with_rating
-from client.screen import Screen
+from client.terminal.players import with_rating
+from client.terminal.screen import Screen
 from protocol.describe import seat_name
 
 PANEL_WIDTH = 24

@@ -21,9 +21,9 @@ from prompt_toolkit.application.current import get_app
 from prompt_toolkit.data_structures import Point
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from client.screen import Screen
-from client.state import MAX_LOG, LogLine
-from client.wrap import wrap_fragments
+from client.net.state import MAX_LOG, LogLine
+from client.terminal.screen import Screen
+from client.terminal.wrap import wrap_fragments
 from protocol.describe import describe_event
 from protocol.words import plural
 

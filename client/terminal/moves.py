@@ -25,8 +25,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from client.boards.legal import draw_count
-from client.state import ClientState, TableState
+from client.net.state import ClientState, TableState
+from client.terminal.boards.legal import draw_count
 from engine.actions import Action, Play
 from engine.errors import InvalidActionError
 from engine.views import View, hand_of, is_abbott, is_shedding

@@ -23,14 +23,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-from client.config import config_dir, write_private
+from client.net.config import config_dir, write_private
 
 SEATS_FILE = "seats.json"
 
 
 class TableBook:
     """Entries by ``name@host:port`` and table, in one private JSON file: what the seat
-    books of this client (tokens here, talk in ``client.talk_book``) have in common."""
+    books of this client (tokens here, talk in ``client.net.talk_book``) have in common."""
 
     def __init__(self, path: Path) -> None:
         self.path = path

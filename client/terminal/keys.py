@@ -9,7 +9,7 @@ from collections.abc import Callable
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
-from client.pages import HELP_TITLE, RULES_TITLE, Pages
+from client.terminal.pages import HELP_TITLE, RULES_TITLE, Pages
 
 #: Keys that scroll a page, and by how many rows.
 SCROLL_KEYS = (("up", -1), ("down", 1), ("pageup", -10), ("pagedown", 10))

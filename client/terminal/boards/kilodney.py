@@ -4,7 +4,7 @@
 Knocked-out and stranded hands show their count only: the view never carries
 their cards, and neither does the screen.
 
->>> from client.boards.common import BoardContext
+>>> from client.terminal.boards.common import BoardContext
 >>> from prompt_toolkit.formatted_text import fragment_list_to_text
 >>> view = {"viewer": 1, "to_act": 1, "seats": 4, "scores": [3, 0, 1, -1],
 ...         "hand": ["7S", "JK", "KH"], "hand_sizes": [5, 3, 9, 0], "top": "KS",
@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from client.boards.common import BoardContext, columns, lines_to_text, seat_style, you
-from client.boards.legal import legal_lines
-from client.boards.shedding import hand_lines
+from client.terminal.boards.common import BoardContext, columns, lines_to_text, seat_style, you
+from client.terminal.boards.legal import legal_lines
+from client.terminal.boards.shedding import hand_lines
 from engine.kilodney.vocabulary import KilodneyView
 from protocol.cards import RANK_WORDS, card_fragments, suit_style, suit_text
 from protocol.words import article

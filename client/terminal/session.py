@@ -1,6 +1,6 @@
 """The terminal client's trio side: typed lines to the server, messages to the screen.
 
-``Session.run(lines)`` reads the lines the UI hands over (``client.guest``),
+``Session.run(lines)`` reads the lines the UI hands over (``client.terminal.guest``),
 turns each into a message with the shared command parser
 (``protocol.commands.parse_command``, the same language as the text
 protocol), sends it and puts the answer on the screen; meanwhile it folds
@@ -19,16 +19,16 @@ from typing import Any
 
 import trio
 
-from client import players
-from client.advice import analysis_lines, compute_hint, hint_refusal, shown_events
-from client.app import ClientApp
-from client.config import records_dir, secret_for
-from client.connection import LATEST, Connection, ConnectionLost, ServerError
-from client.moves import blunder_penalty, draw_alias, spelled_out, square_problem
-from client.records import RecordError, fetch_record
-from client.seats import SeatBook
-from client.state import LogLine, TableState
-from client.talk_book import TALK_FILE, TalkBook
+from client.bots.advice import analysis_lines, compute_hint, hint_refusal, shown_events
+from client.net.config import records_dir, secret_for
+from client.net.connection import LATEST, Connection, ConnectionLost, ServerError
+from client.net.records import RecordError, fetch_record
+from client.net.seats import SeatBook
+from client.net.state import LogLine, TableState
+from client.net.talk_book import TALK_FILE, TalkBook
+from client.terminal import players
+from client.terminal.app import ClientApp
+from client.terminal.moves import blunder_penalty, draw_alias, spelled_out, square_problem
 from protocol import fields
 from protocol import messages as m
 from protocol.commands import CommandError, as_listed, parse_command

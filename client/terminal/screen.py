@@ -1,4 +1,4 @@
-"""What the parts of the screen see of the app that composes them (``client.app``).
+"""What the parts of the screen see of the app that composes them (``client.terminal.app``).
 
 The parts (the table's board and panel, the lobby, the log, the pages, the keys,
 the screen's own commands) draw from the state and call back into the app through
@@ -13,7 +13,7 @@ from typing import Any, Protocol
 from prompt_toolkit.application import Application
 from prompt_toolkit.widgets import TextArea
 
-from client.state import ClientState, TableState
+from client.net.state import ClientState, TableState
 
 
 class Screen(Protocol):

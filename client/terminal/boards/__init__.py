@@ -11,8 +11,8 @@ from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from client.boards import abbott, kilodney, shedding
-from client.boards.common import BoardContext, lines_to_text
+from client.terminal.boards import abbott, kilodney, shedding
+from client.terminal.boards.common import BoardContext, lines_to_text
 from engine.views import View, is_abbott, is_kilodney, is_shedding
 
 

@@ -24,9 +24,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from client.config import config_dir
-from client.seats import TableBook
-from client.state import LogLine
+from client.net.config import config_dir
+from client.net.seats import TableBook
+from client.net.state import LogLine
 
 TALK_FILE = "talk.json"
 #: talk lines kept a table (the newest): a screenful and more, as the browser keeps

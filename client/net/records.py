@@ -51,7 +51,7 @@ async def fetch_record(request: Request, table: str) -> dict[str, Any]:
     """Every page of ``table``'s record joined: the record as one map, with ``full``.
 
     ``request`` sends a message and returns the reply, an ``error`` included
-    (``client.connection.Connection.request`` with ``check=False``)."""
+    (``client.net.connection.Connection.request`` with ``check=False``)."""
     for _ in range(RESTARTS):
         first = await _page(request, table, 0)
         key = "actions" if first.full else "events"

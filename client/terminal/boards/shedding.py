@@ -1,7 +1,7 @@
 """The shedding board: the pile top, the suit to follow, what is pending, the direction,
 every hand's size, and the viewer's own hand with its playable cards marked.
 
->>> from client.boards.common import BoardContext
+>>> from client.terminal.boards.common import BoardContext
 >>> from prompt_toolkit.formatted_text import fragment_list_to_text
 >>> view = {"preset": "switch", "viewer": 0, "to_act": 0, "seats": 2, "scores": [0, 0],
 ...         "hand": ["QH", "2C", "8H"], "hand_sizes": [3, 1], "top": "QS", "pile_size": 4,
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from client.boards.common import (
+from client.terminal.boards.common import (
     BoardContext,
     fragments_width,
     lines_to_text,
@@ -35,7 +35,7 @@ from client.boards.common import (
     wrap_words,
     you,
 )
-from client.boards.legal import legal_lines, must_text
+from client.terminal.boards.legal import legal_lines, must_text
 from engine.kilodney.vocabulary import KilodneyView
 from engine.shedding.vocabulary import SheddingView
 from protocol.cards import card_fragments, sort_cards, suit_style, suit_text
