@@ -37,7 +37,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="a turn clock at the local table (default: none; bots never hurry you)",
     )
-    parser.add_argument("--name", help="your name (default: your login name)")
+    parser.add_argument(
+        "--name",
+        help="your name (default: the one last used on that server, else none until you type"
+        " `name NAME`; offline: your login name)",
+    )
     parser.add_argument(
         "--list",
         action="store_true",
@@ -112,7 +116,7 @@ async def play_async(
     screen: tests and the benchmark drive the application from there."""
     import trio
 
-    from client.net.config import default_name
+    from client.net.config import default_name, last_name
     from client.net.connection import connect
     from client.net.seats import SeatBook
     from client.net.state import ClientState
@@ -163,13 +167,14 @@ async def play_async(
                 port = await nursery.start(server.serve)
                 host = "127.0.0.1"
                 secret: str | None = "local"  # a throwaway server: nothing worth a kept secret
+                chosen: str | None = name or default_name()
             else:
                 host, port = address
                 secret = None
+                # The name typed, else the one last used there; else none until one is typed.
+                chosen = name or last_name(f"{host}:{port}")
             try:
-                async with connect(
-                    host, port, name=name or default_name(), secret=secret, state=state
-                ) as conn:
+                async with connect(host, port, name=chosen, secret=secret, state=state) as conn:
                     # Seats on a real server are kept, so a restarted client sits down again.
                     book = SeatBook() if address is not None else None
                     session = Session(conn, app, seats=book)

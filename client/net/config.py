@@ -1,11 +1,14 @@
-"""The client's small persistent state: the secret behind each name it has claimed.
+"""The client's small persistent state: the secret behind each name it has claimed, and
+the name it last used on each server.
 
 A name on a server is claimed with a secret on first use and must be claimed
 with the same secret ever after, so the client makes one (random, URL-safe)
 the first time and keeps it in the user's config directory (platformdirs),
 in a file only the user may read (mode 0600). Secrets are kept per server
 (``name@host:port``), so no server ever learns the secret another server
-knows. ``SWITCHBOARD_CONFIG_DIR`` moves the directory (tests use it).
+knows. The name last used on a server (``names.json``, keyed ``host:port``) is what a
+client started again comes back as, seats and all; a client with none claims no name until
+the person chooses one. ``SWITCHBOARD_CONFIG_DIR`` moves the directory (tests use it).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import platformdirs
 
 APP = "switchboard"
 SECRETS_FILE = "secrets.json"
+NAMES_FILE = "names.json"
 
 
 def config_dir() -> Path:
@@ -62,6 +66,20 @@ def secret_for(name: str, server: str, directory: Path | None = None) -> str:
     return secret
 
 
+def last_name(server: str, directory: Path | None = None) -> str | None:
+    """The name last used on ``server`` (``host:port``); None if none was ever claimed there."""
+    return _read((directory or config_dir()) / NAMES_FILE).get(server) or None
+
+
+def remember_name(server: str, name: str, directory: Path | None = None) -> None:
+    """Keep ``name`` as the one to come back as on ``server`` (``host:port``)."""
+    path = (directory or config_dir()) / NAMES_FILE
+    known = _read(path)
+    if known.get(server) != name:
+        known[server] = name
+        write_private(path, known)
+
+
 def write_private(path: Path, data: object) -> None:
     """``data`` as JSON in a file only the user may read (mode 0600): written beside it,
     then moved over the old one, so there is never a world-readable moment."""
@@ -75,7 +93,9 @@ def write_private(path: Path, data: object) -> None:
 
 
 def default_name() -> str:
-    """The login name, cleaned into a protocol word, as the default player name."""
+    """The login name, cleaned into a protocol word: the player's name at the practice
+    server a client runs for itself (it keeps nothing and nobody else sees it); never
+    claimed at a real server unless the person types it."""
     import getpass
 
     try:

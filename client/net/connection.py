@@ -13,13 +13,14 @@ The terminal client and the bots both talk to the server through this::
 What it does for you:
 
 - the handshake (``hello``, version negotiation) and claiming the name with
-  its secret, kept in the user's config directory (``client.net.config``);
+  its secret, kept in the user's config directory (``client.net.config``); with no
+  name it claims none (the lobby and watching need none) until ``claim``;
 - request ids: ``request`` numbers each request and returns the message whose
   ``id`` echoes it (an ``error`` reply raises ``ServerError``);
 - table state: every message is folded into ``conn.state`` (a
   ``client.net.state.ClientState``) before ``events()`` yields it;
 - reconnecting: when the socket drops it connects again with growing pauses,
-  claims the name, and resumes every seat with its token and the last
+  claims the name last claimed, and resumes every seat with its token and the last
   sequence number seen (spectated tables are watched again). The server sends
   what was missed; an event already seen is dropped, so ``events()`` yields
   every table event exactly once, in order, across any number of drops.
@@ -40,7 +41,7 @@ from typing import Any
 
 import trio
 
-from client.net.config import default_name, secret_for
+from client.net.config import secret_for
 from client.net.state import Change, ClientState
 from protocol import messages as m
 from protocol.errors import ProtocolError
@@ -78,8 +79,8 @@ class Connection:
         host: str,
         port: int,
         *,
-        name: str,
-        secret: str,
+        name: str | None,
+        secret: str | None,
         state: ClientState | None = None,
         reconnect: bool = True,
         limits: Limits = DEFAULT_LIMITS,
@@ -147,6 +148,17 @@ class Connection:
         A connection that drops first raises ``ConnectionLost``."""
         await self._wait_connected()
         return await self._request_now(msg, check=check)
+
+    async def claim(self, name: str, secret: str) -> m.Named:
+        """Use ``name`` from now on, reconnects included (``ServerError`` if refused)."""
+        named: m.Named = await self.request(m.ClaimName(name=name, secret=secret))
+        self.claimed(named.name, secret)
+        return named
+
+    def claimed(self, name: str, secret: str) -> None:
+        """The server said ``named`` to a claim of ``name`` with ``secret`` sent some other
+        way (a typed ``name NAME SECRET``): a reconnect claims it, not the name before."""
+        self.name, self.secret = name, secret
 
     async def join(self, table: str, seat: int | None = None) -> Any:
         """Take a seat; returns the reply (the seat's token is kept in ``state``)."""
@@ -284,6 +296,8 @@ class Connection:
         if isinstance(welcome, m.Error):
             raise ServerError(welcome.code, welcome.text, welcome)
         self.state.handle(welcome)
+        if self.name is None or self.secret is None:
+            return  # no name yet: the server's guest, until ``claim``
         named = await reply_to(m.ClaimName(name=self.name, secret=self.secret, id=0))
         if isinstance(named, m.Error):
             raise ServerError(named.code, named.text, named)
@@ -476,10 +490,10 @@ async def connect(
     reconnect: bool = True,
     **kwargs: Any,
 ) -> AsyncIterator[Connection]:
-    """Connect, say hello, claim ``name`` (default: the login name) with its kept secret,
-    and keep the connection up (reconnecting) until the block ends."""
-    name = name or default_name()
-    if secret is None:
+    """Connect, say hello, claim ``name`` with its kept secret (no name: claim none, as the
+    server's guests, until ``Connection.claim``), and keep the connection up
+    (reconnecting) until the block ends."""
+    if name is not None and secret is None:
         secret = secret_for(name, f"{host}:{port}")
     conn = Connection(
         host, port, name=name, secret=secret, state=state, reconnect=reconnect, **kwargs

@@ -20,7 +20,7 @@ from typing import Any
 import trio
 
 from client.bots.advice import analysis_lines, compute_hint, hint_refusal, shown_events
-from client.net.config import records_dir, secret_for
+from client.net.config import records_dir, remember_name, secret_for
 from client.net.connection import LATEST, Connection, ConnectionLost, ServerError
 from client.net.records import RecordError, fetch_record
 from client.net.seats import SeatBook
@@ -82,6 +82,7 @@ class Session:
             await self._quiet(m.ListRulesets())
             await self._quiet(m.ListTables())
             await self._quiet(m.Who())
+            self._greet()
             await self.sit_down_again()
             async for line in lines:
                 await self.run_line(line)
@@ -92,12 +93,21 @@ class Session:
         """The key of this person's seats: ``name@host:port``."""
         return f"{self.conn.state.name or self.conn.name}@{self.conn.host}:{self.conn.port}"
 
+    def _greet(self) -> None:
+        """Keep the name this client came in as for next time, or, with none, say how to
+        take one (the server never hands one out: a person chooses his name)."""
+        name = self.conn.state.name
+        if name is None:
+            self.ui.say("you have no name here yet: name YOURNAME to play (kept for next time)")
+        elif self.seats is not None:
+            remember_name(f"{self.conn.host}:{self.conn.port}", name, self.seats.path.parent)
+
     async def sit_down_again(self) -> None:
         """Take back every seat held when the client last ran: by its kept token
         (``resume``), else, where the server's table list shows our name seated, by
         ``join`` (which gives a name its own seat back). The log is caught up as for a
         table joined mid-game. The first table taken back is shown."""
-        if self.seats is None:
+        if self.seats is None or self.conn.state.name is None:
             return
         back: list[str] = []
         for table, token in self.seats.held(self._who).items():
@@ -340,6 +350,12 @@ class Session:
             self.ui.say(f"left table {msg.table}", "class:ok")
         elif isinstance(msg, m.StartGame):
             self.ui.say("the game has started", "class:ok")
+        elif isinstance(msg, m.ClaimName) and isinstance(reply, m.Named):
+            # A reconnect and the next start come back as this name, and its seats are ours.
+            self.conn.claimed(reply.name, msg.secret)
+            self.ui.say(f"you are {reply.name}", "class:ok")
+            self._greet()
+            await self.sit_down_again()
         else:
             return False
         return True

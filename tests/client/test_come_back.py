@@ -87,6 +87,48 @@ def test_a_restarted_client_is_back_in_its_seat(tmp_path, monkeypatch) -> None:
         thread.join(10)
 
 
+def test_a_restarted_client_comes_back_as_the_name_typed_with_its_seats(
+    tmp_path, monkeypatch
+) -> None:
+    """Before: a client started without --name claimed the login name (spending one of the
+    address's new names), and after `name dan` a restart came back as the login name with
+    none of dan's seats. Now it claims no name until one is typed, and comes back as it."""
+    monkeypatch.setenv("SWITCHBOARD_CONFIG_DIR", str(tmp_path))
+    ports: list[int] = []
+    stop = threading.Event()
+    thread = serve_in_thread(ports, stop)
+    seen: dict[str, object] = {}
+
+    async def first(d: Driver) -> None:
+        await d.until_screen("no name here yet")
+        assert d.session.conn.state.name is None  # nothing claimed that was not chosen
+        d.line("name dan")
+        await d.until(lambda: d.session.conn.state.name == "dan", what="named")
+        assert d.session.conn.name == "dan"  # a reconnect claims dan, not a name before
+        d.line("create switch 2")
+        await d.until(lambda: d.table is not None and d.table.seat is not None, what="seated")
+        seen["table"], seen["seat"] = d.app.current, d.table.seat
+        d.keys(CTRL_D)
+
+    async def second(d: Driver) -> None:
+        await d.until(lambda: d.app.current == seen["table"], what="the table, by itself")
+        assert d.session.conn.state.name == "dan"
+        await d.until(lambda: d.table.seat == seen["seat"], what="dan's seat")
+        assert "back in your seat" in d.screen()
+        d.keys(CTRL_D)
+
+    try:
+        address = ("127.0.0.1", ports[0])
+        assert asyncio.run(run_client(first, address=address)) == 0
+        names = tmp_path / "names.json"
+        assert names.stat().st_mode & 0o777 == 0o600
+        assert json.loads(names.read_text()) == {f"127.0.0.1:{ports[0]}": "dan"}
+        assert asyncio.run(run_client(second, address=address)) == 0
+    finally:
+        stop.set()
+        thread.join(10)
+
+
 async def _nothing(self) -> None:
     """A client that takes back no seat on start (the third run shows the lobby's list)."""
 
