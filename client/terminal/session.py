@@ -161,9 +161,11 @@ class Session:
         self.ui.say("the connection is closed", "class:error")
 
     def _show_notice(self, msg: m.Notice) -> None:
-        """A notice on the reply line at a table (a table's own is in its log too); the
-        lobby's log has every notice already, in its place."""
-        if self.ui.current is not None:
+        """A notice on the reply line at a table, unless it is that table's own: its log has
+        it already, in order with the moves, where the reply line would keep it below what
+        came after (the clock's move shown under the game's end). The lobby's log has
+        every notice already, in its place."""
+        if self.ui.current is not None and msg.table != self.ui.current:
             self.ui.say(msg.text, "class:log.event")
 
     def _show_shout(self, msg: m.Shouted) -> None:

@@ -10,6 +10,7 @@ from prompt_toolkit.output import DummyOutput
 
 from client.net.state import ClientState
 from client.terminal.app import ClientApp, render_text
+from client.terminal.session import Session
 from protocol import messages as m
 
 
@@ -72,3 +73,38 @@ def test_a_game_the_master_ends_leaves_no_turn_marker() -> None:
         d.keys(CTRL_D)
 
     assert asyncio.run(run_client(script, game="switch", name="ann")) == 0
+
+
+def test_the_clocks_move_reads_before_the_game_end_it_led_to() -> None:
+    """Before: the clock's notice stayed on the reply line, under the log's "Game over",
+    so the screen read "time's up ... the clock made ben's move" after the game had ended."""
+
+    async def draw() -> tuple[str, str]:
+        state = ClientState()
+        state.name = "ann"
+        view = {"family": "shedding", "ruleset": "switch", "to_act": 1, "viewer": 0, "seats": 2}
+        players = ("ann", "ben")
+        state.handle(m.Snapshot(table="4", seq=1, state="playing", view=view, players=players))
+        with create_pipe_input() as pipe:
+            app = ClientApp(state, lambda _line: None, input=pipe, output=DummyOutput())
+        app.show_table("4")
+        session = object.__new__(Session)  # only its screen: what it shows of a notice
+        session.ui = app
+        clock = "time's up at table 4: the clock made ben's move: play 9S"
+        for msg in (
+            m.Notice(text=clock, table="4"),  # the server sends it ahead of the move
+            m.TableEvent(table="4", seq=2, event={"kind": "play", "seat": 1, "cards": ["9S"]}),
+            m.TableEvent(table="4", seq=3, event={"kind": "game_end", "winner": 1}),
+        ):
+            state.handle(msg)
+            if isinstance(msg, m.Notice):
+                session._show_notice(msg)
+        screen = render_text(app, 80, 24)
+        other = m.Notice(text="table 7 is closing", table="7")
+        session._show_notice(other)  # another table's notice still reaches the reply line
+        return screen, render_text(app, 80, 24)
+
+    screen, then = asyncio.run(draw())
+    assert screen.count("the clock made ben's move") == 1, screen
+    assert screen.index("the clock made ben's move") < screen.index("Game over"), screen
+    assert "table 7 is closing" in then, then
