@@ -22,7 +22,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("source", metavar="FILE|HOST[:PORT]", help="a record file, or a server")
     parser.add_argument("table", nargs="?", help="the table to fetch (with a server)")
     parser.add_argument("--seat", type=int, help="show the game as this seat saw it (full records)")
-    parser.add_argument("--name", help="the name to claim on the server (default: login name)")
+    parser.add_argument(
+        "--name",
+        help="the name to claim on the server (default: the one last used there, else none)",
+    )
     parser.add_argument("--ascii", action="store_true", help="plain ASCII cards (QH)")
     parser.add_argument("--print", action="store_true", help="print the steps instead of paging")
     parser.add_argument("--step", type=int, help="with --print: only this step")
@@ -34,11 +37,13 @@ async def fetch_record(host: str, port: int, table: str, name: str | None) -> di
     """The table's record from the server, every page of it (full, or the public event
     log of a game still running)."""
     from client.net import records
+    from client.net.config import last_name
     from client.net.connection import connect
     from client.net.state import display_name
     from protocol import messages as m
 
     refused: records.RecordError | None = None
+    name = name or last_name(f"{host}:{port}")  # a record needs no name: none is made up
     async with connect(host, port, name=name, reconnect=False) as conn:
         try:
             record = await records.fetch_record(lambda msg: conn.request(msg, check=False), table)

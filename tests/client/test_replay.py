@@ -131,6 +131,9 @@ async def test_a_record_fetched_from_the_server_replays_the_game(tmp_path, monke
             ours = {k: v for k, v in t.view.items() if k not in ("viewer",)}
             theirs = {k: v for k, v in replay.view(replay.steps - 1).items() if k != "viewer"}
             assert theirs == ours
+            # A finished game's record needs no name: none is claimed where none was used.
+            anonymous = await fetch_record("127.0.0.1", port, made.table, None)
+            assert anonymous["actions"] == record["actions"]
         server.shutdown()
 
 
