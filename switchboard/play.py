@@ -174,7 +174,9 @@ async def play_async(
                 # The name typed, else the one last used there; else none until one is typed.
                 chosen = name or last_name(f"{host}:{port}")
             try:
-                async with connect(host, port, name=chosen, secret=secret, state=state) as conn:
+                async with connect(
+                    host, port, name=chosen, secret=secret, state=state, name_optional=not name
+                ) as conn:
                     # Seats on a real server are kept, so a restarted client sits down again.
                     book = SeatBook() if address is not None else None
                     session = Session(conn, app, seats=book)

@@ -88,6 +88,7 @@ class Connection:
         max_backoff: float = 2.0,
         event_buffer: int = 10_000,
         refresh_views: bool = True,
+        name_optional: bool = False,
     ) -> None:
         self.host, self.port = host, port
         self.name, self.secret = name, secret
@@ -98,6 +99,9 @@ class Connection:
         self.max_backoff = max_backoff
         #: fetch a fresh view after a turn that carries none (an older server)
         self.refresh_views = refresh_views
+        #: the name was remembered, not insisted on: if the first claim is refused, come
+        #: in with none (and say why) rather than not at all
+        self.name_optional = name_optional
         self.connects = 0  # how many times a connection was made (1 + reconnects)
         self._ids = itertools.count(1)
         self._pending: dict[int, trio.MemorySendChannel[Any]] = {}
@@ -299,6 +303,11 @@ class Connection:
         if self.name is None or self.secret is None:
             return  # no name yet: the server's guest, until ``claim``
         named = await reply_to(m.ClaimName(name=self.name, secret=self.secret, id=0))
+        if isinstance(named, m.Error) and self.name_optional and self.connects == 0:
+            self.state.note(None, f"{self.name} was refused ({named.text or named.code}):"
+                            " no name yet")  # fmt: skip
+            self.name = self.secret = None
+            return
         if isinstance(named, m.Error):
             raise ServerError(named.code, named.text, named)
         self.state.handle(named)

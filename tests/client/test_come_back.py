@@ -124,9 +124,19 @@ def test_a_restarted_client_comes_back_as_the_name_typed_with_its_seats(
         assert names.stat().st_mode & 0o777 == 0o600
         assert json.loads(names.read_text()) == {f"127.0.0.1:{ports[0]}": "dan"}
         assert asyncio.run(run_client(second, address=address)) == 0
+        (tmp_path / "secrets.json").unlink()  # dan's secret is lost: the server refuses him
+        assert asyncio.run(run_client(refused, address=address)) == 0
     finally:
         stop.set()
         thread.join(10)
+
+
+async def refused(d: Driver) -> None:
+    """A remembered name the server refuses: the client comes in with none, and says why."""
+    await d.until_screen("no name here yet")
+    assert "dan was refused" in d.screen()
+    assert d.session.conn.state.name is None
+    d.keys(CTRL_D)
 
 
 async def _nothing(self) -> None:
