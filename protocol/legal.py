@@ -123,9 +123,9 @@ def must_text(view: SheddingView, legal: Sequence[str]) -> str | None:
 
 def must(view: Mapping[str, Any] | None, legal: Sequence[str]) -> str | None:
     """``must_text`` for any family's view (a wire payload): only a shedding game owes
-    answers (a pick-up, a suit, a drawn card); ``None`` with no legal action, no view or
-    another family."""
-    if not legal or not view:
+    answers (a pick-up, a suit, a drawn card); ``None`` with no view or another family.
+    (Only the seat to act is asked: the server says it only with legal actions.)"""
+    if not view:
         return None
     shown = cast(View, view)
     return must_text(shown, legal) if is_shedding(shown) else None

@@ -64,7 +64,7 @@ def snapshot(
         players=tuple(players),
         master=master,
         clock=clock,
-        must=must(view, legal),
+        must=must(view, legal) if legal else None,
         choices=choices(legal),
         id=req,
     )
