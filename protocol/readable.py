@@ -383,6 +383,8 @@ class Readable:
                 parts.append(f"game master {t['master']}")
             if t.get("spectators"):
                 parts.append(f"{t['spectators']} watching")
+            if t.get("options_text"):  # its rules where they differ, in the server's words
+                parts.append("; ".join(str(o) for o in t["options_text"]))
             hint = f"join {t.get('table')}" if free > 0 else f"watch {t.get('table')}"
             parts.append(f"{hint} to {'sit' if free > 0 else 'watch'}")
             out.append(f"tables{_id(msg)} {t.get('table')}{DOT}{DOT.join(parts)}")
