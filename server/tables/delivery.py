@@ -36,13 +36,14 @@ class Told:
     changes hands later never relabels it: a resumed client's catch-up says what the
     first sending said."""
 
-    __slots__ = ("_said", "event", "names", "public")
+    __slots__ = ("_private_texts", "_public_text", "event", "names", "public")
 
     def __init__(self, event: Event, names: tuple[str | None, ...]) -> None:
         self.event = event
         self.names = names  #: each seat's name as the log names it, when it happened
         self.public = event.present(None)  #: what spectators (and the public log) see
-        self._said: dict[int | None, str] = {}  #: the sentence per audience, once made
+        self._public_text: str | None = None  #: the public sentence, once made
+        self._private_texts: dict[int, str] | None = None  #: a seat shown more: its own
 
     def __eq__(self, other: object) -> bool:
         """The same event, told with the same names (a rebuilt ring equals the first)."""
@@ -55,22 +56,21 @@ class Told:
     def __repr__(self) -> str:
         return f"Told({self.event!r}, {self.names!r})"
 
-    def shown(self, seat: int | None) -> dict[str, Any]:
-        """The event as ``seat`` may see it (``None``: a spectator)."""
-        if seat is not None and seat in self.event.private:
-            return self.event.present(seat)
-        return self.public
-
-    def text(self, seat: int | None) -> str:
-        """The event in words for ``seat``: the public sentence unless it is shown more."""
-        key = seat if seat is not None and seat in self.event.private else None
-        said = self._said.get(key)
-        if said is None:
-            said = self._said[key] = describe_text(self.shown(key), self.names)
-        return said
-
     def message(self, table: int, seq: int, seat: int | None) -> wire.Message:
-        return wire.event(table, seq, self.shown(seat), self.text(seat))
+        """The event as ``seat`` is sent it (``None``: a spectator), with its sentence."""
+        if seat is None or seat not in self.event.private:
+            text = self._public_text
+            if text is None:
+                text = self._public_text = describe_text(self.public, self.names)
+            return wire.event(table, seq, self.public, text)
+        shown = self.event.present(seat)
+        texts = self._private_texts
+        if texts is None:
+            texts = self._private_texts = {}
+        text = texts.get(seat)
+        if text is None:
+            text = texts[seat] = describe_text(shown, self.names)
+        return wire.event(table, seq, shown, text)
 
 
 #: An event as numbered and kept: its number, the event, and how it is told.
