@@ -301,7 +301,7 @@ def describe_event(ev: dict[str, Any], names: Names, ascii_only: bool = False) -
 
 def describe_text(ev: dict[str, Any], names: Names, ascii_only: bool = False) -> str:
     """``describe_event`` as plain text: the sentence a text-mode line carries."""
-    return "".join(text for _style, text in describe_event(ev, names, ascii_only))
+    return "".join([text for _style, text in describe_event(ev, names, ascii_only)])
 
 
 def pending_text(pending: PendingView) -> str:

@@ -37,6 +37,7 @@ from engine.views import View, as_view
 from protocol import fields
 from protocol import messages as m
 from protocol.describe import seat_name
+from protocol.legal import Choices
 
 MAX_LOG = 500
 MAX_SHOUTS = 200
@@ -75,6 +76,9 @@ class LogLine:
     #: who sat where when the line arrived (``TableState.names``): a line names who did it
     #: then, though the seat has changed hands since (``None``: the table's names now)
     names: tuple[str | None, ...] | None = None
+    #: an event's sentence as the server composed it when it happened (None: an older
+    #: server's event, described by the client with ``names``)
+    text: str | None = None
     #: talk's place among the events: the table's ``seq`` when it was said (it came after
     #: that event), so events filled in later by a catch-up go around it, not after it
     after: int | None = None
@@ -98,6 +102,10 @@ class TableState:
     #: narrow it by ``family``, and mypy checks the keys they read
     view: View | None = None
     legal: tuple[str, ...] = ()
+    #: ``legal`` grouped and labelled, and what the seat must answer, in the server's words
+    #: (empty and None from an older server: the boards compose them, ``BoardContext``)
+    choices: Choices = ()
+    must: str | None = None
     players: tuple[str | None, ...] = ()
     #: who sat where during the last game; a finished game's board keeps naming the
     #: server bots that played it, though they leave their seats when it ends.
@@ -237,6 +245,7 @@ class ClientState:
         if msg.seat is not None:
             t.seat = msg.seat
         t.legal, t.players, t.master = tuple(msg.legal), tuple(msg.players), msg.master
+        t.choices, t.must = msg.choices, msg.must
         if before is not None:
             self._sat_down(t, before)
         # A seat that changed hands ends its player's absence: one who left and sits
@@ -263,7 +272,7 @@ class ClientState:
             return Change.GAP
         t.seq = msg.seq
         t.stale += 1
-        t.add("event", dict(msg.event), seq=msg.seq)
+        t.add("event", dict(msg.event), seq=msg.seq).text = msg.text
         return Change.EVENT
 
     def _turn(self, msg: m.Turn) -> Change:
@@ -271,6 +280,7 @@ class ClientState:
         if msg.seat is not None and t.seat is None:
             t.seat = msg.seat
         t.to_act, t.legal = msg.to_act, tuple(msg.legal)
+        t.choices, t.must = msg.choices, msg.must
         t._set_clock(msg.clock)
         view = msg.view  # every turn carries the receiver's fresh view
         if view:
@@ -395,7 +405,8 @@ class ClientState:
         )
         later = (line.names for line in list(t.log)[at:] if line.names is not None)
         names = next(later, None) or tuple(t.names) or None
-        t.log.insert(at, LogLine("event", dict(msg.event), seq=msg.seq, names=names))
+        line = LogLine("event", dict(msg.event), seq=msg.seq, names=names, text=msg.text)
+        t.log.insert(at, line)
         t.backfilled += 1
         return Change.EVENT
 

@@ -13,8 +13,9 @@ actually described (the tests check the cache with it).
 from __future__ import annotations
 
 import heapq
+import re
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from prompt_toolkit.application.current import get_app
@@ -24,6 +25,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from client.net.state import MAX_LOG, LogLine
 from client.terminal.screen import Screen
 from client.terminal.wrap import wrap_fragments
+from protocol.cards import SUIT_SYMBOLS, card_style
 from protocol.describe import describe_event
 from protocol.words import plural
 
@@ -68,9 +70,51 @@ def _shout(entry: LogLine, names: list[str | None], ascii_only: bool) -> StyleAn
     ]
 
 
-def _event(entry: LogLine, names: list[str | None], ascii_only: bool) -> StyleAndTextTuples:
+#: A card as a sentence writes it (``Q♥``, ``T♣``, ``JK``), a whole word
+_CARD = re.compile(r"(?<!\S)(?:[2-9TJQKA][♣♦♥♠]|JK)(?=$|[\s,;:.)])")
+_LETTERS = str.maketrans({glyph: suit for suit, glyph in SUIT_SYMBOLS.items()})
+#: What else of a sentence an ASCII terminal writes otherwise: the dot between its parts
+_ASCII = str.maketrans({"·": "-"})
+
+
+def said(text: str, names: Sequence[str | None], ascii_only: bool) -> StyleAndTextTuples:
+    """A sentence the server composed, laid out: its cards coloured (in letters in ASCII
+    mode: ``QH``), the seats' names as the log marks them. The words are the server's.
+
+    >>> said("bob plays Q♥ Q♠", ["ann", "bob"], True)
+    [('class:log.seat', 'bob'), ('', ' plays '), ('class:card.red', 'QH'), ('', ' '), \
+('class:card.black', 'QS')]
+    """
+    marks = [re.escape(n) for n in sorted({n for n in names if n}, key=len, reverse=True)]
+    pattern = _CARD.pattern + (f"|(?<!\\S)(?:{'|'.join(marks)})(?=$|[\\s,;:.)])" if marks else "")
+    if ascii_only:
+        text = text.translate(_ASCII)
     out: StyleAndTextTuples = []
-    out.extend(describe_event(entry.data, names, ascii_only))
+    at = 0
+    for found in re.finditer(pattern, text):
+        if found.start() > at:
+            out.append(("", text[at : found.start()]))
+        word = found.group()
+        if _CARD.fullmatch(word):
+            out.append((card_style(word.translate(_LETTERS)), card_text_of(word, ascii_only)))
+        else:
+            out.append(("class:log.seat", word))
+        at = found.end()
+    if at < len(text):
+        out.append(("", text[at:]))
+    return out
+
+
+def card_text_of(word: str, ascii_only: bool) -> str:
+    """A card as the sentence wrote it, or in letters in ASCII mode."""
+    return word.translate(_LETTERS) if ascii_only else word
+
+
+def _event(entry: LogLine, names: list[str | None], ascii_only: bool) -> StyleAndTextTuples:
+    if entry.text is not None:  # the server's words, naming who played then
+        return said(entry.text, names, ascii_only)
+    out: StyleAndTextTuples = []
+    out.extend(describe_event(entry.data, names, ascii_only))  # an older server's event
     return out
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
-from client.terminal.boards.legal import legal_text
+from client.terminal.boards.legal import choices, legal_text
 from client.terminal.commands import COMMANDS, MASTER_COMMANDS, TABLE_COMMANDS, command, help_line
 from client.terminal.lobby_screen import LobbyScreen
 from client.terminal.page import Page, wrap_page
@@ -106,7 +106,8 @@ class Pages:
         if t.my_turn:  # every one of them, first: the help wraps, it never cuts
             lines.append("Legal now:")
             width = max(20, self.app.application.output.get_size().columns - 4)
-            lines += ["  " + line for line in legal_text(t.legal, width)]
+            groups = t.choices or choices(t.legal)  # the server's words, or composed alike
+            lines += ["  " + line for line in legal_text(groups, width)]
         lines.append(f"At the table ({family or 'waiting'}): type an action")
         actions = ACTION_HELP.get(family, ("(actions appear once dealt)",))
         lines += ["  " + h for h in actions]

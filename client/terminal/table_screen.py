@@ -132,6 +132,8 @@ class TableScreen:
             ascii_only=self.app.ascii_only,
             width=width,
             legal=t.legal if t.my_turn else (),
+            choices=t.choices if t.my_turn else (),
+            must=t.must,
         )
         view = t.view
         finished = t.state == fields.TableState.OVER or view.get("over")

@@ -99,7 +99,7 @@ def render(view: AbbottView, ctx: BoardContext) -> StyleAndTextTuples:
     drawn.append(header + _side(side, size + 1))
     drawn.extend(collection_lines(view, ctx))
     if ctx.legal and view.get("to_act") == view.get("viewer") and not view.get("over"):
-        drawn.extend(legal_lines(ctx.legal, ctx.width))
+        drawn.extend(legal_lines(ctx.groups(), ctx.width))
     return lines_to_text(drawn, ctx.width, ctx.ascii_only)
 
 

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from engine.views import View
+from protocol import legal as said
+from protocol.legal import Choices
 
 
 @dataclass(frozen=True)
@@ -25,6 +27,14 @@ class BoardContext:
     ascii_only: bool = False
     width: int = 52
     legal: Sequence[str] = field(default_factory=tuple)
+    #: the server's words for ``legal`` (a turn's ``choices`` and ``must``); no choices
+    #: with legal actions: an older server's, composed alike (``groups``)
+    choices: Choices = ()
+    must: str | None = None
+
+    def groups(self) -> Choices:
+        """The legal actions grouped and labelled: the server's, or composed alike."""
+        return self.choices or said.choices(self.legal)
 
     def name(self, seat: int) -> str:
         """The player's name at ``seat``, or ``seat N`` while it is empty."""

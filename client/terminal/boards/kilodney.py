@@ -65,7 +65,7 @@ def render(view: KilodneyView, ctx: BoardContext) -> StyleAndTextTuples:
     lines.extend(columns(seat_entries(view, ctx, compact=many), ctx.width, 5, ctx.ascii_only))
     lines.extend(hand_lines(view, ctx))
     if ctx.legal and view.get("to_act") == view.get("viewer"):
-        lines.extend(legal_lines(ctx.legal, ctx.width))
+        lines.extend(legal_lines(ctx.groups(), ctx.width))
     return lines_to_text(lines, ctx.width, ctx.ascii_only)
 
 

@@ -106,13 +106,13 @@ def render(view: SheddingView, ctx: BoardContext) -> StyleAndTextTuples:
         lines.append([("", "Out: " + ", ".join(ctx.name(s) for s in gone))])
     lines.extend(hand_lines(view, ctx))
     if view.get("to_act") == view.get("viewer") and (ctx.legal or view.get("awaiting")):
-        must = must_text(view, ctx.legal)
+        must = ctx.must if ctx.choices else must_text(view, ctx.legal)  # the server's words
         if must is None and view.get("awaiting"):
             must = f"You must: {view['awaiting']}"
         if must:
             lines.extend([("class:turn", part)] for part in wrap_words(must, ctx.width))
         if not must or set(ctx.legal) - {"draw", "pass"}:  # else the must line said it all
-            lines.extend(legal_lines(ctx.legal, ctx.width))
+            lines.extend(legal_lines(ctx.groups(), ctx.width))
     return lines_to_text(lines, ctx.width, ctx.ascii_only)
 
 
