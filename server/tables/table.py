@@ -14,6 +14,11 @@ its next *deadline* (today: a server bot's move; a turn clock and pause hook in
 at ``_deadline``/``_on_deadline``), so timed behaviour is testable with trio's
 ``MockClock`` and never needs a real sleep.
 
+What the layers above need to hear (a game started or ended, a hand ended, a seat changed
+hands, the table closed) the table announces through ``events`` (``server.tables.events``),
+once it is durable; the prize, the ratings and the lobby's listing are subscribers, and
+the table imports none of them. A game's start and end are ``server.tables.course``'s.
+
 Sequence numbers count the events of one game (``game``, ``seq``), so replaying
 a record gives the same numbers: after a restart a client resumes from the seq
 it saw. The last ``config.event_ring`` events are kept (as ``Event`` objects,
@@ -27,7 +32,6 @@ import contextlib
 import logging
 import math
 import random
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -50,23 +54,17 @@ from server.core.commands import (
 from server.core.config import ServerConfig
 from server.store import snapshots
 from server.store.base import (
-    ABANDONED,
-    FINISHED,
     ActionTaken,
-    GameEnded,
-    GameStarted,
-    HandShown,
     Store,
     StoredTable,
     StoreError,
-    TableClosed,
 )
-from server.tables import gamemaster, lifetime, listing, thinking
+from server.tables import course, gamemaster, lifetime, master_commands, restoring, thinking
+from server.tables import events as announced
 from server.tables.bot_turns import BotTurns
 from server.tables.delivery import Delivery, Numbered
 from server.tables.inbox import Inbox
-from server.tables.member_requests import NO_TOKEN, MemberRequests
-from server.tables.prize import Prize
+from server.tables.member_requests import MemberRequests
 from server.tables.restoring import Restoration
 from server.tables.seating import Seat, Seating
 from server.tables.store_gate import StoreGate
@@ -96,7 +94,8 @@ class Table:
     split among collaborators it owns, each with its own job: ``seating`` (who is at
     the table), ``out`` (the numbered events and what each member is sent, a
     ``Delivery``), ``gate`` (its way to the store), ``bots`` (a server bot's move),
-    ``gm`` (the game master: his commands, the clock, the prize), ``inbox`` (the
+    ``gm`` (the game master: his bots, the clock), ``commands`` (what he decides),
+    ``events`` (who hears what happens here), ``inbox`` (the
     commands queued for it), ``restoration`` (a game rebuilt after a restart) and
     ``requests`` (a member's requests: to sit, watch, resume, leave, talk ...)."""
 
@@ -114,6 +113,8 @@ class Table:
         creator_address: str | None = None,
         thinker: thinking.Thinker = thinking.IN_THREADS,
         on_start: Callable[[Table], None] | None = None,
+        events: announced.TableEvents | None = None,
+        stakes: gamemaster.Staking | None = None,
     ) -> None:
         self.id = id
         self.ruleset = ruleset
@@ -139,8 +140,10 @@ class Table:
         self._on_start = on_start
         self.seating = Seating(id, seats, by_address=config.one_hand_per_address,
                                watch_notice_seconds=config.watch_notice_seconds)  # fmt: skip
-        self.prize = Prize(self)  #: the game master's prize, paid with the game's end
-        self.gm = gamemaster.GameMaster(self, self.prize)  #: his commands, clock, away seats
+        #: Who hears what happens here (``server.tables.events``): the prize, the ratings ...
+        self.events = events if events is not None else announced.TableEvents()
+        self.gm = gamemaster.GameMaster(self, stakes)  #: his bots, clock, away seats
+        self.commands = master_commands.MasterCommands(self.gm)  #: what he decides
         self.out = Delivery(id, config.event_ring, self.seating, self, self.gm.observe)
         self.gate = StoreGate(id, store, config.store_retry_seconds)
         self.bots = BotTurns(id, self.family, thinker)
@@ -156,48 +159,25 @@ class Table:
     def restore(
         cls, stored: StoredTable, *, config: ServerConfig, store: Store, **wiring: Any
     ) -> Table:
-        """Rebuild a table from the store: seats, master, and the game replayed action by action
-        (which also refills the event ring with the very events, and numbers, first sent).
-        ``wiring``: what ``Table`` takes beside the stored (its thinker, ``on_start``).
-
-        What the game master set up comes back too: the bots he reserved (set before
-        the replay, so each seat's strategy is made first and is shown every replayed
-        event its seat was shown, as in the live game), then the pause and the away
-        seats of an unfinished game. ``run`` then gives the turn its clock.
-
-        A stored end is respected, whatever the replay says: a game the master ended,
-        or abandoned when everyone left, is over (abandoned) after a restart too."""
-        t = cls(
-            stored.id,
-            stored.ruleset,
-            stored.seats,
-            stored.options,
-            config=config,
-            store=store,
-            creator=stored.creator,
-            settings=stored.settings,
-            **wiring,
-        )
+        """Rebuild a table from the store (``restoring.rebuild``: seats, master, what the
+        game master set up, and the game replayed). ``wiring``: what ``Table`` takes
+        beside the stored (its thinker, ``on_start``, its events, its stakes)."""
+        t = cls(stored.id, stored.ruleset, stored.seats, stored.options, config=config,
+                store=store, creator=stored.creator, settings=stored.settings,
+                **wiring)  # fmt: skip
         t._restore(stored, config.snapshot_every)
         return t
 
     def _restore(self, stored: StoredTable, snapshot_every: int) -> None:
         self.master = stored.master
-        for i, (name, th) in enumerate(zip(stored.seat_names, stored.token_hashes, strict=True)):
-            self.seating.hold(i, name, th)
-        self.gm.reserve(stored.bots)
+        restoring.seat(self, stored)  # the seats' holders, the bots the master reserved
         g = stored.game
         if g is None:
             return
         self.game_no = g.number
-        self._start_rng(g.seed)
+        self.start_rng(g.seed)
         self.game = game = self.restoration.replay(stored, snapshot_every)
-        if g.over or game.over:
-            self.state = OVER
-            # rows ended before the outcome was kept: the replay tells which it was
-            self.outcome = g.outcome or (FINISHED if game.over else ABANDONED)
-        else:
-            self.state = PLAYING
+        self.state, self.outcome = restoring.ending(g, game)
         self.state = self.gm.restore(g.paused, g.away)
         self.seating.remember_shown(g.shown)
 
@@ -249,10 +229,6 @@ class Table:
         """Each seat's occupant: a name, ``bot:STRATEGY`` while a server bot plays it, or None."""
         return self.gm.occupants()
 
-    def summary(self) -> dict[str, Any]:
-        """The table as the lobby lists it (``server.tables.listing``)."""
-        return listing.summary(self)
-
     def statistics(self) -> TableStatistics:
         members = len(self.seating.members())
         return TableStatistics(self.inbox.queued(), self._actions, members)
@@ -265,10 +241,9 @@ class Table:
         """Tell everyone at the table ``text``."""
         self.seating.notice_all(text)
 
-    def attach(self, *, ledger: Any = None, profiles: Any = None, counter: Any = None) -> None:
-        """What the server gives a table as its task starts: the chip ledger and the
-        ratings its prize and results go to, and the counter of every table's actions."""
-        self.prize.attach(ledger, profiles)
+    def attach(self, *, counter: Any = None) -> None:
+        """What the server gives a table as its task starts: the counter of every
+        table's actions (``ops.ActionCounter``)."""
         self._counter = counter
 
     # ----------------------------------------------------------- the inbox
@@ -297,7 +272,8 @@ class Table:
         task_status.started()
         with contextlib.suppress(StoreError):  # a prize owed stays held; the next start pays
             await self.gm.on_run()  # a restored game's clock
-            await self.prize.settle_owed()  # a prize still owed
+            if self.gm.stakes is not None:  # a prize still owed
+                course.notices(self, await self.gm.stakes.settle_owed(self))
         lifetime.update(self)  # a restored table: nobody is connected yet
         try:
             while self.state != CLOSED:
@@ -368,9 +344,9 @@ class Table:
         return seat
 
     async def _handle(self, command: Command) -> None:
-        decision = await self.gm.decide(command)  # the game master's commands
+        decision = await self.commands.decide(command)  # the game master's commands
         if decision is not None:
-            await self._carry_out(decision)
+            await master_commands.carry_out(self, decision)
             return
         match command:
             case Act() if self.frozen:
@@ -378,65 +354,14 @@ class Table:
                     wire.error(command.req, "shutdown", "the server is shutting down", self.id)
                 )
             case Act():
-                await self._act(command)
+                if (taken := await self.requests.act(command)) is not None:
+                    await self._accepted(*taken, command)
             case Close():
                 await self.close(command.reason)
             case _:
                 await self.requests.handle(command)
 
-    async def _carry_out(self, d: gamemaster.Decision) -> None:
-        """Do what the game master decided (``gamemaster.Decision``), in its order."""
-        if d.writes:
-            await self.commit(*d.writes)
-        match d.change:
-            case gamemaster.NewState(state):
-                self.state = state
-                if state == PLAYING:  # resumed: a bot to act waits its delay from now
-                    self.touched()
-            case gamemaster.FreeSeat(seat):
-                self.seating.unseat(seat)  # told so, he may keep watching
-                self.touched()
-            case gamemaster.NewOptions(options, settings):
-                self.options, self.settings = options, settings
-            case gamemaster.NewMaster(name):
-                self.master = name
-            case gamemaster.AbandonGame():
-                await self._abandon_running()
-            case gamemaster.CloseForGood(reason):
-                await self.close(reason)
-        if d.then is not None:
-            d.then()
-        d.member.deliver(d.reply)
-        for text in d.notices:
-            self.seating.notice_all(text)
-        if d.snapshots:
-            self.out.send_snapshots()
-
     # ------------------------------------------------------------- actions
-    async def _act(self, c: Act) -> None:
-        seating = self.seating
-        seat = seating.seat_for_token(c.token)
-        if seat is None:
-            c.member.deliver(wire.error(c.req, "bad_token", NO_TOKEN, self.id))
-            return
-        if seating.seats[seat].member is not c.member:  # one seat, one connection
-            why = f"seat {seat} was resumed elsewhere; resume it here with its token to act"
-            c.member.deliver(wire.error(c.req, "bad_token", why, self.id))
-            return
-        await self.gm.player_acted(seat)  # back from away, even if refused
-        if self.state != PLAYING or self.game is None:
-            c.member.deliver(wire.error(c.req, "bad_state", f"the table is {self.state}", self.id))
-            return
-        try:
-            events = self.game.apply(seat, c.action)
-        except engine.InvalidActionError as exc:
-            c.member.deliver(wire.error(c.req, "bad_action", str(exc), self.id))
-            return
-        except engine.IllegalActionError as exc:
-            c.member.deliver(wire.error(c.req, "illegal_action", exc.reason, self.id))
-            return
-        await self._accepted(seat, events, c)
-
     async def _bot_move(self, seat: int, *, timed_out: bool = False) -> None:
         """A server bot's move (``server.tables.bot_turns``). ``timed_out``: the clock
         moves for a player who ran out of time, and says so ahead of the move's events."""
@@ -472,11 +397,10 @@ class Table:
                 self._config.snapshot_every, self.id, self.game_no, game, out.seq + len(events)
             ),
         ]
-        paid = None
+        txn = None
         try:
-            if game.over:  # the end and its payout: one transaction
-                writes.append(GameEnded(self.id, self.game_no, list(game.scores), FINISHED))
-                paid = await self.prize.commit_end(writes, FINISHED)
+            if game.over:  # the end and what its subscribers store of it: one transaction
+                txn = await course.finishing(self, writes, self.gate.commit)
             else:
                 await self.gate.commit(*writes)  # an applied action is always made durable
         except StoreError:
@@ -491,90 +415,63 @@ class Table:
         # the ok heads the actor's own events and turn: one write carries all three
         ack = None if c is None else (c.member, wire.ok(c.req, self.id))
         out.send_events(numbered, ack, prelude=first)
-        if game.over:
-            self.state, self.outcome = OVER, FINISHED
-            self.prize.announce(paid)
-            out.send_snapshots()
+        hands = announced.hands_ended(self.id, self.game_no, events)
+        if hands:
+            self.events.announce(*hands)
+        if txn is not None:
+            course.finished(self, txn)
         self._changed_at = trio.current_time()
 
-    # --------------------------------------------------------- game master
-    def _start_rng(self, seed: int) -> None:
+    # ------------------------------------------------------------ its course
+    def start_rng(self, seed: int) -> None:
+        """The bots' randomness for the game dealt from ``seed`` (the same after a restart)."""
         self._rng = random.Random(f"{self.id}:{self.game_no}:{seed}")
 
     async def start(self, seed: int | None = None, ack: Start | None = None) -> None:
-        """A new game: empty seats are played by server bots (they stay free to join).
+        """A new game (``course.start``), stored before ``ack`` is answered."""
+        await course.start(self, seed, ack)
+        if self._on_start is not None:
+            self._on_start(self)
 
-        The start takes a sequence number of its own, so a client that saw the
-        last event of the previous game is still behind this one's snapshot.
-        ``ack``, the request that asked for it, is answered ``ok`` once the start
-        is stored, before the snapshots (a start the store refuses gets only
-        ``store_failed``)."""
-        seed = secrets.randbits(62) if seed is None else seed
-        seats = self.seating.seats
-        game = engine.new_game(self.ruleset, len(seats), seed, self.options)
-        number, base = self.game_no + 1, self.out.seq + 1
-        # the deal shows each seat's holder his hand: stored, so a restart still knows it
-        shown = [HandShown(self.id, number, i, s.name) for i, s in enumerate(seats) if s.name]
-        profiles = self.prize.profiles
-        rated = [] if profiles is None else [profiles.dealt(self, number)]
-        await self.commit(GameStarted(self.id, number, seed, None, None, base), *shown, *rated)
-        if ack is not None:
-            ack.member.deliver(wire.ok(ack.req, self.id))
+    def over(self, outcome: str) -> None:
+        """The game is over as ``outcome`` says (stored: ``course``)."""
+        self.state, self.outcome = OVER, outcome
+
+    def shut(self) -> None:
+        """The table's close is stored (``course.close``)."""
+        self.state = CLOSED
+        self.closed.set()
+
+    def take(self, change: master_commands.NewState | master_commands.NewOptions
+             | master_commands.NewMaster) -> None:  # fmt: skip
+        """A change the game master decided to the table's own (``carry_out``)."""
+        match change:
+            case master_commands.NewState(state):
+                self.state = state
+                if state == PLAYING:  # resumed: a bot to act waits its delay from now
+                    self.touched()
+            case master_commands.NewOptions(options, settings):
+                self.options, self.settings = options, settings
+            case master_commands.NewMaster(name):
+                self.master = name
+
+    def begin(self, game: Game, number: int, base: int, seed: int) -> None:
+        """Game ``number`` is stored as started (its first event numbered ``base``)."""
         self.game, self.game_no = game, number
         self.out.new_game(base)
         self.state, self.outcome = PLAYING, None
         self._final = None
         self.restoration.forget()
-        self._start_rng(seed)
-        self.seating.remember_deal()  # the deal shows each seat's holder his hand
-        self.gm.on_start()  # a fresh countdown, nobody away
-        # The first deal's events are numbered after the start's snapshot and end with
-        # each seat's turn, which (not the snapshot) then says what it may do.
-        if game.opening_events:  # each member's snapshot heads its opening events: one write
-            heads = self.out.snapshots(legal=False)
-            self.out.send_events(self.out.record(game.opening_events), heads=heads)
-        else:
-            self.out.send_snapshots()
-        self.touched()
-        if self._on_start is not None:
-            self._on_start(self)
+        self.start_rng(seed)
 
     async def abandon(self) -> None:
-        """End a running game as abandoned; its prize goes back in the same transaction."""
-        if self.state == PLAYING and self.game is not None:
-            ended = GameEnded(self.id, self.game_no, list(self.game.scores), ABANDONED)
-            returned = await self.prize.commit_end([ended], ABANDONED)
-            self.state, self.outcome = OVER, ABANDONED
-            self.prize.announce(returned)
-
-    async def _abandon_running(self) -> None:
-        """Abandon the running game, playing or paused (``abandon`` ends a playing one)."""
-        before, self.state = self.state, PLAYING
-        try:
-            await self.abandon()  # stored as abandoned, its prize returned, in one transaction
-        finally:
-            if self.state == PLAYING:  # the store refused it: as it was
-                self.state = before
+        """End a running game as abandoned (``course.abandon``)."""
+        await course.abandon(self)
 
     async def abandon_game(self, reason: str) -> None:
-        """Abandon the running game (its prize goes back) and tell everyone why."""
-        if not self.gm.running():
-            return
-        await self._abandon_running()
-        self.gm.clock.stop()
-        self.seating.notice_all(f"the game at table {self.id} was abandoned: {reason}")
-        self.out.send_snapshots()
+        """Abandon the running game and tell everyone why (``course.abandon_game``)."""
+        await course.abandon_game(self, reason)
 
     async def close(self, reason: str) -> None:
-        """Close the table for good: an unfinished game ends abandoned, and whatever prize
-        is held (for it, or for the next game) goes back, in the closing transaction;
-        everyone at it is told ``reason``."""
-        writes: list[Any] = []
-        if self.game is not None and self.state not in (OVER, WAITING):
-            writes.append(GameEnded(self.id, self.game_no, list(self.game.scores), ABANDONED))
-        writes.append(TableClosed(self.id))
-        returned = await self.prize.commit_end(writes, None)
-        self.state = CLOSED
-        self.closed.set()
-        self.prize.announce(returned)
-        self.seating.notice_all(f"table {self.id} closed: {reason}")
+        """Close the table for good, telling everyone ``reason`` (``course.close``)."""
+        await course.close(self, reason)

@@ -29,6 +29,7 @@ from server.core.commands import Act, Export, Join, Resume, Start
 from server.core.config import ServerConfig
 from server.store.base import MemoryStore, StoredActions, StoredTable, StoreError, TableCreated
 from server.store.sqlite import SQLiteStore, read_state
+from server.tables.listing import summary
 from server.tables.table import OVER, PLAYING, Table
 
 EVERY = 8
@@ -51,7 +52,7 @@ SEED = 11
 @pytest.fixture(autouse=True)
 def long_deal(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every table here deals ``SEED``: a game known to outlast the actions played."""
-    monkeypatch.setattr("server.tables.table.secrets.randbits", lambda bits: SEED)
+    monkeypatch.setattr("server.tables.course.secrets.randbits", lambda bits: SEED)
 
 
 class Refusing(MemoryStore):
@@ -180,7 +181,7 @@ def same_now(lazy: Side, full: Side) -> None:
         b.game_no,
         b.state,
     )
-    assert a.summary() == b.summary()
+    assert summary(a) == summary(b)
 
 
 async def record_pages(side: Side, member: Member) -> list[Any]:
