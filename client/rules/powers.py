@@ -31,6 +31,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from protocol.words import article
@@ -157,7 +158,7 @@ def _cards(value: str) -> str:
 
 
 #: The sentence of each power option, from its value.
-SENTENCES = {
+SENTENCES: dict[str, Callable[[str], str]] = {
     "pickup": _pickup,
     "stack": _stack,
     "cancel": _cancel,
