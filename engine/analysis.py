@@ -44,7 +44,7 @@ from __future__ import annotations
 import functools
 import math
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -131,7 +131,7 @@ def _in_doubt(loss: float, error: float) -> bool:
 
 
 # ----------------------------------------------------------- the decisions
-def candidates(family: str, view: dict[str, Any], legal: Sequence[Action]) -> list[Action]:
+def candidates(family: str, view: Mapping[str, Any], legal: Sequence[Action]) -> list[Action]:
     """The alternatives the analysis values, as the family's search would consider them."""
     if family == "abbott":
         kept: list[Action] = [a for a in legal if isinstance(a, Move | Ally)]
@@ -149,7 +149,7 @@ def candidates(family: str, view: dict[str, Any], legal: Sequence[Action]) -> li
 
 
 def alternatives(
-    family: str, view: dict[str, Any], legal: Sequence[Action], played: Action | str
+    family: str, view: Mapping[str, Any], legal: Sequence[Action], played: Action | str
 ) -> list[Action]:
     """The alternatives a decision is judged among: the search's ``candidates``, and the
     played action too when it is one the search never considers but a player chose (a
@@ -239,7 +239,7 @@ HINT = Settings(worlds=12)
 
 
 def advise(
-    view: dict[str, Any],
+    view: Mapping[str, Any],
     shown: Iterable[dict[str, Any]],
     legal: Sequence[Action],
     settings: Settings = HINT,
@@ -267,7 +267,7 @@ def advise(
 # ------------------------------------------------------------- the judge
 def judge(
     index: int,
-    view: dict[str, Any],
+    view: Mapping[str, Any],
     memory: Any,
     legal: Sequence[Action],
     played: str,
@@ -341,7 +341,7 @@ def judge(
     return dec
 
 
-def _moves_after(view: dict[str, Any], action: Action | None) -> bool:
+def _moves_after(view: Mapping[str, Any], action: Action | None) -> bool:
     """Whether the seat still moves after ``action`` this turn: an alliance, or a vote
     that does not end the hand (abbott). Sampled, such an action is worth what the
     rollout policy's move after it is worth, not the player's own next move (which is
@@ -355,7 +355,7 @@ def _moves_after(view: dict[str, Any], action: Action | None) -> bool:
 
 def _check(
     dec: Decision,
-    view: dict[str, Any],
+    view: Mapping[str, Any],
     by_name: dict[str, Action],
     bounds: dict[str, tuple[float, float]] | None,
     settings: Settings,
@@ -409,7 +409,7 @@ ESCALATE = 5
 
 
 def _settle(
-    view: dict[str, Any],
+    view: Mapping[str, Any],
     by_name: dict[str, Action],
     bounds: dict[str, tuple[float, float]],
     played: str,
@@ -445,7 +445,7 @@ def _settle(
 
 
 def _solved_value(
-    view: dict[str, Any], action: Action | None, settings: Settings, table: Any
+    view: Mapping[str, Any], action: Action | None, settings: Settings, table: Any
 ) -> float | None:
     """The exact value to the seat to act of ``action`` in a 2-player abbott position
     (a win 1, a tie 1/2, a loss 0), by solving the position it leads to within the
@@ -481,7 +481,7 @@ def _proved_gap(
 
 
 def _proofs(
-    view: dict[str, Any], kept: Sequence[Action], settings: Settings, table: Any
+    view: Mapping[str, Any], kept: Sequence[Action], settings: Settings, table: Any
 ) -> dict[str, tuple[float, float]] | None:
     """What the solver proved of each alternative in a small 2-player abbott position:
     the floor and ceiling of its value (equal when proved; 0 and 1 when the solver
@@ -509,7 +509,7 @@ def _proofs(
 
 
 def _shortlist(
-    family: str, view: dict[str, Any], memory: Any, kept: list[Action], played: str
+    family: str, view: Mapping[str, Any], memory: Any, kept: list[Action], played: str
 ) -> list[Action]:
     """At most ``MAX_CANDIDATES`` alternatives: the played one and the family
     heuristic's best rated (a draw or pass is always kept, and in abbott a vote, an
@@ -559,7 +559,7 @@ def _paired_error(best: Sequence[float], mine: Sequence[float]) -> float:
 
 def _sample(
     family: str,
-    view: dict[str, Any],
+    view: Mapping[str, Any],
     memory: Any,
     kept: Sequence[Action],
     rng: random.Random,
@@ -587,14 +587,14 @@ def _playable(family: str, legal: list[Action]) -> list[Action]:
     return legal
 
 
-def _worth(view: dict[str, Any], values: list[float], me: int) -> float:
+def _worth(view: Mapping[str, Any], values: list[float], me: int) -> float:
     """The seat's share on the analysis scale (a 2-player abbott hand: win 1, tie 1/2)."""
     if view["family"] == "abbott" and view["seats"] == 2:
         return 0.5 + (values[me] - values[1 - me]) / 2
     return values[me]
 
 
-def _adapter(family: str, view: dict[str, Any], memory: Any) -> tuple[Any, Any]:
+def _adapter(family: str, view: Mapping[str, Any], memory: Any) -> tuple[Any, Any]:
     """The family search's adapter and what its ``world`` needs, built from the view."""
     if family == "abbott":
         from engine.abbott.game import Abbott

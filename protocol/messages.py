@@ -52,24 +52,33 @@ from protocol.fields import (
     Clock,
     Count,
     EventPayload,
+    GameList,
     Id,
+    LeaderList,
+    LedgerList,
     Legal,
     Lines,
     Notation,
     OptCount,
-    OptPayload,
     OptSeat,
     OptSeq,
+    OptView,
     OptWord,
     Payload,
     Payloads,
+    PersonList,
     Players,
+    RatingList,
+    RulesetList,
     Seat,
     Seq,
     Signed,
     State,
+    TableList,
+    TallyList,
     Text,
     Versions,
+    ViewPayload,
     Word,
 )
 
@@ -465,7 +474,7 @@ class ListRulesets(Message):
 class Rulesets(Message):
     """Every ruleset: ``engine.registry.Ruleset.describe()`` maps."""
 
-    rulesets: Payloads
+    rulesets: RulesetList
     id: Id = field(default=None, kw_only=True)
 
 
@@ -481,7 +490,7 @@ class Tables(Message):
     """Table summaries: maps with table, ruleset, family, seats, players, spectators,
     state, master, options (docs/protocol.md)."""
 
-    tables: Payloads
+    tables: TableList
     id: Id = field(default=None, kw_only=True)
 
 
@@ -634,7 +643,7 @@ class Snapshot(Message):
     table: Word
     seq: Seq
     state: State
-    view: Payload
+    view: ViewPayload
     seat: OptSeat = None
     legal: Legal = ()
     players: Players = ()
@@ -671,7 +680,7 @@ class Turn(Message):
     to_act: OptSeat = None
     legal: Legal = ()
     clock: Clock = None
-    view: OptPayload = None
+    view: OptView = None
     id: Id = field(default=None, kw_only=True)
 
 
@@ -787,7 +796,7 @@ class Chips(Message):
 
     name: Word
     balance: Signed
-    entries: Payloads = ()
+    entries: LedgerList = ()
     id: Id = field(default=None, kw_only=True)
 
 
@@ -844,9 +853,9 @@ class Profile(Message):
     name: Word
     games: Count = 0
     chips: OptCount = None
-    ratings: Payloads = ()
-    tallies: Payloads = ()
-    recent: Payloads = ()
+    ratings: RatingList = ()
+    tallies: TallyList = ()
+    recent: GameList = ()
     id: Id = field(default=None, kw_only=True)
 
 
@@ -869,7 +878,7 @@ class History(Message):
     ``start`` of the next page (null: this is the last); ``total``: his games in all."""
 
     name: Word
-    games: Payloads = ()
+    games: GameList = ()
     start: Count = 0
     next: OptCount = None
     total: Count = 0
@@ -894,7 +903,7 @@ class Top(Message):
     sigma and games."""
 
     family: Word
-    players: Payloads = ()
+    players: LeaderList = ()
     id: Id = field(default=None, kw_only=True)
 
 
@@ -1038,7 +1047,7 @@ class People(Message):
     At most the server's ``who_max`` of them; ``total`` counts every name online and
     ``guests`` the connections that have claimed none."""
 
-    people: Payloads = ()
+    people: PersonList = ()
     total: Count = 0
     guests: Count = 0
     id: Id = field(default=None, kw_only=True)

@@ -8,9 +8,11 @@ its client's codec. Table ids are integers inside the server and words
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from protocol import messages as m
+from protocol.payloads import NoView, View
 from server.core.records import Page
 
 Message = m.Message
@@ -44,7 +46,7 @@ def snapshot(
     seq: int,
     seat: int | None,
     state: str,
-    view: dict[str, Any] | None,
+    view: View | None,
     legal: list[str],
     players: list[str | None],
     master: str | None,
@@ -55,7 +57,7 @@ def snapshot(
         table=table_word(table),
         seq=seq,
         state=state,
-        view=view or {},
+        view=view or NoView(),
         seat=seat,
         legal=tuple(legal),
         players=tuple(players),
@@ -65,9 +67,11 @@ def snapshot(
     )
 
 
-def event(table: int, seq: int, presented: dict[str, Any]) -> Message:
+def event(table: int, seq: int, presented: Mapping[str, Any]) -> Message:
     """An engine event as presented to one audience: built unchecked (``trusted``), as
-    it is made for every seat on every action from what the engine and table made."""
+    it is made for every seat on every action from what the engine and table made: a
+    ``GameEvent`` of the table's family (``protocol.payloads``) as the family declares
+    it, which ``Event.present`` makes as a plain map."""
     return m.TableEvent.trusted(table=table_word(table), seq=seq, event=presented)
 
 
@@ -78,7 +82,7 @@ def turn(
     to_act: int | None,
     legal: list[str],
     clock: float | None = None,
-    view: dict[str, Any] | None = None,
+    view: View | None = None,
 ) -> Message:
     """Whose turn it is, for ``seat`` (``None``: a spectator), with its view: built
     unchecked (``trusted``), as it is made for every seat on every action from what the

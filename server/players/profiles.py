@@ -48,6 +48,7 @@ import engine
 from engine.places import outcome_places
 from engine.registry import all_rulesets
 from engine.strategies import default_strategy
+from protocol import payloads
 from server.core.limits import fold_name
 from server.store.base import (
     FINISHED,
@@ -174,7 +175,7 @@ def disagreements(
     return out
 
 
-def rating_map(r: Rating) -> dict[str, Any]:
+def rating_map(r: Rating) -> payloads.Rating:
     """A rating as the protocol shows it."""
     return {
         "family": r.family,
@@ -185,7 +186,7 @@ def rating_map(r: Rating) -> dict[str, Any]:
     }
 
 
-def game_map(g: PlayedGame) -> dict[str, Any]:
+def game_map(g: PlayedGame) -> payloads.PlayedGame:
     """A history line as the protocol shows it."""
     return {
         "table": str(g.table),

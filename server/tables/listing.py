@@ -19,6 +19,7 @@ from typing import Any, Protocol
 import trio
 
 from protocol.fields import TableState, check_payload
+from protocol.payloads import TableSummary
 from server.core import wire
 from server.tables.seating import Seating
 
@@ -68,7 +69,7 @@ class Listed(Protocol):
     def players(self) -> list[str | None]: ...
 
 
-def summary(table: Listed) -> dict[str, Any]:
+def summary(table: Listed) -> TableSummary:
     """The table as the lobby lists it, its keys in the order the spec documents them."""
     seating = table.seating
     gm, prize = table.gm.summary_extra(), table.prize.summary_extra()
@@ -107,15 +108,15 @@ class Listing:
 
     def __init__(self, tables: Mapping[int, Listed]) -> None:
         self._tables = tables  #: the lobby's open tables, by id, in the order listed
-        self._summaries: dict[int, dict[str, Any]] = {}  #: table id -> its summary
+        self._summaries: dict[int, TableSummary] = {}  #: table id -> its summary
         self._dirty: set[int] = set()  #: tables changed since their summary was built
-        self._listing: tuple[dict[str, Any], ...] | None = None  #: while current
+        self._listing: tuple[TableSummary, ...] | None = None  #: while current
 
     def changed(self, table_id: int) -> None:
         """The table may have changed what is listed of it (or opened, or gone)."""
         self._dirty.add(table_id)
 
-    def current(self) -> tuple[dict[str, Any], ...]:
+    def current(self) -> tuple[TableSummary, ...]:
         """Every open table's summary: the same tuple while none of them changed."""
         if self._dirty:
             dirty, self._dirty = self._dirty, set()
@@ -139,7 +140,8 @@ class Listing:
             return
         fresh = summary(table)
         if fresh != kept:
-            self._summaries[table_id] = check_payload(fresh)
+            check_payload(fresh)
+            self._summaries[table_id] = fresh
             self._listing = None
 
     async def refresh(self, every: float) -> None:

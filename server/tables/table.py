@@ -38,6 +38,7 @@ import engine
 from engine.events import Event
 from engine.game import Game
 from protocol.fields import TableState
+from protocol.payloads import TableSummary
 from server.core import wire
 from server.core.commands import (
     Act,
@@ -249,7 +250,7 @@ class Table:
         """Each seat's occupant: a name, ``bot:STRATEGY`` while a server bot plays it, or None."""
         return self.gm.occupants()
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> TableSummary:
         """The table as the lobby lists it (``server.tables.listing``)."""
         return listing.summary(self)
 
