@@ -112,8 +112,8 @@ class Session:
                 self._forget_seat(table)
         name = self.conn.state.name
         for info in self.conn.state.lobby:
-            table = str(info.get("table"))
-            if name and name in (info.get("players") or []) and table not in back:
+            table = info["table"]
+            if name and name in info["players"] and table not in back:
                 self._arriving.add(table)
                 if isinstance(await self._quiet(m.Join(table=table)), m.Seated):
                     back.append(table)
