@@ -314,6 +314,8 @@ class KilodneyAdapter:
         theirs = game.hands[nxt] if nxt != seat else []
         best, best_w = legal[0], -99.0
         for a in legal:
+            # Every legal kilodney action is a Play (the family has no draw or pass); the
+            # rollout's hot loop reads its card without a check.
             card = a.cards[0]  # type: ignore[attr-defined]
             w = score_play(card, top)[0] + rng.random() * 0.5
             if card.is_joker:

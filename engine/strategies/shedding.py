@@ -263,6 +263,7 @@ class SheddingAdapter:
     def __init__(self, smart: bool = False) -> None:
         self.smart = smart
         if smart:
+            # The policy is chosen once, per adapter: an attribute over the method.
             self.rollout = self._smart_rollout  # type: ignore[method-assign]
 
     def world(
