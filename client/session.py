@@ -244,7 +244,7 @@ class Session:
             self.ui.say(refused or "hint: only at a table", "class:error")
             return
         self.ui.say("thinking...")
-        think = functools.partial(compute_hint, dict(t.view), shown_events(t), list(t.legal))
+        think = functools.partial(compute_hint, t.view.copy(), shown_events(t), list(t.legal))
         self.ui.say(await trio.to_thread.run_sync(think, abandon_on_cancel=True), "class:ok")
 
     def analyze(self, table: str | None) -> None:
