@@ -14,7 +14,7 @@ it (``server.transport.framing.SharedEncodings``), as they were.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict, TypeVar
 
 import trio
 
@@ -23,11 +23,28 @@ from protocol.payloads import TableSummary
 from server.core import wire
 from server.tables.seating import Seating
 
+Part = TypeVar("Part", covariant=True)
 
-class Summarised(Protocol):
+
+class MasterPart(TypedDict):
+    """The game master's part of a table's summary."""
+
+    away: list[int]
+    turn_seconds: int
+
+
+class PrizePart(TypedDict):
+    """The prize's and the ratings' part of a table's summary."""
+
+    prize: int
+    ratings: list[int | None]
+    rated: bool | None
+
+
+class Summarised(Protocol[Part]):
     """Who adds his own part to the summary (the game master, the prize)."""
 
-    def summary_extra(self) -> dict[str, Any]: ...
+    def summary_extra(self) -> Part: ...
 
 
 class Listed(Protocol):
@@ -61,10 +78,10 @@ class Listed(Protocol):
     def seating(self) -> Seating: ...
 
     @property
-    def gm(self) -> Summarised: ...
+    def gm(self) -> Summarised[MasterPart]: ...
 
     @property
-    def prize(self) -> Summarised: ...
+    def prize(self) -> Summarised[PrizePart]: ...
 
     def players(self) -> list[str | None]: ...
 

@@ -26,6 +26,7 @@ from server.core.logfmt import log_event
 from server.players.ledger import Ledger, winning_seats
 from server.players.profiles import RATED, Profiles
 from server.store.base import ABANDONED, FINISHED, ChipsMoved
+from server.tables.listing import PrizePart
 
 log = logging.getLogger("switchboard.gamemaster")
 
@@ -90,7 +91,7 @@ class Prize:
         """The server's chip ledger and ratings (None: it keeps none)."""
         self.ledger, self.profiles = ledger, profiles
 
-    def summary_extra(self) -> dict[str, Any]:
+    def summary_extra(self) -> PrizePart:
         """What the prize and the ratings add to the lobby's summary of a table."""
         table = self.table
         prize = None if self.ledger is None else self.ledger.prize(table.id)
