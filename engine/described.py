@@ -1,6 +1,7 @@
 """The shapes of what the engine describes itself as, for the wire and help screens: an
-option (``Option.describe``) and a ruleset (``Ruleset.describe``). ``protocol.payloads``
-names them among the payloads of the messages that carry them (``rulesets``).
+option (``Option.describe``), a ruleset (``Ruleset.describe``) and a game's record
+(``Game.record``). ``protocol.payloads`` names them among the payloads of the messages
+that carry them (``rulesets``, ``record``).
 
 This module does without ``from __future__ import annotations``: with it, Python 3.11's
 ``TypedDict`` takes a ``NotRequired`` key for a required one.
@@ -32,4 +33,17 @@ class RulesetInfo(TypedDict):
     options: list[OptionInfo]
 
 
-__all__ = ["OptionInfo", "RulesetInfo"]
+class GameRecord(TypedDict):
+    """Everything needed to rebuild a game (``Game.record``, ``engine.replay``): the
+    database row, the export, and a finished game's full record on the wire."""
+
+    ruleset: str
+    seats: int
+    seed: int | str
+    options: dict[str, Any]  #: as given (the ruleset's defaults fill the rest)
+    dealer: int | None  #: fixed by a test, else None
+    deck: list[str] | None  #: fixed by a test, else None
+    actions: list[list[Any]]  #: ``[seat, notation]`` each, in order
+
+
+__all__ = ["GameRecord", "OptionInfo", "RulesetInfo"]

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self
 
 from engine.actions import Action, as_action
 from engine.cards import Card, parse_cards
+from engine.described import GameRecord
 from engine.errors import IllegalActionError, SnapshotError
 from engine.events import Event
 from engine.options import OptionSchema
@@ -207,7 +208,7 @@ class Game(ABC, Generic[ViewT]):
         }
         return self._view(seat, common)
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> GameRecord:
         """Everything needed to rebuild this game: the database row and the export."""
         return {
             "ruleset": self.ruleset,

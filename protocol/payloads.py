@@ -8,8 +8,9 @@ is ``NotRequired``). docs/protocol.md says the same in words.
 
 The engine declares what it makes: each family's view and events
 (``engine.abbott.vocabulary``, ...: a test holds their keys to the family's
-``Vocabulary``, from which the spec's family sections are generated) and the rulesets'
-descriptions (``engine.described``); they are named here beside the rest.
+``Vocabulary``, from which the spec's family sections are generated), the rulesets'
+descriptions and a game's record (``engine.described``: a finished game's ``record``
+pages are one); they are named here beside the rest.
 
 What the codecs check of a map is its top level (``protocol.fields``: a map with string
 keys, an event with a string ``kind``), for speed; its declared type is the promise the
@@ -24,7 +25,7 @@ This module does without ``from __future__ import annotations``: with it, Python
 from typing import Any, NotRequired, TypedDict, final
 
 from engine.abbott.vocabulary import AbbottEvent, AbbottView
-from engine.described import OptionInfo, RulesetInfo
+from engine.described import GameRecord, OptionInfo, RulesetInfo
 from engine.kilodney.vocabulary import KilodneyEvent, KilodneyView
 from engine.shedding.vocabulary import SheddingEvent, SheddingView
 from engine.views import View
@@ -146,6 +147,7 @@ __all__ = [
     "AbbottView",
     "CommonView",
     "GameEvent",
+    "GameRecord",
     "KilodneyEvent",
     "KilodneyView",
     "Leader",

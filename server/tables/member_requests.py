@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from engine.described import GameRecord
 from engine.game import Game
 from protocol.fields import TableState
 from server.core import records, wire
@@ -62,7 +63,7 @@ class Host(Protocol):
 
     def fill_unreplayed(self, since: int | None = None) -> None: ...
 
-    def final_record(self) -> dict[str, Any]: ...
+    def final_record(self) -> GameRecord: ...
 
     async def commit(self, *writes: Any) -> None: ...
 

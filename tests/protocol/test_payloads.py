@@ -39,6 +39,13 @@ def test_a_ruleset_and_its_options_are_described_as_declared() -> None:
             holds(dict(option), payloads.OptionInfo)
 
 
+def test_a_game_record_is_written_as_declared() -> None:
+    for ruleset, seats in (("abbott", 2), ("switch", 3), ("kilodney", 4)):
+        game = engine.new_game(ruleset, seats=seats, seed=2)
+        game.apply(game.to_act, game.legal_actions(game.to_act)[0])
+        holds(dict(game.record()), payloads.GameRecord)
+
+
 def test_a_rating_and_a_history_line_are_written_as_declared() -> None:
     rating = rating_map(Rating("ann", "shedding", "Ann", 25.0, 8.3, 3))
     holds(dict(rating), payloads.Rating)
