@@ -52,6 +52,7 @@ __all__ = [
     "OptionSchema",
     "Ruleset",
     "SnapshotError",
+    "all_rulesets",
     "make_deck",
     "new_game",
     "parse_cards",

@@ -52,6 +52,8 @@ from engine.actions import Action, Ally, Move, Play, Vote
 from engine.registry import record_start
 from engine.strategies import get_strategy
 from engine.strategies.search import play_out
+from engine.views import View, is_abbott, is_kilodney, is_shedding
+from engine.vocabulary import seat_of
 
 #: The smallest loss of expected score that is marked, and the grades by size.
 MARGIN = 0.05
@@ -131,25 +133,25 @@ def _in_doubt(loss: float, error: float) -> bool:
 
 
 # ----------------------------------------------------------- the decisions
-def candidates(family: str, view: dict[str, Any], legal: Sequence[Action]) -> list[Action]:
+def candidates(family: str, view: View, legal: Sequence[Action]) -> list[Action]:
     """The alternatives the analysis values, as the family's search would consider them."""
-    if family == "abbott":
+    if family == "abbott" and is_abbott(view):
         kept: list[Action] = [a for a in legal if isinstance(a, Move | Ally)]
-        votes = view.get("votes") or []
+        votes = view["votes"]
         if view["viewer"] not in votes and len(votes) == view["seats"] - 1:
             kept += [a for a in legal if isinstance(a, Vote)]  # a vote that ends the hand
         return kept
-    if family == "shedding":
+    if family == "shedding" and is_shedding(view):
         from engine.actions import Last
 
         # As the search: a suit is named and a last card announced by rule of thumb.
-        if view.get("awaiting", "") == "nominate a suit" or any(isinstance(a, Last) for a in legal):
+        if view["awaiting"] == "nominate a suit" or any(isinstance(a, Last) for a in legal):
             return []
     return list(legal)
 
 
 def alternatives(
-    family: str, view: dict[str, Any], legal: Sequence[Action], played: Action | str
+    family: str, view: View, legal: Sequence[Action], played: Action | str
 ) -> list[Action]:
     """The alternatives a decision is judged among: the search's ``candidates``, and the
     played action too when it is one the search never considers but a player chose (a
@@ -239,7 +241,7 @@ HINT = Settings(worlds=12)
 
 
 def advise(
-    view: dict[str, Any],
+    view: View,
     shown: Iterable[dict[str, Any]],
     legal: Sequence[Action],
     settings: Settings = HINT,
@@ -255,7 +257,7 @@ def advise(
     kept = candidates(family, view, legal)
     if not kept:
         rule = get_strategy("heuristic", family).choose(view, list(legal), random.Random(0))
-        return Decision(-1, view["viewer"], str(rule), str(rule), {}, 0.0, False)
+        return Decision(-1, seat_of(view), str(rule), str(rule), {}, 0.0, False)
     memory = _memory(family)
     for event in shown:
         _observe(memory, event)
@@ -267,7 +269,7 @@ def advise(
 # ------------------------------------------------------------- the judge
 def judge(
     index: int,
-    view: dict[str, Any],
+    view: View,
     memory: Any,
     legal: Sequence[Action],
     played: str,
@@ -277,7 +279,7 @@ def judge(
 ) -> Decision:
     """Value the alternatives of one decision from the seat's ``view`` and ``memory``."""
     family = view["family"]
-    me = view["viewer"]
+    me = seat_of(view)
     kept = alternatives(family, view, legal, played)
     every = {str(a): a for a in kept}
     bounds = _proofs(view, kept, settings, table) if family == "abbott" else None
@@ -341,7 +343,7 @@ def judge(
     return dec
 
 
-def _moves_after(view: dict[str, Any], action: Action | None) -> bool:
+def _moves_after(view: View, action: Action | None) -> bool:
     """Whether the seat still moves after ``action`` this turn: an alliance, or a vote
     that does not end the hand (abbott). Sampled, such an action is worth what the
     rollout policy's move after it is worth, not the player's own next move (which is
@@ -349,13 +351,13 @@ def _moves_after(view: dict[str, Any], action: Action | None) -> bool:
     action: a mark there is a hint at most."""
     if isinstance(action, Ally):
         return True
-    votes = view.get("votes") or []
+    votes = view["votes"] if is_abbott(view) else []
     return isinstance(action, Vote) and len(votes) < view["seats"] - 1
 
 
 def _check(
     dec: Decision,
-    view: dict[str, Any],
+    view: View,
     by_name: dict[str, Action],
     bounds: dict[str, tuple[float, float]] | None,
     settings: Settings,
@@ -409,7 +411,7 @@ ESCALATE = 5
 
 
 def _settle(
-    view: dict[str, Any],
+    view: View,
     by_name: dict[str, Action],
     bounds: dict[str, tuple[float, float]],
     played: str,
@@ -445,7 +447,7 @@ def _settle(
 
 
 def _solved_value(
-    view: dict[str, Any], action: Action | None, settings: Settings, table: Any
+    view: View, action: Action | None, settings: Settings, table: Any
 ) -> float | None:
     """The exact value to the seat to act of ``action`` in a 2-player abbott position
     (a win 1, a tie 1/2, a loss 0), by solving the position it leads to within the
@@ -457,7 +459,7 @@ def _solved_value(
     if action is None or not isinstance(action, Move):
         return None
     game = Abbott.from_view(view)
-    me = view["viewer"]
+    me = seat_of(view)
     game.apply(me, action)
     if game.over or game.hand_number != view["hand_number"] or game.to_act is None:
         return None
@@ -481,7 +483,7 @@ def _proved_gap(
 
 
 def _proofs(
-    view: dict[str, Any], kept: Sequence[Action], settings: Settings, table: Any
+    view: View, kept: Sequence[Action], settings: Settings, table: Any
 ) -> dict[str, tuple[float, float]] | None:
     """What the solver proved of each alternative in a small 2-player abbott position:
     the floor and ceiling of its value (equal when proved; 0 and 1 when the solver
@@ -509,33 +511,32 @@ def _proofs(
 
 
 def _shortlist(
-    family: str, view: dict[str, Any], memory: Any, kept: list[Action], played: str
+    family: str, view: View, memory: Any, kept: list[Action], played: str
 ) -> list[Action]:
     """At most ``MAX_CANDIDATES`` alternatives: the played one and the family
     heuristic's best rated (a draw or pass is always kept, and in abbott a vote, an
     alliance or a concession)."""
     if len(kept) <= MAX_CANDIDATES:
         return kept
-    if family == "shedding":
+    if is_shedding(view):
         from engine.strategies.shedding import _codes, rate_play, view_table
 
         pt, hand = view_table(view), _codes(view["hand"])
         rated = [(rate_play(view, a, hand, pt) if isinstance(a, Play) else 99.0, a) for a in kept]
-    elif family == "kilodney":
+    elif is_kilodney(view):
         from engine.strategies.kilodney import rate_plays
 
         played_cards = memory.played_for(view) if memory is not None else None
         plays = [a for a in kept if isinstance(a, Play)]
         rated = list(rate_plays(view, plays, played_cards))
         rated += [(99.0, a) for a in kept if not isinstance(a, Play)]
-    elif family == "abbott":
-        from engine.abbott.vocabulary import abbott_view
+    elif is_abbott(view):
         from engine.strategies.abbott import Position, rank_moves
 
         # By the heuristic's worth after the next player's greedy reply (in the order
         # the moves were listed, a take that wins the hand could be left out).
         moves = [a for a in kept if isinstance(a, Move)]
-        rated = list(rank_moves(Position.from_view(abbott_view(view)), moves, view["viewer"]))
+        rated = list(rank_moves(Position.from_view(view), moves, seat_of(view)))
         rated += [(99.0, a) for a in kept if not isinstance(a, Move)]
     else:
         rated = [(0.0, a) for a in kept]
@@ -559,7 +560,7 @@ def _paired_error(best: Sequence[float], mine: Sequence[float]) -> float:
 
 def _sample(
     family: str,
-    view: dict[str, Any],
+    view: View,
     memory: Any,
     kept: Sequence[Action],
     rng: random.Random,
@@ -567,7 +568,7 @@ def _sample(
 ) -> list[list[float]]:
     """Each alternative played out in the same ``settings.worlds`` worlds."""
     adapter, proto = _adapter(family, view, memory)
-    me = view["viewer"]
+    me = seat_of(view)
     out: list[list[float]] = [[] for _ in kept]
     for _ in range(settings.worlds):
         world = adapter.world(view, proto, rng)
@@ -587,25 +588,25 @@ def _playable(family: str, legal: list[Action]) -> list[Action]:
     return legal
 
 
-def _worth(view: dict[str, Any], values: list[float], me: int) -> float:
+def _worth(view: View, values: list[float], me: int) -> float:
     """The seat's share on the analysis scale (a 2-player abbott hand: win 1, tie 1/2)."""
     if view["family"] == "abbott" and view["seats"] == 2:
         return 0.5 + (values[me] - values[1 - me]) / 2
     return values[me]
 
 
-def _adapter(family: str, view: dict[str, Any], memory: Any) -> tuple[Any, Any]:
+def _adapter(family: str, view: View, memory: Any) -> tuple[Any, Any]:
     """The family search's adapter and what its ``world`` needs, built from the view."""
-    if family == "abbott":
+    if is_abbott(view):
         from engine.abbott.game import Abbott
         from engine.strategies.abbott import AbbottAdapter
 
         return AbbottAdapter(), Abbott.from_view(view)
-    if family == "shedding":
+    if is_shedding(view):
         from engine.strategies import shedding as shed
 
         return shed.SheddingAdapter(smart=True), shed.worlds_from(view, memory.pile_for(view))
-    if family == "kilodney":
+    if is_kilodney(view):
         from engine.kilodney.game import Kilodney
         from engine.strategies import kilodney as kil
 

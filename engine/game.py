@@ -8,7 +8,10 @@ they draw it, so every family subclasses ``Game`` and fills in a few hooks:
 - ``to_act``, ``over``, ``scores`` describe where the game stands;
 - ``legal_actions(seat)`` lists every action that seat may take now;
 - ``_apply(seat, action)`` carries out a legal action and returns its events;
-- ``_view(seat)`` is what that seat (``None``: a spectator) may see;
+- ``_view(seat, common)`` is what that seat (``None``: a spectator) may see, as the
+  family's view type (``AbbottView``, ...): ``Game`` is generic in it, so
+  ``Abbott(...).view(0)`` is an ``AbbottView`` and a game of any family's view is an
+  ``engine.views.View``;
 - ``_copy_state(new)`` gives a copy its own copies of the family's mutable state.
 
 The first deal happens in the constructor, before anyone can ``apply``, so its
@@ -26,20 +29,35 @@ import random
 import struct
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self
 
 from engine.actions import Action, as_action
 from engine.cards import Card, parse_cards
+from engine.described import GameRecord
 from engine.errors import IllegalActionError, SnapshotError
 from engine.events import Event
 from engine.options import OptionSchema
-from engine.vocabulary import Vocabulary
+from engine.vocabulary import CommonView, Vocabulary
 
 Seed = int | str
 
+if TYPE_CHECKING:  # a default for the type variable is read by mypy only (Python 3.13 has it)
+    from typing_extensions import TypeVar
 
-class Game(ABC):
-    """A game of one ruleset at one table: a sequence of hands to a target."""
+    from engine.views import View
+
+    #: The family's view type; a bare ``Game`` (a game of any family) has ``View``'s.
+    ViewT = TypeVar("ViewT", bound=CommonView, covariant=True, default=View)
+else:
+    from typing import TypeVar
+
+    ViewT = TypeVar("ViewT", bound=CommonView, covariant=True)
+
+
+class Game(ABC, Generic[ViewT]):
+    """A game of one ruleset at one table: a sequence of hands to a target.
+
+    Generic in its family's view type: ``class Abbott(Game[AbbottView])``."""
 
     family: ClassVar[str]
     #: The family's declared view keys and event kinds (``engine.vocabulary``).
@@ -112,8 +130,11 @@ class Game(ABC):
         """Carry out an action already known to be legal; return its events."""
 
     @abstractmethod
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        """The family's part of ``view``: primitives only."""
+    def _view(self, seat: int | None, common: CommonView) -> ViewT:
+        """``view``: ``common`` (the keys every family's view has) with the family's
+        ``family`` and its own keys, primitives only. The wire keeps the keys in order
+        (``ruleset``, then ``family``, then the other common keys, then the family's), so
+        a family writes ``{"ruleset": common["ruleset"], "family": ..., **common, ...}``."""
 
     def _copy_state(self, new: Self) -> None:
         """Give ``new`` (which starts sharing every attribute with ``self``) its own
@@ -168,7 +189,7 @@ class Game(ABC):
         self._log.append([seat, str(parsed)])
         return events
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> ViewT:
         """Exactly what ``seat`` may see, as primitives; ``None`` is a spectator.
 
         ``options`` holds the table's ``house_rules`` (the options that differ
@@ -176,19 +197,18 @@ class Game(ABC):
         that sees only the view needs them to know the rules it plays."""
         if seat is not None and not 0 <= seat < self.seats:
             raise ValueError(f"there is no seat {seat!r}")
-        return {
+        common: CommonView = {
             "ruleset": self.ruleset,
-            "family": self.family,
             "seats": self.seats,
             "viewer": seat,
             "to_act": self.to_act,
             "over": self.over,
             "scores": list(self.scores),
             "options": dict(self.house_rules),
-            **self._view(seat),
         }
+        return self._view(seat, common)
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> GameRecord:
         """Everything needed to rebuild this game: the database row and the export."""
         return {
             "ruleset": self.ruleset,

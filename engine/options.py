@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from engine.described import OptionInfo
 from engine.errors import OptionError
 
 
@@ -71,9 +72,9 @@ class Option:
             raise OptionError(self.name, f"{value!r} is not a {type(self.default).__name__}")
         return value
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> OptionInfo:
         """The option as primitives, for the wire and for help screens."""
-        out: dict[str, Any] = {"name": self.name, "default": self.default, "doc": self.doc}
+        out: OptionInfo = {"name": self.name, "default": self.default, "doc": self.doc}
         if self.minimum is not None:
             out["min"] = self.minimum
         if self.maximum is not None:
@@ -143,5 +144,5 @@ class OptionSchema:
             relation(out)
         return out
 
-    def describe(self) -> list[dict[str, Any]]:
+    def describe(self) -> list[OptionInfo]:
         return [o.describe() for o in self.options.values()]

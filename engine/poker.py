@@ -274,7 +274,7 @@ def best_hand(cards: Iterable[Card | str]) -> Hand:
         else:
             t = 0
             by_suit = _CODE_BY_SUIT
-            for c in cards:
+            for c in cards:  # Cards: a str among them raises, and is read the slow way below
                 t += by_suit[c.suit][c.rank]  # type: ignore[union-attr]
     except (AttributeError, KeyError, TypeError):
         m = card_mask(cards)  # mixed spellings, or raises saying what is wrong

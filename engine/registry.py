@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import Card
+from engine.described import RulesetInfo
 from engine.errors import OptionError, SnapshotError
 from engine.events import Event
 from engine.game import Game, Seed
@@ -29,7 +30,7 @@ class Ruleset:
     min_seats: int
     max_seats: int
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> RulesetInfo:
         """The ruleset as primitives, for the lobby and help screens."""
         return {
             "name": self.name,

@@ -1,10 +1,14 @@
-"""Every family's view as one type, and the narrowing from a plain dict.
+"""Every family's view as one type, and its narrowing by family.
 
-A view arrives as a plain dict (``Game.view``, or decoded off the wire); ``as_view``
-reads it as the family's TypedDict its ``family`` key names, so a reader that handles
+A view comes typed: ``Game.view`` gives its family's TypedDict (an ``Abbott``'s is an
+``AbbottView``), and a message carries one as a ``View`` (``protocol.payloads``; its
+decoder makes a shedding view's kinds the engine's members again). A reader that handles
 every family narrows it (``is_shedding(view)``, or ``view["family"] == "shedding"``) and
-mypy checks each key it then reads. A reader of one family uses its own
-(``shedding_view``, ...).
+mypy checks each key it then reads; a strategy of one family is handed its own.
+
+``as_view`` is for a map that is not a view but is drawn as one (a board a client folds
+from a public event log, ``client.public_board``): it reads the map as the TypedDict its
+``family`` names, unchecked.
 
 >>> v = as_view({"family": "shedding", "pending": None, "awaiting_kind": "suit"})
 >>> v["awaiting_kind"]

@@ -20,15 +20,17 @@ docs/protocol.md's family sections are generated from them, so the spec cannot d
 The declarations say it to the spec and the tests; mypy reads the same keys from a
 TypedDict per family (``AbbottView`` in ``engine/abbott/vocabulary.py``, ...), built on
 ``CommonView`` here, and a test checks each TypedDict's keys against its declaration.
-A reader that gets a view as a plain dict (from the wire, or from ``Game.view``) narrows
-it once where it comes in (``abbott_view(view)``, ...), and mypy then checks every key.
+``Game`` is generic in its family's view type, so ``Abbott(...).view(seat)`` is an
+``AbbottView``; a message carries a view as ``engine.views.View`` (``protocol.payloads``),
+which a reader narrows by its ``family`` (``engine.views.is_abbott``, ...), and mypy then
+checks every key.
 These modules do without ``from __future__ import annotations``: with it, Python 3.11's
 ``TypedDict`` takes a ``NotRequired`` key for a required one.
 """
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypedDict, cast
+from typing import Any, TypedDict
 
 from engine.events import Event
 
@@ -80,12 +82,6 @@ class CommonView(TypedDict):
     over: bool
     scores: list[int]
     options: dict[str, Any]
-
-
-def common_view(view: Mapping[str, Any]) -> CommonView:
-    """``view`` (a plain dict, of any family) read for its common keys: a cast, nothing
-    checked or copied at run time."""
-    return cast(CommonView, view)
 
 
 def seat_of(view: CommonView) -> int:
@@ -181,7 +177,6 @@ __all__ = [
     "Field",
     "Vocabulary",
     "common_markdown",
-    "common_view",
     "markdown",
     "seat_of",
 ]

@@ -2,6 +2,9 @@
 
 - ``protocol.messages``: every message as a small frozen class validated when
   built (``Act(table="t1", action="play QH", id=3)``), ``TYPES``, ``from_map``.
+- ``protocol.payloads``: the maps messages carry (a view, an event, a table in the
+  lobby, a person online, a profile's ratings, a page of history), each declared once
+  as a TypedDict, so mypy checks every key a server writes and a client reads.
 - ``protocol.msgpack_codec``: ``encode(msg) -> bytes`` and ``MsgpackDecoder``
   (4-byte length-prefixed msgpack maps, with ``protocol.limits.Limits``).
 - ``protocol.text_codec``: ``ServerTextCodec`` / ``ClientTextCodec``, one line

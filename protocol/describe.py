@@ -24,7 +24,7 @@ sentences in colour; the server's text mode writes them plain
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine.shedding.state import PendingKind
@@ -80,7 +80,7 @@ def _name(names: Names, seat: Any) -> str:
     return f"seat {seat}"
 
 
-def _cards(ev: dict[str, Any], ascii_only: bool) -> Line:
+def _cards(ev: Mapping[str, Any], ascii_only: bool) -> Line:
     cards = ev.get("cards")
     if cards is None and ev.get("card"):
         cards = [ev["card"]]
@@ -97,14 +97,14 @@ def _ordinal(n: Any) -> str:
 class _Say:
     """What one event's sentence is built from: the names, the ASCII switch, the event."""
 
-    def __init__(self, ev: dict[str, Any], names: Names, ascii_only: bool) -> None:
+    def __init__(self, ev: Mapping[str, Any], names: Names, ascii_only: bool) -> None:
         self.ev, self.names, self.ascii_only = ev, names, ascii_only
         self.who = _name(names, ev.get("seat"))
 
     def seat(self, seat: Any = None) -> tuple[str, str]:
         return ("class:log.seat", self.who if seat is None else _name(self.names, seat))
 
-    def cards(self, ev: dict[str, Any] | None = None) -> Line:
+    def cards(self, ev: Mapping[str, Any] | None = None) -> Line:
         return _cards(self.ev if ev is None else ev, self.ascii_only)
 
     def scores(self, key: str = "scores") -> Line:
@@ -234,21 +234,21 @@ def _blunder(s: _Say) -> Line:
     return out
 
 
-def _simple(words: Callable[[dict[str, Any], Names], str]) -> Callable[[_Say], Line]:
+def _simple(words: Callable[[Mapping[str, Any], Names], str]) -> Callable[[_Say], Line]:
     def say(s: _Say) -> Line:
         return [s.seat(), ("", words(s.ev, s.names))]
 
     return say
 
 
-def _cancel_words(ev: dict[str, Any], names: Names) -> str:
+def _cancel_words(ev: Mapping[str, Any], names: Names) -> str:
     left = ev.get("left")
     if isinstance(left, int) and left > 0:
         return f" cancels part of the pick-up ({left} still to pick up)"
     return " cancels the pick-up"
 
 
-def _ally_words(ev: dict[str, Any], names: Names) -> str:
+def _ally_words(ev: Mapping[str, Any], names: Names) -> str:
     text = f" allies with {_name(names, ev.get('partner'))}"
     if ev.get("power") is not None:
         text += f"; {_name(names, ev['power'])} holds the power"
@@ -285,7 +285,7 @@ SENTENCES: dict[str, Callable[[_Say], Line]] = {
 }
 
 
-def describe_event(ev: dict[str, Any], names: Names, ascii_only: bool = False) -> Line:
+def describe_event(ev: Mapping[str, Any], names: Names, ascii_only: bool = False) -> Line:
     """One line for ``ev`` (an engine event as presented to us)."""
     kind = str(ev.get("kind", "?"))
     sentence = SENTENCES.get(kind)
@@ -299,7 +299,7 @@ def describe_event(ev: dict[str, Any], names: Names, ascii_only: bool = False) -
     return [("class:log.seat", _name(names, ev.get("seat"))), ("", f": {kind} {rest}".rstrip())]
 
 
-def describe_text(ev: dict[str, Any], names: Names, ascii_only: bool = False) -> str:
+def describe_text(ev: Mapping[str, Any], names: Names, ascii_only: bool = False) -> str:
     """``describe_event`` as plain text: the sentence a text-mode line carries."""
     return "".join([text for _style, text in describe_event(ev, names, ascii_only)])
 

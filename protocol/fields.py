@@ -26,7 +26,21 @@ from typing import Annotated, Any
 
 from engine.actions import Action
 from engine.errors import InvalidActionError
+from engine.shedding.vocabulary import with_kinds
 from protocol.errors import LocalProtocolError
+from protocol.payloads import (
+    GameEvent,
+    Leader,
+    LedgerLine,
+    Person,
+    PlayedGame,
+    Rating,
+    RulesetInfo,
+    SnapshotView,
+    TableSummary,
+    Tally,
+    View,
+)
 
 Checker = Callable[[Any], Any]
 
@@ -165,12 +179,27 @@ def check_payload(value: Any) -> dict[str, Any]:
     return payload
 
 
-def check_event(value: Any) -> dict[str, Any]:
+def check_event(value: Any) -> GameEvent:
     """A presented engine event: a payload with a string ``kind``."""
     event = check_payload(value)
     if type(event.get("kind")) is not str:
         raise LocalProtocolError(f"{_short(value)} has no string 'kind'")
-    return event
+    presented: GameEvent = value  # as its family declares it (``protocol.payloads``)
+    return presented
+
+
+def check_view(value: Any) -> SnapshotView:
+    """A game's view (empty before a game starts): a payload, and a shedding view's
+    kinds (plain words on the wire) made the engine's members again (``with_kinds``), as
+    ``SheddingView`` declares them."""
+    view = check_payload(value)
+    if view.get("family") == "shedding":
+        try:
+            return with_kinds(view)
+        except (TypeError, KeyError) as exc:  # its pending power is no map with a kind
+            raise LocalProtocolError(f"{_short(value)} is not a shedding view: {exc!r}") from None
+    shown: SnapshotView = value  # as its family declares it (``protocol.payloads``)
+    return shown
 
 
 def check_action(value: Any) -> str:
@@ -266,6 +295,8 @@ _opt_count = optional(check_count)
 _opt_number = optional(check_number)
 _opt_payload = optional(check_payload)
 _opt_text = optional(check_text)
+_opt_view = optional(check_view)
+_payloads = tuple_of(check_payload)
 
 # The aliases message classes annotate their fields with.
 Word = Annotated[str, check_word]
@@ -285,8 +316,20 @@ Clock = Annotated["float | None", _opt_number]
 State = Annotated[str, check_state]
 Payload = Annotated[dict[str, Any], check_payload]
 OptPayload = Annotated["dict[str, Any] | None", _opt_payload]
-EventPayload = Annotated[dict[str, Any], check_event]
-Payloads = Annotated[tuple[dict[str, Any], ...], tuple_of(check_payload)]
+EventPayload = Annotated[GameEvent, check_event]
+Payloads = Annotated[tuple[dict[str, Any], ...], _payloads]
+# The maps a message carries, each as ``protocol.payloads`` declares it (the top level
+# checked, as ``Payload``'s).
+ViewPayload = Annotated[SnapshotView, check_view]
+OptView = Annotated[View | None, _opt_view]
+RulesetList = Annotated[tuple[RulesetInfo, ...], _payloads]
+TableList = Annotated[tuple[TableSummary, ...], _payloads]
+PersonList = Annotated[tuple[Person, ...], _payloads]
+RatingList = Annotated[tuple[Rating, ...], _payloads]
+TallyList = Annotated[tuple[Tally, ...], _payloads]
+GameList = Annotated[tuple[PlayedGame, ...], _payloads]
+LeaderList = Annotated[tuple[Leader, ...], _payloads]
+LedgerList = Annotated[tuple[LedgerLine, ...], _payloads]
 Versions = Annotated[tuple[int, ...], tuple_of(check_version, 0, 32)]
 Notation = Annotated[str, check_action]
 Legal = Annotated[tuple[str, ...], check_legal]

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from protocol.errors import LocalProtocolError, RemoteProtocolError
@@ -83,7 +84,7 @@ def encode(message: Message, limits: Limits | None = None) -> str:
     return encode_map(message.to_map(), limits)
 
 
-def encode_map(data: dict[str, Any], limits: Limits | None = None) -> str:
+def encode_map(data: Mapping[str, Any], limits: Limits | None = None) -> str:
     """The JSON text of an arbitrary map (tests and benchmarks use it)."""
     try:
         text = _encoder.encode(data)

@@ -53,25 +53,34 @@ from protocol.fields import (
     Clock,
     Count,
     EventPayload,
+    GameList,
     Id,
+    LeaderList,
+    LedgerList,
     Legal,
     Lines,
     Notation,
     OptCount,
-    OptPayload,
     OptSeat,
     OptSeq,
     OptText,
+    OptView,
     OptWord,
     Payload,
     Payloads,
+    PersonList,
     Players,
+    RatingList,
+    RulesetList,
     Seat,
     Seq,
     Signed,
     State,
+    TableList,
+    TallyList,
     Text,
     Versions,
+    ViewPayload,
     Word,
 )
 
@@ -467,7 +476,7 @@ class ListRulesets(Message):
 class Rulesets(Message):
     """Every ruleset: ``engine.registry.Ruleset.describe()`` maps."""
 
-    rulesets: Payloads
+    rulesets: RulesetList
     id: Id = field(default=None, kw_only=True)
 
 
@@ -483,7 +492,7 @@ class Tables(Message):
     """Table summaries: maps with table, ruleset, family, seats, players, spectators,
     state, master, options (docs/protocol.md)."""
 
-    tables: Payloads
+    tables: TableList
     id: Id = field(default=None, kw_only=True)
 
 
@@ -637,7 +646,7 @@ class Snapshot(Message):
     table: Word
     seq: Seq
     state: State
-    view: Payload
+    view: ViewPayload
     seat: OptSeat = None
     legal: Legal = ()
     players: Players = ()
@@ -685,7 +694,7 @@ class Turn(Message):
     to_act: OptSeat = None
     legal: Legal = ()
     clock: Clock = None
-    view: OptPayload = None
+    view: OptView = None
     must: OptText = None
     choices: Choices = field(default=(), metadata={OMIT_EMPTY: True})
     id: Id = field(default=None, kw_only=True)
@@ -803,7 +812,7 @@ class Chips(Message):
 
     name: Word
     balance: Signed
-    entries: Payloads = ()
+    entries: LedgerList = ()
     id: Id = field(default=None, kw_only=True)
 
 
@@ -860,9 +869,9 @@ class Profile(Message):
     name: Word
     games: Count = 0
     chips: OptCount = None
-    ratings: Payloads = ()
-    tallies: Payloads = ()
-    recent: Payloads = ()
+    ratings: RatingList = ()
+    tallies: TallyList = ()
+    recent: GameList = ()
     id: Id = field(default=None, kw_only=True)
 
 
@@ -885,7 +894,7 @@ class History(Message):
     ``start`` of the next page (null: this is the last); ``total``: his games in all."""
 
     name: Word
-    games: Payloads = ()
+    games: GameList = ()
     start: Count = 0
     next: OptCount = None
     total: Count = 0
@@ -910,7 +919,7 @@ class Top(Message):
     sigma and games."""
 
     family: Word
-    players: Payloads = ()
+    players: LeaderList = ()
     id: Id = field(default=None, kw_only=True)
 
 
@@ -1054,7 +1063,7 @@ class People(Message):
     At most the server's ``who_max`` of them; ``total`` counts every name online and
     ``guests`` the connections that have claimed none."""
 
-    people: Payloads = ()
+    people: PersonList = ()
     total: Count = 0
     guests: Count = 0
     id: Id = field(default=None, kw_only=True)

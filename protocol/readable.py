@@ -36,7 +36,7 @@ from typing import Any
 from engine.abbott.vocabulary import AbbottView
 from engine.kilodney.vocabulary import KilodneyView
 from engine.shedding.vocabulary import SheddingView
-from engine.views import View, as_view, is_abbott, is_kilodney, is_shedding
+from engine.views import View, is_abbott, is_kilodney, is_shedding
 from protocol.cards import SUIT_NAMES, card_text, sort_cards
 from protocol.describe import RATED_WHEN, describe_text, pending_text, seat_listing, seat_name
 from protocol.legal import must as legal_must
@@ -67,6 +67,7 @@ from protocol.messages import (
     Watcher,
     Welcome,
 )
+from protocol.payloads import Leader, Person, Rating
 from protocol.words import plural
 
 DOT = " · "
@@ -190,7 +191,7 @@ class Readable:
             ]
             text = seat_listing(who, i) or "empty"
             seats.append(f"{text} ({', '.join(tags)})" if tags else text)
-        ruleset = msg.view.get("ruleset") if isinstance(msg.view, dict) else None
+        ruleset = msg.view.get("ruleset") if msg.view else None
         head = f"table {table}" + (f", {ruleset}" if ruleset else "") + f", {msg.state}"
         parts = [head, "seats: " + ", ".join(seats)]
         if msg.seat is None:
@@ -201,7 +202,7 @@ class Readable:
             )
             parts.append(f"{who} start to deal (bots take the empty seats)")
         elif msg.view:
-            view = as_view(msg.view)
+            view = msg.view
             if msg.state in ("over", "closed"):  # an ended game keeps its last view
                 view = view.copy()
                 view["over"] = True
@@ -215,8 +216,8 @@ class Readable:
         return [f"event {msg.table}{DOT}{said}"]
 
     def _turn(self, msg: Turn) -> list[str]:
-        view = as_view(msg.view or {"to_act": msg.to_act, "over": msg.to_act is None})
-        if view.get("over"):
+        view = msg.view  # None from an older server: its ``to_act`` says what there is
+        if view["over"] if view else msg.to_act is None:
             self.running[msg.table] = False
         parts = self._situation(
             msg.table, msg.seat, view, msg.legal, msg.clock, msg.to_act, brief=True, must=msg.must
@@ -227,26 +228,29 @@ class Readable:
         self,
         table: str,
         seat: int | None,
-        view: View,
+        view: View | None,
         legal: Sequence[str],
         clock: float | None,
-        to_act: Any = None,
+        to_act: int | None = None,
         brief: bool = False,
         must: str | None = None,
     ) -> list[str]:
         """Whose turn, what is on the table, what this seat holds and may do: ``must``,
-        what it must answer, as the server said it (an older server's: composed here)."""
-        to_act = view.get("to_act", to_act)
+        what it must answer, as the server said it (an older server's: composed here;
+        ``view`` None: a turn without one, from an older server; ``to_act`` says whose
+        it is)."""
+        if view is not None:
+            to_act = view["to_act"]
         names = self._names(table)
-        if view.get("over"):
+        if view["over"] if view is not None else to_act is None:
             played = self.played.get(table, [])
             names = [
                 seat_name(played[i], i) or n if n.startswith("seat ") and i < len(played) else n
                 for i, n in enumerate(names)
             ]
             parts = ["the game is over"]
-            scores = view.get("scores")
-            if isinstance(scores, list) and scores:
+            scores = [] if view is None else view["scores"]
+            if scores:
                 named = zip(
                     names or [f"seat {i}" for i in range(len(scores))], scores, strict=False
                 )
@@ -256,7 +260,9 @@ class Readable:
         parts = ["your turn" if mine else f"{self.name(table, to_act)} to play"]
         if brief and seat is not None and not mine and not legal:
             return parts  # a player waiting reads the events; the rest comes on his turn
-        if is_abbott(view):
+        if view is None:
+            pass
+        elif is_abbott(view):
             parts += self._abbott(table, view, grid=mine or seat is None or not brief)
         elif is_shedding(view) or is_kilodney(view):
             parts += self._cards(table, view, mine, must or legal_must(view, legal))
@@ -350,9 +356,9 @@ class Readable:
         guests = f", and {plural(msg.guests, 'connection')} with no name yet" if msg.guests else ""
         out = [f"{head}{DOT}{plural(msg.total, 'person', 'people')} online{guests}"]
         for p in msg.people:
-            idle = p.get("idle")
-            quiet = f" · idle {quiet_time(idle)}" if isinstance(idle, int) and idle >= 60 else ""
-            out.append(f"{head} {p.get('name')}{DOT}{_whereabouts(p)}{quiet}")
+            idle = p["idle"]
+            quiet = f" · idle {quiet_time(idle)}" if idle >= 60 else ""
+            out.append(f"{head} {p['name']}{DOT}{_whereabouts(p)}{quiet}")
         if msg.total > len(msg.people):
             out.append(f"{head}{DOT}and {msg.total - len(msg.people)} more")
         return out
@@ -372,32 +378,29 @@ class Readable:
             ]
         out = []
         for t in msg.tables:
-            listed = [seat_listing(p, i) for i, p in enumerate(t.get("players", []))]
+            listed = [seat_listing(p, i) for i, p in enumerate(t["players"])]
             who = ", ".join(p for p in listed if p) or "nobody"
-            free = t.get("seats", 0) - t.get("taken", 0)
-            parts = [
-                f"{t.get('ruleset')}, {t.get('state')}",
-                f"{plural(t.get('seats'), 'seat')}: {who}",
-            ]
-            if t.get("master"):
+            free = t["seats"] - t["taken"]
+            parts = [f"{t['ruleset']}, {t['state']}", f"{plural(t['seats'], 'seat')}: {who}"]
+            if t["master"]:
                 parts.append(f"game master {t['master']}")
-            if t.get("spectators"):
+            if t["spectators"]:
                 parts.append(f"{t['spectators']} watching")
             if t.get("options_text"):  # its rules where they differ, in the server's words
                 parts.append("; ".join(str(o) for o in t["options_text"]))
-            hint = f"join {t.get('table')}" if free > 0 else f"watch {t.get('table')}"
+            hint = f"join {t['table']}" if free > 0 else f"watch {t['table']}"
             parts.append(f"{hint} to {'sit' if free > 0 else 'watch'}")
-            out.append(f"tables{_id(msg)} {t.get('table')}{DOT}{DOT.join(parts)}")
+            out.append(f"tables{_id(msg)} {t['table']}{DOT}{DOT.join(parts)}")
         return out
 
     def _rulesets(self, msg: Rulesets) -> list[str]:
         out = []
         for rs in msg.rulesets:
-            lo, hi = rs.get("min_seats"), rs.get("max_seats")
+            lo, hi = rs["min_seats"], rs["max_seats"]
             seats = f"{lo} to {hi} seats" if lo != hi else plural(lo, "seat")
             out.append(
-                f"rulesets{_id(msg)} {rs.get('name')}{DOT}{rs.get('summary')}{DOT}{seats}"
-                f"{DOT}create {rs.get('name')} {lo}"
+                f"rulesets{_id(msg)} {rs['name']}{DOT}{rs['summary']}{DOT}{seats}"
+                f"{DOT}create {rs['name']} {lo}"
             )
         return out
 
@@ -430,10 +433,8 @@ def _place(place: Any) -> str:
     return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
-def _rating(entry: dict[str, Any]) -> str:
-    rating = entry.get("rating")
-    shown = f"{rating:.1f}" if isinstance(rating, (int, float)) else str(rating)
-    return f"{shown} ({plural(entry.get('games', 0), 'game')})"
+def _rating(entry: Rating | Leader) -> str:
+    return f"{entry['rating']:.1f} ({plural(entry['games'], 'game')})"
 
 
 def _profile(self: Readable, msg: Profile) -> list[str]:
@@ -441,13 +442,9 @@ def _profile(self: Readable, msg: Profile) -> list[str]:
     if msg.chips is not None:
         parts.append(plural(msg.chips, "chip"))
     if msg.ratings:
-        parts.append(
-            "ratings: " + ", ".join(f"{r.get('family')} {_rating(r)}" for r in msg.ratings)
-        )
+        parts.append("ratings: " + ", ".join(f"{r['family']} {_rating(r)}" for r in msg.ratings))
     if msg.tallies:
-        won = ", ".join(
-            f"{t.get('ruleset')} {t.get('won')} of {t.get('played')}" for t in msg.tallies
-        )
+        won = ", ".join(f"{t['ruleset']} {t['won']} of {t['played']}" for t in msg.tallies)
         parts.append(f"won: {won}")
     if msg.recent:
         parts.append(f"last games: history {msg.name}")
@@ -460,15 +457,12 @@ def _history(self: Readable, msg: History) -> list[str]:
         return [head + "no finished games yet"]
     out = []
     for g in msg.games:
-        seat, places = g.get("seat"), g.get("places") or []
-        mine = places[seat] if isinstance(seat, int) and 0 <= seat < len(places) else None
-        players = ", ".join(
-            str(seat_listing(p, i) if isinstance(p, str) else p)
-            for i, p in enumerate(g.get("players") or [])
-        )
-        scores = ", ".join(map(str, g.get("scores") or []))
+        seat, places = g["seat"], g["places"]
+        mine = places[seat] if 0 <= seat < len(places) else None
+        players = ", ".join(str(seat_listing(p, i)) for i, p in enumerate(g["players"]))
+        scores = ", ".join(map(str, g["scores"]))
         out.append(
-            f"{head}{g.get('ruleset')} at table {g.get('table')}, game {g.get('game')}:"
+            f"{head}{g['ruleset']} at table {g['table']}, game {g['game']}:"
             f" {_place(mine)}{DOT}players {players}{DOT}scores {scores}"
         )
     if msg.next is not None:
@@ -480,7 +474,7 @@ def _top(self: Readable, msg: Top) -> list[str]:
     head = f"top{_id(msg)} {msg.family}{DOT}"
     if not msg.players:
         return [head + f"nobody is rated yet: {RATED_WHEN}"]
-    return [f"{head}{p.get('place')}. {p.get('name')} {_rating(p)}" for p in msg.players]
+    return [f"{head}{p['place']}. {p['name']} {_rating(p)}" for p in msg.players]
 
 
 def quiet_time(seconds: int) -> str:
@@ -504,39 +498,38 @@ TEXT_PLACES = {
 }
 
 
-def places(person: dict[str, Any], words: Mapping[str, str]) -> list[str]:
+def places(person: Person, words: Mapping[str, str]) -> list[str]:
     """Where a ``people`` entry is, a phrase a table, each kind of place said as
     ``words`` says it (text mode's ``TEXT_PLACES``, or a client's shorter words), and
     last the tables the server left out of its list.
 
-    >>> places({"tables": [{"table": "3", "seat": 1, "state": "playing"},
-    ...     {"table": "5", "seat": None}], "more": 2}, TEXT_PLACES)
+    >>> places({"name": "ann", "state": "playing", "idle": 0, "more": 2,
+    ...     "tables": [{"table": "3", "seat": 1, "state": "playing"},
+    ...                {"table": "5", "seat": None, "state": "waiting"}]}, TEXT_PLACES)
     ['playing at table 3 (seat 1)', 'watching table 5', 'and 2 tables more']
     """
     out = []
-    for spot in person.get("tables") or []:
-        if not isinstance(spot, dict):
-            continue
-        seat = spot.get("seat")
-        kind = (
-            "watching" if seat is None else "playing" if spot.get("state") in _RUNNING else "seated"
-        )
-        out.append(words[kind].format(table=spot.get("table"), seat=seat))
+    for spot in person["tables"]:
+        seat = spot["seat"]
+        kind = "watching" if seat is None else "playing" if spot["state"] in _RUNNING else "seated"
+        out.append(words[kind].format(table=spot["table"], seat=seat))
     more = person.get("more")  # the tables the server left out of the list
     if isinstance(more, int) and more > 0:
         out.append(f"and {plural(more, 'table')} more")
     return out
 
 
-def _whereabouts(person: dict[str, Any]) -> str:
+def _whereabouts(person: Person) -> str:
     """What a ``people`` entry does, and where.
 
-    >>> _whereabouts({"state": "playing", "tables": [{"table": "3", "seat": 1,
-    ...     "state": "playing"}, {"table": "5", "seat": None, "state": "waiting"}]})
+    >>> _whereabouts({"name": "ann", "state": "playing", "idle": 0, "tables": [
+    ...     {"table": "3", "seat": 1, "state": "playing"},
+    ...     {"table": "5", "seat": None, "state": "waiting"}]})
     'playing at table 3 (seat 1); watching table 5'
-    >>> _whereabouts({"state": "idle", "tables": []})
+    >>> _whereabouts({"name": "ann", "state": "idle", "idle": 0, "tables": []})
     'in the lobby'
-    >>> _whereabouts({"state": "watching", "tables": [{"table": "5", "seat": None}], "more": 3})
+    >>> _whereabouts({"name": "ann", "state": "watching", "idle": 0, "more": 3,
+    ...     "tables": [{"table": "5", "seat": None, "state": "waiting"}]})
     'watching table 5; and 3 tables more'
     """
     return "; ".join(places(person, TEXT_PLACES)) or "in the lobby"

@@ -125,7 +125,8 @@ def run_network_arena(  # noqa: C901 (an evening of games, read top to bottom)
     import trio
 
     import engine
-    from client.bots.arena import Book, Entrant, places_for, schedule
+    from client.bots.arena import Book, Entrant, schedule
+    from engine.places import places_for
     from protocol import fields
 
     parsed = [Entrant.parse(x) for x in strategies]

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from client.net.state import TableState
+from engine.views import View
 from protocol import fields
 
 #: Alternatives a hint names beside its advice.
@@ -45,7 +46,7 @@ def shown_events(t: TableState) -> list[dict[str, Any]]:
     return [ln.data for ln in lines]
 
 
-def compute_hint(view: dict[str, Any], shown: list[dict[str, Any]], legal: Sequence[str]) -> str:
+def compute_hint(view: View, shown: list[dict[str, Any]], legal: Sequence[str]) -> str:
     """The advice as a sentence: the best action, its expected score, the runners-up."""
     from engine.actions import Action
     from engine.analysis import advise

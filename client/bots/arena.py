@@ -51,11 +51,9 @@ from itertools import combinations
 from typing import Any
 
 import engine
-from engine.places import (  # places_for, places_from_scores: for the arena's callers
-    outcome_places,
-    places_for,  # noqa: F401
-    places_from_scores,  # noqa: F401
-)
+from engine.places import outcome_places
+from engine.places import places_for as places_for  # for the arena's callers
+from engine.places import places_from_scores as places_from_scores
 from engine.strategies import Strategy, get_strategy
 
 #: A game that has not ended after this many actions is stopped and counted as a draw.

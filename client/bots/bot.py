@@ -221,7 +221,7 @@ class _BotRun:
         if ts is None or ts.seat is None or ts.view is None:
             return
         if ts.state == fields.TableState.PLAYING and not t.playing:
-            self._begin(t, str(ts.view.get("family")))
+            self._begin(t, ts.view["family"])
         if ts.state == fields.TableState.OVER and t.playing:
             await self._finish(t, ts.view, ts.seat)
             return
@@ -230,7 +230,9 @@ class _BotRun:
         assert t.strategy is not None and t.rng is not None
         legal = [Action.parse(a) for a in ts.legal]
         start = time.perf_counter()
-        action = t.strategy.choose(dict(ts.view, to_act=ts.to_act), legal, t.rng)
+        view = ts.view.copy()
+        view["to_act"] = ts.to_act
+        action = t.strategy.choose(view, legal, t.rng)
         self.report.move_seconds.append(time.perf_counter() - start)
         t.acted_seq = ts.seq
         await self.send_act(t, str(action))

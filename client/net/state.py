@@ -33,11 +33,12 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from engine.views import View, as_view
+from engine.views import View
 from protocol import fields
 from protocol import messages as m
 from protocol.describe import seat_name
 from protocol.legal import Choices
+from protocol.payloads import Person, RulesetInfo, TableSummary
 
 MAX_LOG = 500
 MAX_SHOUTS = 200
@@ -98,8 +99,8 @@ class TableState:
     token: str | None = None
     state: str = fields.TableState.WAITING
     seq: int = 0
-    #: the last view, read as its family's TypedDict (``engine.views.as_view``): readers
-    #: narrow it by ``family``, and mypy checks the keys they read
+    #: the last view, as its family's TypedDict (``protocol.payloads``): readers narrow it
+    #: by ``family``, and mypy checks the keys they read
     view: View | None = None
     legal: tuple[str, ...] = ()
     #: ``legal`` grouped and labelled, and what the seat must answer, in the server's words
@@ -205,8 +206,8 @@ class ClientState:
     def __init__(self) -> None:
         self.name: str | None = None
         self.server: str = ""
-        self.rulesets: list[dict[str, Any]] = []
-        self.lobby: list[dict[str, Any]] = []
+        self.rulesets: list[RulesetInfo] = []
+        self.lobby: list[TableSummary] = []
         self.tables: dict[str, TableState] = {}
         self.notices: deque[str] = deque(maxlen=50)
         #: the same notices as lines, with the time each came (the lobby's log shows them
@@ -215,7 +216,7 @@ class ClientState:
         #: the room's shouts, newest last (the lobby's log shows them)
         self.shouts: deque[LogLine] = deque(maxlen=MAX_SHOUTS)
         #: who is online (``people``'s maps), the names online and the guests, as last asked
-        self.people: list[dict[str, Any]] = []
+        self.people: list[Person] = []
         self.online: tuple[int, int] | None = None
         #: called with each table's talk line as it arrives (the session keeps a held
         #: seat's talk between runs: the server replays events, never talk)
@@ -241,7 +242,7 @@ class ClientState:
     def _snapshot(self, msg: m.Snapshot) -> Change:
         t = self.table(msg.table)
         before = t.players if t.snapshots else None
-        t.seq, t.state, t.view = msg.seq, msg.state, as_view(dict(msg.view)) if msg.view else None
+        t.seq, t.state, t.view = msg.seq, msg.state, msg.view or None
         if msg.seat is not None:
             t.seat = msg.seat
         t.legal, t.players, t.master = tuple(msg.legal), tuple(msg.players), msg.master
@@ -257,7 +258,7 @@ class ClientState:
         }
         if msg.state in fields.RUNNING:
             t.played_by = t.players
-        t.to_act = (msg.view or {}).get("to_act")
+        t.to_act = msg.view.get("to_act") if msg.view else None
         t._set_clock(msg.clock)
         t.stale = 0
         t.synced = True
@@ -284,7 +285,7 @@ class ClientState:
         t._set_clock(msg.clock)
         view = msg.view  # every turn carries the receiver's fresh view
         if view:
-            t.view, t.stale = as_view(dict(view)), 0
+            t.view, t.stale = view, 0
         elif t.view is not None:
             t.view = t.view.copy()
             t.view["to_act"] = msg.to_act
@@ -339,20 +340,20 @@ class ClientState:
         return Change.TALK
 
     def _people(self, msg: m.People) -> Change:
-        self.people = [dict(p) for p in msg.people]
+        self.people = list(msg.people)
         self.online = (msg.total, msg.guests)
         return Change.LOBBY
 
     def _tables(self, msg: m.Tables) -> Change:
-        self.lobby = [dict(t) for t in msg.tables]
+        self.lobby = list(msg.tables)
         for info in self.lobby:  # the watchers of our tables, as the list counts them
-            mine = self.tables.get(str(info.get("table")))
-            if mine is not None and isinstance(info.get("spectators"), int):
+            mine = self.tables.get(info["table"])
+            if mine is not None:
                 mine.watching = info["spectators"]
         return Change.LOBBY
 
     def _rulesets(self, msg: m.Rulesets) -> Change:
-        self.rulesets = [dict(r) for r in msg.rulesets]
+        self.rulesets = list(msg.rulesets)
         return Change.LOBBY
 
     def _named(self, msg: m.Named) -> Change:

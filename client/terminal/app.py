@@ -394,7 +394,7 @@ def _sized(application: Application[Any], columns: int, rows: int) -> Iterator[N
     from prompt_toolkit.data_structures import Size
 
     output = application.output
-    original = output.get_size
+    original = output.get_size  # replaced on the instance while drawing, then put back
     output.get_size = lambda: Size(rows=rows, columns=columns)  # type: ignore[method-assign]
     try:
         yield

@@ -106,8 +106,8 @@ def _bot(
     if len(words) != 2 or not t:
         return []
     # Before the deal the view is empty: the lobby's row names the family.
-    row = next((x for x in state.lobby if str(x.get("table")) == table), {})
-    family = t.family or row.get("family")
+    row = next((x for x in state.lobby if x["table"] == table), None)
+    family = t.family or (row["family"] if row else None)
     return [(name, "strategy") for name in strategies(str(family))] if family else []
 
 
@@ -122,7 +122,7 @@ def _tables(
 ) -> list[tuple[str, str]]:
     if len(words) != 1:
         return []
-    return [(str(x.get("table")), str(x.get("ruleset", ""))) for x in state.lobby]
+    return [(x["table"], x["ruleset"]) for x in state.lobby]
 
 
 def _create(
@@ -130,14 +130,14 @@ def _create(
 ) -> list[tuple[str, str]]:
     """The games, then their seat counts, then their options."""
     if len(words) == 1:
-        return [(str(r["name"]), str(r.get("summary", ""))[:40]) for r in state.rulesets]
-    rs = next((r for r in state.rulesets if r.get("name") == words[1]), None)
+        return [(r["name"], r["summary"][:40]) for r in state.rulesets]
+    rs = next((r for r in state.rulesets if r["name"] == words[1]), None)
     if rs is None:
         return []
     if len(words) == 2:
-        lo, hi = int(rs.get("min_seats", 2)), int(rs.get("max_seats", 2))
+        lo, hi = rs["min_seats"], rs["max_seats"]
         return [(str(n), "seats") for n in range(lo, hi + 1)]
-    return [(f"{opt['name']}=", f"default {opt.get('default')}") for opt in rs.get("options", [])]
+    return [(f"{opt['name']}=", f"default {opt['default']}") for opt in rs["options"]]
 
 
 def _help(

@@ -8,7 +8,6 @@ finds our name in it, even for a seat taken on another machine or before a crash
 from __future__ import annotations
 
 import textwrap
-from typing import Any
 
 from prompt_toolkit.application.current import get_app
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -16,6 +15,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from client.terminal.players import with_rating
 from client.terminal.screen import Screen
 from protocol.describe import seat_name
+from protocol.payloads import TableSummary
 
 PANEL_WIDTH = 24
 LOBBY_FIXED = 6 + 11 + 6 + 8  #: the lobby's columns but players: table, game, seats, state
@@ -34,17 +34,18 @@ class LobbyScreen:
 
     def ruleset_of(self, table: str) -> str:
         """The ruleset of ``table`` as the table list says ("" if not listed)."""
-        return str(self.row(table).get("ruleset", ""))
+        row = self.row(table)
+        return "" if row is None else row["ruleset"]
 
-    def row(self, table: str) -> dict[str, Any]:
-        """The table list's row for ``table`` (empty if not listed)."""
-        return next((i for i in self.app.state.lobby if str(i.get("table")) == table), {})
+    def row(self, table: str) -> TableSummary | None:
+        """The table list's row for ``table`` (None if not listed)."""
+        return next((i for i in self.app.state.lobby if i["table"] == table), None)
 
-    def _players(self, info: dict[str, Any], width: int) -> str:
-        ratings = list(info.get("ratings") or [])
+    def _players(self, info: TableSummary, width: int) -> str:
+        ratings = info["ratings"]
         players = ", ".join(
             with_rating(seat_name(p, i) or "-", ratings[i] if i < len(ratings) else None)
-            for i, p in enumerate(info.get("players") or [])
+            for i, p in enumerate(info["players"])
         )
         if len(players) > width - 1:
             players = players[: width - 2] + ("~" if self.app.ascii_only else "…")
@@ -59,11 +60,11 @@ class LobbyScreen:
         out: StyleAndTextTuples = [("class:heading", heading), ("", "\n")]
         rows = 0
         for info in self.app.state.lobby:
-            taken = sum(1 for p in info.get("players") or [] if p)
-            seats = f"{taken}/{info.get('seats', '?')}"
+            taken = sum(1 for p in info["players"] if p)
+            seats = f"{taken}/{info['seats']}"
             line = (
-                f"{info.get('table', '?')!s:<6}{info.get('ruleset', '?')!s:<11}{seats:<6}"
-                f"{self._players(info, players_width):<{players_width}}{info.get('state', '')}"
+                f"{info['table']:<6}{info['ruleset']:<11}{seats:<6}"
+                f"{self._players(info, players_width):<{players_width}}{info['state']}"
             )
             if self.filter_words and not all(w in line.lower() for w in self.filter_words):
                 continue
@@ -75,7 +76,7 @@ class LobbyScreen:
         if self.filter_words:
             out += [("class:dim", f"filter: {' '.join(self.filter_words)}"), ("", "\n")]
         if self.app.state.rulesets:
-            names = " ".join(str(r.get("name")) for r in self.app.state.rulesets)
+            names = " ".join(r["name"] for r in self.app.state.rulesets)
             wrapped = textwrap.wrap(f"games: {names}", max(20, width), subsequent_indent="  ")
             out += [("class:dim", "\n".join(wrapped))]
         return out
@@ -103,14 +104,13 @@ class LobbyScreen:
         rows = max(0, get_app().output.get_size().rows - 16)  # what the panel has room for
         for person in state.people[:rows]:
             where = [
-                f"{'watching' if spot.get('seat') is None else 'at'} {spot.get('table')}"
-                for spot in person.get("tables") or []
-                if isinstance(spot, dict)
+                f"{'watching' if spot['seat'] is None else 'at'} {spot['table']}"
+                for spot in person["tables"]
             ]
-            more = person.get("more")  # the tables the server left out of its list
+            more = person.get("more", 0)  # the tables the server left out of its list
             out += [
-                ("", f"{str(person.get('name'))[:10]:<11}"),
-                ("class:dim", _places(where, more if isinstance(more, int) else 0)),
+                ("", f"{person['name'][:10]:<11}"),
+                ("class:dim", _places(where, more)),
                 ("", "\n"),
             ]
         if total > min(rows, len(state.people)):
@@ -123,9 +123,9 @@ class LobbyScreen:
         out: dict[str, int] = {}
         name = self.app.state.name
         for info in self.app.state.lobby:
-            players = list(info.get("players") or [])
+            players = info["players"]
             if name and name in players:
-                out[str(info.get("table"))] = players.index(name)
+                out[info["table"]] = players.index(name)
         return out
 
     def my_tables(self) -> dict[str, str]:

@@ -106,16 +106,16 @@ def table_option(state: ClientState, t: TableState, name: str) -> Any:
     preset = view.get("preset") if view and is_shedding(view) else None
     ruleset = preset or (view.get("ruleset") if view else None)
     for info in state.lobby:
-        if str(info.get("table")) == t.table:
-            options = info.get("options") or {}
+        if info["table"] == t.table:
+            options = info["options"]
             if name in options:
                 return options[name]
-            ruleset = ruleset or info.get("ruleset")
+            ruleset = ruleset or info["ruleset"]
     for rs in state.rulesets:
-        if rs.get("name") == ruleset:
-            for option in rs.get("options") or []:
-                if option.get("name") == name:
-                    return option.get("default")
+        if rs["name"] == ruleset:
+            for option in rs["options"]:
+                if option["name"] == name:
+                    return option["default"]
     return None
 
 

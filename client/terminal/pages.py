@@ -126,21 +126,18 @@ class Pages:
         table_options: dict[str, Any] | None = None
         if ruleset is None and t is not None:
             ruleset = (t.view.get("ruleset") if t.view else None) or self.lobby.ruleset_of(t.table)
-            table_options = dict(self.lobby.row(t.table).get("options") or {})
+            row = self.lobby.row(t.table)
+            table_options = dict(row["options"]) if row else {}
         if not ruleset:
-            games = " ".join(str(r.get("name")) for r in app.state.rulesets)
+            games = " ".join(r["name"] for r in app.state.rulesets)
             app.say(f"rules GAME shows a game's rules; the games: {games}", "class:error")
             return
-        found = next((r for r in app.state.rulesets if r.get("name") == ruleset), None)
+        found = next((r for r in app.state.rulesets if r["name"] == ruleset), None)
         if found is None:
             app.say(f"no game {ruleset!r}; `rulesets` lists them", "class:error")
             return
         lines = rules_lines(
-            found.get("family"),
-            ruleset,
-            found.get("options") or [],
-            table_options,
-            str(found.get("summary") or ""),
+            found["family"], ruleset, found["options"], table_options, found["summary"]
         )
         closes = "Escape or F2 closes the rules"
         self.show(Page(RULES_TITLE, lambda width: wrap_page(lines, width), closes))
@@ -160,12 +157,12 @@ class Pages:
         out: StyleAndTextTuples = [("class:dim", "Up/Down choose, Enter picks, Esc cancels\n")]
         for i, r in enumerate(rulesets):
             style = "class:picker.selected" if i == self.picker_index else ""
-            seats = f"{r.get('min_seats')}-{r.get('max_seats')}"
-            line = f"{r.get('name')!s:<10} {seats:<5} {str(r.get('summary', ''))[:58]}"
+            seats = f"{r['min_seats']}-{r['max_seats']}"
+            line = f"{r['name']:<10} {seats:<5} {r['summary'][:58]}"
             out += [(style, line), ("", "\n")]
         if rulesets:
             chosen = rulesets[self.picker_index % len(rulesets)]
-            opts = " ".join(f"{o['name']}={o.get('default')}" for o in chosen.get("options", []))
+            opts = " ".join(f"{o['name']}={o['default']}" for o in chosen["options"])
             out += [("class:dim", "options (add name=value after the seats; Tab lists them):\n")]
             out += [("class:dim", opts[:220])]
         return out
@@ -174,9 +171,9 @@ class Pages:
         """Enter in the picker: the command line is prefilled with a ``create`` to finish."""
         r = self.app.state.rulesets[self.picker_index]
         self.picker_open = False
-        seats = r.get("max_seats") if r.get("family") == "abbott" else r.get("min_seats")
-        if r.get("family") != "abbott" and (r.get("max_seats") or 0) >= 4 >= (seats or 0):
+        seats = r["max_seats"] if r["family"] == "abbott" else r["min_seats"]
+        if r["family"] != "abbott" and r["max_seats"] >= 4 >= seats:
             seats = 4
-        text = f"create {r.get('name')} {seats} "
+        text = f"create {r['name']} {seats} "
         self.app.input_field.buffer.set_document(Document(text, len(text)))
         self.app.application.invalidate()

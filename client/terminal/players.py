@@ -16,6 +16,7 @@ from typing import Any
 from client.net.state import display_name
 from protocol import messages as m
 from protocol.describe import RATED_WHEN
+from protocol.payloads import Person, PlayedGame
 from protocol.readable import places, quiet_time
 from protocol.words import plural
 
@@ -29,18 +30,15 @@ def _place(n: int) -> str:
     return {0: "1st", 1: "2nd", 2: "3rd"}.get(n, f"{n + 1}th")
 
 
-def describe_game(game: dict[str, Any]) -> str:
+def describe_game(game: PlayedGame) -> str:
     """One finished game: ``table 4 game 2, switch, rated: ann 1st, bob 2nd``."""
-    players = game.get("players") or []
-    places = game.get("places") or []
+    places = game["places"]
     who = ", ".join(
         f"{display_name(p) or '-'} {_place(places[i]) if i < len(places) else '?'}"
-        for i, p in enumerate(players)
+        for i, p in enumerate(game["players"])
     )
-    rated = "rated" if game.get("rated") else "unrated"
-    return (
-        f"table {game.get('table')} game {game.get('game')}, {game.get('ruleset')}, {rated}: {who}"
-    )
+    rated = "rated" if game["rated"] else "unrated"
+    return f"table {game['table']} game {game['game']}, {game['ruleset']}, {rated}: {who}"
 
 
 def describe_profile(p: m.Profile) -> list[str]:
@@ -97,32 +95,33 @@ PLACES = {
 }
 
 
-def whereabouts(person: dict[str, Any]) -> str:
+def whereabouts(person: Person) -> str:
     """Where one of ``people`` is and what he does there.
 
-    >>> whereabouts({"state": "playing", "tables": [{"table": "3", "seat": 1,
-    ...     "state": "playing"}, {"table": "5", "seat": None}]})
+    >>> whereabouts({"name": "ann", "state": "playing", "idle": 0, "tables": [
+    ...     {"table": "3", "seat": 1, "state": "playing"},
+    ...     {"table": "5", "seat": None, "state": "waiting"}]})
     'playing at table 3, watching table 5'
-    >>> whereabouts({"state": "idle", "tables": [], "idle": 7500})
+    >>> whereabouts({"name": "ann", "state": "idle", "tables": [], "idle": 7500})
     'in the lobby, idle 2 h 5 min'
     """
     where = places(person, PLACES)
-    idle = person.get("idle")
-    quiet = f", idle {quiet_time(idle)}" if isinstance(idle, int) and idle >= 60 else ""
+    idle = person["idle"]
+    quiet = f", idle {quiet_time(idle)}" if idle >= 60 else ""
     return (", ".join(where) or "in the lobby") + quiet
 
 
 def describe_people(p: m.People) -> list[str]:
     """Who is online, a line each, and how many more and how many without a name.
 
-    >>> describe_people(m.People(people=({"name": "ann", "state": "idle"},), total=1,
-    ...     guests=2))
+    >>> ann: Person = {"name": "ann", "state": "idle", "tables": [], "idle": 0}
+    >>> describe_people(m.People(people=(ann,), total=1, guests=2))
     ['1 person online, and 2 connections with no name yet:', '  ann  in the lobby']
     """
     guests = f", and {plural(p.guests, 'connection')} with no name yet" if p.guests else ""
     lines = [f"{plural(p.total, 'person', 'people')} online{guests}:"]
-    width = max((len(str(x.get("name"))) for x in p.people), default=0)
-    lines += [f"  {x.get('name')!s:<{width}}  {whereabouts(x)}" for x in p.people]
+    width = max((len(x["name"]) for x in p.people), default=0)
+    lines += [f"  {x['name']:<{width}}  {whereabouts(x)}" for x in p.people]
     if p.total > len(p.people):
         lines.append(f"  and {p.total - len(p.people)} more")
     return lines

@@ -26,6 +26,7 @@ True
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -60,14 +61,15 @@ class Replay:
         self.seat = seat
         self.full = "actions" in record and "seed" in record
         self.names: list[str | None] = list(record.get("names") or [])
-        self._views: list[dict[str, Any] | None] = []
+        #: a game's views (``Game.view``), or a public log's boards (``PublicBoard``)
+        self._views: list[Mapping[str, Any] | None] = []
         self._events: list[list[dict[str, Any]]] = []
         self._labels: list[str] = []
         if self.full:
             self._from_actions()
         else:
             self._from_events()
-        first = next((v for v in self._views if v), {})
+        first: Mapping[str, Any] = next((v for v in self._views if v), {})
         if not self.names and first.get("seat_names"):
             self.names = list(first["seat_names"])
 
@@ -119,7 +121,7 @@ class Replay:
     def steps(self) -> int:
         return len(self._views)
 
-    def view(self, i: int) -> dict[str, Any] | None:
+    def view(self, i: int) -> Mapping[str, Any] | None:
         return self._views[i]
 
     def events(self, i: int) -> list[dict[str, Any]]:

@@ -122,8 +122,8 @@ class Session:
                 self._forget_seat(table)
         name = self.conn.state.name
         for info in self.conn.state.lobby:
-            table = str(info.get("table"))
-            if name and name in (info.get("players") or []) and table not in back:
+            table = info["table"]
+            if name and name in info["players"] and table not in back:
                 self._arriving.add(table)
                 if isinstance(await self._quiet(m.Join(table=table)), m.Seated):
                     back.append(table)
@@ -256,7 +256,7 @@ class Session:
             self.ui.say(refused or "hint: only at a table", "class:error")
             return
         self.ui.say("thinking...")
-        think = functools.partial(compute_hint, dict(t.view), shown_events(t), list(t.legal))
+        think = functools.partial(compute_hint, t.view.copy(), shown_events(t), list(t.legal))
         self.ui.say(await trio.to_thread.run_sync(think, abandon_on_cancel=True), "class:ok")
 
     def analyze(self, table: str | None) -> None:

@@ -31,6 +31,7 @@ from engine.events import Event
 from engine.game import Game
 from engine.poker import Hand
 from engine.registry import new_game
+from engine.vocabulary import CommonView
 
 from . import snapshots, views
 from .dealing import cut, split_deck
@@ -38,12 +39,12 @@ from .legality import explain, is_legal, legal_actions
 from .resolve import act
 from .state import HandState, MatchState
 from .table import POWER_SCORE, SCHEMA, TableRules
-from .vocabulary import VOCABULARY
+from .vocabulary import VOCABULARY, AbbottView
 
 __all__ = ["POWER_SCORE", "SCHEMA", "Abbott"]
 
 
-class Abbott(Game):
+class Abbott(Game[AbbottView]):
     """One game of Abbott's Switch: hands until someone alone leads at the target.
 
     The game wires the contract to the modules that hold the rules: ``table`` (the
@@ -177,8 +178,8 @@ class Abbott(Game):
         return events
 
     # ----------------------------------------------------------------- views
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        return views.seat_view(self.rules, self.state, self.match)
+    def _view(self, seat: int | None, common: CommonView) -> AbbottView:
+        return views.seat_view(self.rules, self.state, self.match, common)
 
     # ------------------------------------------------------------ snapshots
     def _snapshot_state(self) -> dict[str, Any]:

@@ -60,21 +60,20 @@ def is_legal(
 ) -> bool:
     """Whether a normalised action is legal, checked directly; ``actor`` is the seat to
     act (``None``: the game is over)."""
-    kind = type(action)
-    if kind is Move:
+    if isinstance(action, Move):
         if seat != actor:
             return False
-        dest = rules.squares.get(action.square)  # type: ignore[attr-defined]
+        dest = rules.squares.get(action.square)
         start = state.pieces[state.turn]
         if dest is None or dest == start or not in_line(start, dest, rules.size):
             return False
         return first_blocker(start, dest, rules.size, state.pieces) is None
-    if kind is Vote:
-        return action.motion == "end" and seat not in state.votes  # type: ignore[attr-defined]
-    if kind is Concede:
+    if isinstance(action, Vote):
+        return action.motion == "end" and seat not in state.votes
+    if isinstance(action, Concede):
         return can_concede(rules, state, seat)
-    if kind is Ally:
-        partner = rules.name_to_seat.get(action.partner)  # type: ignore[attr-defined]
+    if isinstance(action, Ally):
+        partner = rules.name_to_seat.get(action.partner)
         return (
             seat == actor
             and partner is not None
@@ -89,26 +88,25 @@ def explain(
 ) -> str:
     """Why ``action`` is not legal for ``seat``, in words for the player; ``actor`` is
     the seat to act (``None``: the game is over)."""
-    kind = type(action)
-    if kind is Move:
-        return _explain_move(rules, state, actor, seat, action.square)  # type: ignore[attr-defined]
-    if kind is Ally:
+    if isinstance(action, Move):
+        return _explain_move(rules, state, actor, seat, action.square)
+    if isinstance(action, Ally):
         refusal = ally_refusal(rules, state, seat)
         if refusal is not None:
             return refusal
         if seat != actor:
             return _not_your_turn(rules, state, actor)
-        partner = rules.name_to_seat.get(action.partner)  # type: ignore[attr-defined]
+        partner = rules.name_to_seat.get(action.partner)
         if partner is None:
-            return f"there is no seat called {action.partner!r}; name one of " + ", ".join(  # type: ignore[attr-defined]
+            return f"there is no seat called {action.partner!r}; name one of " + ", ".join(
                 n.lower() for n in rules.names
             )
         return "you cannot ally with yourself"
-    if kind is Vote:
-        if action.motion != "end":  # type: ignore[attr-defined]
+    if isinstance(action, Vote):
+        if action.motion != "end":
             return "the only vote is 'vote end'"
         return "you have already voted to end this hand"
-    if kind is Concede:
+    if isinstance(action, Concede):
         if seat in state.conceded:
             return "you have already conceded this hand"
         return "you can concede only once an alliance stands"

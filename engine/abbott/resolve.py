@@ -27,12 +27,11 @@ def act(
     rules: TableRules, state: HandState, match: MatchState, seat: int, action: Action
 ) -> list[Event]:
     """Carry out ``seat``'s ``action``, already known to be legal; return its events."""
-    kind = type(action)
-    if kind is Move:
-        return move(rules, state, match, seat, rules.squares[action.square])  # type: ignore[attr-defined]
-    if kind is Ally:
-        return [ally(state, match, seat, rules.name_to_seat[action.partner])]  # type: ignore[attr-defined]
-    if kind is Vote:
+    if isinstance(action, Move):
+        return move(rules, state, match, seat, rules.squares[action.square])
+    if isinstance(action, Ally):
+        return [ally(state, match, seat, rules.name_to_seat[action.partner])]
+    if isinstance(action, Vote):
         state.vote(seat)
         events = [Event("vote", {"seat": seat, "motion": "end", "votes": sorted(state.votes)})]
         if len(state.votes) == rules.seats:

@@ -14,10 +14,12 @@ from typing import Any
 from engine.cards import FULL_PACK, Card, format_cards
 from engine.events import Event
 from engine.poker import CARD_BIT, Hand, value_of_mask
+from engine.vocabulary import CommonView
 
 from .board import square_index, square_name
 from .state import HandState, MatchState, actor_of, proxy_of
 from .table import TableRules
+from .vocabulary import AbbottView, BestHand
 
 
 def grid_rows(rules: TableRules, state: HandState) -> list[list[str | None]]:
@@ -37,7 +39,7 @@ def best_hand(state: HandState, seat: int) -> Hand:
     return Hand(state.values[seat], state.masks[seat])
 
 
-def best_hands(state: HandState) -> list[dict[str, Any]]:
+def best_hands(state: HandState) -> list[BestHand]:
     """Each seat's best poker hand, as views and the hand's end show it."""
     return [
         {"category": h.category, "cards": h.cards}
@@ -45,10 +47,15 @@ def best_hands(state: HandState) -> list[dict[str, Any]]:
     ]
 
 
-def seat_view(rules: TableRules, state: HandState, match: MatchState) -> dict[str, Any]:
-    """The family's part of every seat's view (and a spectator's)."""
+def seat_view(
+    rules: TableRules, state: HandState, match: MatchState, common: CommonView
+) -> AbbottView:
+    """Every seat's view (and a spectator's): ``common`` and the family's keys."""
     alliance = state.alliance
     return {
+        "ruleset": common["ruleset"],  # first, then the family (``Game._view``)
+        "family": "abbott",
+        **common,
         "size": rules.size,
         "grid": grid_rows(rules, state),
         "pieces": piece_names(rules, state),

@@ -8,8 +8,7 @@ and no event has a private part. Squares are named like chess from South's side
 test holds their keys to ``VOCABULARY``'s).
 """
 
-from collections.abc import Mapping
-from typing import Any, Literal, NotRequired, TypedDict, cast
+from typing import Any, Literal, NotRequired, TypedDict
 
 from engine.vocabulary import CommonView, EventKind, Field, Vocabulary
 
@@ -221,12 +220,6 @@ class AbbottView(CommonView):
     alliance_from_round: int
     end_when_decided: bool
     winner: int | None
-
-
-def abbott_view(view: Mapping[str, Any]) -> AbbottView:
-    """``view`` (a plain dict from ``Game.view`` or the wire) read as the abbott view it
-    is: a cast, nothing checked or copied at run time."""
-    return cast(AbbottView, view)
 
 
 class AbbottCut(TypedDict):

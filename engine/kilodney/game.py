@@ -33,9 +33,10 @@ from engine.cards import JOKER, JOKER_RANK, SUITS, Card, format_cards, make_deck
 from engine.errors import OptionError
 from engine.events import Event
 from engine.game import Game
-from engine.kilodney.vocabulary import VOCABULARY
+from engine.kilodney.vocabulary import VOCABULARY, KilodneyView
 from engine.options import Option, OptionSchema
 from engine.registry import new_game
+from engine.vocabulary import CommonView
 
 STANDARD_JOKERS = 2
 STANDARD_DECK = 52 + STANDARD_JOKERS
@@ -140,7 +141,7 @@ def _play(card: Card) -> Play:
     return Play((card,))
 
 
-class Kilodney(Game):
+class Kilodney(Game[KilodneyView]):
     """One game of Kilodney's Switch: hands dealt in turn until someone reaches the target."""
 
     family = "kilodney"
@@ -480,7 +481,7 @@ class Kilodney(Game):
         )
 
     # ---------------------------------------------------------------- views
-    def _view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None, common: CommonView) -> KilodneyView:
         if seat is None:
             hand = None
         elif self._hidden(seat):
@@ -488,6 +489,9 @@ class Kilodney(Game):
         else:
             hand = format_cards(self.hands[seat])
         return {
+            "ruleset": common["ruleset"],  # first, then the family (``Game._view``)
+            "family": "kilodney",
+            **common,
             "hand": hand,
             "hand_sizes": [len(h) for h in self.hands],
             "top": None if self.top is None else str(self.top),

@@ -7,8 +7,7 @@ seat's own hand is empty (its cards are face down for good).
 test holds their keys to ``VOCABULARY``'s).
 """
 
-from collections.abc import Mapping
-from typing import Any, Literal, NotRequired, TypedDict, cast
+from typing import Literal, NotRequired, TypedDict
 
 from engine.vocabulary import CommonView, EventKind, Field, Vocabulary
 
@@ -136,17 +135,6 @@ class KilodneyView(CommonView):
     jokers: int
     leader: int | None
     winner: int | None
-
-
-def kilodney_view(view: Mapping[str, Any]) -> KilodneyView:
-    """``view`` (a plain dict from ``Game.view`` or the wire) read as the kilodney view it
-    is: a cast, nothing checked or copied at run time."""
-    return cast(KilodneyView, view)
-
-
-def kilodney_event(event: Mapping[str, Any]) -> "KilodneyEvent":
-    """``event`` (a presented event, a plain dict) read as a kilodney event: a cast."""
-    return cast("KilodneyEvent", event)
 
 
 class KilodneyDeal(TypedDict):

@@ -44,13 +44,14 @@ from engine.shedding.rules import SCHEMA
 from engine.shedding.scoring import end_hand
 from engine.shedding.state import HandState, MatchState, Pending
 from engine.shedding.table import PowerTable, TableRules, table_rules
-from engine.shedding.vocabulary import VOCABULARY
+from engine.shedding.vocabulary import VOCABULARY, SheddingView
+from engine.vocabulary import CommonView
 
 #: A hand that lasts this many turns is ended as blocked: no game runs forever.
 HAND_TURN_LIMIT = 2000
 
 
-class SheddingGame(Game):
+class SheddingGame(Game[SheddingView]):
     """Switch and its house versions: match suit or rank, power cards, shed your hand."""
 
     family: ClassVar[str] = "shedding"
@@ -360,8 +361,8 @@ class SheddingGame(Game):
         return resolve.blunder(self.rules, self.state, self.rng, seat, action, reason)
 
     # -------------------------------------------------------------- views
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        return views.seat_view(self.ruleset, self.rules, self.state, self.match, seat)
+    def _view(self, seat: int | None, common: CommonView) -> SheddingView:
+        return views.seat_view(self.ruleset, self.rules, self.state, self.match, seat, common)
 
     # ------------------------------------------------------------ snapshots
     def _snapshot_state(self) -> dict[str, Any]:

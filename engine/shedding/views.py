@@ -19,7 +19,8 @@ from engine.events import Event
 from engine.shedding.codes import SUIT_LETTER, TEXT, code, suit_index
 from engine.shedding.state import Awaiting, HandState, MatchState, Pending, PendingKind, texts
 from engine.shedding.table import TableRules
-from engine.shedding.vocabulary import PendingView
+from engine.shedding.vocabulary import PendingView, SheddingView
+from engine.vocabulary import CommonView
 
 _RANKS = "23456789TJQKA"
 #: What the table waits for, in words, by the pending effect's kind.
@@ -55,9 +56,14 @@ def _pending_view(pend: Pending) -> tuple[PendingView, str]:
 
 
 def seat_view(
-    ruleset: str, rules: TableRules, state: HandState, match: MatchState, seat: int | None
-) -> dict[str, Any]:
-    """The family's part of ``seat``'s view (``None``: a spectator)."""
+    ruleset: str,
+    rules: TableRules,
+    state: HandState,
+    match: MatchState,
+    seat: int | None,
+    common: CommonView,
+) -> SheddingView:
+    """``seat``'s view (``None``: a spectator): ``common`` and the family's keys."""
     pend = state.pending
     awaiting = None if state.awaiting is None else _AWAITING[state.awaiting]
     pending = None
@@ -68,6 +74,9 @@ def seat_view(
     # to a person): the card drawn or suit owed first, else the pending power's kind.
     kind = state.awaiting or (None if pend is None else pend.kind)
     return {
+        "ruleset": common["ruleset"],  # first, then the family (``Game._view``)
+        "family": "shedding",
+        **common,
         "preset": ruleset,
         "hand": None if seat is None else texts(state.hands[seat]),
         "hand_sizes": [len(h) for h in state.hands],

@@ -212,13 +212,6 @@ class SheddingView(CommonView):
     misses: list[int]
 
 
-def shedding_view(view: Mapping[str, Any]) -> SheddingView:
-    """``view`` (a plain dict from ``Game.view``) read as the shedding view it is: a cast,
-    nothing checked or copied at run time. A view off the wire goes through
-    ``with_kinds`` instead."""
-    return cast(SheddingView, view)
-
-
 def owed(word: str | None) -> Owed | None:
     """The ``awaiting_kind`` word as its member (a word this code does not know, from a
     newer server, stays the word: a reader's comparisons with members fail, as they
@@ -252,11 +245,6 @@ def with_kinds(view: Mapping[str, Any]) -> SheddingView:
     if "awaiting_kind" in out:
         out["awaiting_kind"] = owed(out["awaiting_kind"])
     return cast(SheddingView, out)
-
-
-def shedding_event(event: Mapping[str, Any]) -> "SheddingEvent":
-    """``event`` (a presented event, a plain dict) read as a shedding event: a cast."""
-    return cast("SheddingEvent", event)
 
 
 class SheddingDeal(TypedDict):

@@ -16,12 +16,25 @@ import importlib
 import importlib.util
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.actions import Action
+from engine.vocabulary import CommonView
+
+if TYPE_CHECKING:  # a default for the type variable is read by mypy only (Python 3.13 has it)
+    from typing_extensions import TypeVar
+
+    from engine.views import View
+
+    #: The views a strategy reads; a bare ``Strategy`` reads any family's (``View``).
+    ViewT = TypeVar("ViewT", bound=CommonView, contravariant=True, default=View)
+else:
+    from typing import TypeVar
+
+    ViewT = TypeVar("ViewT", bound=CommonView, contravariant=True)
 
 
-class Strategy(Protocol):
+class Strategy(Protocol[ViewT]):
     """Anything with a name and a ``choose`` is a strategy.
 
     A strategy may also define ``observe(event)``: a runner that has the events
@@ -34,17 +47,16 @@ class Strategy(Protocol):
     attribute ``slow = True``; the server then runs it in a worker process (so it
     must pickle) and its event loop keeps serving the other tables.
 
-    ``choose`` is handed the view as a plain mapping (``Game.view``, or the
-    client's view of a table): a family's strategy reads it as the family's
-    TypedDict first (``shedding_view(view)``, ...), so mypy checks each key it
-    reads.
+    ``choose`` is handed the seat's view (``Game.view``, or the client's view of a
+    table), typed as the views it reads: a family's strategy is a
+    ``Strategy[SheddingView]`` (...), so mypy checks each key it reads. The registry
+    pairs a strategy with its family's games at run time, so what it hands out is a
+    ``Strategy[Any]``: a caller holds the view of the game it plays.
     """
 
     name: str
 
-    def choose(
-        self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
-    ) -> Action:
+    def choose(self, view: ViewT, legal: Sequence[Action], rng: random.Random) -> Action:
         """Pick one of ``legal`` from what ``view`` shows."""
         ...
 
@@ -63,12 +75,12 @@ class RandomStrategy:
 
 
 # (strategy name, family) -> factory; family "*" serves every family.
-_FACTORIES: dict[tuple[str, str], Callable[..., Strategy]] = {("random", "*"): RandomStrategy}
+_FACTORIES: dict[tuple[str, str], Callable[..., Strategy[Any]]] = {("random", "*"): RandomStrategy}
 _DEFAULTS: dict[str, str] = {}
 
 
 def register_strategy(
-    name: str, family: str, factory: Callable[..., Strategy], default: bool = False
+    name: str, family: str, factory: Callable[..., Strategy[Any]], default: bool = False
 ) -> None:
     """Make ``name`` available for ``family``; ``default`` makes it the family's default."""
     _FACTORIES[(name, family)] = factory
@@ -76,7 +88,7 @@ def register_strategy(
         _DEFAULTS[family] = name
 
 
-def get_strategy(name: str, family: str, **params: Any) -> Strategy:
+def get_strategy(name: str, family: str, **params: Any) -> Strategy[Any]:
     """A fresh strategy called ``name`` for ``family``; ``ValueError`` if none.
 
     ``params`` go to the factory (a search strategy's ``iterations``, say), so
@@ -98,7 +110,7 @@ def strategies(family: str) -> list[str]:
     return sorted({n for (n, f) in _FACTORIES if f in (family, "*")})
 
 
-def default_strategy(family: str) -> Strategy:
+def default_strategy(family: str) -> Strategy[Any]:
     """The strategy a table uses for empty seats and timeouts."""
     return get_strategy(_DEFAULTS.get(family, "random"), family)
 

@@ -28,14 +28,13 @@ from __future__ import annotations
 import logging
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from engine.abbott import rook_moves, square_index, square_name
 from engine.abbott.game import Abbott
 from engine.abbott.scoring import hand_points
-from engine.abbott.vocabulary import AbbottView, abbott_view
+from engine.abbott.vocabulary import AbbottView
 from engine.actions import Action, Ally, Move, Vote
 from engine.poker import CARD_BIT, value_of_mask
 from engine.strategies import register_strategy
@@ -169,10 +168,7 @@ class AbbottHeuristic:
 
     name = "heuristic"
 
-    def choose(
-        self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
-    ) -> Action:
-        view = abbott_view(view)
+    def choose(self, view: AbbottView, legal: Sequence[Action], rng: random.Random) -> Action:
         moves = [a for a in legal if isinstance(a, Move)]
         if not moves:
             return legal[0] if len(legal) == 1 else _fallback(legal)
@@ -238,7 +234,7 @@ def _fallback(legal: Sequence[Action]) -> Action:
 class AbbottAdapter:
     """The search's view of abbott: the world is the view itself."""
 
-    def world(self, view: Mapping[str, Any], memory: Abbott, rng: random.Random) -> Abbott:
+    def world(self, view: AbbottView, memory: Abbott, rng: random.Random) -> Abbott:
         return fresh_copy(memory, rng)
 
     def keep(self, legal: list[Action]) -> list[Action]:
@@ -267,10 +263,10 @@ class AbbottAdapter:
                     best_gain, best = gain, m
         return best if best is not None else moves[rng.randrange(len(moves))]
 
-    def ended(self, game: Abbott, root: Mapping[str, Any]) -> bool:
+    def ended(self, game: Abbott, root: AbbottView) -> bool:
         return game.over or game.hand_number != root["hand_number"]
 
-    def value(self, game: Abbott, root: Mapping[str, Any], finished: bool) -> list[float]:
+    def value(self, game: Abbott, root: AbbottView, finished: bool) -> list[float]:
         g = game
         n = g.seats
         if finished:
@@ -324,10 +320,7 @@ class AbbottSearch:
         self.solver_stats = {"solved": 0, "fallback": 0}
         self.last_solution: Solution | None = None
 
-    def choose(
-        self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
-    ) -> Action:
-        view = abbott_view(view)
+    def choose(self, view: AbbottView, legal: Sequence[Action], rng: random.Random) -> Action:
         moves = [a for a in legal if isinstance(a, Move)]
         can_end = me_may_end(view)
         if len(moves) == 1 and not can_end and not any(isinstance(a, Ally) for a in legal):
@@ -392,10 +385,7 @@ class AbbottLookahead:
         self.plies = plies
         self.ally = bool(ally)
 
-    def choose(
-        self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
-    ) -> Action:
-        view = abbott_view(view)
+    def choose(self, view: AbbottView, legal: Sequence[Action], rng: random.Random) -> Action:
         moves = [a for a in legal if isinstance(a, Move)]
         me = seat_of(view)
         pos = Position.from_view(view)
@@ -465,13 +455,12 @@ class Hint:
 
 
 def hint(
-    view: Mapping[str, Any], node_limit: int = 300_000, table: SolverTable | None = None
+    view: AbbottView, node_limit: int = 300_000, table: SolverTable | None = None
 ) -> Hint | None:
     """The solver's advice for the seat to act in a 2-player position, or
     ``None`` (a 4-player game, a finished one, or no best move proven within
     ``node_limit``). For a client's ``hint`` and the after-game analysis; pass
     a ``table`` kept for the hand to reuse earlier work."""
-    view = abbott_view(view)
     if view.get("seats") != 2 or view.get("over") or view.get("turn_of") is None:
         return None
     result = solve(view, node_limit, table)

@@ -618,7 +618,8 @@ def solve(
         name = f"move {square_name(sq, size)}"
         done, nxt = solver.after(state, sq)
         if nxt is None:
-            exact[name] = done  # type: ignore[assignment]
+            assert done is not None  # no next state: the move ended the hand, with an outcome
+            exact[name] = done
             continue
         if stopped:
             bounds[name] = solver.static(nxt)

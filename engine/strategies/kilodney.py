@@ -63,14 +63,14 @@ import math
 import random
 import time
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import engine
 from engine.actions import Action, Play
 from engine.cards import JOKER, SUITS, Card
 from engine.kilodney import Kilodney, default_extra_jokers, follows, score_play
-from engine.kilodney.vocabulary import KilodneyView, kilodney_event, kilodney_view
+from engine.kilodney.vocabulary import KilodneyEvent, KilodneyView
 from engine.strategies import register_strategy
 from engine.vocabulary import seat_of
 
@@ -103,8 +103,7 @@ class KilodneyMemory:
         self.plays: Counter[int] = Counter()
         self.loose: Counter[int] = Counter()
 
-    def observe(self, event: Mapping[str, Any]) -> None:
-        event = kilodney_event(event)
+    def observe(self, event: KilodneyEvent) -> None:
         if event["kind"] == "deal":
             self.hand_number = event.get("hand_number")
             self.played = []
@@ -155,12 +154,11 @@ class KilodneyMemory:
         )
         return odds / (1 + odds)
 
-    def played_for(self, view: Mapping[str, Any]) -> list[Card] | None:
+    def played_for(self, view: KilodneyView) -> list[Card] | None:
         """The cards played this hand, or ``None`` if this memory missed some.
 
         A memory that starts in a hand where nothing has been played yet (a bot
         that joined as the game started) knows that nothing was missed."""
-        view = kilodney_view(view)
         if self.hand_number != view["hand_number"]:
             if view.get("top") is not None:
                 return None
@@ -190,9 +188,8 @@ def full_deck(seats: int, total: int | None = None) -> list[Card]:
     return list(engine.cards.FULL_PACK) + [JOKER] * jokers
 
 
-def unseen_cards(view: Mapping[str, Any], played: list[Card] | None) -> list[Card]:
+def unseen_cards(view: KilodneyView, played: list[Card] | None) -> list[Card]:
     """Every card the viewer has not seen this hand: in other hands (live or dead)."""
-    view = kilodney_view(view)
     mine = _cards(view["hand"] or [])
     if played is not None:
         seen = mine + played
@@ -232,10 +229,9 @@ def miss_chance(unseen: int, answering: int, holding: int) -> float:
 
 
 def rate_plays(
-    view: Mapping[str, Any], plays: Sequence[Play], played: list[Card] | None
+    view: KilodneyView, plays: Sequence[Play], played: list[Card] | None
 ) -> list[tuple[float, Play]]:
     """Each play's worth in expected points (see the module doc)."""
-    view = kilodney_view(view)
     me = seat_of(view)
     hand = _cards(view["hand"] or [])
     shown = view.get("top")
@@ -271,13 +267,10 @@ class KilodneyHeuristic:
     def __init__(self) -> None:
         self.memory = KilodneyMemory()
 
-    def observe(self, event: Mapping[str, Any]) -> None:
+    def observe(self, event: KilodneyEvent) -> None:
         self.memory.observe(event)
 
-    def choose(
-        self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
-    ) -> Action:
-        view = kilodney_view(view)
+    def choose(self, view: KilodneyView, legal: Sequence[Action], rng: random.Random) -> Action:
         plays = [a for a in legal if isinstance(a, Play)]
         if len(legal) == 1 or not plays:
             return legal[0]
@@ -294,7 +287,7 @@ class KilodneyAdapter:
     plays its worlds out on ``Race`` (below), which is much cheaper."""
 
     def world(
-        self, view: Mapping[str, Any], memory: tuple[Kilodney, Sequence[Card]], rng: random.Random
+        self, view: KilodneyView, memory: tuple[Kilodney, Sequence[Card]], rng: random.Random
     ) -> Kilodney:
         """``memory`` is ``(Kilodney.from_view(view, played), unseen_cards(view, played))``."""
         seen, unseen = memory
@@ -314,6 +307,8 @@ class KilodneyAdapter:
         theirs = game.hands[nxt] if nxt != seat else []
         best, best_w = legal[0], -99.0
         for a in legal:
+            # Every legal kilodney action is a Play (the family has no draw or pass); the
+            # rollout's hot loop reads its card without a check.
             card = a.cards[0]  # type: ignore[attr-defined]
             w = score_play(card, top)[0] + rng.random() * 0.5
             if card.is_joker:
@@ -324,11 +319,10 @@ class KilodneyAdapter:
                 best, best_w = a, w
         return best
 
-    def ended(self, game: Kilodney, root: Mapping[str, Any]) -> bool:
+    def ended(self, game: Kilodney, root: KilodneyView) -> bool:
         return game.over or game.hand_number != root["hand_number"]
 
-    def value(self, game: Kilodney, root: Mapping[str, Any], finished: bool) -> list[float]:
-        root = kilodney_view(root)
+    def value(self, game: Kilodney, root: KilodneyView, finished: bool) -> list[float]:
         g = game
         n = g.seats
         if g.over and g.winner is not None:
@@ -654,13 +648,10 @@ class KilodneySearch:
         self.infer = infer
         self.memory = KilodneyMemory()
 
-    def observe(self, event: Mapping[str, Any]) -> None:
+    def observe(self, event: KilodneyEvent) -> None:
         self.memory.observe(event)
 
-    def choose(
-        self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
-    ) -> Action:
-        view = kilodney_view(view)
+    def choose(self, view: KilodneyView, legal: Sequence[Action], rng: random.Random) -> Action:
         if len(legal) == 1:
             return legal[0]
         played = self.memory.played_for(view)

@@ -28,22 +28,26 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
 from engine.actions import Action
 from engine.game import Game
-from engine.vocabulary import common_view, seat_of
+from engine.vocabulary import CommonView, seat_of
 
 #: The family's game type: an adapter speaks of its own family's games, so it reads their
-#: public state with its real type (an ``Adapter[Abbott]`` gets an ``Abbott``).
+#: public state with its real type (an ``Adapter[Abbott, ...]`` gets an ``Abbott``).
 G = TypeVar("G", bound=Game)
+#: The family's view type: the search starts from the seat's view, which the adapter
+#: reads as its family's (an ``Adapter[Abbott, AbbottView]`` gets an ``AbbottView``).
+V = TypeVar("V", bound=CommonView)
+V_contra = TypeVar("V_contra", bound=CommonView, contravariant=True)
 
 
-class Adapter(Protocol[G]):
+class Adapter(Protocol[G, V_contra]):
     """What a family tells the search."""
 
-    def world(self, view: Mapping[str, Any], memory: Any, rng: random.Random) -> G:
+    def world(self, view: V_contra, memory: Any, rng: random.Random) -> G:
         """A full game state consistent with ``view`` (hidden cards sampled)."""
         ...
 
@@ -51,11 +55,11 @@ class Adapter(Protocol[G]):
         """A quick, decent move for the rollouts."""
         ...
 
-    def value(self, game: G, root: Mapping[str, Any], finished: bool) -> list[float]:
+    def value(self, game: G, root: V_contra, finished: bool) -> list[float]:
         """Each seat's worth of the position in [0, 1]; ``finished``: the hand ended."""
         ...
 
-    def ended(self, game: G, root: Mapping[str, Any]) -> bool:
+    def ended(self, game: G, root: V_contra) -> bool:
         """Whether the hand the search started in is over."""
         ...
 
@@ -79,8 +83,8 @@ def fresh_copy(game: G, rng: random.Random) -> G:
 
 
 def play_out(
-    adapter: Adapter[G],
-    view: Mapping[str, Any],
+    adapter: Adapter[G, V],
+    view: V,
     world: G,
     action: Action,
     seed: int,
@@ -94,7 +98,7 @@ def play_out(
     (paired playouts). ``choices`` narrows each actor's legal actions (default: all)."""
     game = fresh_copy(world, random.Random(seed))
     roll = random.Random(seed)
-    game.apply(seat_of(common_view(view)), action)
+    game.apply(seat_of(view), action)
     steps = 1
     finished = game.over or adapter.ended(game, view)
     while not finished and steps < depth:
@@ -109,7 +113,7 @@ def play_out(
     return game, finished
 
 
-class ISMCTS(Generic[G]):
+class ISMCTS(Generic[G, V]):
     """Single-observer IS-MCTS over an ``Adapter``.
 
     ``iterations`` worlds are searched (default tuned per family to stay under
@@ -119,7 +123,7 @@ class ISMCTS(Generic[G]):
 
     def __init__(
         self,
-        adapter: Adapter[G],
+        adapter: Adapter[G, V],
         iterations: int = 200,
         depth: int = 60,
         exploration: float = 0.7,
@@ -134,10 +138,10 @@ class ISMCTS(Generic[G]):
         self.seconds = seconds
 
     def search(
-        self, view: Mapping[str, Any], legal: Sequence[Action], memory: Any, rng: random.Random
+        self, view: V, legal: Sequence[Action], memory: Any, rng: random.Random
     ) -> tuple[Action, dict[str, tuple[int, float]]]:
         """The most visited root action, and each root action's (visits, mean reward)."""
-        me, seats = seat_of(common_view(view)), common_view(view)["seats"]
+        me, seats = seat_of(view), view["seats"]
         by_name = {str(a): a for a in legal}
         root = Node(seats)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
@@ -160,7 +164,7 @@ class ISMCTS(Generic[G]):
         self,
         root: Node,
         game: G,
-        view: Mapping[str, Any],
+        view: V,
         me: int,
         root_legal: dict[str, Action],
         rng: random.Random,
@@ -236,7 +240,7 @@ class ISMCTS(Generic[G]):
         return keep(legal) if keep is not None else legal
 
 
-class DeterminizedMC(Generic[G]):
+class DeterminizedMC(Generic[G, V]):
     """Flat determinized Monte Carlo with common random numbers, anchored on a prior.
 
     Each sampled world is played out once after *each* candidate action, with
@@ -252,7 +256,7 @@ class DeterminizedMC(Generic[G]):
 
     def __init__(
         self,
-        adapter: Adapter[G],
+        adapter: Adapter[G, V],
         iterations: int = 200,
         depth: int = 60,
         seconds: float | None = None,
@@ -267,10 +271,10 @@ class DeterminizedMC(Generic[G]):
         self.confidence = confidence
 
     def search(
-        self, view: Mapping[str, Any], legal: Sequence[Action], memory: Any, rng: random.Random
+        self, view: V, legal: Sequence[Action], memory: Any, rng: random.Random
     ) -> tuple[Action, dict[str, tuple[int, float]]]:
         """The chosen candidate, and each candidate's (worlds, mean reward)."""
-        me = seat_of(common_view(view))
+        me = seat_of(view)
         adapter = self.adapter
         worlds = max(2, self.iterations // len(legal))
         values: list[list[float]] = [[] for _ in legal]

@@ -31,7 +31,7 @@ import json
 import math
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -43,7 +43,7 @@ from engine.shedding.codes import JK, RANK, SUIT, code, codes_of
 from engine.shedding.game import SheddingGame
 from engine.shedding.state import Awaiting
 from engine.shedding.table import PowerTable, power_table
-from engine.shedding.vocabulary import SheddingView, shedding_event, shedding_view
+from engine.shedding.vocabulary import SheddingEvent, SheddingView
 from engine.strategies import register_strategy
 from engine.strategies.search import ISMCTS, DeterminizedMC
 from engine.strategies.shedding_infer import DrawMemory, Groups, arrange
@@ -59,9 +59,8 @@ def preset_table(preset: str, options: str = "{}") -> PowerTable:
     return power_table(engine.ruleset(preset).schema.resolve(json.loads(options)))
 
 
-def view_table(view: Mapping[str, Any]) -> PowerTable:
+def view_table(view: SheddingView) -> PowerTable:
     """The power table of the rules the view's table plays."""
-    view = shedding_view(view)
     options = view.get("options")
     if not options:
         return preset_table(view["ruleset"])
@@ -114,7 +113,7 @@ def go_on_worth(left: Sequence[int], pt: PowerTable) -> int:
 
 
 def rate_play(
-    view: Mapping[str, Any],
+    view: SheddingView,
     play: Play,
     hand: list[int],
     pt: PowerTable,
@@ -129,7 +128,6 @@ def rate_play(
     threatens alike, 1: a pick-up of N weighs N/2 times a two's); ``multi`` is what each
     card after a play's first is worth (a set or run laid at once), against 1 for the
     first."""
-    view = shedding_view(view)
     me = seat_of(view)
     cards = codes_of(play)
     rest = Counter(hand)
@@ -184,10 +182,7 @@ class SheddingHeuristic:
         self.pickup_scale = pickup_scale
         self.multi = multi
 
-    def choose(
-        self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
-    ) -> Action:
-        view = shedding_view(view)
+    def choose(self, view: SheddingView, legal: Sequence[Action], rng: random.Random) -> Action:
         if len(legal) == 1:
             return legal[0]
         if any(isinstance(a, Last) for a in legal) and view["viewer"] == view["to_act"]:
@@ -222,8 +217,7 @@ class SheddingMemory:
         self.hand_number: int | None = None
         self.pile: list[int] = []
 
-    def observe(self, event: Mapping[str, Any]) -> None:
-        event = shedding_event(event)
+    def observe(self, event: SheddingEvent) -> None:
         if event["kind"] == "deal":
             self.hand_number = event.get("hand_number")
             top = event.get("top")
@@ -231,9 +225,8 @@ class SheddingMemory:
         elif event["kind"] == "play" and event.get("cards"):
             self.pile.extend(_codes(event["cards"]))
 
-    def pile_for(self, view: Mapping[str, Any]) -> list[int]:
+    def pile_for(self, view: SheddingView) -> list[int]:
         """The known part of the pile, top last: at most ``pile_size`` cards."""
-        view = shedding_view(view)
         top = view.get("top")
         if self.hand_number != view["hand_number"]:
             return _codes([top]) if top else []
@@ -263,11 +256,12 @@ class SheddingAdapter:
     def __init__(self, smart: bool = False) -> None:
         self.smart = smart
         if smart:
+            # The policy is chosen once, per adapter: an attribute over the method.
             self.rollout = self._smart_rollout  # type: ignore[method-assign]
 
     def world(
         self,
-        view: Mapping[str, Any],
+        view: SheddingView,
         memory: tuple[SheddingGame, Sequence[int]]
         | tuple[SheddingGame, Sequence[int], dict[int, Groups]],
         rng: random.Random,
@@ -361,12 +355,11 @@ class SheddingAdapter:
                     best, best_w = a, w
         return best if best is not None else _draw_or_first(legal)
 
-    def ended(self, game: SheddingGame, root: Mapping[str, Any]) -> bool:
+    def ended(self, game: SheddingGame, root: SheddingView) -> bool:
         g = game
         return g.game_over or g.hand_over or g.hand_number != root["hand_number"]
 
-    def value(self, game: SheddingGame, root: Mapping[str, Any], finished: bool) -> list[float]:
-        root = shedding_view(root)
+    def value(self, game: SheddingGame, root: SheddingView, finished: bool) -> list[float]:
         g = game
         n = g.seats
         if g.hand_number != root["hand_number"] or g.game_over:
@@ -388,9 +381,7 @@ class SheddingAdapter:
         return out
 
 
-def worlds_from(
-    view: Mapping[str, Any], known_pile: Sequence[int]
-) -> tuple[SheddingGame, list[int]]:
+def worlds_from(view: SheddingView, known_pile: Sequence[int]) -> tuple[SheddingGame, list[int]]:
     """What ``SheddingAdapter.world`` samples from: the hand as the view shows it (with
     the cards the seat saw go onto the pile) and the cards the seat has not seen."""
     seen = SheddingGame.from_view(view, known_pile)
@@ -451,8 +442,8 @@ class PresetSearch:
     """A preset's settings and the searches built from them."""
 
     settings: SearchSettings
-    mc: DeterminizedMC[SheddingGame]
-    mcts: ISMCTS[SheddingGame]
+    mc: DeterminizedMC[SheddingGame, SheddingView]
+    mcts: ISMCTS[SheddingGame, SheddingView]
 
 
 class SheddingSearch:
@@ -514,14 +505,11 @@ class SheddingSearch:
             tuned = self._tuned[ruleset] = PresetSearch(st, mc, mcts)
         return tuned
 
-    def observe(self, event: Mapping[str, Any]) -> None:
+    def observe(self, event: SheddingEvent) -> None:
         self.memory.observe(event)
         self.draws.observe(event)
 
-    def choose(
-        self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random
-    ) -> Action:
-        view = shedding_view(view)
+    def choose(self, view: SheddingView, legal: Sequence[Action], rng: random.Random) -> Action:
         plays = [a for a in legal if isinstance(a, Play | Draw | Pass)]
         if len(plays) <= 1 or view.get("awaiting_kind") == Awaiting.SUIT:
             return self.heuristic.choose(view, legal, rng)

@@ -8,7 +8,7 @@ reply is always ordered with the table events around it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, get_args
 
@@ -218,7 +218,7 @@ Command = (
 )  # fmt: skip
 
 #: The table command each game-master protocol message becomes.
-_FROM_MESSAGE: dict[type[m.Message], Any] = {
+_FROM_MESSAGE: dict[type[m.Message], Callable[[Member, Any], MasterCommand]] = {
     m.PauseGame: lambda who, msg: PauseGame(who, msg.id),
     m.ResumeGame: lambda who, msg: ResumeGame(who, msg.id),
     m.SeatBot: lambda who, msg: SeatBot(who, msg.id, msg.seat, msg.strategy),

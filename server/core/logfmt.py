@@ -300,6 +300,8 @@ def configure(
         if getattr(handler, "_switchboard", False):
             root.removeHandler(handler)
     handler = logging.StreamHandler(stream or sys.stderr)
+    # Every formatter here takes ``timestamps`` (``logging.Formatter`` does not), and the
+    # mark on the handler is how a later call finds it to replace.
     handler.setFormatter(FORMATS[fmt](timestamps=timestamps))  # type: ignore[call-arg]
     handler._switchboard = True  # type: ignore[attr-defined]
     root.addHandler(handler)

@@ -26,6 +26,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from engine.described import GameRecord
 from engine.game import Game
 
 #: Bytes of a text line left for what surrounds the record's JSON (``record #ID TABLE
@@ -91,7 +92,7 @@ def public_page(
     return _page(head, "events", log, start, size, budget, False)  # events: as they were sent
 
 
-def full_page(record: dict[str, Any], start: int, size: int, budget: int | None = None) -> Page:
+def full_page(record: GameRecord, start: int, size: int, budget: int | None = None) -> Page:
     """Actions ``start`` .. ``start + size`` of a finished game's full record (the
     rest of the record, seed and deck included, on every page), within ``budget``."""
     head = {k: v for k, v in record.items() if k != "actions"}

@@ -8,10 +8,12 @@ its client's codec. Table ids are integers inside the server and words
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from protocol import messages as m
 from protocol.legal import choices, must
+from protocol.payloads import NoView, View
 from server.core.records import Page
 
 Message = m.Message
@@ -45,7 +47,7 @@ def snapshot(
     seq: int,
     seat: int | None,
     state: str,
-    view: dict[str, Any] | None,
+    view: View | None,
     legal: list[str],
     players: list[str | None],
     master: str | None,
@@ -58,7 +60,7 @@ def snapshot(
         table=table_word(table),
         seq=seq,
         state=state,
-        view=view or {},
+        view=view or NoView(),
         seat=seat,
         legal=tuple(legal),
         players=tuple(players),
@@ -70,10 +72,12 @@ def snapshot(
     )
 
 
-def event(table: int, seq: int, presented: dict[str, Any], text: str | None = None) -> Message:
+def event(table: int, seq: int, presented: Mapping[str, Any], text: str | None = None) -> Message:
     """An engine event as presented to one audience, with its sentence for that audience
     (composed when it happened): built unchecked (``trusted``), as it is made for every
-    seat on every action from what the engine and table made."""
+    seat on every action from what the engine and table made: a ``GameEvent`` of the
+    table's family (``protocol.payloads``) as the family declares it, which
+    ``Event.present`` makes as a plain map."""
     return m.TableEvent.trusted(table=table_word(table), seq=seq, event=presented, text=text)
 
 
@@ -84,7 +88,7 @@ def turn(
     to_act: int | None,
     legal: list[str],
     clock: float | None = None,
-    view: dict[str, Any] | None = None,
+    view: View | None = None,
 ) -> Message:
     """Whose turn it is, for ``seat`` (``None``: a spectator), with its view and its legal
     actions in words (``protocol.legal``): built unchecked (``trusted``), as it is made

@@ -48,6 +48,7 @@ from typing import Any, Protocol
 import trio
 
 from protocol import messages as m
+from protocol.payloads import TableSummary
 from server.core.limits import Backoff, fold_name
 from server.core.logfmt import log_event
 
@@ -64,7 +65,7 @@ class ServerControl(Protocol):
         """Each open connection: id, name, peer, codec, tables, since."""
         ...
 
-    def table_list(self) -> list[dict[str, Any]]:
+    def table_list(self) -> list[TableSummary]:
         """Every table's summary (as the lobby lists it)."""
         ...
 

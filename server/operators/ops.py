@@ -34,6 +34,7 @@ import trio
 
 from protocol import messages as m
 from protocol.fields import TableState
+from protocol.payloads import LedgerLine, TableSummary
 from server.core import wire
 from server.core.config import ServerConfig
 from server.core.limits import AddressCounter, FloodGuard, Verdict, fold_name
@@ -181,7 +182,7 @@ class Ops:
             rows.append(row)
         return rows
 
-    def table_list(self) -> list[dict[str, Any]]:
+    def table_list(self) -> list[TableSummary]:
         """Every table as the lobby lists it, plus what an operator needs to tidy up: its
         creator, whether anyone is at it, and how long it has been empty."""
         if self.lobby is None:
@@ -353,16 +354,16 @@ class ConnectionOps:
         if match is None:
             self.conn.deliver(wire.error(msg.id, "bad_name", f"{name} has no chips here"))
             return
-        entries: tuple[dict[str, Any], ...] = ()
+        entries: tuple[LedgerLine, ...] = ()
         if (own is not None and fold_name(own) == fold_name(match)) or self.conn.operator:
             entries = tuple(
-                {
-                    "time": round(e.at, 3),
-                    "delta": e.delta,
-                    "balance": e.balance,
-                    "reason": e.reason,
-                    "table": None if e.table is None else str(e.table),
-                }
+                LedgerLine(
+                    time=round(e.at, 3),
+                    delta=e.delta,
+                    balance=e.balance,
+                    reason=e.reason,
+                    table=None if e.table is None else str(e.table),
+                )
                 for e in await ledger.statement(match, 10)
             )
         self.conn.deliver(

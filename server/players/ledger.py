@@ -213,7 +213,8 @@ class Ledger:
             return None
         reason = "prize" if amount else "prize withdrawn"
         txn = self._plan(reason, postings, table, game, prize)
-        if txn is None:  # only the game it is for changed (an old prize, now placed)
+        if txn is None:  # only the game it is for changed (an old prize, now placed): the
+            # same amount, so a prize (mypy sees the None of a prize withdrawn)
             self._prizes[table] = prize  # type: ignore[assignment]
         return txn
 

@@ -24,12 +24,13 @@ bot is asked for as ``bot:STRATEGY``.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TypeVar
 
 import trio
 
 from engine.registry import all_rulesets
 from protocol import messages as m
+from protocol import payloads
 from server.core import wire
 from server.core.limits import TokenBucket
 from server.players.profiles import (
@@ -45,11 +46,14 @@ from server.players.profiles import (
 #: Bytes of a text line left for what surrounds the JSON (the reply's word, id, name).
 HEADROOM = 256
 
+#: A map a reply lists (a game of a history, a line of a leaderboard).
+Entry = TypeVar("Entry", payloads.PlayedGame, payloads.Leader)
+
 #: The requests handled here (each carries the ``id`` its reply echoes).
 ProfileRequest = m.GetProfile | m.GetHistory | m.GetTop
 
 
-def _fit(entries: list[dict[str, Any]], budget: int | None, head: int) -> list[dict[str, Any]]:
+def _fit(entries: list[Entry], budget: int | None, head: int) -> list[Entry]:
     """The first of ``entries`` whose JSON fits in ``budget`` bytes beside ``head`` bytes
     (at least one, so paging moves on); all of them without a budget."""
     if budget is None:
@@ -139,7 +143,7 @@ class ProfileRequests:
                 games=total,
                 chips=ledger.balance(shown) if ledger.has_account(shown) else None,
                 ratings=tuple(rating_map(r) for r in self.profiles.of(key)),
-                tallies=tuple({"ruleset": t.ruleset, "played": t.played, "won": t.won}
+                tallies=tuple(payloads.Tally(ruleset=t.ruleset, played=t.played, won=t.won)
                               for t in tallies),
                 recent=tuple(game_map(g) for g in recent),
                 id=msg.id,
@@ -169,7 +173,7 @@ class ProfileRequests:
             return
         most = self.ops.config.top_max
         count = most if msg.count is None else min(msg.count, most)
-        rows = [
+        rows: list[payloads.Leader] = [
             {"place": i + 1, "name": r.shown, "rating": shown_rating(r.mu, r.sigma),
              "mu": round(r.mu, 3), "sigma": round(r.sigma, 3), "games": r.games}
             for i, r in enumerate(self.profiles.top(family, count))

@@ -40,13 +40,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
 import trio
 from openskill.models import PlackettLuce
 
 import engine
 from engine.registry import all_rulesets
+from protocol import payloads
 from server.core.limits import fold_name
 from server.store.base import (
     GamePlayers,
@@ -160,7 +160,7 @@ def disagreements(
     return out
 
 
-def rating_map(r: Rating) -> dict[str, Any]:
+def rating_map(r: Rating) -> payloads.Rating:
     """A rating as the protocol shows it."""
     return {
         "family": r.family,
@@ -171,7 +171,7 @@ def rating_map(r: Rating) -> dict[str, Any]:
     }
 
 
-def game_map(g: PlayedGame) -> dict[str, Any]:
+def game_map(g: PlayedGame) -> payloads.PlayedGame:
     """A history line as the protocol shows it."""
     return {
         "table": str(g.table),

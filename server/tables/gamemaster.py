@@ -59,6 +59,7 @@ from server.store.base import (
     AwaySet,
 )
 from server.tables.clock import AwayTracker, TurnClock
+from server.tables.listing import MasterPart
 
 log = logging.getLogger("switchboard.gamemaster")
 
@@ -252,7 +253,7 @@ class GameMaster:
         left = self.clock.remaining(trio.current_time())
         return None if left is None else round(left, 3)
 
-    def summary_extra(self) -> dict[str, Any]:
+    def summary_extra(self) -> MasterPart:
         """What the game master adds to the lobby's summary of a table."""
         default = engine.options.TURN_SECONDS.default
         return {

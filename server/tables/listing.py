@@ -20,21 +20,30 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
 
 import engine
+from engine.described import OptionInfo
 from protocol.fields import TableState, check_payload
 from protocol.options import options_text
+from protocol.payloads import TableSummary
 from server.core import wire
 from server.tables.events import GameEnded, GameStarted, SeatChanged, TableEvents
 from server.tables.seating import Seating
 from server.tables.settings import RATED
 
 
+class MasterPart(TypedDict):
+    """The game master's part of a table's summary."""
+
+    away: list[int]
+    turn_seconds: int
+
+
 class Summarised(Protocol):
     """Who adds his own part to the summary (the game master)."""
 
-    def summary_extra(self) -> dict[str, Any]: ...
+    def summary_extra(self) -> MasterPart: ...
 
 
 class Priced(Protocol):
@@ -87,7 +96,7 @@ class Listed(Protocol):
 
 def summary(
     table: Listed, prizes: Priced | None = None, ratings: Rating | None = None
-) -> dict[str, Any]:
+) -> TableSummary:
     """The table as the lobby lists it, its keys in the order the spec documents them
     (``prizes``, ``ratings``: the server's, None if it keeps none)."""
     seating = table.seating
@@ -116,7 +125,7 @@ def summary(
 
 
 @functools.cache
-def _described(ruleset: str) -> tuple[dict[str, Any], ...]:
+def _described(ruleset: str) -> tuple[OptionInfo, ...]:
     return tuple(engine.ruleset(ruleset).schema.describe())
 
 
@@ -142,9 +151,9 @@ class Listing:
     ) -> None:
         self._tables = tables  #: the lobby's open tables, by id, in the order listed
         self.prizes, self.ratings = prizes, ratings
-        self._summaries: dict[int, dict[str, Any]] = {}  #: table id -> its summary
+        self._summaries: dict[int, TableSummary] = {}  #: table id -> its summary
         self._dirty: set[int] = set()  #: tables changed since their summary was built
-        self._listing: tuple[dict[str, Any], ...] | None = None  #: while current
+        self._listing: tuple[TableSummary, ...] | None = None  #: while current
 
     def subscribe(self, events: TableEvents) -> None:
         """Hear every table's events: a game's start, a seat's change, a game's end."""
@@ -168,7 +177,7 @@ class Listing:
             ):
                 self.changed(table_id)
 
-    def summary(self, table: Listed) -> dict[str, Any]:
+    def summary(self, table: Listed) -> TableSummary:
         """``table`` as the lobby lists it (``summary`` with the server's prizes, ratings)."""
         return summary(table, self.prizes, self.ratings)
 
@@ -176,7 +185,7 @@ class Listing:
         """The table may have changed what is listed of it (or opened, or gone)."""
         self._dirty.add(table_id)
 
-    def current(self) -> tuple[dict[str, Any], ...]:
+    def current(self) -> tuple[TableSummary, ...]:
         """Every open table's summary: the same tuple while none of them changed."""
         if self._dirty:
             dirty, self._dirty = self._dirty, set()
@@ -200,5 +209,6 @@ class Listing:
             return
         fresh = self.summary(table)
         if fresh != kept:
-            self._summaries[table_id] = check_payload(fresh)
+            check_payload(fresh)
+            self._summaries[table_id] = fresh
             self._listing = None

@@ -40,6 +40,7 @@ from typing import Any
 import trio
 
 import engine
+from protocol.payloads import TableSummary
 from server.core import wire
 from server.core.commands import Close
 from server.core.config import ServerConfig
@@ -192,7 +193,7 @@ class Lobby:
         except (TypeError, ValueError):
             return None
 
-    def summaries(self) -> tuple[dict[str, Any], ...]:
+    def summaries(self) -> tuple[TableSummary, ...]:
         """Every open table as the lobby lists it: one tuple, shared by every request
         until a table changes (the caller must not change it). Its summaries are checked
         as a ``tables`` reply's are when it is built, once: a reply may then take it as

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 import engine
+from engine.described import GameRecord
 from engine.events import Event
 from engine.game import Game
 from protocol.fields import TableState
@@ -68,7 +69,7 @@ class Host(Protocol):
 
     def fill_unreplayed(self, since: int | None = None) -> None: ...
 
-    def final_record(self) -> dict[str, Any]: ...
+    def final_record(self) -> GameRecord: ...
 
     async def commit(self, *writes: Any) -> None: ...
 

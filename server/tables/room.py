@@ -33,6 +33,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
 from protocol import messages as m
+from protocol import payloads
 from protocol.fields import RUNNING
 from server.core import wire
 from server.core.config import ServerConfig
@@ -89,18 +90,18 @@ class Tables(Protocol):
     def get(self, word: str | int) -> Place | None: ...
 
 
-def whereabouts(person: Present, lobby: Tables) -> list[dict[str, Any]]:
+def whereabouts(person: Present, lobby: Tables) -> list[payloads.Place]:
     """Where ``person`` is: ``{"table", "seat", "state"}`` for each table he is at (``seat``
     None when he watches), by table number."""
     return places_of([person], lobby)
 
 
-def places_of(connections: Sequence[Present], lobby: Tables) -> list[dict[str, Any]]:
+def places_of(connections: Sequence[Present], lobby: Tables) -> list[payloads.Place]:
     """Where any of ``connections`` (one name's) is: each open table once, with the seat
     one of them holds there (None: watching), by table number."""
     ids: set[int] = set().union(*(c.tables for c in connections))
     mine = {id(c) for c in connections}
-    out = []
+    out: list[payloads.Place] = []
     for table_id in sorted(ids):
         table = lobby.get(table_id)
         if table is None:
@@ -110,7 +111,7 @@ def places_of(connections: Sequence[Present], lobby: Tables) -> list[dict[str, A
     return out
 
 
-def doing(places: Sequence[dict[str, Any]]) -> str:
+def doing(places: Sequence[payloads.Place]) -> str:
     """What someone at ``places`` does: playing, seated, watching or idle."""
     if any(p["seat"] is not None and p["state"] in RUNNING for p in places):
         return PLAYING
@@ -141,14 +142,14 @@ def people(
             guests += 1
         else:
             by_name.setdefault(name, []).append(person)
-    listed = []
+    listed: list[payloads.Person] = []
     for name in heapq.nsmallest(max(0, limit), by_name, key=str.casefold):
         places = places_of(by_name[name], lobby)
         shown = sorted(places, key=lambda p: p["seat"] is None)[:WHO_TABLES]  # seats first
         shown.sort(key=lambda p: (len(p["table"]), p["table"]))  # by number
         last = max(person.last_message for person in by_name[name])
         idle = max(0, int(now - last))
-        entry = {"name": name, "state": doing(places), "tables": shown, "idle": idle}
+        entry = payloads.Person(name=name, state=doing(places), tables=shown, idle=idle)
         if len(places) > len(shown):
             entry["more"] = len(places) - len(shown)
         listed.append(entry)

@@ -39,6 +39,7 @@ from typing import Any
 import trio
 
 import engine
+from engine.described import GameRecord
 from engine.events import Event
 from engine.game import Game
 from protocol.fields import TableState
@@ -129,7 +130,7 @@ class Table:
         self.state = WAITING
         #: how the current (last) game ended: ``FINISHED``, ``ABANDONED``, or None (it runs)
         self.outcome: str | None = None
-        self._final: dict[str, Any] | None = None  #: the finished game's record, made once
+        self._final: GameRecord | None = None  #: the finished game's record, made once
         self._config = config
         self.inbox = Inbox(id, config.table_inbox, self._interrupt)
         self._rng = random.Random()
@@ -185,7 +186,7 @@ class Table:
         """Make what a restore from a snapshot skipped (``Restoration.fill``)."""
         self.restoration.fill(self.game, since)
 
-    def final_record(self) -> dict[str, Any]:
+    def final_record(self) -> GameRecord:
         """The finished game's record, made once."""
         assert self.game is not None
         if self._final is None:

@@ -67,6 +67,7 @@ import trio_parallel
 
 from engine.actions import Action
 from engine.strategies import Strategy, default_strategy
+from engine.views import View
 from server.core.config import ServerConfig
 from server.core.logfmt import IntervalLog, log_event
 
@@ -212,7 +213,7 @@ def pool_size(workers: int, cores: int | None = None) -> int:
 
 
 def think(
-    strategy: Strategy, view: dict[str, Any], legal: Sequence[Action], rng: random.Random
+    strategy: Strategy, view: View, legal: Sequence[Action], rng: random.Random
 ) -> tuple[Action, Any]:
     """One thought, in a worker: the action, and the generator's state after it."""
     action = strategy.choose(view, legal, rng)
@@ -225,9 +226,7 @@ def _worker_init() -> None:
         os.nice(NICENESS)
 
 
-def fallback(
-    family: str, view: dict[str, Any], legal: Sequence[Action], rng: random.Random
-) -> Action:
+def fallback(family: str, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
     """The move of a bot whose thought failed: the family's default strategy (a fast
     heuristic, milliseconds), else the first legal action."""
     strategy = default_strategy(family)
@@ -265,7 +264,7 @@ class Thinker:
         self,
         family: str,
         strategy: Strategy,
-        view: dict[str, Any],
+        view: View,
         legal: Sequence[Action],
         rng: random.Random,
         *,
@@ -287,7 +286,7 @@ class Thinker:
     async def _choose(
         self,
         strategy: Strategy,
-        view: dict[str, Any],
+        view: View,
         legal: Sequence[Action],
         rng: random.Random,
         owner: Hashable = None,

@@ -283,7 +283,7 @@ class Connection:
                 while (message := framing.next_message()) is not None:
                     if type(message) is Answered:  # the binding's own: it answered
                         self._answer(message)
-                    else:
+                    else:  # not Answered (checked by type, which mypy does not narrow)
                         await handle(session, message)  # type: ignore[arg-type]
                     if len(outbox) >= outbox.pause_at:
                         await self._drain()
@@ -323,7 +323,7 @@ class Connection:
         then waits and reads again."""
         socket = self._socket
         try:
-            if socket is None or self._full:
+            if socket is None or self._full:  # trio types it bytes | bytearray: bytes here
                 data: bytes = await self.stream.receive_some(READ_SIZE)  # type: ignore[assignment]
             else:
                 data = await _read_when_ready(socket)

@@ -182,6 +182,11 @@ class Outbox:
             self._queue.append(data[written:] if written else data)
             self._start_writer()
 
+    def _writing(self) -> bool:
+        """Whether the writer runs (read through a call: a check just before a call that
+        may start it would otherwise be taken as still holding after it)."""
+        return self.state is WriterState.WRITING
+
     def _start_writer(self) -> None:
         if self.state is not WriterState.IDLE:
             return  # writing already, or done
@@ -212,7 +217,7 @@ class Outbox:
             return
         if self.state is WriterState.IDLE:
             self._start_writer()  # it flushes, then ends the connection
-            if self.state is not WriterState.WRITING:
+            if not self._writing():
                 return
         self.state = WriterState.CLOSING
 

@@ -59,6 +59,8 @@ async def handle(session: ClientSession, message: m.Received) -> None:
         if session.awaiting_hello:
             session.handshake_refused()
         return
+    # The session refused an unknown or invalid message above: ``message`` is a Message
+    # here, which mypy does not narrow from ``m.Received`` through that call.
     handler = HANDLERS.get(type(message))  # type: ignore[arg-type]
     if handler is None:
         session.not_served(message)  # type: ignore[arg-type]
@@ -67,6 +69,7 @@ async def handle(session: ClientSession, message: m.Received) -> None:
         await handler(session, message)
     except (Closing, ConnectionLost, trio.Cancelled):
         raise
+    # A Message (above), so it has an ``id``.
     except StoreError:  # disk full ...: nothing was done; the store logged it once
         text = "the server could not store that"
         session.deliver(wire.error(message.id, "store_failed", text))  # type: ignore[union-attr]

@@ -35,7 +35,8 @@ from typing import TYPE_CHECKING, Any
 from protocol import messages as m
 from protocol.errors import ProtocolError
 from protocol.limits import Limits
-from protocol.state import SERVER, Session, State
+from protocol.messages import SERVER
+from protocol.state import Session, State
 from server.core import commands as cmd
 from server.core import wire
 from server.core.config import ServerConfig

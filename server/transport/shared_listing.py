@@ -18,7 +18,7 @@ mode's sentences, every other client's reply (a ping's pong) waiting behind it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Generic, TypeVar
 
 import msgpack
@@ -26,10 +26,11 @@ import msgpack
 from protocol import messages as m
 from protocol.json_codec import encode_map as json_encode_map
 from protocol.msgpack_codec import HEADER
+from protocol.payloads import TableSummary
 from protocol.readable import Readable
 from protocol.text_codec import format_lines
 
-Summary = dict[str, Any]
+Summary = TableSummary
 Listing = tuple[Summary, ...]
 Encoded = TypeVar("Encoded")
 
@@ -90,7 +91,7 @@ def msgpack_tables(message: m.Tables) -> bytes:
 
 
 # --------------------------------------------------------------------- JSON
-def _json(data: Summary) -> bytes:
+def _json(data: Mapping[str, Any]) -> bytes:
     return json_encode_map(data).encode()
 
 

@@ -294,6 +294,7 @@ class WebSocketCodec:
                 _shared.put(message, data)
             return data
         data = text_frame(json_encode(message).encode())
+        # Final: a Goodbye or an Error (checked by type above), so it has a ``code``.
         code = CLOSE_CODES.get(message.code, CloseReason.POLICY_VIOLATION)  # type: ignore[attr-defined]
         if self._failure is not None:
             code = self._close_code
@@ -324,6 +325,7 @@ class WebSocketFraming(WebSocketCodec):
         self.admit = admit
         super().__init__(limits, max_frame_bytes, trailing)
 
+    # The binding's own answers (a pong it made) come out beside the peer's messages.
     def next_message(self) -> m.Received | Answered | None:  # type: ignore[override]
         if self._pings and self.admit is not None:
             self._charge_pings()

@@ -36,6 +36,7 @@ from engine.events import Event
 from engine.game import Game
 from engine.options import OptionSchema
 from engine.strategies import _FACTORIES, register_strategy
+from engine.vocabulary import CommonView
 from switchboard.cli import main
 
 
@@ -73,8 +74,9 @@ class DrawGame(Game):
             return [Event("draw", {"seat": seat, "card": str(card)})]
         return [Event("pass", {"seat": seat})]
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        return {"points": list(self.points)}
+    def _view(self, seat: int | None, common: CommonView) -> Any:
+        return {"ruleset": common["ruleset"], "family": self.family, **common,
+                "points": list(self.points)}  # fmt: skip
 
 
 class Greedy:

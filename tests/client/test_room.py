@@ -11,9 +11,10 @@ from protocol import messages as m
 
 PEOPLE = m.People(
     people=(
-        {"name": "ann", "state": "playing",
+        {"name": "ann", "state": "playing", "idle": 0,
          "tables": [{"table": "4", "seat": 0, "state": "playing"}]},
-        {"name": "bob", "state": "watching", "tables": [{"table": "4", "seat": None}]},
+        {"name": "bob", "state": "watching", "idle": 0,
+         "tables": [{"table": "4", "seat": None, "state": "playing"}]},
         {"name": "cy", "state": "idle", "tables": [], "idle": 300},
     ),
     total=3,
@@ -74,8 +75,8 @@ def test_the_lobby_panel_says_how_many_tables_the_list_left_out() -> None:
     st = ClientState()
     st.name = "alice"
     spots = [{"table": str(n), "seat": 0, "state": "waiting"} for n in range(1, 9)]
-    st.handle(m.People(people=({"name": "eve", "state": "seated", "tables": spots, "more": 2},),
-                       total=1))  # fmt: skip
+    eve = {"name": "eve", "state": "seated", "tables": spots, "idle": 0, "more": 2}
+    st.handle(m.People(people=(eve,), total=1))
     lobby = _screen(_app(st, None), 80, 24)
     panel = [line.split("│")[-1].rstrip() for line in lobby.splitlines() if "│" in line]
     assert "eve        at 1, at 2 +8" in panel, panel

@@ -54,9 +54,16 @@ def _lobby_app(players: list[str]) -> ClientApp:
     state = ClientState()
     state.name = "ann"
     state.lobby = [
-        {"table": "12", "ruleset": "blackjack", "seats": 4, "players": players, "state": "playing"}
+        {
+            "table": "12",
+            "ruleset": "blackjack",
+            "seats": 4,
+            "players": players,
+            "state": "playing",
+            "ratings": [],
+        }
     ]
-    state.rulesets = [{"name": r.name} for r in engine.all_rulesets()]
+    state.rulesets = [r.describe() for r in engine.all_rulesets()]
     with create_pipe_input() as pipe:
         return ClientApp(state, lambda _line: None, input=pipe, output=DummyOutput())
 

@@ -146,14 +146,24 @@ def test_top_finger_and_history_read_in_full_at_a_table() -> None:
     for i in (1, 2, 12):
         assert f"{i}. player{i} {1600 - i + 1}" in screen, screen
     games = tuple(
-        {"table": "4", "game": g, "ruleset": "switch", "rated": True, "players": ["a", "b"]}
+        {
+            "table": "4",
+            "game": g,
+            "ruleset": "switch",
+            "rated": True,
+            "time": 0.0,
+            "seat": 0,
+            "players": ["a", "b"],
+            "scores": [0, 0],
+            "places": [0, 1],
+        }
         for g in range(1, 4)
     )
     history = m.History(name="alice", games=games, start=0, total=3)
     trio.run(session._after, m.GetHistory(name="alice"), history)
     screen = _screen(app, 80, 24)
     for g in (1, 2, 3):
-        assert f"table 4 game {g}, switch, rated: a ?, b ?" in screen, screen
+        assert f"table 4 game {g}, switch, rated: a 1st, b 2nd" in screen, screen
 
 
 def test_a_player_who_leaves_after_the_game_leaves_no_bot_behind() -> None:
@@ -197,6 +207,7 @@ def test_a_bot_has_one_name_in_the_lobby_and_at_the_table() -> None:
             "seats": 3,
             "state": "playing",
             "players": ["alice", "bot:search", "bot:search"],
+            "ratings": [],
         }
     ]
     lobby = _screen(_app(st, None), 80, 24)
@@ -238,7 +249,7 @@ def test_an_abbott_bot_has_the_lobbys_name_at_the_table_too() -> None:
     st = ClientState()
     st.name = "alice"
     st.lobby = [{"table": "1", "ruleset": "abbott", "seats": 4, "state": "playing",
-                 "players": list(players)}]  # fmt: skip
+                 "players": list(players), "ratings": []}]  # fmt: skip
     st.handle(
         m.Snapshot(table="1", seq=1, state="playing", view=game.view(0), seat=0, players=players)
     )

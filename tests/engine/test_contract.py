@@ -19,6 +19,7 @@ from engine.cards import Card, make_deck, shuffled
 from engine.events import Event
 from engine.game import Game
 from engine.options import Option, OptionSchema
+from engine.vocabulary import CommonView
 
 
 class ToyGame(Game):
@@ -61,8 +62,11 @@ class ToyGame(Game):
         self.turn = (seat + 1) % self.seats
         return [Event("draw", {"seat": seat, "count": 1}, {seat: {"cards": [str(card)]}})]
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None, common: CommonView) -> Any:
         return {
+            "ruleset": common["ruleset"],
+            "family": self.family,
+            **common,
             "hand": None if seat is None else [str(c) for c in self.hands[seat]],
             "sizes": [len(h) for h in self.hands],
         }

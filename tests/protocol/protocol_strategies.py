@@ -96,6 +96,8 @@ _BY_ALIAS: dict[Any, st.SearchStrategy[Any]] = {
     f.State: st.sampled_from(f.TABLE_STATES),
     f.Payload: payloads,
     f.OptPayload: st.none() | payloads,
+    f.ViewPayload: payloads,
+    f.OptView: st.none() | payloads,
     f.EventPayload: events,
     f.Payloads: st.lists(payloads, max_size=3).map(tuple),
     f.Versions: st.lists(st.integers(1, 0xFFFF), max_size=4).map(tuple),

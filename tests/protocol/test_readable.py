@@ -123,7 +123,7 @@ def test_a_bot_has_one_name_in_the_lobby_the_seats_and_the_log() -> None:
     ``bot 1`` everywhere, its strategy beside it where the seats are listed."""
     r = Readable()
     table = {"table": "3", "ruleset": "switch", "state": "playing", "seats": 2, "taken": 1,
-             "players": list(PLAYERS)}  # fmt: skip
+             "players": list(PLAYERS), "master": None, "spectators": 0}  # fmt: skip
     (listed,) = r.lines(m.Tables(tables=(table,)))
     assert "2 seats: ann, bot 1 (heuristic)" in listed
     (seats,) = r.lines(m.Snapshot(table="3", seq=1, state="playing", view={}, seat=0,
@@ -155,11 +155,13 @@ def test_the_room_reads_as_sentences() -> None:
             "name": "ann",
             "state": "playing",
             "tables": [{"table": "3", "seat": 1, "state": "playing"}],
+            "idle": 0,
         },
         {
             "name": "bob",
             "state": "watching",
             "tables": [{"table": "3", "seat": None, "state": "playing"}],
+            "idle": 0,
         },
         {"name": "cy", "state": "idle", "tables": [], "idle": 7500},
     )
@@ -194,7 +196,7 @@ def test_an_ended_game_names_the_bot_that_played_a_seat_now_empty() -> None:
 def test_who_in_text_says_how_many_tables_the_list_left_out() -> None:
     """The server lists 8 of a name's tables and counts the rest in ``more``."""
     spots = [{"table": str(n), "seat": 0, "state": "waiting"} for n in range(1, 9)]
-    person = {"name": "eve", "state": "seated", "tables": spots, "more": 2}
+    person = {"name": "eve", "state": "seated", "tables": spots, "idle": 0, "more": 2}
     (_, line) = Readable().lines(m.People(people=(person,), total=1))
     assert line.startswith("people eve · sitting at table 1 (seat 0), no game running; ")
     assert line.endswith("; and 2 tables more"), line

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from protocol.payloads import OptionInfo
 from protocol.powers import power_sentence
 from protocol.rules import FAMILIES, family_text
 
@@ -34,18 +35,19 @@ def _shown(value: Any) -> bool:
     return value is not False and value not in ("", None, [], {})
 
 
-def option_line(option: Mapping[str, Any], value: Any) -> str:
+def option_line(option: OptionInfo, value: Any) -> str:
     """One option as a person reads it: a power in words (``skip: an eight makes the next
     player miss his turn``), a house rule that is on as what it allows (``play_drawn: a
     player may play a card he has just drawn``), anything else as ``name = value`` and
     what it means.
 
-    >>> option_line({"name": "play_drawn", "doc": "whether a player may play it"}, True)
+    >>> option_line({"name": "play_drawn", "default": False,
+    ...              "doc": "whether a player may play it"}, True)
     '  play_drawn: a player may play it'
-    >>> option_line({"name": "target", "doc": "points that win"}, 30)
+    >>> option_line({"name": "target", "default": 50, "doc": "points that win"}, 30)
     '  target = 30   points that win'
     """
-    name, doc = str(option.get("name")), str(option.get("doc", ""))
+    name, doc = option["name"], option["doc"]
     sentence = power_sentence(name, value)
     if sentence is not None:
         return f"  {name}: {sentence}"
@@ -59,7 +61,7 @@ def option_line(option: Mapping[str, Any], value: Any) -> str:
 def rules_lines(
     family: str | None,
     ruleset: str,
-    options: Sequence[Mapping[str, Any]],
+    options: Sequence[OptionInfo],
     table_options: Mapping[str, Any] | None = None,
     summary: str = "",
 ) -> list[str]:
@@ -76,8 +78,8 @@ def rules_lines(
     powers: list[str] = []
     others: list[str] = []
     for option in options:
-        name = str(option.get("name"))
-        default = option.get("default")
+        name = option["name"]
+        default = option["default"]
         value = table_options.get(name, default)
         said = power_sentence(name, value)
         if (not _shown(value) or said == "none") and name not in table_options:
