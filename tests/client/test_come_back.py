@@ -103,8 +103,10 @@ def test_a_restarted_client_comes_back_as_the_name_typed_with_its_seats(
         await d.until_screen("no name here yet")
         assert d.session.conn.state.name is None  # nothing claimed that was not chosen
         d.line("name dan")
-        await d.until(lambda: d.session.conn.state.name == "dan", what="named")
-        assert d.session.conn.name == "dan"  # a reconnect claims dan, not a name before
+        # The reader folds `named` into the state before the session takes the reply and
+        # makes it the name a reconnect claims: wait for the second, which follows.
+        await d.until(lambda: d.session.conn.name == "dan", what="named")
+        assert d.session.conn.state.name == "dan"  # a reconnect claims dan, not a name before
         d.line("create switch 2")
         await d.until(lambda: d.table is not None and d.table.seat is not None, what="seated")
         seen["table"], seen["seat"] = d.app.current, d.table.seat
