@@ -1,12 +1,15 @@
+// @ts-check
 // Cards as a person reads them: `QH` is Q♥ in red, `TD` is 10♦, `JK` a joker.
 import { el } from "./dom.js";
 
+/** @type {Record<string, string>} */
 export const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+/** @type {Record<string, string>} */
 export const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 const RANKS = "23456789TJQKA";
 const SUIT_ORDER = "CDHS";
 
-/** `QH` -> `Q♥`, `TD` -> `10♦`, `JK` -> `Joker`. */
+/** `QH` -> `Q♥`, `TD` -> `10♦`, `JK` -> `Joker`. @param {string} card @returns {string} */
 export function cardText(card) {
   if (card === "JK") return "Joker";
   if (typeof card !== "string" || card.length !== 2) return String(card);
@@ -14,32 +17,36 @@ export function cardText(card) {
   return rank + (SUITS[card[1]] || card[1]);
 }
 
-/** The colour class of a card. */
+/** The colour class of a card. @param {string | null | undefined} card @returns {string} */
 export function cardClass(card) {
   if (card === "JK") return "joker";
   return card && (card[1] === "H" || card[1] === "D") ? "red" : "black";
 }
 
-/** A card as an inline span (in the log, on a button). */
+/** A card as an inline span (in the log, on a button). @param {string} card */
 export function cardSpan(card) {
   return el("span", { class: `card-text ${cardClass(card)}`, text: cardText(card) });
 }
 
-/** Cards in suit order, then rank; jokers last (the terminal client's order). */
+/** Cards in suit order, then rank; jokers last (the terminal client's order).
+ * @param {string[]} cards @returns {string[]} */
 export function sortCards(cards) {
+  /** @param {string} c */
   const key = (c) => (c === "JK" ? 999 : SUIT_ORDER.indexOf(c[1]) * 20 + RANKS.indexOf(c[0]));
   return [...cards].sort((a, b) => key(a) - key(b));
 }
 
-/** Cards by rank, high first (abbott's collections). */
+/** Cards by rank, high first (abbott's collections). @param {string[]} cards @returns {string[]} */
 export function byRankDesc(cards) {
   return [...cards].sort((a, b) => RANKS.indexOf(b[0]) - RANKS.indexOf(a[0]));
 }
 
 const CARD_WORD = /^(?:[2-9TJQKA][CDHS]|JK)$/;
 
-/** An action's notation with its cards drawn as cards: `play 7H 7D` -> [play, 7♥, 7♦]. */
+/** An action's notation with its cards drawn as cards: `play 7H 7D` -> [play, 7♥, 7♦].
+ * @param {string} action @returns {(string | HTMLElement)[]} */
 export function actionLabel(action) {
+  /** @type {(string | HTMLElement)[]} */
   const out = [];
   action.split(" ").forEach((word, i) => {
     if (i) out.push(" ");

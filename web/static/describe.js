@@ -1,33 +1,48 @@
+// @ts-check
 // Events in words: one line of the table's log for each thing that happened, the same
 // sentences as the terminal client's (protocol/describe.py). A kind not known here still
 // gets a line of its fields, so nothing is silently dropped.
 import { cardSpan, SUIT_NAMES } from "./cards.js";
 import { el } from "./dom.js";
 
+/** An event's fields, each kind its own (docs/protocol.md, the appendix): read loosely.
+ * @typedef {Record<string, any>} Fields */
+/** @typedef {(string | null)[]} Names */
+/** @typedef {(string | HTMLElement)[]} Sentence */
+
+/** @param {Names} names @param {unknown} seat @returns {string} */
 export function seatName(names, seat) {
-  return Number.isInteger(seat) && names[seat] ? names[seat] : `seat ${seat}`;
+  return typeof seat === "number" && names[seat] ? String(names[seat]) : `seat ${seat}`;
 }
 
+/** @param {number | string} n @param {string} word */
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+/** @param {number} n */
 const ordinal = (n) => {
   if (!Number.isInteger(n)) return String(n);
   const teen = n % 100 >= 10 && n % 100 <= 20;
-  return n + (teen ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th");
+  return n + (teen ? "th" : /** @type {Record<number, string>} */ ({ 1: "st", 2: "nd", 3: "rd" })[n % 10] || "th");
 };
+/** @param {Names} names @param {unknown} seat */
 const who = (names, seat) => el("b", { class: "who", text: seatName(names, seat) });
+/** @param {Fields} ev @returns {Sentence} */
 const cardsOf = (ev) => {
+  /** @type {string[]} */
   const cards = ev.cards || (ev.card ? [ev.card] : []);
   return cards.flatMap((c, i) => (i ? [" ", cardSpan(c)] : [cardSpan(c)]));
 };
 
+/** @param {Names} names @param {unknown} values @returns {Sentence} */
 function scores(names, values) {
   if (!Array.isArray(values)) return [];
   const text = values.map((v, s) => `${seatName(names, s)} ${v}`).join(", ");
   return [el("span", { class: "score", text: ` · scores ${text}` })];
 }
 
+/** @type {Record<string, (ev: Fields, names: Names) => Sentence>} */
 const SENTENCES = {
   play: (ev, n) => {
+    /** @type {Sentence} */
     const out = [who(n, ev.seat), " plays ", ...cardsOf(ev)];
     if (ev.how === "joker" || ev.stop) out.push(" (a joker stops the run)");
     if (Number.isInteger(ev.points) && ev.points) {
@@ -37,6 +52,7 @@ const SENTENCES = {
     return out;
   },
   draw: (ev, n) => {
+    /** @type {Sentence} */
     const out = [who(n, ev.seat), ` draws ${ev.count === undefined ? "" : plural(ev.count, "card")}`];
     if (ev.cards && ev.cards.length) out.push(": ", ...cardsOf(ev));
     if (ev.reason && ev.reason !== "draw") {
@@ -45,11 +61,13 @@ const SENTENCES = {
     return out;
   },
   move: (ev, n) => {
+    /** @type {Sentence} */
     const out = [who(n, ev.seat), ` moves to ${ev.to || ""}`];
     if (ev.by !== undefined && ev.by !== null) out.push(" (moved by ", who(n, ev.by), ")");
     return out;
   },
   take: (ev, n) => {
+    /** @type {Sentence} */
     const out = [who(n, ev.seat), " takes ", ...cardsOf(ev)];
     if (ev.square) out.push(` at ${ev.square}`);
     if (ev.blocked) out.push(el("span", { class: "dim", text: " (blocked: the card under his piece)" }));
@@ -60,6 +78,7 @@ const SENTENCES = {
       ? [who(n, ev.seat), ` cannot move from ${ev.square} and misses the turn`]
       : [who(n, ev.seat), ` misses ${plural(ev.turns ?? 1, "turn")}`],
   deal: (ev, n) => {
+    /** @type {Sentence} */
     const out = [el("b", { text: ev.hand_number ? `Hand ${ev.hand_number}: ` : "New hand: " })];
     if (ev.dealer !== undefined && ev.dealer !== null) out.push(`${seatName(n, ev.dealer)} deals`);
     if (ev.first !== undefined && ev.first !== null) out.push(`; ${seatName(n, ev.first)} goes first`);
@@ -67,6 +86,7 @@ const SENTENCES = {
     return out;
   },
   hand_end: (ev, n) => {
+    /** @type {Sentence} */
     const out = [el("b", { text: "Hand over" })];
     if (ev.winner !== undefined && ev.winner !== null) out.push(`: ${seatName(n, ev.winner)} wins`);
     else if (Array.isArray(ev.finished) && ev.finished.length && !ev.blocked) {
@@ -76,7 +96,7 @@ const SENTENCES = {
     const points = Array.isArray(ev.points) ? ev.points : ev.hand_points;
     if (Array.isArray(points) && points.some((p) => p)) {
       const text = points
-        .map((p, s) => (p ? `${seatName(n, s)} ${p > 0 ? "+" : ""}${p}` : null))
+        .map((/** @type {number} */ p, /** @type {number} */ s) => (p ? `${seatName(n, s)} ${p > 0 ? "+" : ""}${p}` : null))
         .filter(Boolean)
         .join(", ");
       out.push(el("span", { class: "score", text: `; this hand ${text}` }));
@@ -84,6 +104,7 @@ const SENTENCES = {
     return out.concat(scores(n, ev.scores));
   },
   game_end: (ev, n) => {
+    /** @type {Sentence} */
     const out = [el("b", { text: "Game over" })];
     const winner = ev.winner ?? ev.seat;
     if (winner !== undefined && winner !== null) out.push(`: ${seatName(n, winner)} wins`);
@@ -97,11 +118,13 @@ const SENTENCES = {
   ],
   cut: (ev, n) => [el("b", { text: "The cut: " }), who(n, ev.dealer), " deals first"],
   blunder: (ev, n) => {
+    /** @type {Sentence} */
     const out = [who(n, ev.seat), el("span", { class: "warn", text: " blunders" }), " with ", ...cardsOf(ev)];
     if (ev.why) out.push(el("span", { class: "dim", text: ` (${ev.why})` }));
     return out;
   },
   ally: (ev, n) => {
+    /** @type {Sentence} */
     const out = [who(n, ev.seat), ` allies with ${seatName(n, ev.partner)}`];
     if (ev.power !== undefined && ev.power !== null) out.push(`; ${seatName(n, ev.power)} holds the power`);
     return out;
@@ -121,7 +144,8 @@ const SENTENCES = {
   swap: (ev, n) => [who(n, ev.seat), ` swaps hands with ${seatName(n, ev.with)}`],
 };
 
-/** The sentence for one event, as nodes and strings. */
+/** The sentence for one event, as nodes and strings.
+ * @param {import("../types").TableEvent} ev @param {Names} names @returns {Sentence} */
 export function describeEvent(ev, names) {
   const sentence = SENTENCES[ev.kind];
   if (sentence) return sentence(ev, names);
@@ -133,7 +157,8 @@ export function describeEvent(ev, names) {
   return [who(names, ev.seat), `: ${ev.kind} ${rest}`.trimEnd()];
 }
 
-/** `{kind: "pickup", count: 4}` -> `pick up 4`. */
+/** `{kind: "pickup", count: 4}` -> `pick up 4`.
+ * @param {import("../types").Pending} pending @returns {string} */
 export function pendingText(pending) {
   const count = pending.count ?? "";
   switch (pending.kind) {

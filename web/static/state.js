@@ -1,11 +1,59 @@
+// @ts-check
 // What the page knows about the server and its tables, folded in from messages (the
 // terminal client's client/state.py). Events apply once, in order: one whose seq is not
 // past the table's is a duplicate (a resume may overlap) and is ignored.
+// No DOM here: node runs it as it is (web/tests/state.test.js).
+
+/** @typedef {import("../types").ServerMessage} ServerMessage */
+/** @typedef {import("../types").TableEvent} TableEvent */
+/** @typedef {import("../types").View} View */
+/** @typedef {import("../types").Player} Player */
+/** @typedef {import("../types").ChoiceGroup} ChoiceGroup */
+/** @typedef {import("../types").TableSummary} TableSummary */
+/** @typedef {import("../types").Ruleset} Ruleset */
+/** @typedef {import("../types").Person} Person */
+
+/**
+ * One line of a table's log: an event (its `seq` for order), talk, a seated player's coming
+ * and going, a spectator's, or a note (a notice, an error the page was answered).
+ * @typedef {{kind: "event", ev: TableEvent, seq: number}
+ *   | {kind: "talk", name: string, text: string}
+ *   | {kind: "presence", seat: number, name: string, what: string, playing: boolean}
+ *   | {kind: "watcher", name: string | null, what: string, watching: number}
+ *   | {kind: "note" | "error", text: string}} LogEntry
+ */
+
+/**
+ * What the page knows of one table.
+ * @typedef {object} TableRecord
+ * @property {string} table
+ * @property {number | null} seat the seat held here; null when watching
+ * @property {string | null} token the seat's token, to resume it
+ * @property {string} state waiting, playing, paused, over or closed
+ * @property {number} seq the last event applied
+ * @property {View | null} view
+ * @property {string[]} legal the actions this seat may take now
+ * @property {string | null} must what this seat must answer now, in the server's words
+ * @property {ChoiceGroup[]} choices the legal actions grouped and labelled by the server
+ * @property {Player[]} players
+ * @property {Player[]} playedBy who played the last game (a seat left empty at its end)
+ * @property {string | null} master
+ * @property {number | null} toAct
+ * @property {number | null} deadline performance.now() (ms) at which the seat to act runs out
+ * @property {boolean} warned
+ * @property {boolean} synced whether a snapshot (or a kept seq) set `seq`: a later jump is a gap
+ * @property {LogEntry[]} log
+ * @property {Record<number, [string, string]>} gone seat -> [name, "dropped" | "left"]
+ * @property {TableEvent | null} result the last hand_end / game_end event, until the next deal
+ * @property {number | null} backfillTo events up to this seq asked for after a snapshot: the log only
+ * @property {number | null} watching spectators, as the last `watcher` or table list counted them
+ */
 
 export const CLOCK_WARNING = 10;
 const MAX_LOG = 500;
 const RUNNING = new Set(["playing", "paused"]);
 
+/** @param {string} table @returns {TableRecord} */
 export function newTable(table) {
   return {
     table,
@@ -15,18 +63,20 @@ export function newTable(table) {
     seq: 0,
     view: null,
     legal: [],
+    must: null,
+    choices: [],
     players: [],
     playedBy: [],
     master: null,
     toAct: null,
-    deadline: null, // performance.now() (ms) at which the seat to act runs out
+    deadline: null,
     warned: false,
     synced: false,
     log: [],
-    gone: {}, // seat -> [name, "dropped" | "left"]
-    result: null, // the last hand_end / game_end event, until the next deal
-    backfillTo: null, // events up to this seq asked for after a snapshot: the log only
-    watching: null, // spectators, as the last `watcher` or table list counted them
+    gone: {},
+    result: null,
+    backfillTo: null,
+    watching: null,
   };
 }
 
@@ -34,21 +84,24 @@ const MAX_SHOUTS = 100;
 
 /** How a seat's player is named, the one rule of protocol/describe.py's `seat_name`:
  * a person by his name, a server bot (`bot:STRATEGY`) by its seat (`bot 2`) in every
- * family, so two bots of one strategy never look alike; null for an empty seat. */
+ * family, so two bots of one strategy never look alike; null for an empty seat.
+ * @param {Player | undefined} player @param {number} seat @returns {string | null} */
 export function seatName(player, seat) {
   if (player === null || player === undefined) return null;
   return player.startsWith("bot:") ? `bot ${seat}` : player;
 }
 
-/** `seatName` where seats are listed (the lobby), with a bot's strategy: `bot 2 (search)`. */
+/** `seatName` where seats are listed (the lobby), with a bot's strategy: `bot 2 (search)`.
+ * @param {Player | undefined} player @param {number} seat @returns {string | null} */
 export function seatListing(player, seat) {
   const name = seatName(player, seat);
-  if (name === null || !player.startsWith("bot:")) return name;
+  if (name === null || !player || !player.startsWith("bot:")) return name;
   const strategy = player.slice(4);
   return strategy ? `${name} (${strategy})` : name;
 }
 
-/** Who sits where, for a person (`seatName` for each seat). */
+/** Who sits where, for a person (`seatName` for each seat).
+ * @param {TableRecord} t @returns {(string | null)[]} */
 export function names(t) {
   return t.players.map((player, seat) => {
     if (player === null && t.state === "over" && seat < t.playedBy.length) player = t.playedBy[seat];
@@ -56,70 +109,96 @@ export function names(t) {
   });
 }
 
+/** Whether the page's seat is to act now, with something to do. @param {TableRecord} t */
 export function myTurn(t) {
   return t.seat !== null && t.toAct === t.seat && t.legal.length > 0;
 }
 
-/** `dropped` or `left` while the player at `seat` is gone, else null. */
+/** `dropped` or `left` while the player at `seat` is gone, else null.
+ * @param {TableRecord} t @param {number} seat @returns {string | null} */
 export function away(t, seat) {
   const entry = t.gone[seat];
   if (!entry || t.players[seat] !== entry[0]) return null;
   return entry[1];
 }
 
+/** Seconds left to the seat to act, or null without a clock.
+ * @param {TableRecord} t @param {number} [now] @returns {number | null} */
 export function clockLeft(t, now = performance.now()) {
   return t.deadline === null ? null : Math.max(0, (t.deadline - now) / 1000);
 }
 
+/** @param {TableRecord} t @param {number | null | undefined} clock */
 function setClock(t, clock) {
   t.deadline = clock === null || clock === undefined ? null : performance.now() + clock * 1000;
   if (clock === null || clock === undefined || clock > CLOCK_WARNING) t.warned = false;
 }
 
+/** @param {TableRecord} t @param {LogEntry} line */
 function addLog(t, line) {
   t.log.push(line);
   if (t.log.length > MAX_LOG) t.log.splice(0, t.log.length - MAX_LOG);
 }
 
 /** An event older than the board, asked for to show how the board came about: filed
- * into the log in seq order, once; any other old event is a duplicate, ignored. */
+ * into the log in seq order, once; any other old event is a duplicate, ignored.
+ * @param {TableRecord} t @param {import("../types").EventMessage} msg */
 function backfill(t, msg) {
   if (t.backfillTo === null || msg.seq > t.backfillTo) return null;
-  if (t.log.some((line) => line.seq === msg.seq)) return null;
-  let at = t.log.findIndex((line) => line.seq !== undefined && line.seq > msg.seq);
+  if (t.log.some((line) => line.kind === "event" && line.seq === msg.seq)) return null;
+  let at = t.log.findIndex((line) => line.kind === "event" && line.seq > msg.seq);
   if (at < 0) at = t.log.length;
   t.log.splice(at, 0, { kind: "event", ev: msg.event || {}, seq: msg.seq });
   return "event";
 }
 
+/** What a snapshot or a turn says this seat may and must do. @param {TableRecord} t
+ * @param {import("../types").Snapshot | import("../types").Turn} msg */
+function setOffer(t, msg) {
+  t.legal = msg.legal || [];
+  t.must = msg.must ?? null;
+  t.choices = msg.choices || [];
+}
+
 export class ClientState {
   constructor() {
+    /** @type {string | null} */
     this.name = null;
     this.server = "";
+    /** @type {Ruleset[]} */
     this.rulesets = [];
+    /** @type {TableSummary[]} */
     this.lobby = [];
+    /** @type {Map<string, TableRecord>} */
     this.tables = new Map();
+    /** @type {string[]} */
     this.notices = [];
-    this.shouts = []; // the room's shouts, newest last: {name, text}
-    this.people = []; // who is online (`people`'s maps), as last asked
-    this.online = null; // {total, guests} of the last `people`
+    /** @type {{name: string, text: string}[]} the room's shouts, newest last */
+    this.shouts = [];
+    /** @type {Person[]} who is online, as last asked */
+    this.people = [];
+    /** @type {{total: number, guests: number} | null} of the last `people` */
+    this.online = null;
   }
 
+  /** The table's record, made when new. @param {string} id @returns {TableRecord} */
   table(id) {
-    if (!this.tables.has(id)) this.tables.set(id, newTable(id));
-    return this.tables.get(id);
+    let t = this.tables.get(id);
+    if (!t) this.tables.set(id, (t = newTable(id)));
+    return t;
   }
 
-  /** Fold one message in; says what changed (`table`, `event`, `talk`, `lobby`, ...). */
+  /** Fold one message in; says what changed (`table`, `event`, `gap`, `talk`, `lobby`, ...).
+   * @param {ServerMessage} msg @returns {string | null} */
   handle(msg) {
     switch (msg.type) {
       case "snapshot": {
         const t = this.table(msg.table);
         t.seq = msg.seq;
         t.state = msg.state;
-        t.view = msg.view && Object.keys(msg.view).length ? msg.view : null;
+        t.view = msg.view && msg.view.family !== undefined ? msg.view : null;
         if (msg.seat !== undefined && msg.seat !== null) t.seat = msg.seat;
-        t.legal = msg.legal || [];
+        setOffer(t, msg);
         t.players = msg.players || [];
         t.master = msg.master ?? null;
         if (RUNNING.has(msg.state)) t.playedBy = t.players;
@@ -144,7 +223,7 @@ export class ClientState {
         const t = this.table(msg.table);
         if (msg.seat !== undefined && msg.seat !== null && t.seat === null) t.seat = msg.seat;
         t.toAct = msg.to_act ?? null;
-        t.legal = msg.legal || [];
+        setOffer(t, msg);
         setClock(t, msg.clock);
         if (msg.view) t.view = msg.view;
         else if (t.view) t.view = { ...t.view, to_act: t.toAct };
@@ -171,8 +250,9 @@ export class ClientState {
         // only a table this page is at: one left a moment ago is not opened again by it
         const t = this.tables.get(String(msg.table));
         if (!t) return null;
-        t.watching = msg.watching ?? 0;
-        addLog(t, { kind: "watcher", name: msg.name ?? null, what: msg.what, watching: t.watching });
+        const watching = msg.watching ?? 0;
+        t.watching = watching;
+        addLog(t, { kind: "watcher", name: msg.name ?? null, what: msg.what, watching });
         return "talk";
       }
       case "shouted":
@@ -187,7 +267,7 @@ export class ClientState {
         this.lobby = msg.tables || [];
         for (const info of this.lobby) {
           const mine = this.tables.get(String(info.table));
-          if (mine && Number.isInteger(info.spectators)) mine.watching = info.spectators;
+          if (mine && typeof info.spectators === "number") mine.watching = info.spectators;
         }
         return "lobby";
       case "rulesets":
@@ -198,8 +278,8 @@ export class ClientState {
         return "name";
       case "notice": {
         this.notices.push(msg.text);
-        const table = msg.table === undefined || msg.table === null ? null : String(msg.table);
-        if (table !== null && this.tables.has(table)) addLog(this.tables.get(table), { kind: "note", text: msg.text });
+        const t = msg.table === undefined || msg.table === null ? undefined : this.tables.get(String(msg.table));
+        if (t) addLog(t, { kind: "note", text: msg.text });
         return "notice";
       }
       default:
@@ -207,8 +287,10 @@ export class ClientState {
     }
   }
 
-  /** A line from the page itself (an error reply) in a table's log. */
+  /** A line from the page itself (an error reply) in a table's log.
+   * @param {string | null} table @param {string} text @param {"note" | "error"} [kind] */
   note(table, text, kind = "note") {
-    if (table !== null && this.tables.has(table)) addLog(this.tables.get(table), { kind, text });
+    const t = table === null ? undefined : this.tables.get(table);
+    if (t) addLog(t, { kind, text });
   }
 }

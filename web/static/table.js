@@ -1,3 +1,4 @@
+// @ts-check
 // The table screen: who sits where (and who is here, away or gone), the family's board,
 // every legal action as a button (wrapped, never cut off; digits pick them on a desktop),
 // the game master's controls, the end of a hand or game with its scores, and the log.
@@ -7,22 +8,40 @@ import { grouped, mustText, ordered, playFor } from "./boards/legal.js";
 import * as shedding from "./boards/shedding.js";
 import { actionLabel, cardSpan } from "./cards.js";
 import { describeEvent, seatName } from "./describe.js";
-import { el, fill } from "./dom.js";
+import { $, el, fill } from "./dom.js";
 import { away, myTurn, names } from "./state.js";
 
+/** @typedef {import("./app.js").App} App */
+/** @typedef {import("./state.js").TableRecord} TableRecord */
+/** @typedef {import("./state.js").LogEntry} LogEntry */
+/** @typedef {import("../types").View} View */
+/** @typedef {import("../types").TableEvent} TableEvent */
+
+/**
+ * A family's board: whether cards are selected before a play, what the seat strip shows
+ * beside a seat, and the board itself.
+ * @typedef {object} Board
+ * @property {boolean} selects
+ * @property {(view: any, seat: number) => string} seatBadge
+ * @property {(view: any, ctx: import("../types").BoardContext) => HTMLElement} render
+ */
+
+/** @type {Record<string, Board>} */
 const BOARDS = { abbott, shedding, kilodney };
 
+/** The board of the table's family, or null before its first view. @param {TableRecord} t */
 export function boardOf(t) {
   return BOARDS[(t.view && t.view.family) || ""] || null;
 }
 
+/** @param {App} app @param {TableRecord} t @param {(string | null)[]} n */
 function seatStrip(app, t, n) {
-  const view = t.view || {};
+  const view = t.view;
   const board = boardOf(t);
   const strip = el("ul", { class: "seats", id: "seats" });
   t.players.forEach((player, seat) => {
     const status = player === null ? "empty" : player.startsWith("bot:") ? "bot" : away(t, seat) === "dropped" ? "away" : away(t, seat) === "left" ? "gone" : "here";
-    const turn = view.to_act === seat && !view.over;
+    const turn = view !== null && view.to_act === seat && !view.over;
     const tags = [];
     if (seat === t.seat) tags.push("you");
     if (player !== null && player === t.master) tags.push("master");
@@ -36,8 +55,8 @@ function seatStrip(app, t, n) {
           : el("span", { class: "who", text: n[seat] || `seat ${seat} (empty)` }),
         tags.length ? el("span", { class: "dim", text: ` (${tags.join(", ")})` }) : null,
         status === "away" || status === "gone" ? el("span", { class: "presence warn", text: status }) : null,
-        el("span", { class: "badge", text: board && t.view ? board.seatBadge(view, seat) : "" }),
-        t.view ? el("span", { class: "score", text: `${(view.scores || [])[seat] ?? 0}` }) : null,
+        el("span", { class: "badge", text: board && view ? board.seatBadge(view, seat) : "" }),
+        view ? el("span", { class: "score", text: `${(view.scores || [])[seat] ?? 0}` }) : null,
       ),
     );
   });
@@ -46,16 +65,17 @@ function seatStrip(app, t, n) {
   return strip;
 }
 
+/** @param {App} app @param {TableRecord} t */
 function actions(app, t) {
   const box = el("div", { class: "actions", id: "actions" });
-  const view = t.view || {};
+  const view = t.view;
   if (!myTurn(t)) {
-    if (t.state === "playing" && view.to_act !== undefined && view.to_act !== null && !view.over) {
+    if (t.state === "playing" && view && view.to_act !== undefined && view.to_act !== null && !view.over) {
       box.append(el("p", { class: "waiting dim", text: `Waiting for ${seatName(names(t), view.to_act)}…` }));
     }
     if (!t.legal.length) return box;
   }
-  if (view.family === "shedding" && t.seat === view.to_act) {
+  if (view && view.family === "shedding" && t.seat === view.to_act) {
     const must = mustText(view, t.legal);
     if (must) box.append(el("p", { class: "must", id: "must", text: must }));
   }
@@ -76,7 +96,7 @@ function actions(app, t) {
     box.append(row);
   }
   const board = boardOf(t);
-  if (board && board.selects && (view.hand || []).length) {
+  if (board && board.selects && view && "hand" in view && (view.hand || []).length) {
     const sel = app.ui.selection;
     const listed = sel.length ? playFor(sel, t.legal) : null;
     const label = !sel.length ? "Select cards to play" : listed ? "Play" : app.ui.confirming ? "Play anyway?" : "Play";
@@ -85,7 +105,7 @@ function actions(app, t) {
         "div",
         { class: "action-row selection" },
         el("span", { class: "heading", text: "Selected" }),
-        el("span", { class: "chosen" }, sel.length ? sel.flatMap((c, i) => (i ? [" ", cardSpan(c)] : [cardSpan(c)])) : el("span", { class: "dim", text: "none" })),
+        el("span", { class: "chosen" }, sel.length ? sel.flatMap((/** @type {string} */ c, /** @type {number} */ i) => (i ? [" ", cardSpan(c)] : [cardSpan(c)])) : el("span", { class: "dim", text: "none" })),
         el("button", { type: "button", class: "primary", id: "play-selected", disabled: !sel.length || !myTurn(t), onclick: () => app.playSelection() }, el("kbd", { text: "Enter" }), label),
         sel.length ? el("button", { type: "button", id: "clear-selection", onclick: () => app.clearSelection() }, "Clear") : null,
       ),
@@ -94,6 +114,7 @@ function actions(app, t) {
   return box;
 }
 
+/** @param {App} app @param {TableRecord} t */
 function masterControls(app, t) {
   if (t.master === null || t.master !== app.state.name) return null;
   const box = el("div", { class: "row master", id: "master" });
@@ -110,14 +131,15 @@ function masterControls(app, t) {
   return box;
 }
 
+/** @param {TableRecord} t @param {(string | null)[]} n */
 function result(t, n) {
-  const view = t.view || {};
+  const view = t.view;
   let ev = t.result;
-  if (!ev && (view.over || t.state === "over") && t.view) ev = { kind: "game_end", winner: view.winner, scores: view.scores };
+  if (!ev && view && (view.over || t.state === "over")) ev = { kind: "game_end", winner: view.winner, scores: view.scores };
   if (!ev) return null;
   const game = ev.kind === "game_end";
   const points = Array.isArray(ev.points) ? ev.points : ev.hand_points;
-  const scores = ev.scores || view.scores || [];
+  const scores = ev.scores || (view && view.scores) || [];
   const rows = scores.map((score, seat) =>
     el(
       "tr",
@@ -136,7 +158,8 @@ function result(t, n) {
   );
 }
 
-/** A presence's words while a game runs (a left seat is a bot's), the terminal client's. */
+/** A presence's words while a game runs (a left seat is a bot's), the terminal client's.
+ * @type {Record<string, string>} */
 const PRESENCE_WORDS = {
   dropped: "dropped out (the seat stays theirs; their clock runs)",
   left: "left the table (a bot takes the seat)",
@@ -145,6 +168,7 @@ const PRESENCE_WORDS = {
 /** ... and with no game running: no bot, no clock. */
 const PRESENCE_IDLE = { dropped: "dropped out", left: "left the table" };
 
+/** One line of the log. @param {LogEntry} entry @param {(string | null)[]} n */
 export function logLine(entry, n) {
   switch (entry.kind) {
     case "event":
@@ -171,20 +195,23 @@ const RECENT = 3;
 /** The newest log lines, above the board: on a phone the log is below the board (and
  * the talk bar), so what the others just did would be off screen; the stylesheet shows
  * this only while the log is not beside the board. The log itself is what a screen
- * reader follows, so this copy is hidden from one. */
+ * reader follows, so this copy is hidden from one.
+ * @param {TableRecord} t @param {(string | null)[]} n */
 function recent(t, n) {
   const last = t.log.slice(-RECENT);
   if (!last.length) return null;
   return el("ol", { class: "recent", id: "recent", "aria-hidden": "true" }, last.map((entry) => logLine(entry, n)));
 }
 
+/** Draw the table `t` into the page's table screen. @param {App} app @param {TableRecord} t */
 export function renderTable(app, t) {
   const n = names(t);
-  const view = t.view || {};
+  const view = t.view;
   const board = boardOf(t);
-  const ruleset = view.ruleset || (app.state.lobby.find((x) => String(x.table) === t.table) || {}).ruleset || "";
+  const ruleset = (view && view.ruleset) || (app.state.lobby.find((x) => String(x.table) === t.table) || {}).ruleset || "";
   const state = t.state === "playing" ? "" : ` · ${t.state}`;
-  fill(document.getElementById("table-title"), `Table ${t.table}`, ruleset ? ` · ${ruleset}` : "", state, t.seat === null ? " · watching" : "");
+  fill($("#table-title"), `Table ${t.table}`, ruleset ? ` · ${ruleset}` : "", state, t.seat === null ? " · watching" : "");
+  /** @type {import("../types").BoardContext} */
   const ctx = {
     name: (seat) => seatName(n, seat),
     legal: t.legal,
@@ -194,19 +221,19 @@ export function renderTable(app, t) {
     onAct: (action) => app.act(action),
   };
   fill(
-    document.getElementById("table-main"),
+    $("#table-main"),
     seatStrip(app, t, n),
     recent(t, n),
-    board && t.view ? board.render(view, ctx) : el("p", { class: "dim board-wait", text: t.state === "waiting" ? "Waiting for the game to start." : "" }),
+    board && view ? board.render(view, ctx) : el("p", { class: "dim board-wait", text: t.state === "waiting" ? "Waiting for the game to start." : "" }),
     result(t, n),
     actions(app, t),
     masterControls(app, t),
   );
-  const shout = document.getElementById("shout-line");
+  const shout = $("#shout-line");
   const heard = app.ui.shoutLine;
   shout.hidden = !heard;
   if (heard) fill(shout, el("b", { class: "who", text: `${heard.name} shouts: ` }), heard.text);
-  const log = document.getElementById("log");
+  const log = $("#log");
   const atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
   fill(log, t.log.map((entry) => logLine(entry, n)));
   if (atEnd) log.scrollTop = log.scrollHeight;

@@ -1,3 +1,4 @@
+// @ts-check
 // The moves legal now, grouped by what they do (the terminal client's boards/legal.py),
 // and what a player must answer (a pick-up, a suit to name), worked out from the legal
 // actions themselves so the words never offer a move the server would refuse.
@@ -11,6 +12,7 @@ const GROUPS = [
   ["other", "Or"],
 ];
 
+/** The group an action is shown in. @param {string} action @returns {string} */
 export function groupOf(action) {
   const verb = (action.split(" ")[0] || "").toLowerCase();
   if (["play", "move", "suit", "ally"].includes(verb)) return verb;
@@ -18,10 +20,13 @@ export function groupOf(action) {
   return "other";
 }
 
-/** [[heading, [actions]]] in the order shown; every legal action exactly once. */
+/** [[heading, [actions]]] in the order shown; every legal action exactly once.
+ * @param {string[]} legal @returns {[string, string[]][]} */
 export function grouped(legal) {
+  /** @type {Record<string, string[]>} */
   const by = {};
   for (const action of legal) (by[groupOf(action)] ||= []).push(action);
+  /** @type {[string, string[]][]} */
   const out = [];
   for (const [group, heading] of GROUPS) {
     if (by[group]) out.push([out.length === 0 && group === "other" ? "You may" : heading, by[group]]);
@@ -29,14 +34,16 @@ export function grouped(legal) {
   return out;
 }
 
-/** The actions in the order the buttons show them (digit keys count in this order). */
+/** The actions in the order the buttons show them (digit keys count in this order).
+ * @param {string[]} legal @returns {string[]} */
 export function ordered(legal) {
   return grouped(legal).flatMap(([, actions]) => actions);
 }
 
-/** What the player must answer now, or null on an ordinary turn (shedding). */
+/** What the player must answer now, or null on an ordinary turn (shedding).
+ * @param {import("../../types").SheddingView} view @param {string[]} legal @returns {string | null} */
 export function mustText(view, legal) {
-  const pending = view.pending || {};
+  const pending = view.pending || { kind: "" };
   const plays = legal.filter((a) => groupOf(a) === "play");
   const canDraw = legal.includes("draw");
   const canPass = legal.includes("pass");
@@ -62,7 +69,8 @@ export function mustText(view, legal) {
   return view.awaiting ? `You must: ${view.awaiting}` : null;
 }
 
-/** Cards that begin some legal play now (marked in the hand). */
+/** Cards that begin some legal play now (marked in the hand).
+ * @param {string[]} legal @returns {Set<string>} */
 export function playable(legal) {
   const out = new Set();
   for (const action of legal) {
@@ -73,7 +81,7 @@ export function playable(legal) {
 }
 
 /** The legal action that lays exactly `cards` in that order (its `last` form if that is
- * the one listed), or null. */
+ * the one listed), or null. @param {string[]} cards @param {string[]} legal @returns {string | null} */
 export function playFor(cards, legal) {
   const bare = `play ${cards.join(" ")}`;
   return legal.find((a) => a === bare || a === `${bare} last`) || null;
