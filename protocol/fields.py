@@ -228,6 +228,28 @@ def check_legal(value: Any) -> tuple[str, ...]:
     return tuple(value)
 
 
+def check_choices(value: Any) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """Legal actions grouped for display: ``[[heading, [[action, label], ...]], ...]``,
+    each heading and label one line of text, each action notation as ``legal`` has it."""
+    if type(value) not in (list, tuple) or len(value) > 100:
+        raise LocalProtocolError(f"{_short(value)} is not a list of groups of choices")
+    out = []
+    for group in value:
+        if type(group) not in (list, tuple) or len(group) != 2:
+            raise LocalProtocolError(f"{_short(group)} is not a [heading, choices] pair")
+        heading, items = group
+        if type(items) not in (list, tuple):
+            raise LocalProtocolError(f"{_short(items)} is not a list of [action, label] pairs")
+        pairs = []
+        for item in items:
+            if type(item) not in (list, tuple) or len(item) != 2:
+                raise LocalProtocolError(f"{_short(item)} is not an [action, label] pair")
+            check_legal([item[0]])
+            pairs.append((item[0], check_text(item[1])))
+        out.append((check_text(heading), tuple(pairs)))
+    return tuple(out)
+
+
 def _not_notation(value: Any) -> LocalProtocolError:
     return LocalProtocolError(f"{_short(value)} is not a list of actions' notation")
 
@@ -243,11 +265,13 @@ _opt_seat = optional(check_seat)
 _opt_count = optional(check_count)
 _opt_number = optional(check_number)
 _opt_payload = optional(check_payload)
+_opt_text = optional(check_text)
 
 # The aliases message classes annotate their fields with.
 Word = Annotated[str, check_word]
 OptWord = Annotated["str | None", _opt_word]
 Text = Annotated[str, check_text]
+OptText = Annotated["str | None", _opt_text]
 Id = Annotated["int | None", check_id]
 Seq = Annotated[int, check_seq]
 OptSeq = Annotated["int | None", _opt_seq]
@@ -266,5 +290,7 @@ Payloads = Annotated[tuple[dict[str, Any], ...], tuple_of(check_payload)]
 Versions = Annotated[tuple[int, ...], tuple_of(check_version, 0, 32)]
 Notation = Annotated[str, check_action]
 Legal = Annotated[tuple[str, ...], check_legal]
+#: ``[heading, [[action, label], ...]]`` per group (``protocol.legal.choices``)
+Choices = Annotated[tuple[tuple[str, tuple[tuple[str, str], ...]], ...], check_choices]
 Lines = Annotated[tuple[str, ...], tuple_of(check_text, 0, 1000)]
 Players = Annotated["tuple[str | None, ...]", tuple_of(_opt_word, 0, MAX_SEAT + 1)]

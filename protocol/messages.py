@@ -49,6 +49,7 @@ from protocol.errors import LocalProtocolError, ProtocolError
 from protocol.fields import (
     CONTROL,
     Bool,
+    Choices,
     Clock,
     Count,
     EventPayload,
@@ -60,6 +61,7 @@ from protocol.fields import (
     OptPayload,
     OptSeat,
     OptSeq,
+    OptText,
     OptWord,
     Payload,
     Payloads,
@@ -629,7 +631,8 @@ class Snapshot(Message):
     ``view`` is the engine's ``game.view(seat)`` (empty before the game
     starts), ``legal`` that seat's legal actions in notation, ``players`` each
     seat's occupant (a name, ``bot:STRATEGY``, or ``None`` when empty),
-    ``clock`` the seconds left to the seat to act (``None``: no clock)."""
+    ``clock`` the seconds left to the seat to act (``None``: no clock).
+    ``must`` and ``choices`` are the seat's legal actions in words, as in ``Turn``."""
 
     table: Word
     seq: Seq
@@ -640,6 +643,8 @@ class Snapshot(Message):
     players: Players = ()
     master: OptWord = None
     clock: Clock = None
+    must: OptText = None
+    choices: Choices = field(default=(), metadata={OMIT_EMPTY: True})
     id: Id = field(default=None, kw_only=True)
 
 
@@ -647,11 +652,16 @@ class Snapshot(Message):
 @dataclass(frozen=True, slots=True)
 class TableEvent(Message):
     """One thing that happened at a table, presented for the receiver
-    (``Event.present(seat)``), or a table event (``seat``, ``start``, ...)."""
+    (``Event.present(seat)``), or a table event (``seat``, ``start``, ...).
+
+    ``text`` is the event in words for this receiver, composed when it happened and
+    naming the seats' holders of that moment (``None``: an older server; compose it
+    with ``protocol.describe``)."""
 
     table: Word
     seq: Seq
     event: EventPayload
+    text: OptText = None
     id: Id = field(default=None, kw_only=True)
 
 
@@ -663,7 +673,11 @@ class Turn(Message):
 
     ``seat`` is the receiving seat, ``None`` for a spectator (whose ``legal``
     is empty and whose ``view`` is the public one). ``view`` ``None``: not sent
-    (an older server); keep the last view and move ``to_act`` only."""
+    (an older server); keep the last view and move ``to_act`` only.
+
+    ``must`` says in words what the seat must answer now (``None``: nothing is owed);
+    ``choices`` groups ``legal`` for display, each action once with its label
+    (``protocol.legal``), left off the wire while ``legal`` is empty."""
 
     table: Word
     seq: Seq
@@ -672,6 +686,8 @@ class Turn(Message):
     legal: Legal = ()
     clock: Clock = None
     view: OptPayload = None
+    must: OptText = None
+    choices: Choices = field(default=(), metadata={OMIT_EMPTY: True})
     id: Id = field(default=None, kw_only=True)
 
 

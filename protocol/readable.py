@@ -39,6 +39,7 @@ from engine.shedding.vocabulary import SheddingView
 from engine.views import View, as_view, is_abbott, is_kilodney, is_shedding
 from protocol.cards import SUIT_NAMES, card_text, sort_cards
 from protocol.describe import RATED_WHEN, describe_text, pending_text, seat_listing, seat_name
+from protocol.legal import must as legal_must
 from protocol.messages import (
     Chips,
     Error,
@@ -204,18 +205,21 @@ class Readable:
             if msg.state in ("over", "closed"):  # an ended game keeps its last view
                 view = view.copy()
                 view["over"] = True
-            parts += self._situation(table, msg.seat, view, msg.legal, msg.clock)
+            parts += self._situation(table, msg.seat, view, msg.legal, msg.clock, must=msg.must)
         return [f"view{_id(msg)} {table}{DOT}{DOT.join(parts)}"]
 
     def _event(self, msg: TableEvent) -> list[str]:
-        return [f"event {msg.table}{DOT}{describe_text(msg.event, self._names(msg.table))}"]
+        said = msg.text  # the server's, naming who played then; an older server's: ours
+        if said is None:
+            said = describe_text(msg.event, self._names(msg.table))
+        return [f"event {msg.table}{DOT}{said}"]
 
     def _turn(self, msg: Turn) -> list[str]:
         view = as_view(msg.view or {"to_act": msg.to_act, "over": msg.to_act is None})
         if view.get("over"):
             self.running[msg.table] = False
         parts = self._situation(
-            msg.table, msg.seat, view, msg.legal, msg.clock, msg.to_act, brief=True
+            msg.table, msg.seat, view, msg.legal, msg.clock, msg.to_act, brief=True, must=msg.must
         )
         return [f"turn{_id(msg)} {msg.table}{DOT}{DOT.join(parts)}"]
 
@@ -228,8 +232,10 @@ class Readable:
         clock: float | None,
         to_act: Any = None,
         brief: bool = False,
+        must: str | None = None,
     ) -> list[str]:
-        """Whose turn, what is on the table, what this seat holds and may do."""
+        """Whose turn, what is on the table, what this seat holds and may do: ``must``,
+        what it must answer, as the server said it (an older server's: composed here)."""
         to_act = view.get("to_act", to_act)
         names = self._names(table)
         if view.get("over"):
@@ -253,7 +259,7 @@ class Readable:
         if is_abbott(view):
             parts += self._abbott(table, view, grid=mine or seat is None or not brief)
         elif is_shedding(view) or is_kilodney(view):
-            parts += self._cards(table, view, mine)
+            parts += self._cards(table, view, mine, must or legal_must(view, legal))
         if legal:
             parts.append("you may: " + ", ".join(legal))
         if mine and clock:
@@ -288,7 +294,9 @@ class Readable:
             )
         return parts
 
-    def _cards(self, table: str, view: SheddingView | KilodneyView, mine: bool) -> list[str]:
+    def _cards(
+        self, table: str, view: SheddingView | KilodneyView, mine: bool, must: str | None
+    ) -> list[str]:
         """The pile's top (and in shedding the suit named and the power pending), every
         hand's size, this seat's hand and what it must answer."""
         parts = []
@@ -310,7 +318,9 @@ class Readable:
         hand = view.get("hand")
         if isinstance(hand, list):
             parts.append(f"your hand {_cards(hand)}")
-        if is_shedding(view) and mine and view.get("awaiting"):
+        if must is not None and mine:
+            parts.append(must)
+        elif is_shedding(view) and mine and view.get("awaiting"):
             parts.append(f"you must {view['awaiting']}")
         return parts
 

@@ -18,8 +18,8 @@ per connection by the command ``format text|json``:
     error unknown_command unknown command 'jion'; did you mean 'join'?
     seated t1 2 9f2c...e1
     view t1 0 2 waiting {"view":{},"legal":[],"players":["ann",null],...}
-    event t1 7 play {"seat":2,"cards":["QH"]}
-    turn t1 7 2 2 clock=60 {"to_act":2,"hand":["QH","QS"],...} legal: play QH | play QS | draw
+    event t1 7 play {"seat":2,"cards":["QH"]} text: ann plays Q♥
+    turn t1 7 2 2 clock=60 {"to_act":2,...} words: {"choices":[...]} legal: play QH | draw
     turn t1 7 - 2 clock=60 {"to_act":2,...} legal:
     talk t1 ann: good luck
 
@@ -42,7 +42,8 @@ b'ok server lines are JSON, for programs now\\n'
 >>> codec.encode(Turn(table="t1", seq=7, seat=2, to_act=2, legal=("play QH", "draw")))
 b'turn t1 7 2 2 legal: play QH | draw\\n'
 >>> parse_line("turn t1 7 2 2 legal: play QH | draw")
-Turn(table='t1', seq=7, seat=2, to_act=2, legal=('play QH', 'draw'), clock=None, view=None, id=None)
+Turn(table='t1', seq=7, seat=2, to_act=2, legal=('play QH', 'draw'), clock=None, view=None, \
+must=None, choices=(), id=None)
 >>> format_line(Turn(table="t1", seq=8, seat=None, to_act=0, view={"to_act": 0}))
 'turn t1 8 - 0 {"to_act":0} legal:'
 >>> parse_line('turn t1 8 - 0 {"to_act":0} legal:').view
@@ -51,7 +52,9 @@ Turn(table='t1', seq=7, seat=2, to_act=2, legal=('play QH', 'draw'), clock=None,
 Line grammar of the JSON format's server lines: ``WORD [#ID] POSITIONAL... [KEY=VALUE...]
 [TAIL]``, single spaces between items; ``-`` is ``None`` (or an empty
 list); the tail is free text, JSON, or ``legal: A | B`` (in a ``turn``, after
-the receiver's view as a JSON object when the server sends it). ``help_text`` with
+the receiver's view as a JSON object when the server sends it, and ``words:`` and a JSON
+object of the turn's ``must`` and ``choices`` when it has them). An event's line ends
+with ``text:`` and its sentence when the server sends one. ``help_text`` with
 several lines goes out as one ``help`` line each.
 """
 
@@ -277,16 +280,28 @@ def format_lines(message: Message) -> list[str]:
     if tail == "event":
         event = msg.event
         kind = event["kind"]
+        said = "" if msg.text is None else f" text: {msg.text}"
         if _WORD.fullmatch(kind) and kind[0] not in "{#":
             rest = {k: v for k, v in event.items() if k != "kind"}
-            return [f"{prefix} {kind} {_json(rest)}"]
-        return [f"{prefix} {_json(event)}"]
+            return [f"{prefix} {kind} {_json(rest)}{said}"]
+        return [f"{prefix} {_json(event)}{said}"]
     if tail == "legal":
         view = [] if msg.view is None else [_json(msg.view)]
-        return [" ".join([prefix, *view, "legal:", " | ".join(msg.legal)]).rstrip()]
+        words = _turn_words(msg)
+        return [" ".join([prefix, *view, *words, "legal:", " | ".join(msg.legal)]).rstrip()]
     if tail == "talk":
         return [f"{prefix} {msg.name}: {msg.text}"]
     return [prefix]
+
+
+def _turn_words(msg: Any) -> list[str]:
+    """A turn's ``must`` and ``choices`` (those it has) as ``words: {JSON}``, or nothing."""
+    words: dict[str, Any] = {}
+    if msg.must is not None:
+        words["must"] = msg.must
+    if msg.choices:
+        words["choices"] = msg.choices
+    return ["words:", _json(words)] if words else []
 
 
 def format_line(message: Message) -> str:
@@ -370,21 +385,22 @@ def _parse_tail(spec: LineSpec, cur: _Cursor, fields: dict[str, Any]) -> None:  
             raise ValueError("expected a JSON object")
         fields.update(data)
     elif tail == "event":
-        if rest.startswith("{"):
-            fields["event"] = json.loads(rest)
-        else:
-            kind = cur.take()
-            data = json.loads(cur.rest())
-            if type(data) is not dict:
-                raise ValueError("expected a JSON object")
-            fields["event"] = {"kind": kind, **data}
+        kind = None if rest.startswith("{") else cur.take()
+        data, end = _DECODER.raw_decode(cur.rest())
+        if type(data) is not dict:
+            raise ValueError("expected a JSON object")
+        fields["event"] = data if kind is None else {"kind": kind, **data}
+        said = cur.rest()[end:]
+        if said:  # the event in words, after it
+            if not said.startswith(" text: "):
+                raise ValueError("expected ' text: ' after the event")
+            fields["text"] = said[len(" text: ") :]
     elif tail == "legal":
         if rest.startswith("{"):  # the view, a JSON object, before ``legal:``
-            view, end = _DECODER.raw_decode(rest)
-            if type(view) is not dict or rest[end : end + 1] != " ":
-                raise ValueError("expected a JSON object, then ' legal:'")
-            fields["view"] = view
-            cur.pos += end + 1
+            fields["view"] = _object_then_space(cur)
+        if cur.peek() == "words:":  # the turn in words, a JSON object, before ``legal:``
+            cur.take()
+            fields.update(_object_then_space(cur))
         if cur.take() != "legal:":
             raise ValueError("expected 'legal:'")
         text = cur.rest()
@@ -397,6 +413,16 @@ def _parse_tail(spec: LineSpec, cur: _Cursor, fields: dict[str, Any]) -> None:  
         fields["text"] = cur.rest()
     elif rest:
         raise ValueError(f"unexpected {rest[:40]!r} at the end")
+
+
+def _object_then_space(cur: _Cursor) -> dict[str, Any]:
+    """The JSON object at the cursor, which a space follows; the cursor moves past both."""
+    rest = cur.rest()
+    data, end = _DECODER.raw_decode(rest)
+    if type(data) is not dict or rest[end : end + 1] != " ":
+        raise ValueError("expected a JSON object, then a space")
+    cur.pos += end + 1
+    return data
 
 
 # --------------------------------------------------------------- line reader

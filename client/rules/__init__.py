@@ -5,7 +5,7 @@ The texts are package data of ``protocol`` (``protocol/rules/*.txt``, written fr
 docs/rules.md), so an installed client has them without the repository and the server can
 show the same pages. A family's text says how its game is played; which cards carry which
 power, the target and the penalties are the table's options, listed after it from the
-server's own ruleset list: each power in words (``client.rules.powers``), each other option
+server's own ruleset list: each power in words (``protocol.powers``), each other option
 with its value at this table and its meaning. The texts are stored a paragraph a line, so
 the page wraps them to whatever width it is drawn at.
 
@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from client.rules.powers import power_sentence
+from protocol.powers import power_sentence
 from protocol.rules import FAMILIES, family_text
 
 __all__ = ["FAMILIES", "family_text", "rules_lines"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from protocol import messages as m
+from protocol.legal import choices, must
 from server.core.records import Page
 
 Message = m.Message
@@ -51,6 +52,8 @@ def snapshot(
     req: int | None = None,
     clock: float | None = None,
 ) -> Message:
+    """What ``seat`` may see of the table, with its legal actions in words
+    (``protocol.legal``: what it must answer, and the actions grouped and labelled)."""
     return m.Snapshot(
         table=table_word(table),
         seq=seq,
@@ -61,14 +64,17 @@ def snapshot(
         players=tuple(players),
         master=master,
         clock=clock,
+        must=must(view, legal),
+        choices=choices(legal),
         id=req,
     )
 
 
-def event(table: int, seq: int, presented: dict[str, Any]) -> Message:
-    """An engine event as presented to one audience: built unchecked (``trusted``), as
-    it is made for every seat on every action from what the engine and table made."""
-    return m.TableEvent.trusted(table=table_word(table), seq=seq, event=presented)
+def event(table: int, seq: int, presented: dict[str, Any], text: str | None = None) -> Message:
+    """An engine event as presented to one audience, with its sentence for that audience
+    (composed when it happened): built unchecked (``trusted``), as it is made for every
+    seat on every action from what the engine and table made."""
+    return m.TableEvent.trusted(table=table_word(table), seq=seq, event=presented, text=text)
 
 
 def turn(
@@ -80,9 +86,13 @@ def turn(
     clock: float | None = None,
     view: dict[str, Any] | None = None,
 ) -> Message:
-    """Whose turn it is, for ``seat`` (``None``: a spectator), with its view: built
-    unchecked (``trusted``), as it is made for every seat on every action from what the
-    engine and the table made."""
+    """Whose turn it is, for ``seat`` (``None``: a spectator), with its view and its legal
+    actions in words (``protocol.legal``): built unchecked (``trusted``), as it is made
+    for every seat on every action from what the engine and the table made."""
+    if not legal:  # most turns: a seat waiting, a spectator
+        return m.Turn.trusted(
+            table=table_word(table), seq=seq, seat=seat, to_act=to_act, clock=clock, view=view
+        )
     return m.Turn.trusted(
         table=table_word(table),
         seq=seq,
@@ -91,6 +101,8 @@ def turn(
         legal=tuple(legal),
         clock=clock,
         view=view,
+        must=must(view, legal),
+        choices=choices(legal),
     )
 
 

@@ -22,13 +22,59 @@ from typing import Any, Protocol
 
 from engine.events import Event
 from engine.game import Game
+from protocol.describe import BOT, describe_text, seat_name
 from protocol.fields import TableState
 from server.core import wire
 from server.core.commands import Member
 from server.tables.seating import Seating
 
-#: An event as numbered and kept: its number, the event, and its public presentation.
-Numbered = tuple[int, Event, dict[str, Any]]
+
+class Told:
+    """One event as kept: its public presentation, and its sentence for each audience
+    (``protocol.describe``) composed once, the first time that audience is sent it,
+    naming the seats' holders of the moment it happened (``names``). A seat that
+    changes hands later never relabels it: a resumed client's catch-up says what the
+    first sending said."""
+
+    __slots__ = ("_said", "event", "names", "public")
+
+    def __init__(self, event: Event, names: tuple[str | None, ...]) -> None:
+        self.event = event
+        self.names = names  #: each seat's name as the log names it, when it happened
+        self.public = event.present(None)  #: what spectators (and the public log) see
+        self._said: dict[int | None, str] = {}  #: the sentence per audience, once made
+
+    def __eq__(self, other: object) -> bool:
+        """The same event, told with the same names (a rebuilt ring equals the first)."""
+        if not isinstance(other, Told):
+            return NotImplemented
+        return self.event == other.event and self.names == other.names
+
+    __hash__ = None  # type: ignore[assignment]  # equal by value, and not frozen
+
+    def __repr__(self) -> str:
+        return f"Told({self.event!r}, {self.names!r})"
+
+    def shown(self, seat: int | None) -> dict[str, Any]:
+        """The event as ``seat`` may see it (``None``: a spectator)."""
+        if seat is not None and seat in self.event.private:
+            return self.event.present(seat)
+        return self.public
+
+    def text(self, seat: int | None) -> str:
+        """The event in words for ``seat``: the public sentence unless it is shown more."""
+        key = seat if seat is not None and seat in self.event.private else None
+        said = self._said.get(key)
+        if said is None:
+            said = self._said[key] = describe_text(self.shown(key), self.names)
+        return said
+
+    def message(self, table: int, seq: int, seat: int | None) -> wire.Message:
+        return wire.event(table, seq, self.shown(seat), self.text(seat))
+
+
+#: An event as numbered and kept: its number, the event, and how it is told.
+Numbered = tuple[int, Event, Told]
 
 
 class Stage(Protocol):
@@ -62,7 +108,7 @@ class Delivery:
         self.table_id = table_id
         self.seq = 0  #: the table's event sequence number, across games
         self.game_base = 0  #: the seq of the current game's start
-        self.ring: deque[tuple[int, Event]] = deque(maxlen=ring)
+        self.ring: deque[tuple[int, Told]] = deque(maxlen=ring)
         #: Every event of the current game as spectators are shown it, in order: the public
         #: log (``server.core.records``) is sliced from here a page at a time, never rebuilt
         #: by a replay; presented once, as each event happens, so a page costs no work.
@@ -70,6 +116,8 @@ class Delivery:
         self._seating = seating
         self._stage = stage
         self._observe = observe  #: the bots' strategies are shown each event as it is kept
+        #: the seats' occupants last read, and their names as the log says them
+        self._names: tuple[list[str | None], tuple[str | None, ...]] = ([], ())
 
     # ---------------------------------------------------------- numbering
     def new_game(self, base: int) -> None:
@@ -94,22 +142,38 @@ class Delivery:
         numbered as stored."""
         if self.game_base + len(before) != missing_seq:
             return False
-        self.game_events[:0] = [ev.present(None) for ev in before]
+        names = self.names()
+        told = [Told(ev, names) for ev in before]
+        self.game_events[:0] = [t.public for t in told]
         room = (self.ring.maxlen or 0) - len(self.ring)
         if room > 0:
-            numbered = [(self.game_base + 1 + i, ev) for i, ev in enumerate(before)]
+            numbered = [(self.game_base + 1 + i, t) for i, t in enumerate(told)]
             self.ring.extendleft(reversed(numbered[-room:]))
         return True
 
+    def names(self) -> tuple[str | None, ...]:
+        """Each seat's name as the log says it now (``seat_name``), read again only when
+        the occupants changed. A seat nobody holds is named as the bot's (``bot 2``): every
+        seat of a game is played, and a seat is empty while events are made only as a
+        stored game is replayed after a restart, when its bots are not back yet."""
+        players = self._stage.players()
+        kept, names = self._names
+        if players != kept:
+            names = tuple(seat_name(BOT if p is None else p, i) for i, p in enumerate(players))
+            self._names = (players, names)
+        return names
+
     def record(self, events: list[Event]) -> list[Numbered]:
         """Number the events, keep them (the ring, and the public log as spectators see
-        it); each with its number and that public presentation."""
+        it); each with its number and how it is told (its public presentation, and its
+        sentences naming the seats' holders of now)."""
+        names = self.names()
         numbered = []
         for ev in events:
             self.seq += 1
-            numbered.append((self.seq, ev, ev.present(None)))
-        self.ring.extend((n, ev) for n, ev, _public in numbered)
-        self.game_events.extend(public for _n, _ev, public in numbered)
+            numbered.append((self.seq, ev, Told(ev, names)))
+        self.ring.extend((n, told) for n, _ev, told in numbered)
+        self.game_events.extend(told.public for _n, _ev, told in numbered)
         self._observe(events)
         return numbered
 
@@ -165,9 +229,8 @@ class Delivery:
             # a spectate's reply, before the events it brings (a resume's is seated); all in
             # one delivery, so one write
             batch = [wire.ok(req, self.table_id)] if answer else []
-            batch.extend(
-                wire.event(self.table_id, n, ev.present(seat)) for n, ev in self.ring if n > since
-            )
+            tid = self.table_id
+            batch.extend(told.message(tid, n, seat) for n, told in self.ring if n > since)
             batch.append(self.turn(seat, self._stage.clock_left()))
             member.deliver_many(batch)
         else:
@@ -213,13 +276,13 @@ class Delivery:
         its own; each seat's turn, and the spectators' one, once per batch."""
         tid = self.table_id
         seating = self._seating
-        public = [wire.event(tid, n, shown) for n, _ev, shown in numbered]
+        public = [told.message(tid, n, None) for n, _ev, told in numbered]
         clock = self._stage.clock_left()  # one reading for every turn of the batch
 
         def seat_batch(i: int) -> list[wire.Message]:
             batch = [
-                wire.event(tid, n, ev.present(i)) if i in ev.private else msg
-                for (n, ev, _shown), msg in zip(numbered, public, strict=True)
+                told.message(tid, n, i) if i in ev.private else msg
+                for (n, ev, told), msg in zip(numbered, public, strict=True)
             ]
             batch.append(self.turn(i, clock))
             return batch

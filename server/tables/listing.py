@@ -13,12 +13,15 @@ it (``server.transport.framing.SharedEncodings``), as they were.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any, Protocol
 
 import trio
 
+import engine
 from protocol.fields import TableState, check_payload
+from protocol.options import options_text
 from server.core import wire
 from server.tables.seating import Seating
 
@@ -84,6 +87,7 @@ def summary(table: Listed) -> dict[str, Any]:
         "game": table.game_no,
         "master": table.master,
         "options": dict(table.options),  # kept, and compared: not the table's own map
+        "options_text": options_words(table.ruleset, table.options),
         "start_when_full": bool(table.settings.get("start_when_full")),
         "prize": prize["prize"],
         "away": gm["away"],
@@ -91,6 +95,17 @@ def summary(table: Listed) -> dict[str, Any]:
         "ratings": prize["ratings"],
         "rated": prize["rated"],
     }
+
+
+@functools.cache
+def _described(ruleset: str) -> tuple[dict[str, Any], ...]:
+    return tuple(engine.ruleset(ruleset).schema.describe())
+
+
+def options_words(ruleset: str, options: Mapping[str, Any]) -> list[str]:
+    """A table's options that differ from its ruleset's defaults, in words
+    (``protocol.options``); none while it has none."""
+    return options_text(_described(ruleset), options) if options else []
 
 
 #: Tables whose summaries ``Listing.refresh`` builds again in one step of the event loop.

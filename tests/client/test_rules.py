@@ -14,7 +14,7 @@ from harness import Driver, run_client
 import engine
 from client.page import wrap_page
 from client.rules import FAMILIES, family_text, rules_lines
-from client.rules.powers import power_sentence
+from protocol.powers import power_sentence
 
 F2 = "\x1bOQ"
 ROOT = Path(__file__).resolve().parents[2]

@@ -82,7 +82,7 @@ async def test_each_seat_and_spectator_gets_its_view_once_per_action(nursery) ->
         assert fans[1].batches[0] == spectators
         assert all(a is b for a, b in zip(fans[1].batches[0], spectators, strict=True))
         numbered = [x for x in spectators if isinstance(x, m.TableEvent)]
-        events = {n: ev for n, ev in table.out.ring if n in {x.seq for x in numbered}}
+        events = {n: t.event for n, t in table.out.ring if n in {x.seq for x in numbered}}
         assert [x.event for x in numbered] == [events[x.seq].present(None) for x in numbered]
         for i, batch in batches.items():
             *shown, turn = batch
@@ -203,7 +203,7 @@ async def test_a_spectator_catching_up_gets_the_events_it_missed_in_one_delivery
     assert reply == m.Ok(table="1", id=20)
     assert [x.seq for x in events] == list(range(since + 1, table.seq + 1))
     ring = dict(table.out.ring)
-    assert all(x.event == ring[x.seq].present(None) for x in events)
+    assert all(x.event == ring[x.seq].event.present(None) for x in events)
     assert isinstance(turn, m.Turn) and turn.seat is None and turn.seq == table.seq
 
 

@@ -1,4 +1,4 @@
-"""A table's power options in words, for the rules page.
+"""A table's power options in words, for the rules page and the lobby's listing.
 
 The shedding options bind powers to cards with a small selector language
 (``cancel = JR>JB 2*, A>*``), short to type in ``create`` and ``set`` but not
@@ -7,7 +7,7 @@ same cards, the same powers, in English ("a red jack laid on a pick-up cancels
 one black jack in it and every two in it; an ace laid on a pick-up cancels all
 of it"). The selector language is ``engine.shedding.rules``'s (``2`` every two,
 ``KH`` the king of hearts, ``JB``/``JR`` the black/red jacks, ``JK`` a joker,
-``power`` every power card); a value the client cannot read is shown as it came.
+``power`` every power card); a value it cannot read is shown as it came.
 
 >>> power_sentence("pickup", "2:2 A:4")
 'a two makes the next player pick up 2, an ace 4'

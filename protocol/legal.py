@@ -1,0 +1,131 @@
+"""The moves legal now, grouped and worded for a person, and what he must answer now.
+
+The server sends the legal actions as notation (``play 7H 7D``, ``draw``,
+``suit hearts``, ``move c4``). A flat list of them hid the best plays (a j28 hand
+has dozens of sets and runs), so they are grouped by what they do (plays,
+squares, suits, partners, the rest) and each gets a label, what a person types
+after the group's verb (``7H 7D`` under "You may play"). The server sends this
+grouping with every turn and snapshot (``choices``), and the sentence saying what
+the seat must answer (``must``), so every client shows the same words; a client
+of an older server composes them here, the same way.
+
+What a player *must* answer (a pick-up, a suit to name, a drawn card) is said
+from the legal actions themselves, so the words never offer a move the server
+would refuse.
+
+>>> choices(["play 2H", "play 2H 2S", "draw"])
+(('You may play', (('play 2H', '2H'), ('play 2H 2S', '2H 2S'))), ('or', (('draw', 'draw'),)))
+>>> choices(["draw", "pass"])
+(('You may', (('draw', 'draw'), ('pass', 'pass'))),)
+>>> from engine.shedding.vocabulary import with_kinds
+>>> must_text(with_kinds({"pending": {"kind": "pickup", "count": 4, "cards": ["2S"]}}),
+...           ["play 2H", "draw"])
+'You must answer the pick-up of 4: play one of these, or draw (you take 4)'
+>>> must_text(with_kinds({"pending": {"kind": "miss", "count": 1, "cards": ["8S"]}}), ["pass"])
+'You must pass'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
+
+from engine.shedding.state import Awaiting, PendingKind
+from engine.shedding.vocabulary import SheddingView
+from engine.views import View, is_shedding
+from protocol.words import plural
+
+#: (group, heading, verb stripped from each label): the order the groups are shown in.
+GROUPS: tuple[tuple[str, str, str], ...] = (
+    ("play", "You may play", "play "),
+    ("move", "Move to", "move "),
+    ("suit", "Name a suit", ""),
+    ("ally", "Ally with", "ally "),
+    ("other", "or", ""),
+    ("announce", "Announce", ""),
+)
+#: The heading of the other moves when nothing comes before them.
+OTHER_FIRST = "You may"
+
+#: Groups of legal actions as the wire carries them: ``(heading, ((action, label), ...))``.
+Choices = tuple[tuple[str, tuple[tuple[str, str], ...]], ...]
+
+_VERBS = {"play": "play", "move": "move", "suit": "suit", "ally": "ally", "last": "announce"}
+
+
+def group_of(action: str) -> str:
+    """Which group an action belongs to, by its verb."""
+    verb = action.split(" ", 1)[0].lower()
+    return _VERBS.get(verb, "other")
+
+
+def choices(legal: Sequence[str]) -> Choices:
+    """``(heading, [(action, label), ...])`` per non-empty group, in ``GROUPS`` order:
+    every legal action exactly once, its label what is typed after the heading's verb
+    (``7H 7D`` under "You may play")."""
+    if not legal:
+        return ()
+    by_group: dict[str, list[str]] = {}
+    for action in legal:
+        by_group.setdefault(group_of(action), []).append(action)
+    out: list[tuple[str, tuple[tuple[str, str], ...]]] = []
+    for group, heading, strip in GROUPS:
+        items = by_group.get(group)
+        if not items:
+            continue
+        if group == "other" and not out:
+            heading = OTHER_FIRST
+        cut = len(strip)
+        labelled = tuple([(a, a[cut:] if cut and a.startswith(strip) else a) for a in items])
+        out.append((heading, labelled))
+    return tuple(out)
+
+
+def _plays(legal: Sequence[str]) -> list[str]:
+    return [a for a in legal if group_of(a) == "play"]
+
+
+def must_text(view: SheddingView, legal: Sequence[str]) -> str | None:
+    """What the player must answer now, naming the commands that answer it; ``None``
+    when nothing is owed (an ordinary turn)."""
+    pending = view.get("pending")
+    kind = None if pending is None else pending["kind"]
+    count = None if pending is None else pending.get("count")
+    plays = _plays(legal)
+    can_draw = "draw" in legal
+    can_pass = "pass" in legal
+    if any(a.startswith("suit ") for a in legal):
+        return "You must name the suit to follow, e.g. suit hearts"
+    drew = view.get("awaiting_kind") == Awaiting.DRAWN  # the view's kind, not its English
+    passed_on = (PendingKind.SKIP, PendingKind.MISS)
+    if drew or (view.get("drawn") and can_pass and kind not in passed_on):
+        return "You must play the card you drew, or pass" if plays else "You must pass"
+    if kind == PendingKind.PICKUP:
+        take = f"draw (you take {count})"
+        if not plays:
+            if not can_draw:
+                return f"You must answer the pick-up of {count}"
+            return f"You must take the pick-up of {count}: {take}"
+        return f"You must answer the pick-up of {count}: play one of these, or {take}"
+    if kind in passed_on:
+        what = "skip" if kind == PendingKind.SKIP else f"miss of {plural(count, 'turn')}"
+        if plays:
+            return f"You must pass the {what} on with one of these plays, or pass"
+        return "You must pass" if can_pass else None
+    if kind == PendingKind.COVER:
+        if plays:
+            return "You must cover the card with one of these plays" + (
+                ", or draw" if can_draw else ""
+            )
+        return "You must draw: nothing covers the card" if can_draw else None
+    return None
+
+
+def must(view: Mapping[str, Any] | None, legal: Sequence[str]) -> str | None:
+    """``must_text`` for any family's view (a wire payload): only a shedding game owes
+    answers (a pick-up, a suit, a drawn card); ``None`` with no legal action, no view or
+    another family."""
+    if not legal or not view:
+        return None
+    shown = cast(View, view)
+    return must_text(shown, legal) if is_shedding(shown) else None
