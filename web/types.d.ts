@@ -108,11 +108,9 @@ export interface NoView {
 // ---------------------------------------------------------------- events
 
 /** One thing that happened at a table (`event.event`): `kind` names it, and the fields are
- * the kind's (the appendix). `text` is the sentence the server composed for this receiver
- * when it happened; a client shows it as it is. */
+ * the kind's (the appendix). Its words come beside it, as the message's `text`. */
 export interface TableEvent {
   kind: string;
-  text?: string | null;
   seat?: number | null;
   winner?: number | null;
   hand_number?: number;
@@ -272,6 +270,9 @@ export interface EventMessage extends Message {
   table: string;
   seq: number;
   event: TableEvent;
+  /** the event in words for this receiver, composed by the server when it happened (naming
+   * who held each seat then); a client shows it as it is */
+  text?: string | null;
 }
 
 export interface Turn extends Message, Offer {

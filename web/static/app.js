@@ -4,7 +4,7 @@
 // server in this browser, and shows the same lobby, boards, legal actions, talk and rules.
 import { ordered, playFor } from "./boards/legal.js";
 import { $, el, fill } from "./dom.js";
-import { renderLobby } from "./lobby.js";
+import { houseRules, renderLobby } from "./lobby.js";
 import { Connection } from "./net.js";
 import { CLOCK_WARNING, ClientState, clockLeft, myTurn } from "./state.js";
 import { newSecret, store } from "./store.js";
@@ -397,7 +397,10 @@ export class App {
 
   async openRules() {
     const t = this.table();
-    const family = t && t.view ? t.view.family : (this.state.rulesets.find((r) => r.name === ((this.state.lobby.find((x) => String(x.table) === (t && t.table)) || {}).ruleset)) || {}).family;
+    /** The table as the lobby lists it: its house rules in the server's words. */
+    const listed = () => this.state.lobby.find((x) => String(x.table) === (t && t.table));
+    if (t && !listed()) await this.conn.request({ type: "list_tables" });
+    const family = t && t.view ? t.view.family : (this.state.rulesets.find((r) => r.name === (listed() || {}).ruleset) || {}).family;
     if (!family) return this.toast("The rules show once the game's family is known");
     let text;
     try {
@@ -406,10 +409,10 @@ export class App {
     } catch {
       text = "The rules could not be fetched.";
     }
-    const options = Object.entries((t && t.view && t.view.options) || {});
+    const options = houseRules(listed(), t && t.view);
     this.dialog(
       `Rules: ${family}`,
-      options.length ? el("p", { class: "house-rules" }, el("b", { text: "This table's house rules: " }), options.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(", ")) : null,
+      options.length ? el("p", { class: "house-rules" }, el("b", { text: "This table's house rules: " }), options.join(", ")) : null,
       el("pre", { class: "rules", id: "rules-text", text }),
     );
   }
@@ -606,7 +609,7 @@ export class App {
     const t = this.table();
     if (!t) return;
     if (/^[1-9]$/.test(e.key)) {
-      const action = ordered(t.legal)[Number(e.key) - 1];
+      const action = ordered(t.choices, t.legal)[Number(e.key) - 1];
       if (action && myTurn(t)) {
         e.preventDefault();
         this.act(action);

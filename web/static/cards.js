@@ -1,5 +1,6 @@
 // @ts-check
-// Cards as a person reads them: `QH` is Q♥ in red, `TD` is 10♦, `JK` a joker.
+// Cards as a person reads them: `QH` is Q♥ in red, `TD` is 10♦, `JK` a joker; and the
+// cards within the server's words coloured, their words left as the server wrote them.
 import { el } from "./dom.js";
 
 /** @type {Record<string, string>} */
@@ -42,6 +43,36 @@ export function byRankDesc(cards) {
 }
 
 const CARD_WORD = /^(?:[2-9TJQKA][CDHS]|JK)$/;
+/** A card as the server's words write it: `K♣`, `T♥`, `JK` (a word of its own). */
+const CARD_IN_TEXT = /(?<![\p{L}\p{N}])([2-9TJQKA][♣♦♥♠]|JK)(?![\p{L}\p{N}])/u;
+/** @type {Record<string, string>} */
+const SUIT_OF_GLYPH = { "♣": "C", "♦": "D", "♥": "H", "♠": "S" };
+
+/**
+ * The server's words cut into runs of text and cards, each card with its code (for its
+ * colour): `"bob plays K♣ 7♥"` -> `["bob plays ", {card: "KC", text: "K♣"}, " ", ...]`.
+ * The words themselves are untouched: joined again, the runs are the text.
+ * @param {string} text @returns {(string | {card: string, text: string})[]}
+ */
+export function splitCards(text) {
+  /** @type {(string | {card: string, text: string})[]} */
+  const out = [];
+  const parts = text.split(CARD_IN_TEXT);
+  parts.forEach((part, i) => {
+    if (i % 2 === 0) {
+      if (part) out.push(part);
+    } else out.push({ card: part === "JK" ? "JK" : part[0] + SUIT_OF_GLYPH[part[1]], text: part });
+  });
+  return out;
+}
+
+/** The server's words with their cards coloured (a span each, its text as written).
+ * @param {string} text @returns {(string | HTMLElement)[]} */
+export function wordsWithCards(text) {
+  return splitCards(text).map((run) =>
+    typeof run === "string" ? run : el("span", { class: `card-text ${cardClass(run.card)}`, text: run.text }),
+  );
+}
 
 /** An action's notation with its cards drawn as cards: `play 7H 7D` -> [play, 7♥, 7♦].
  * @param {string} action @returns {(string | HTMLElement)[]} */

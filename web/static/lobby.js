@@ -18,6 +18,19 @@ function rating(value) {
   return value === null || value === undefined ? "" : ` (${Math.round(value)})`;
 }
 
+/**
+ * A table's house rules, as the server words them in its listing (`options_text`); from a
+ * server that sends no words, each option as `name=value`, as it was given.
+ * @param {import("../types").TableSummary | undefined} listed
+ * @param {import("../types").View | null | undefined} view
+ * @returns {string[]}
+ */
+export function houseRules(listed, view) {
+  if (listed && listed.options_text) return listed.options_text;
+  const options = (listed && listed.options) || (view && view.options) || {};
+  return Object.entries(options).map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+}
+
 /** One table of the list. @param {App} app @param {TableSummary} info */
 function tableCard(app, info) {
   const me = app.state.name;
@@ -33,9 +46,7 @@ function tableCard(app, info) {
     );
   });
   const id = String(info.table);
-  const opts = Object.entries(info.options || {})
-    .map(([k, v]) => `${k}=${v}`)
-    .join(" ");
+  const opts = houseRules(info, null).join(", ");
   return el(
     "li",
     { class: "table-card", dataset: { table: id } },

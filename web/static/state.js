@@ -14,9 +14,15 @@
 /** @typedef {import("../types").Person} Person */
 
 /**
- * One line of a table's log: an event (its `seq` for order), talk, a seated player's coming
- * and going, a spectator's, or a note (a notice, an error the page was answered).
- * @typedef {{kind: "event", ev: TableEvent, seq: number}
+ * An event as the log keeps it: the event, its seq (for order) and the server's words for
+ * it (null from a server that sends none).
+ * @typedef {{kind: "event", ev: TableEvent, seq: number, text: string | null}} EventLine
+ */
+
+/**
+ * One line of a table's log: an event, talk, a seated player's coming and going, a
+ * spectator's, or a note (a notice, an error the page was answered).
+ * @typedef {EventLine
  *   | {kind: "talk", name: string, text: string}
  *   | {kind: "presence", seat: number, name: string, what: string, playing: boolean}
  *   | {kind: "watcher", name: string | null, what: string, watching: number}
@@ -44,7 +50,7 @@
  * @property {boolean} synced whether a snapshot (or a kept seq) set `seq`: a later jump is a gap
  * @property {LogEntry[]} log
  * @property {Record<number, [string, string]>} gone seat -> [name, "dropped" | "left"]
- * @property {TableEvent | null} result the last hand_end / game_end event, until the next deal
+ * @property {EventLine | null} result the last hand_end / game_end event, until the next deal
  * @property {number | null} backfillTo events up to this seq asked for after a snapshot: the log only
  * @property {number | null} watching spectators, as the last `watcher` or table list counted them
  */
@@ -148,8 +154,14 @@ function backfill(t, msg) {
   if (t.log.some((line) => line.kind === "event" && line.seq === msg.seq)) return null;
   let at = t.log.findIndex((line) => line.kind === "event" && line.seq > msg.seq);
   if (at < 0) at = t.log.length;
-  t.log.splice(at, 0, { kind: "event", ev: msg.event || {}, seq: msg.seq });
+  t.log.splice(at, 0, eventLine(msg));
   return "event";
+}
+
+/** An event message as a line of the log. @param {import("../types").EventMessage} msg
+ * @returns {EventLine} */
+function eventLine(msg) {
+  return { kind: "event", ev: msg.event || { kind: "" }, seq: msg.seq, text: msg.text ?? null };
 }
 
 /** What a snapshot or a turn says this seat may and must do. @param {TableRecord} t
@@ -205,7 +217,7 @@ export class ClientState {
         t.toAct = t.view ? t.view.to_act ?? null : null;
         setClock(t, msg.clock);
         t.synced = true;
-        if (t.view && !t.view.over && msg.state !== "over" && t.result && t.result.kind === "game_end") t.result = null;
+        if (t.view && !t.view.over && msg.state !== "over" && t.result && t.result.ev.kind === "game_end") t.result = null;
         return "table";
       }
       case "event": {
@@ -213,10 +225,11 @@ export class ClientState {
         if (msg.seq <= t.seq) return backfill(t, msg);
         if (t.synced && msg.seq > t.seq + 1) return "gap";
         t.seq = msg.seq;
-        const ev = msg.event || {};
-        addLog(t, { kind: "event", ev, seq: msg.seq });
-        if (ev.kind === "hand_end" || ev.kind === "game_end") t.result = ev;
-        else if (ev.kind === "deal" || ev.kind === "cut") t.result = null;
+        const line = eventLine(msg);
+        addLog(t, line);
+        const kind = line.ev.kind;
+        if (kind === "hand_end" || kind === "game_end") t.result = line;
+        else if (kind === "deal" || kind === "cut") t.result = null;
         return "event";
       }
       case "turn": {

@@ -2,12 +2,14 @@
 // The table screen: who sits where (and who is here, away or gone), the family's board,
 // every legal action as a button (wrapped, never cut off; digits pick them on a desktop),
 // the game master's controls, the end of a hand or game with its scores, and the log.
+// Every sentence of the game (an event, what a seat must answer, a legal move's label and
+// its group's heading) is the server's, laid out here as it came; only cards are drawn as
+// cards (coloured, and in a label with their suit's glyph).
 import * as abbott from "./boards/abbott.js";
 import * as kilodney from "./boards/kilodney.js";
-import { grouped, mustText, ordered, playFor } from "./boards/legal.js";
+import { groups, ordered, playFor } from "./boards/legal.js";
 import * as shedding from "./boards/shedding.js";
-import { actionLabel, cardSpan } from "./cards.js";
-import { describeEvent, seatName } from "./describe.js";
+import { actionLabel, cardSpan, wordsWithCards } from "./cards.js";
 import { $, el, fill } from "./dom.js";
 import { away, myTurn, names } from "./state.js";
 
@@ -28,6 +30,12 @@ import { away, myTurn, names } from "./state.js";
 
 /** @type {Record<string, Board>} */
 const BOARDS = { abbott, shedding, kilodney };
+
+/** How a seat is named in a list of seats: its player's name, or the seat's number.
+ * @param {(string | null)[]} n @param {number | null | undefined} seat @returns {string} */
+function seatName(n, seat) {
+  return (seat !== null && seat !== undefined && n[seat]) || `seat ${seat}`;
+}
 
 /** The board of the table's family, or null before its first view. @param {TableRecord} t */
 export function boardOf(t) {
@@ -65,8 +73,10 @@ function seatStrip(app, t, n) {
   return strip;
 }
 
-/** @param {App} app @param {TableRecord} t */
-function actions(app, t) {
+/** What the viewer may do now: what he must answer and the legal actions, in the
+ * server's words and order, as buttons; and the selection to play (shedding).
+ * @param {App} app @param {TableRecord} t */
+export function actions(app, t) {
   const box = el("div", { class: "actions", id: "actions" });
   const view = t.view;
   if (!myTurn(t)) {
@@ -75,21 +85,18 @@ function actions(app, t) {
     }
     if (!t.legal.length) return box;
   }
-  if (view && view.family === "shedding" && t.seat === view.to_act) {
-    const must = mustText(view, t.legal);
-    if (must) box.append(el("p", { class: "must", id: "must", text: must }));
-  }
-  const keys = ordered(t.legal);
-  for (const [heading, list] of grouped(t.legal)) {
+  if (t.must) box.append(el("p", { class: "must", id: "must" }, wordsWithCards(t.must)));
+  const keys = ordered(t.choices, t.legal);
+  for (const [heading, items] of groups(t.choices, t.legal)) {
     const row = el("div", { class: "action-row" }, el("span", { class: "heading", text: heading }));
-    for (const action of list) {
+    for (const [action, label] of items) {
       const key = keys.indexOf(action) + 1;
       row.append(
         el(
           "button",
-          { type: "button", class: "act", dataset: { action }, onclick: () => app.act(action) },
+          { type: "button", class: "act", dataset: { action, label }, onclick: () => app.act(action) },
           key <= 9 ? el("kbd", { text: String(key) }) : null,
-          actionLabel(action),
+          actionLabel(label),
         ),
       );
     }
@@ -131,12 +138,18 @@ function masterControls(app, t) {
   return box;
 }
 
-/** @param {TableRecord} t @param {(string | null)[]} n */
-function result(t, n) {
+/** What heads the result where the server sent no words for it (a game found over). */
+const RESULT_HEADINGS = { hand_end: "Hand over", game_end: "Game over" };
+
+/** The end of a hand or a game: the server's words for it over a table of the scores.
+ * @param {TableRecord} t @param {(string | null)[]} n */
+export function result(t, n) {
   const view = t.view;
-  let ev = t.result;
-  if (!ev && view && (view.over || t.state === "over")) ev = { kind: "game_end", winner: view.winner, scores: view.scores };
-  if (!ev) return null;
+  /** @type {{ev: TableEvent, text: string | null} | null} */
+  let line = t.result;
+  if (!line && view && (view.over || t.state === "over")) line = { ev: { kind: "game_end", winner: view.winner, scores: view.scores }, text: null };
+  if (!line) return null;
+  const ev = line.ev;
   const game = ev.kind === "game_end";
   const points = Array.isArray(ev.points) ? ev.points : ev.hand_points;
   const scores = ev.scores || (view && view.scores) || [];
@@ -149,11 +162,10 @@ function result(t, n) {
       el("td", { text: String(score) }),
     ),
   );
-  const winner = ev.winner !== undefined && ev.winner !== null ? `${seatName(n, ev.winner)} wins` : "";
   return el(
     "section",
     { class: `result ${game ? "game" : "hand"}`, id: "result", "aria-live": "polite" },
-    el("h3", { text: game ? `Game over${winner ? `: ${winner}` : ""}` : `Hand ${ev.hand_number ?? ""} over${winner ? `: ${winner}` : ""}` }),
+    el("h3", {}, line.text ? wordsWithCards(line.text) : RESULT_HEADINGS[game ? "game_end" : "hand_end"]),
     el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: "Player" }), game ? null : el("th", { text: "Hand" }), el("th", { text: "Total" }))), el("tbody", {}, rows)),
   );
 }
@@ -168,11 +180,12 @@ const PRESENCE_WORDS = {
 /** ... and with no game running: no bot, no clock. */
 const PRESENCE_IDLE = { dropped: "dropped out", left: "left the table" };
 
-/** One line of the log. @param {LogEntry} entry @param {(string | null)[]} n */
-export function logLine(entry, n) {
+/** One line of the log. @param {LogEntry} entry */
+export function logLine(entry) {
   switch (entry.kind) {
     case "event":
-      return el("li", { class: "event", dataset: { seq: String(entry.seq) } }, describeEvent(entry.ev, n));
+      // the server's words; from a server that sends none, only what kind of thing happened
+      return el("li", { class: "event", dataset: { seq: String(entry.seq) } }, entry.text ? wordsWithCards(entry.text) : entry.ev.kind);
     case "talk":
       return el("li", { class: "talk" }, el("b", { class: "who", text: `${entry.name}: ` }), el("span", { class: "talk-text", text: entry.text }));
     case "presence": {
@@ -196,11 +209,11 @@ const RECENT = 3;
  * the talk bar), so what the others just did would be off screen; the stylesheet shows
  * this only while the log is not beside the board. The log itself is what a screen
  * reader follows, so this copy is hidden from one.
- * @param {TableRecord} t @param {(string | null)[]} n */
-function recent(t, n) {
+ * @param {TableRecord} t */
+function recent(t) {
   const last = t.log.slice(-RECENT);
   if (!last.length) return null;
-  return el("ol", { class: "recent", id: "recent", "aria-hidden": "true" }, last.map((entry) => logLine(entry, n)));
+  return el("ol", { class: "recent", id: "recent", "aria-hidden": "true" }, last.map((entry) => logLine(entry)));
 }
 
 /** Draw the table `t` into the page's table screen. @param {App} app @param {TableRecord} t */
@@ -223,7 +236,7 @@ export function renderTable(app, t) {
   fill(
     $("#table-main"),
     seatStrip(app, t, n),
-    recent(t, n),
+    recent(t),
     board && view ? board.render(view, ctx) : el("p", { class: "dim board-wait", text: t.state === "waiting" ? "Waiting for the game to start." : "" }),
     result(t, n),
     actions(app, t),
@@ -235,6 +248,6 @@ export function renderTable(app, t) {
   if (heard) fill(shout, el("b", { class: "who", text: `${heard.name} shouts: ` }), heard.text);
   const log = $("#log");
   const atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
-  fill(log, t.log.map((entry) => logLine(entry, n)));
+  fill(log, t.log.map((entry) => logLine(entry)));
   if (atEnd) log.scrollTop = log.scrollHeight;
 }

@@ -78,6 +78,15 @@ test("shedding: the pile, the suit, the direction, and the hand with its playabl
   assert.equal(shedding.seatBadge(/** @type {any} */ (out), 1), "out");
 });
 
+test("shedding: a power waiting is said in the view's words (its kind where it has none)", () => {
+  const pending = { kind: "pickup", count: 4, cards: ["2S", "2H"] };
+  const owed = { ...SHEDDING, pending, awaiting: "stack, cancel, or draw 4" };
+  const facts = byClass(shedding.render(/** @type {any} */ (owed), context()), "fact").map(text);
+  assert.equal(facts.at(-1), "Pending: stack, cancel, or draw 4");
+  const bare = { ...SHEDDING, pending, awaiting: null };
+  assert.equal(byClass(shedding.render(/** @type {any} */ (bare), context()), "fact").map(text).at(-1), "Pending: pickup");
+});
+
 test("shedding: a spectator's board hides the hands and marks nothing", () => {
   const board = shedding.render(/** @type {any} */ ({ ...SHEDDING, viewer: null, hand: null }), context([], false));
   assert.equal(byClass(board, "card").filter((c) => c.tagName === "BUTTON").length, 0);

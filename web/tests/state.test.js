@@ -18,8 +18,8 @@ function seated(seq = 3) {
   return s;
 }
 
-/** @param {number} seq @param {object} event */
-const event = (seq, event) => ({ type: "event", table: "4", seq, event });
+/** @param {number} seq @param {object} event @param {string} [text] */
+const event = (seq, event, text) => ({ type: "event", table: "4", seq, event, text });
 
 test("a snapshot replaces what the page knew of the table", () => {
   const s = seated();
@@ -46,7 +46,7 @@ test("an empty view (before the first game) is no view", () => {
 test("events apply once, in order; a duplicate is ignored and a jump is a gap", () => {
   const s = seated();
   const t = s.table("4");
-  assert.equal(s.handle(event(4, { kind: "play", seat: 0, cards: ["6C"], text: "alice plays 6♣" })), "event");
+  assert.equal(s.handle(event(4, { kind: "play", seat: 0, cards: ["6C"] }, "alice plays 6♣")), "event");
   assert.equal(s.handle(event(4, { kind: "play", seat: 0, cards: ["6C"] })), null);
   assert.equal(t.log.length, 1);
   assert.equal(s.handle(event(6, { kind: "draw", seat: 1, count: 1 })), "gap");
@@ -54,7 +54,10 @@ test("events apply once, in order; a duplicate is ignored and a jump is a gap", 
   assert.equal(t.log.length, 1);
   const line = t.log[0];
   assert.equal(line.kind, "event");
-  assert.equal(line.kind === "event" && line.ev.text, "alice plays 6♣");
+  assert.equal(line.kind === "event" && line.text, "alice plays 6♣", "the server's words, kept with the event");
+  s.handle(event(5, { kind: "pass", seat: 1 }));
+  const bare = t.log[1];
+  assert.equal(bare.kind === "event" && bare.text, null, "a server that sends no words");
 });
 
 test("events asked for after a snapshot are filed into the log in seq order, once", () => {
@@ -63,9 +66,10 @@ test("events asked for after a snapshot are filed into the log in seq order, onc
   s.handle(event(11, { kind: "pass", seat: 1 }));
   t.backfillTo = 10;
   assert.equal(s.handle(event(8, { kind: "draw", seat: 0, count: 1 })), "event");
-  assert.equal(s.handle(event(7, { kind: "play", seat: 1, cards: ["5C"] })), "event");
+  assert.equal(s.handle(event(7, { kind: "play", seat: 1, cards: ["5C"] }, "bot 1 plays 5♣")), "event");
   assert.equal(s.handle(event(8, { kind: "draw", seat: 0, count: 1 })), null);
   assert.deepEqual(t.log.map((l) => (l.kind === "event" ? l.seq : -1)), [7, 8, 11]);
+  assert.equal(t.log[0].kind === "event" && t.log[0].text, "bot 1 plays 5♣", "an old event keeps its words");
   assert.equal(t.seq, 11);
   t.backfillTo = null;
   assert.equal(s.handle(event(9, { kind: "pass", seat: 0 })), null);
@@ -93,12 +97,13 @@ test("a turn moves the turn, the legal actions, the server's words and the view"
 test("a hand's and a game's end are kept as the result until the next deal or game", () => {
   const s = seated();
   const t = s.table("4");
-  s.handle(event(4, { kind: "hand_end", hand_number: 1, points: [5, 0], scores: [5, 0] }));
-  assert.equal(t.result && t.result.kind, "hand_end");
+  s.handle(event(4, { kind: "hand_end", hand_number: 1, points: [5, 0], scores: [5, 0] }, "Hand over: alice went out first"));
+  assert.equal(t.result && t.result.ev.kind, "hand_end");
+  assert.equal(t.result && t.result.text, "Hand over: alice went out first");
   s.handle(event(5, { kind: "deal", dealer: 1, hand_number: 2 }));
   assert.equal(t.result, null);
   s.handle(event(6, { kind: "game_end", winner: 0, scores: [10, 0] }));
-  assert.equal(t.result && t.result.kind, "game_end");
+  assert.equal(t.result && t.result.ev.kind, "game_end");
   s.handle({ type: "snapshot", table: "4", seq: 7, state: "playing", view: VIEW, seat: 0, players: ["alice", "bob"] });
   assert.equal(t.result, null, "a new game's snapshot ends the last game's result");
 });

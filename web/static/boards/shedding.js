@@ -3,7 +3,6 @@
 // hand's size (beside the names), and the viewer's hand as cards to tap: tap cards to
 // select them (in the order they are to be laid), then Play.
 import { SUITS, SUIT_NAMES } from "../cards.js";
-import { pendingText } from "../describe.js";
 import { el } from "../dom.js";
 import { bigCard, handRow } from "./hand.js";
 import { playable } from "./legal.js";
@@ -42,7 +41,8 @@ export function render(view, ctx) {
     const s = view.nominated;
     facts.push(el("div", { class: `fact suit ${s === "H" || s === "D" ? "red" : "black"}`, text: `Suit: ${SUITS[s]} ${SUIT_NAMES[s]}` }));
   }
-  if (view.pending) facts.push(el("div", { class: "fact warn", text: `Pending: ${pendingText(view.pending)}` }));
+  // what the power waiting asks for, in the server's words (its kind where it sends none)
+  if (view.pending) facts.push(el("div", { class: "fact warn", text: `Pending: ${view.awaiting || view.pending.kind}` }));
   return el(
     "div",
     { class: "board shedding" },
