@@ -157,7 +157,7 @@ function leaders(app) {
 /** @param {number} n @param {string} word */
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-/** Where one of `people` is, as the terminal client says it (client/players.py): its
+/** Where one of `people` is, as the terminal client says it (client/terminal/players.py): its
  * tables, then how many more the server left out of the list.
  * @param {Person} person @returns {string} */
 export function whereabouts(person) {

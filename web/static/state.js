@@ -1,6 +1,6 @@
 // @ts-check
 // What the page knows about the server and its tables, folded in from messages (the
-// terminal client's client/state.py). Events apply once, in order: one whose seq is not
+// terminal client's client/net/state.py). Events apply once, in order: one whose seq is not
 // past the table's is a duplicate (a resume may overlap) and is ignored.
 // No DOM here: node runs it as it is (web/tests/state.test.js).
 
