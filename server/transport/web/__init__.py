@@ -3,12 +3,14 @@ fixed table built when the server starts.
 
 The table maps each URL path to the bytes it serves; a request is looked up in it and in
 nothing else, so no request ever names a file (no path is joined, no ``..`` can climb).
-The files are this package's own resources (``static/``, shipped in the wheel), read once
-through ``importlib.resources``: ``static/index.html`` is served at ``/`` (and at
-``/index.html``), and every other file at its path under ``static/``, so ``static/app.js``
-is ``/app.js`` and ``static/boards/abbott.js`` is ``/boards/abbott.js``. A file whose kind is
-not in ``CONTENT_TYPES`` (or whose name starts with a dot) is not served. ``/rules/FAMILY``
-serves the same rules text as the terminal client's F2 (``protocol.rules``).
+The files are the browser client's, the ``static/`` folder of the top-level ``web`` package
+(package data, shipped in the wheel), read once through ``importlib.resources``; no Python
+of that package is imported (it has none: the files are data). ``static/index.html`` is
+served at ``/`` (and at ``/index.html``), and every other file at its path under
+``static/``, so ``static/app.js`` is ``/app.js`` and ``static/boards/abbott.js`` is
+``/boards/abbott.js``. A file whose kind is not in ``CONTENT_TYPES`` (or whose name starts
+with a dot) is not served. ``/rules/FAMILY`` serves the same rules text as the terminal
+client's F2 (``protocol.rules``).
 
 Every response names its content type (``X-Content-Type-Options: nosniff`` makes the
 browser hold to it) and carries a strong ``ETag`` (a hash of the bytes) with
@@ -75,10 +77,17 @@ def _walk(folder: Traversable, prefix: str) -> Iterator[tuple[str, Traversable]]
             yield f"{prefix}{entry.name}", entry
 
 
+#: The package whose ``static/`` folder holds the browser client's files.
+CLIENT_PACKAGE = "web"
+
+
 def static_files() -> dict[str, Resource]:
     """URL path -> resource for every file of the web client (none if it is not installed)."""
-    folder = resources.files(__package__).joinpath("static")
     table: dict[str, Resource] = {}
+    try:
+        folder = resources.files(CLIENT_PACKAGE).joinpath("static")
+    except ModuleNotFoundError:
+        return table
     if not folder.is_dir():
         return table
     for relative, entry in _walk(folder, ""):

@@ -1,34 +1,60 @@
+// @ts-check
 // The web client: the terminal client's sibling for people without Python. It speaks the
 // WebSocket binding of docs/protocol.md, keeps its name's secret and its seats' tokens per
 // server in this browser, and shows the same lobby, boards, legal actions, talk and rules.
 import { ordered, playFor } from "./boards/legal.js";
 import { $, el, fill } from "./dom.js";
-import { renderLobby } from "./lobby.js";
+import { houseRules, renderLobby } from "./lobby.js";
 import { Connection } from "./net.js";
 import { CLOCK_WARNING, ClientState, clockLeft, myTurn } from "./state.js";
 import { newSecret, store } from "./store.js";
 import { boardOf, renderTable } from "./table.js";
 
+/** @typedef {import("../types").ServerMessage} ServerMessage */
+/** @typedef {import("../types").Reply} Reply */
+/** @typedef {import("../types").Welcome} Welcome */
+/** @typedef {import("../types").TopPlayer} TopPlayer */
+/** @typedef {import("./state.js").TableRecord} TableRecord */
+/** @typedef {"connecting" | "offline" | "online"} Status */
+
+/**
+ * What the page shows, beside what it knows of the server (`ClientState`).
+ * @typedef {object} Screen
+ * @property {string} screen name, lobby, table, or none yet
+ * @property {string | null} current the table on screen
+ * @property {string[]} selection shedding: cards chosen to lay, in order
+ * @property {boolean} confirming a selection not in the legal list was tapped once
+ * @property {string | null} createRuleset the ruleset chosen in the new table's form
+ * @property {Record<string, TopPlayer[]>} top the best rated of each family
+ * @property {Status} status
+ * @property {boolean} shoutsOff the server answered a shout with not_allowed
+ * @property {{name: string, text: string} | null} shoutLine the last shout heard at a table
+ */
+
 const FAMILIES = ["shedding", "abbott", "kilodney"];
 const LOBBY_REFRESH_MS = 5000;
 const NAME_RULE = /^[\p{L}\p{N}][\p{L}\p{N}_.-]{0,23}$/u;
 
-class App {
+export class App {
   constructor() {
     this.state = new ClientState();
+    /** @type {Screen} */
     this.ui = {
       screen: "none",
-      current: null, // the table on screen
-      selection: [], // shedding: cards chosen to lay, in order
-      confirming: false, // a selection not in the legal list was tapped once
+      current: null,
+      selection: [],
+      confirming: false,
       createRuleset: null,
       top: {},
       status: "connecting",
-      shoutsOff: false, // the server answered a shout with not_allowed
-      shoutLine: null, // the last shout heard while at a table, shown above its log
+      shoutsOff: false,
+      shoutLine: null,
     };
     this.drawing = false;
+    /** @type {ReturnType<typeof setTimeout> | null} */
     this.saving = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.toastTimer = undefined;
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     this.conn = new Connection(`${scheme}//${location.host}/ws`, {
       onMessage: (msg) => this.onMessage(msg),
@@ -45,6 +71,7 @@ class App {
 
   // ---- connection ----------------------------------------------------------------
 
+  /** @param {Welcome} welcome */
   async onOpen(welcome) {
     this.state.server = welcome.server || "";
     const known = store.identity();
@@ -54,7 +81,7 @@ class App {
         await this.afterNamed();
         return;
       }
-      this.toast(reply.text || reply.code);
+      this.toast(errorText(reply));
     }
     this.show("name");
   }
@@ -108,16 +135,19 @@ class App {
     await this.conn.request({ type: "list_tables" });
   }
 
+  /** @param {Status} status */
   setStatus(status) {
     this.ui.status = status;
+    /** @type {Record<Status, string>} */
     const words = { connecting: "connecting…", offline: "offline: reconnecting…", online: "" };
     fill($("#status"), words[status] ?? status);
     document.body.classList.toggle("offline", status !== "online");
   }
 
+  /** @param {ServerMessage} msg */
   onMessage(msg) {
     const changed = this.state.handle(msg);
-    const t = msg.table !== undefined ? this.state.tables.get(String(msg.table)) : undefined;
+    const t = "table" in msg && msg.table !== undefined && msg.table !== null ? this.state.tables.get(String(msg.table)) : undefined;
     if (changed === "gap" && t) {
       if (t.token) this.conn.request({ type: "resume", table: t.table, token: t.token, last_seq: t.seq });
       else this.conn.request({ type: "spectate", table: t.table, last_seq: t.seq });
@@ -146,7 +176,7 @@ class App {
   }
 
   persistNow() {
-    clearTimeout(this.saving);
+    if (this.saving !== null) clearTimeout(this.saving);
     this.saving = null;
     for (const t of this.state.tables.values()) {
       if (!t.token) continue;
@@ -158,8 +188,11 @@ class App {
 
   // ---- what a person does -----------------------------------------------------
 
+  /** Play under `name`, with the secret given, or the one kept for it here (made if none).
+   * @param {string} name @param {string | null} given @returns {Promise<Reply>} */
   async claim(name, given) {
-    const secret = given || (store.identity() && store.identity().name === name ? store.identity().secret : null) || store.secretFor(name);
+    const known = store.identity();
+    const secret = given || (known && known.name === name ? known.secret : null) || store.secretFor(name);
     const reply = await this.conn.request({ type: "claim_name", name, secret });
     if (reply.type !== "named") return reply;
     store.secretFor(reply.name, secret);
@@ -168,6 +201,7 @@ class App {
     return reply;
   }
 
+  /** @returns {Promise<Reply>} */
   async claimGuest() {
     for (let i = 0; i < 4; i++) {
       const digits = new Uint16Array(1);
@@ -181,32 +215,36 @@ class App {
         await this.afterNamed();
         return reply;
       }
-      if (reply.code !== "name_taken") return reply;
+      if (reply.type !== "error" || reply.code !== "name_taken") return reply;
     }
-    return { type: "error", text: "no free guest name: pick a name" };
+    return { type: "error", code: "name_taken", text: "no free guest name: pick a name" };
   }
 
+  /** @param {string} table */
   async join(table) {
     const reply = await this.conn.request({ type: "join", table });
-    if (reply.type !== "seated") return this.toast(reply.text || reply.code);
+    if (reply.type !== "seated") return this.toast(errorText(reply));
     this.open(table);
     this.persistSoon();
     this.catchUpLog(table);
   }
 
+  /** @param {string} table */
   async watch(table) {
     const reply = await this.conn.request({ type: "spectate", table });
-    if (reply.type === "error") return this.toast(reply.text || reply.code);
+    if (reply.type === "error") return this.toast(errorText(reply));
     this.open(table);
     this.catchUpLog(table);
   }
 
   /** A table joined or watched mid-game: its snapshot has the board, not how it came
    * about, so the last events of the game are asked for, for the log only (from 40
-   * back; from fewer when a snapshot comes instead: the game is younger than that). */
+   * back; from fewer when a snapshot comes instead: the game is younger than that).
+   * @param {string} table @param {number} [back] */
   async catchUpLog(table, back = 40) {
+    /** @param {number} ms @returns {Promise<void>} */
     const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-    for (let i = 0; i < 20 && !(this.state.tables.get(table) || {}).synced; i++) await sleep(100);
+    for (let i = 0; i < 20 && !this.state.tables.get(table)?.synced; i++) await sleep(100);
     const t = this.state.tables.get(table);
     if (!t || t.seq <= 1 || !["playing", "paused", "over"].includes(t.state)) return;
     const newest = (t.backfillTo = t.seq);
@@ -223,12 +261,15 @@ class App {
     }
   }
 
+  /** Make a table, sit down at it and put `bots` bots in the other seats (all of them:
+   * the game starts at once). @param {string} ruleset @param {number} seats
+   * @param {number} bots @param {Record<string, unknown>} options */
   async create(ruleset, seats, bots, options) {
     const made = await this.conn.request({ type: "create_table", ruleset, seats, options });
-    if (made.type !== "ok") return this.toast(made.text || made.code);
+    if (made.type !== "ok" || !made.table) return this.toast(errorText(made));
     const table = made.table;
     const seated = await this.conn.request({ type: "join", table });
-    if (seated.type !== "seated") return this.toast(seated.text || seated.code);
+    if (seated.type !== "seated") return this.toast(errorText(seated));
     this.open(table);
     this.persistSoon();
     if (bots >= seats - 1) {
@@ -246,7 +287,7 @@ class App {
     const table = this.ui.current;
     if (table === null) return this.show("lobby");
     const reply = await this.conn.request({ type: "leave", table });
-    if (reply.type === "error" && reply.code !== "no_table" && reply.code !== "no_seat") return this.toast(reply.text || reply.code);
+    if (reply.type === "error" && reply.code !== "no_table" && reply.code !== "no_seat") return this.toast(errorText(reply));
     store.forgetSeat(table);
     this.state.tables.delete(table);
     this.ui.current = null;
@@ -254,16 +295,18 @@ class App {
     this.conn.request({ type: "list_tables" });
   }
 
+  /** @param {string} type @param {string} table @param {Record<string, unknown>} [extra] */
   async tableRequest(type, table, extra = {}) {
     const reply = await this.conn.request({ type, table, ...extra });
     if (reply.type === "error") {
-      this.state.note(table, reply.text || reply.code, "error");
-      this.toast(reply.text || reply.code);
+      this.state.note(table, errorText(reply), "error");
+      this.toast(errorText(reply));
     }
     this.render();
     return reply;
   }
 
+  /** @param {string} action */
   async act(action) {
     const t = this.table();
     if (!t) return;
@@ -271,21 +314,22 @@ class App {
     const reply = await this.conn.request({ type: "act", table: t.table, action });
     if (reply.type === "ok") this.ui.selection = [];
     else {
-      this.state.note(t.table, `${action}: ${reply.text || reply.code}`, "error");
-      this.toast(reply.text || reply.code);
+      this.state.note(t.table, `${action}: ${errorText(reply)}`, "error");
+      this.toast(errorText(reply));
     }
     this.render();
   }
 
+  /** @param {string} text */
   async say(text) {
     const t = this.table();
     if (!t || !text.trim()) return;
     const reply = await this.conn.request({ type: "say", table: t.table, text });
-    if (reply.type === "error") this.toast(reply.text || reply.code);
+    if (reply.type === "error") this.toast(errorText(reply));
   }
 
   /** A shout to everyone online; a server with shouts off says `not_allowed`, and the
-   * shout line goes away for the rest of the visit. */
+   * shout line goes away for the rest of the visit. @param {string} text */
   async shout(text) {
     if (!text.trim()) return;
     const reply = await this.conn.request({ type: "shout", text });
@@ -294,9 +338,10 @@ class App {
       this.ui.shoutsOff = true;
       this.render();
     }
-    this.toast(reply.text || reply.code);
+    this.toast(errorText(reply));
   }
 
+  /** @param {string} card */
   tapCard(card) {
     const t = this.table();
     if (!t) return;
@@ -336,22 +381,26 @@ class App {
 
   keepSelectionValid() {
     const t = this.table();
-    const hand = (t && t.view && t.view.hand) || [];
+    const hand = (t && t.view && "hand" in t.view && t.view.hand) || [];
     this.ui.selection = this.ui.selection.filter((c) => hand.includes(c));
   }
 
   // ---- dialogs: rules, finger, top ----------------------------------------------
 
+  /** @param {string} title @param {...import("../types").Child} body */
   dialog(title, ...body) {
     fill($("#dialog-title"), title);
     fill($("#dialog-body"), ...body);
-    const d = $("#dialog");
+    const d = $("#dialog", HTMLDialogElement);
     if (!d.open) d.showModal();
   }
 
   async openRules() {
     const t = this.table();
-    const family = t && t.view ? t.view.family : (this.state.rulesets.find((r) => r.name === ((this.state.lobby.find((x) => String(x.table) === (t && t.table)) || {}).ruleset)) || {}).family;
+    /** The table as the lobby lists it: its house rules in the server's words. */
+    const listed = () => this.state.lobby.find((x) => String(x.table) === (t && t.table));
+    if (t && !listed()) await this.conn.request({ type: "list_tables" });
+    const family = t && t.view ? t.view.family : (this.state.rulesets.find((r) => r.name === (listed() || {}).ruleset) || {}).family;
     if (!family) return this.toast("The rules show once the game's family is known");
     let text;
     try {
@@ -360,21 +409,22 @@ class App {
     } catch {
       text = "The rules could not be fetched.";
     }
-    const options = Object.entries((t && t.view && t.view.options) || {});
+    const options = houseRules(listed(), t && t.view);
     this.dialog(
       `Rules: ${family}`,
-      options.length ? el("p", { class: "house-rules" }, el("b", { text: "This table's house rules: " }), options.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(", ")) : null,
+      options.length ? el("p", { class: "house-rules" }, el("b", { text: "This table's house rules: " }), options.join(", ")) : null,
       el("pre", { class: "rules", id: "rules-text", text }),
     );
   }
 
+  /** @param {string | null} name */
   async finger(name) {
     const reply = await this.conn.request({ type: "get_profile", name: name || null });
-    if (reply.type !== "profile") return this.playersDialog(el("p", { class: "error", text: reply.text || reply.code }));
+    if (reply.type !== "profile") return this.playersDialog(el("p", { class: "error", text: errorText(reply) }));
     const ratings = (reply.ratings || []).map((r) => el("li", { text: `${r.family}: ${Math.round(r.rating)} (${r.games} games)` }));
     const tallies = (reply.tallies || []).map((r) => el("li", { text: `${r.ruleset}: ${r.won} won of ${r.played}` }));
     const recent = (reply.recent || []).map((g) => el("li", { text: `${g.ruleset} at table ${g.table}: ${g.places && g.places[g.seat] === 0 ? "won" : "played"} · ${(g.players || []).join(", ")}` }));
-    const mine = reply.name === this.state.name && store.identity();
+    const mine = reply.name === this.state.name ? store.identity() : null;
     this.playersDialog(
       el(
         "div",
@@ -384,7 +434,7 @@ class App {
         ratings.length ? [el("h4", { text: "Ratings" }), el("ul", {}, ratings)] : el("p", { class: "dim", text: "Not rated yet" }),
         tallies.length ? [el("h4", { text: "Games" }), el("ul", {}, tallies)] : null,
         recent.length ? [el("h4", { text: "Last games" }), el("ul", {}, recent)] : null,
-        mine ? el("details", {}, el("summary", { text: "Your secret (to use this name on another device)" }), el("code", { class: "secret", text: store.identity().secret })) : null,
+        mine ? el("details", {}, el("summary", { text: "Your secret (to use this name on another device)" }), el("code", { class: "secret", text: mine.secret })) : null,
         mine ? el("button", { type: "button", id: "other-name", onclick: () => this.otherName() }, "Play under another name") : null,
       ),
     );
@@ -394,21 +444,23 @@ class App {
   otherName() {
     const held = [...this.state.tables.values()].some((t) => t.token);
     if (held) return this.toast("Leave your tables first: a seat keeps the name it was taken under");
-    $("#dialog").close();
+    $("#dialog", HTMLDialogElement).close();
     store.forgetName();
     $("#me").hidden = true;
     this.show("name");
   }
 
+  /** @param {string} family */
   async top(family) {
     const reply = await this.conn.request({ type: "get_top", family });
-    if (reply.type !== "top") return this.playersDialog(el("p", { class: "error", text: reply.text || reply.code }));
+    if (reply.type !== "top") return this.playersDialog(el("p", { class: "error", text: errorText(reply) }));
     const rows = (reply.players || []).map((p) =>
       el("li", {}, el("button", { type: "button", class: "link", onclick: () => this.finger(p.name) }, p.name), ` ${Math.round(p.rating)} · ${p.games} games`),
     );
     this.playersDialog(el("div", { id: "top" }, el("h3", { text: `Best rated: ${reply.family}` }), rows.length ? el("ol", {}, rows) : el("p", { class: "dim", text: "nobody rated yet" })));
   }
 
+  /** @param {HTMLElement | null} [result] */
   playersDialog(result = null) {
     const nameInput = el("input", { id: "finger-name", name: "finger", autocapitalize: "off", placeholder: this.state.name || "name" });
     const familySelect = el("select", { id: "top-family" }, FAMILIES.map((f) => el("option", { value: f }, f)));
@@ -439,6 +491,7 @@ class App {
     return this.ui.current === null ? null : this.state.tables.get(this.ui.current) || null;
   }
 
+  /** @param {string} table */
   open(table) {
     if (this.ui.current !== table) this.ui.selection = [];
     this.ui.current = table;
@@ -449,6 +502,7 @@ class App {
     });
   }
 
+  /** @param {string} screen */
   show(screen) {
     this.ui.screen = screen;
     for (const id of ["name-screen", "lobby", "table"]) $(`#${id}`).hidden = true;
@@ -476,7 +530,7 @@ class App {
     const t = this.table();
     const clock = $("#clock");
     const left = t && t.state === "playing" ? clockLeft(t) : null;
-    if (left === null) {
+    if (t === null || left === null) {
       clock.textContent = "";
       clock.className = "clock";
       return;
@@ -493,6 +547,7 @@ class App {
     }
   }
 
+  /** @param {string | null | undefined} text */
   toast(text) {
     const box = $("#toast");
     box.textContent = String(text || "");
@@ -506,17 +561,17 @@ class App {
   wire() {
     $("#name-form").addEventListener("submit", async (e) => {
       e.preventDefault();
-      const name = $("#name-input").value.trim();
+      const name = $("#name-input", HTMLInputElement).value.trim();
       if (!NAME_RULE.test(name)) {
         fill($("#name-error"), "A name is 1 to 24 letters, digits, _ - or ., starting with a letter or digit.");
         return;
       }
-      const reply = await this.claim(name, $("#secret-input").value.trim() || null);
-      fill($("#name-error"), reply.type === "named" ? "" : reply.code === "name_taken" ? "That name belongs to someone else (or your secret is not its secret)." : reply.text || reply.code);
+      const reply = await this.claim(name, $("#secret-input", HTMLInputElement).value.trim() || null);
+      fill($("#name-error"), reply.type === "named" ? "" : reply.type === "error" && reply.code === "name_taken" ? "That name belongs to someone else (or your secret is not its secret)." : errorText(reply));
     });
     $("#guest").addEventListener("click", async () => {
       const reply = await this.claimGuest();
-      fill($("#name-error"), reply.type === "named" ? "" : reply.text || reply.code);
+      fill($("#name-error"), reply.type === "named" ? "" : errorText(reply));
     });
     $("#lobby-btn").addEventListener("click", () => {
       if (this.state.name) {
@@ -530,7 +585,7 @@ class App {
     $("#leave-btn").addEventListener("click", () => this.leave());
     $("#talk-form").addEventListener("submit", (e) => {
       e.preventDefault();
-      const input = $("#talk");
+      const input = $("#talk", HTMLInputElement);
       this.say(input.value);
       input.value = "";
     });
@@ -542,7 +597,7 @@ class App {
   }
 
   /** Keys for play on a desktop: 1-9 pick a legal action, Enter plays the selection,
-   * t talks, r shows the rules, Escape clears the selection. */
+   * t talks, r shows the rules, Escape clears the selection. @param {KeyboardEvent} e */
   key(e) {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     const typing = e.target instanceof HTMLElement && e.target.closest("input, textarea, select");
@@ -550,11 +605,11 @@ class App {
       if (e.key === "Escape") e.target.blur();
       return;
     }
-    if (this.ui.screen !== "table" || $("#dialog").open) return;
+    if (this.ui.screen !== "table" || $("#dialog", HTMLDialogElement).open) return;
     const t = this.table();
     if (!t) return;
     if (/^[1-9]$/.test(e.key)) {
-      const action = ordered(t.legal)[Number(e.key) - 1];
+      const action = ordered(t.choices, t.legal)[Number(e.key) - 1];
       if (action && myTurn(t)) {
         e.preventDefault();
         this.act(action);
@@ -572,4 +627,9 @@ class App {
   }
 }
 
-window.switchboard = new App();
+/** An error reply's words for a person: its text, else its code. @param {Reply} reply */
+function errorText(reply) {
+  return ("text" in reply && reply.text) || ("code" in reply && reply.code) || reply.type;
+}
+
+/** @type {any} */ (window).switchboard = new App();

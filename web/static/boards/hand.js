@@ -1,8 +1,14 @@
+// @ts-check
 // The viewer's own hand as cards to tap, shared by shedding and kilodney: sorted, a gap
 // between suits, playable cards marked, the selected ones raised.
 import { cardClass, cardText, sortCards } from "../cards.js";
 import { el } from "../dom.js";
 
+/** @typedef {import("../../types").BoardContext} BoardContext */
+
+/** The viewer's hand, or a line saying it is hidden (a spectator).
+ * @param {{hand?: string[] | null}} view @param {BoardContext} ctx @param {Set<string>} marks
+ * @returns {HTMLElement} */
 export function handRow(view, ctx, marks) {
   if (view.hand === null || view.hand === undefined) {
     return el("p", { class: "dim", text: "Watching: the hands are hidden" });
@@ -36,7 +42,7 @@ export function handRow(view, ctx, marks) {
   return el("div", { class: "hand-box" }, el("h3", { text: `Your hand (${view.hand.length})` }), row);
 }
 
-/** A big card (the pile's top). */
+/** A big card (the pile's top). @param {string | null | undefined} card */
 export function bigCard(card) {
   if (!card) return el("div", { class: "card big empty", text: "—" });
   return el("div", { class: `card big ${cardClass(card)}`, dataset: { card }, text: cardText(card) });

@@ -1,28 +1,55 @@
+// @ts-check
 // The table screen: who sits where (and who is here, away or gone), the family's board,
 // every legal action as a button (wrapped, never cut off; digits pick them on a desktop),
 // the game master's controls, the end of a hand or game with its scores, and the log.
+// Every sentence of the game (an event, what a seat must answer, a legal move's label and
+// its group's heading) is the server's, laid out here as it came; only cards are drawn as
+// cards (coloured, and in a label with their suit's glyph).
 import * as abbott from "./boards/abbott.js";
 import * as kilodney from "./boards/kilodney.js";
-import { grouped, mustText, ordered, playFor } from "./boards/legal.js";
+import { groups, ordered, playFor } from "./boards/legal.js";
 import * as shedding from "./boards/shedding.js";
-import { actionLabel, cardSpan } from "./cards.js";
-import { describeEvent, seatName } from "./describe.js";
-import { el, fill } from "./dom.js";
+import { actionLabel, cardSpan, wordsWithCards } from "./cards.js";
+import { $, el, fill } from "./dom.js";
 import { away, myTurn, names } from "./state.js";
 
+/** @typedef {import("./app.js").App} App */
+/** @typedef {import("./state.js").TableRecord} TableRecord */
+/** @typedef {import("./state.js").LogEntry} LogEntry */
+/** @typedef {import("../types").View} View */
+/** @typedef {import("../types").TableEvent} TableEvent */
+
+/**
+ * A family's board: whether cards are selected before a play, what the seat strip shows
+ * beside a seat, and the board itself.
+ * @typedef {object} Board
+ * @property {boolean} selects
+ * @property {(view: any, seat: number) => string} seatBadge
+ * @property {(view: any, ctx: import("../types").BoardContext) => HTMLElement} render
+ */
+
+/** @type {Record<string, Board>} */
 const BOARDS = { abbott, shedding, kilodney };
 
+/** How a seat is named in a list of seats: its player's name, or the seat's number.
+ * @param {(string | null)[]} n @param {number | null | undefined} seat @returns {string} */
+function seatName(n, seat) {
+  return (seat !== null && seat !== undefined && n[seat]) || `seat ${seat}`;
+}
+
+/** The board of the table's family, or null before its first view. @param {TableRecord} t */
 export function boardOf(t) {
   return BOARDS[(t.view && t.view.family) || ""] || null;
 }
 
+/** @param {App} app @param {TableRecord} t @param {(string | null)[]} n */
 function seatStrip(app, t, n) {
-  const view = t.view || {};
+  const view = t.view;
   const board = boardOf(t);
   const strip = el("ul", { class: "seats", id: "seats" });
   t.players.forEach((player, seat) => {
     const status = player === null ? "empty" : player.startsWith("bot:") ? "bot" : away(t, seat) === "dropped" ? "away" : away(t, seat) === "left" ? "gone" : "here";
-    const turn = view.to_act === seat && !view.over;
+    const turn = view !== null && view.to_act === seat && !view.over;
     const tags = [];
     if (seat === t.seat) tags.push("you");
     if (player !== null && player === t.master) tags.push("master");
@@ -36,8 +63,8 @@ function seatStrip(app, t, n) {
           : el("span", { class: "who", text: n[seat] || `seat ${seat} (empty)` }),
         tags.length ? el("span", { class: "dim", text: ` (${tags.join(", ")})` }) : null,
         status === "away" || status === "gone" ? el("span", { class: "presence warn", text: status }) : null,
-        el("span", { class: "badge", text: board && t.view ? board.seatBadge(view, seat) : "" }),
-        t.view ? el("span", { class: "score", text: `${(view.scores || [])[seat] ?? 0}` }) : null,
+        el("span", { class: "badge", text: board && view ? board.seatBadge(view, seat) : "" }),
+        view ? el("span", { class: "score", text: `${(view.scores || [])[seat] ?? 0}` }) : null,
       ),
     );
   });
@@ -46,37 +73,37 @@ function seatStrip(app, t, n) {
   return strip;
 }
 
-function actions(app, t) {
+/** What the viewer may do now: what he must answer and the legal actions, in the
+ * server's words and order, as buttons; and the selection to play (shedding).
+ * @param {App} app @param {TableRecord} t */
+export function actions(app, t) {
   const box = el("div", { class: "actions", id: "actions" });
-  const view = t.view || {};
+  const view = t.view;
   if (!myTurn(t)) {
-    if (t.state === "playing" && view.to_act !== undefined && view.to_act !== null && !view.over) {
+    if (t.state === "playing" && view && view.to_act !== undefined && view.to_act !== null && !view.over) {
       box.append(el("p", { class: "waiting dim", text: `Waiting for ${seatName(names(t), view.to_act)}…` }));
     }
     if (!t.legal.length) return box;
   }
-  if (view.family === "shedding" && t.seat === view.to_act) {
-    const must = mustText(view, t.legal);
-    if (must) box.append(el("p", { class: "must", id: "must", text: must }));
-  }
-  const keys = ordered(t.legal);
-  for (const [heading, list] of grouped(t.legal)) {
+  if (t.must) box.append(el("p", { class: "must", id: "must" }, wordsWithCards(t.must)));
+  const keys = ordered(t.choices, t.legal);
+  for (const [heading, items] of groups(t.choices, t.legal)) {
     const row = el("div", { class: "action-row" }, el("span", { class: "heading", text: heading }));
-    for (const action of list) {
+    for (const [action, label] of items) {
       const key = keys.indexOf(action) + 1;
       row.append(
         el(
           "button",
-          { type: "button", class: "act", dataset: { action }, onclick: () => app.act(action) },
+          { type: "button", class: "act", dataset: { action, label }, onclick: () => app.act(action) },
           key <= 9 ? el("kbd", { text: String(key) }) : null,
-          actionLabel(action),
+          actionLabel(label),
         ),
       );
     }
     box.append(row);
   }
   const board = boardOf(t);
-  if (board && board.selects && (view.hand || []).length) {
+  if (board && board.selects && view && "hand" in view && (view.hand || []).length) {
     const sel = app.ui.selection;
     const listed = sel.length ? playFor(sel, t.legal) : null;
     const label = !sel.length ? "Select cards to play" : listed ? "Play" : app.ui.confirming ? "Play anyway?" : "Play";
@@ -85,7 +112,7 @@ function actions(app, t) {
         "div",
         { class: "action-row selection" },
         el("span", { class: "heading", text: "Selected" }),
-        el("span", { class: "chosen" }, sel.length ? sel.flatMap((c, i) => (i ? [" ", cardSpan(c)] : [cardSpan(c)])) : el("span", { class: "dim", text: "none" })),
+        el("span", { class: "chosen" }, sel.length ? sel.flatMap((/** @type {string} */ c, /** @type {number} */ i) => (i ? [" ", cardSpan(c)] : [cardSpan(c)])) : el("span", { class: "dim", text: "none" })),
         el("button", { type: "button", class: "primary", id: "play-selected", disabled: !sel.length || !myTurn(t), onclick: () => app.playSelection() }, el("kbd", { text: "Enter" }), label),
         sel.length ? el("button", { type: "button", id: "clear-selection", onclick: () => app.clearSelection() }, "Clear") : null,
       ),
@@ -94,6 +121,7 @@ function actions(app, t) {
   return box;
 }
 
+/** @param {App} app @param {TableRecord} t */
 function masterControls(app, t) {
   if (t.master === null || t.master !== app.state.name) return null;
   const box = el("div", { class: "row master", id: "master" });
@@ -110,14 +138,21 @@ function masterControls(app, t) {
   return box;
 }
 
-function result(t, n) {
-  const view = t.view || {};
-  let ev = t.result;
-  if (!ev && (view.over || t.state === "over") && t.view) ev = { kind: "game_end", winner: view.winner, scores: view.scores };
-  if (!ev) return null;
+/** What heads the result where the server sent no words for it (a game found over). */
+const RESULT_HEADINGS = { hand_end: "Hand over", game_end: "Game over" };
+
+/** The end of a hand or a game: the server's words for it over a table of the scores.
+ * @param {TableRecord} t @param {(string | null)[]} n */
+export function result(t, n) {
+  const view = t.view;
+  /** @type {{ev: TableEvent, text: string | null} | null} */
+  let line = t.result;
+  if (!line && view && (view.over || t.state === "over")) line = { ev: { kind: "game_end", winner: view.winner, scores: view.scores }, text: null };
+  if (!line) return null;
+  const ev = line.ev;
   const game = ev.kind === "game_end";
   const points = Array.isArray(ev.points) ? ev.points : ev.hand_points;
-  const scores = ev.scores || view.scores || [];
+  const scores = ev.scores || (view && view.scores) || [];
   const rows = scores.map((score, seat) =>
     el(
       "tr",
@@ -127,16 +162,16 @@ function result(t, n) {
       el("td", { text: String(score) }),
     ),
   );
-  const winner = ev.winner !== undefined && ev.winner !== null ? `${seatName(n, ev.winner)} wins` : "";
   return el(
     "section",
     { class: `result ${game ? "game" : "hand"}`, id: "result", "aria-live": "polite" },
-    el("h3", { text: game ? `Game over${winner ? `: ${winner}` : ""}` : `Hand ${ev.hand_number ?? ""} over${winner ? `: ${winner}` : ""}` }),
+    el("h3", {}, line.text ? wordsWithCards(line.text) : RESULT_HEADINGS[game ? "game_end" : "hand_end"]),
     el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: "Player" }), game ? null : el("th", { text: "Hand" }), el("th", { text: "Total" }))), el("tbody", {}, rows)),
   );
 }
 
-/** A presence's words while a game runs (a left seat is a bot's), the terminal client's. */
+/** A presence's words while a game runs (a left seat is a bot's), the terminal client's.
+ * @type {Record<string, string>} */
 const PRESENCE_WORDS = {
   dropped: "dropped out (the seat stays theirs; their clock runs)",
   left: "left the table (a bot takes the seat)",
@@ -145,10 +180,12 @@ const PRESENCE_WORDS = {
 /** ... and with no game running: no bot, no clock. */
 const PRESENCE_IDLE = { dropped: "dropped out", left: "left the table" };
 
-export function logLine(entry, n) {
+/** One line of the log. @param {LogEntry} entry */
+export function logLine(entry) {
   switch (entry.kind) {
     case "event":
-      return el("li", { class: "event", dataset: { seq: String(entry.seq) } }, describeEvent(entry.ev, n));
+      // the server's words; from a server that sends none, only what kind of thing happened
+      return el("li", { class: "event", dataset: { seq: String(entry.seq) } }, entry.text ? wordsWithCards(entry.text) : entry.ev.kind);
     case "talk":
       return el("li", { class: "talk" }, el("b", { class: "who", text: `${entry.name}: ` }), el("span", { class: "talk-text", text: entry.text }));
     case "presence": {
@@ -171,20 +208,23 @@ const RECENT = 3;
 /** The newest log lines, above the board: on a phone the log is below the board (and
  * the talk bar), so what the others just did would be off screen; the stylesheet shows
  * this only while the log is not beside the board. The log itself is what a screen
- * reader follows, so this copy is hidden from one. */
-function recent(t, n) {
+ * reader follows, so this copy is hidden from one.
+ * @param {TableRecord} t */
+function recent(t) {
   const last = t.log.slice(-RECENT);
   if (!last.length) return null;
-  return el("ol", { class: "recent", id: "recent", "aria-hidden": "true" }, last.map((entry) => logLine(entry, n)));
+  return el("ol", { class: "recent", id: "recent", "aria-hidden": "true" }, last.map((entry) => logLine(entry)));
 }
 
+/** Draw the table `t` into the page's table screen. @param {App} app @param {TableRecord} t */
 export function renderTable(app, t) {
   const n = names(t);
-  const view = t.view || {};
+  const view = t.view;
   const board = boardOf(t);
-  const ruleset = view.ruleset || (app.state.lobby.find((x) => String(x.table) === t.table) || {}).ruleset || "";
+  const ruleset = (view && view.ruleset) || (app.state.lobby.find((x) => String(x.table) === t.table) || {}).ruleset || "";
   const state = t.state === "playing" ? "" : ` · ${t.state}`;
-  fill(document.getElementById("table-title"), `Table ${t.table}`, ruleset ? ` · ${ruleset}` : "", state, t.seat === null ? " · watching" : "");
+  fill($("#table-title"), `Table ${t.table}`, ruleset ? ` · ${ruleset}` : "", state, t.seat === null ? " · watching" : "");
+  /** @type {import("../types").BoardContext} */
   const ctx = {
     name: (seat) => seatName(n, seat),
     legal: t.legal,
@@ -194,20 +234,20 @@ export function renderTable(app, t) {
     onAct: (action) => app.act(action),
   };
   fill(
-    document.getElementById("table-main"),
+    $("#table-main"),
     seatStrip(app, t, n),
-    recent(t, n),
-    board && t.view ? board.render(view, ctx) : el("p", { class: "dim board-wait", text: t.state === "waiting" ? "Waiting for the game to start." : "" }),
+    recent(t),
+    board && view ? board.render(view, ctx) : el("p", { class: "dim board-wait", text: t.state === "waiting" ? "Waiting for the game to start." : "" }),
     result(t, n),
     actions(app, t),
     masterControls(app, t),
   );
-  const shout = document.getElementById("shout-line");
+  const shout = $("#shout-line");
   const heard = app.ui.shoutLine;
   shout.hidden = !heard;
   if (heard) fill(shout, el("b", { class: "who", text: `${heard.name} shouts: ` }), heard.text);
-  const log = document.getElementById("log");
+  const log = $("#log");
   const atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
-  fill(log, t.log.map((entry) => logLine(entry, n)));
+  fill(log, t.log.map((entry) => logLine(entry)));
   if (atEnd) log.scrollTop = log.scrollHeight;
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The kilodney board: the pile top and what must follow it, who is still in the hand
 // (beside the names: cards, knocked out, out, score), and the viewer's hand: a playable
 // card is played with one tap (every kilodney play is one card).
@@ -6,8 +7,12 @@ import { el } from "../dom.js";
 import { bigCard, handRow } from "./hand.js";
 import { playable } from "./legal.js";
 
+/** @typedef {import("../../types").KilodneyView} KilodneyView */
+/** @typedef {import("../../types").BoardContext} BoardContext */
+
 export const selects = false;
 
+/** What the seat strip shows beside a seat. @param {KilodneyView} view @param {number} seat */
 export function seatBadge(view, seat) {
   const size = (view.hand_sizes || [])[seat] ?? 0;
   if ((view.knocked_out || []).includes(seat)) return `knocked out (${size})`;
@@ -16,8 +21,10 @@ export function seatBadge(view, seat) {
   return `${size} card${size === 1 ? "" : "s"}`;
 }
 
+/** @type {Record<string, string>} */
 const RANK_WORDS = { T: "10", J: "jack", Q: "queen", K: "king", A: "ace" };
 
+/** @param {KilodneyView} view @param {BoardContext} ctx @returns {HTMLElement} */
 export function render(view, ctx) {
   const head = ["kilodney", `hand ${view.hand_number ?? 1}`, `to ${view.target ?? 50}`];
   if (view.dealer !== undefined && view.dealer !== null) head.push(`dealer ${ctx.name(view.dealer)}`);

@@ -1,7 +1,20 @@
+// @ts-check
 // The WebSocket binding of the Switchboard protocol (docs/protocol.md): one message a
 // text frame, a JSON object with the fields of the msgpack message. Requests carry an
 // id and `request` resolves with the reply that echoes it. A dropped connection is
 // opened again by itself (backing off to 10 s); the app resumes its seats on `open`.
+
+/** @typedef {import("../types").ServerMessage} ServerMessage */
+/** @typedef {import("../types").Reply} Reply */
+/** @typedef {import("../types").Welcome} Welcome */
+
+/**
+ * What the connection tells the page.
+ * @typedef {object} Hooks
+ * @property {(msg: ServerMessage) => void} onMessage every message but the welcome, pings and replies' resolution
+ * @property {(welcome: Welcome) => void} onOpen the server welcomed us (again)
+ * @property {(status: "connecting" | "offline" | "online") => void} onStatus
+ */
 
 const HELLO = { type: "hello", protocol: "switchboard", versions: [1], client: "switchboard-web 1" };
 const RETRY_MAX_MS = 10000;
@@ -13,16 +26,19 @@ const HEARTBEAT_WAIT_MS = 10000;
 export class Connection {
   /**
    * @param {string} url the `/ws` URL of the server
-   * @param {{onMessage: Function, onOpen: Function, onStatus: Function}} hooks
+   * @param {Hooks} hooks
    */
   constructor(url, hooks) {
     this.url = url;
     this.hooks = hooks;
+    /** @type {WebSocket | null} */
     this.ws = null;
     this.nextId = 1;
-    this.waiting = new Map(); // id -> resolve
+    /** @type {Map<number, (reply: Reply) => void>} request id -> its resolve */
+    this.waiting = new Map();
     this.ready = false;
     this.retryMs = 500;
+    /** @type {ReturnType<typeof setTimeout> | null} */
     this.timer = null;
     this.stopped = false;
     window.addEventListener("online", () => this.reconnectNow());
@@ -44,14 +60,14 @@ export class Connection {
   /** Come back at once (the network is back, the page is shown again). */
   reconnectNow() {
     if (this.stopped || this.ws) return;
-    clearTimeout(this.timer);
+    if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     this.open();
   }
 
   open() {
     if (this.stopped || (this.ws && this.ws.readyState <= WebSocket.OPEN)) return;
-    clearTimeout(this.timer);
+    if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     this.hooks.onStatus("connecting");
     const ws = new WebSocket(this.url);
@@ -72,7 +88,8 @@ export class Connection {
     ws.onclose = () => this.lost(ws);
   }
 
-  /** `ws` is gone (closed, or silent): answer what waited on it, and try again soon. */
+  /** `ws` is gone (closed, or silent): answer what waited on it, and try again soon.
+   * @param {WebSocket} ws */
   lost(ws) {
     if (this.ws !== ws) return;
     ws.onclose = ws.onmessage = ws.onopen = null;
@@ -86,6 +103,7 @@ export class Connection {
     this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
   }
 
+  /** @param {number} ms */
   reconnectSoon(ms) {
     if (this.stopped || this.ws || this.timer) return;
     this.timer = setTimeout(() => {
@@ -97,10 +115,11 @@ export class Connection {
   /** Stop for good (the server banned or kicked us). */
   stop() {
     this.stopped = true;
-    clearTimeout(this.timer);
+    if (this.timer !== null) clearTimeout(this.timer);
     if (this.ws) this.lost(this.ws);
   }
 
+  /** One message from the server. @param {ServerMessage} msg */
   receive(msg) {
     if (msg.type === "welcome" && !this.ready) {
       this.ready = true;
@@ -113,8 +132,8 @@ export class Connection {
       this.send({ type: "pong", id: msg.id });
       return;
     }
-    if (msg.id !== undefined && msg.id !== null && this.waiting.has(msg.id)) {
-      const resolve = this.waiting.get(msg.id);
+    const resolve = msg.id === undefined || msg.id === null ? undefined : this.waiting.get(msg.id);
+    if (resolve && msg.id !== undefined && msg.id !== null) {
       this.waiting.delete(msg.id);
       this.hooks.onMessage(msg);
       resolve(msg);
@@ -123,11 +142,13 @@ export class Connection {
     this.hooks.onMessage(msg);
   }
 
+  /** @param {{type: string} & Record<string, unknown>} msg */
   send(msg) {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
   }
 
-  /** Send `msg` with a fresh id; resolves with its reply (`error` included, never rejects). */
+  /** Send `msg` with a fresh id; resolves with its reply (`error` included, never rejects).
+   * @param {{type: string} & Record<string, unknown>} msg @returns {Promise<Reply>} */
   request(msg) {
     if (!this.ready) return Promise.resolve({ type: "error", code: "disconnected", text: "not connected" });
     const id = this.nextId;

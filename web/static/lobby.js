@@ -1,15 +1,37 @@
+// @ts-check
 // The lobby: the tables (with their players and ratings; join, watch, or back to your
 // seat), a table to create (ruleset, seats, bots, the clock and house rules), and the
 // best rated of each family; and the room: who is online, and the shouts.
-import { append, el, fill } from "./dom.js";
+import { $, append, el, fill } from "./dom.js";
 import { seatListing } from "./state.js";
+
+/** @typedef {import("./app.js").App} App */
+/** @typedef {import("../types").TableSummary} TableSummary */
+/** @typedef {import("../types").RuleOption} RuleOption */
+/** @typedef {import("../types").Ruleset} Ruleset */
+/** @typedef {import("../types").Person} Person */
 
 const FAMILIES = ["shedding", "abbott", "kilodney"];
 
+/** @param {number | null | undefined} value */
 function rating(value) {
   return value === null || value === undefined ? "" : ` (${Math.round(value)})`;
 }
 
+/**
+ * A table's house rules, as the server words them in its listing (`options_text`); from a
+ * server that sends no words, each option as `name=value`, as it was given.
+ * @param {import("../types").TableSummary | undefined} listed
+ * @param {import("../types").View | null | undefined} view
+ * @returns {string[]}
+ */
+export function houseRules(listed, view) {
+  if (listed && listed.options_text) return listed.options_text;
+  const options = (listed && listed.options) || (view && view.options) || {};
+  return Object.entries(options).map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+}
+
+/** One table of the list. @param {App} app @param {TableSummary} info */
 function tableCard(app, info) {
   const me = app.state.name;
   const players = info.players || [];
@@ -24,9 +46,7 @@ function tableCard(app, info) {
     );
   });
   const id = String(info.table);
-  const opts = Object.entries(info.options || {})
-    .map(([k, v]) => `${k}=${v}`)
-    .join(" ");
+  const opts = houseRules(info, null).join(", ");
   return el(
     "li",
     { class: "table-card", dataset: { table: id } },
@@ -44,6 +64,7 @@ function tableCard(app, info) {
   );
 }
 
+/** The form's field for one option. @param {RuleOption} option */
 function optionInput(option) {
   const name = `opt-${option.name}`;
   const label = el("label", { for: name, text: option.name.replaceAll("_", " ") });
@@ -60,14 +81,16 @@ function optionInput(option) {
   return el("div", { class: "field" }, label, input, el("small", { class: "dim", text: option.doc || "" }));
 }
 
-/** The options the form sets that differ from the ruleset's defaults. */
+/** The options the form sets that differ from the ruleset's defaults.
+ * @param {HTMLFormElement} form @param {Ruleset} ruleset */
 function readOptions(form, ruleset) {
+  /** @type {Record<string, unknown>} */
   const out = {};
   for (const option of ruleset.options || []) {
-    const input = form.elements[option.name];
-    if (!input) continue;
+    const input = form.elements.namedItem(option.name);
+    if (!(input instanceof HTMLInputElement || input instanceof HTMLSelectElement)) continue;
     let value;
-    if (input.type === "checkbox") value = input.checked;
+    if (input instanceof HTMLInputElement && input.type === "checkbox") value = input.checked;
     else if (input.value === "") continue;
     else if (input.type === "number") value = Number(input.value);
     else value = input.value;
@@ -76,6 +99,7 @@ function readOptions(form, ruleset) {
   return out;
 }
 
+/** @param {App} app */
 function createForm(app) {
   const rulesets = app.state.rulesets;
   if (!rulesets.length) return el("p", { class: "dim", text: "Loading the games…" });
@@ -92,8 +116,8 @@ function createForm(app) {
   seatSelect.addEventListener("change", fillBots);
   const rulesetSelect = el(
     "select",
-    { id: "create-ruleset", name: "ruleset", onchange: (e) => {
-      app.ui.createRuleset = e.target.value;
+    { id: "create-ruleset", name: "ruleset", onchange: (/** @type {Event} */ e) => {
+      app.ui.createRuleset = /** @type {HTMLSelectElement} */ (e.target).value;
       app.render();
     } },
     rulesets.map((r) => el("option", { value: r.name, selected: r === chosen }, r.name)),
@@ -116,6 +140,7 @@ function createForm(app) {
   return form;
 }
 
+/** @param {App} app */
 function leaders(app) {
   const box = el("div", { class: "card-box", id: "leaders" }, el("h2", { text: "Best rated" }));
   for (const family of FAMILIES) {
@@ -129,10 +154,12 @@ function leaders(app) {
   return box;
 }
 
+/** @param {number} n @param {string} word */
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** Where one of `people` is, as the terminal client says it (client/terminal/players.py): its
- * tables, then how many more the server left out of the list. */
+ * tables, then how many more the server left out of the list.
+ * @param {Person} person @returns {string} */
 export function whereabouts(person) {
   const places = [];
   for (const spot of person.tables || []) {
@@ -141,13 +168,15 @@ export function whereabouts(person) {
     else if (spot.state === "playing" || spot.state === "paused") places.push(`playing at table ${spot.table}`);
     else places.push(`seated at table ${spot.table}, waiting`);
   }
-  if (Number.isInteger(person.more) && person.more > 0) places.push(`and ${plural(person.more, "table")} more`);
+  const more = person.more ?? 0;
+  if (more > 0) places.push(`and ${plural(more, "table")} more`);
   return places.join(", ") || "in the lobby";
 }
 
 /** The room: who is online (the server's `who`, asked with the table list) and the
  * shouts heard, newest first, with a line to shout (gone once the server says its
- * shouts are off). The line is built once, so a redraw never wipes what is typed. */
+ * shouts are off). The line is built once, so a redraw never wipes what is typed.
+ * @param {App} app @param {HTMLElement} box */
 function renderRoom(app, box) {
   if (!box.firstChild) {
     const input = el("input", { id: "shout", name: "shout", maxlength: "400", autocomplete: "off", placeholder: "Shout to everyone online" });
@@ -174,21 +203,22 @@ function renderRoom(app, box) {
   }
   const left = online ? online.total - app.state.people.length : 0;
   fill(
-    box.querySelector("#people-box"),
+    $("#people-box"),
     el("h2", { text: online ? `Online (${online.total})` : "Online" }),
     list,
     left > 0 ? el("p", { class: "dim small", text: `and ${left} more online` }) : null,
     online && online.guests ? el("p", { class: "dim small", text: `${plural(online.guests, "connection")} with no name yet` }) : null,
   );
-  box.querySelector("#shout-form").hidden = Boolean(app.ui.shoutsOff);
-  box.querySelector("#shouts-off").hidden = !app.ui.shoutsOff;
+  $("#shout-form").hidden = Boolean(app.ui.shoutsOff);
+  $("#shouts-off").hidden = !app.ui.shoutsOff;
   const shouts = el("ol", { class: "shout-list", id: "shouts" });
   for (const s of app.state.shouts.slice(-20).reverse()) shouts.append(el("li", {}, el("b", { class: "who", text: `${s.name}: ` }), el("span", { class: "shout-text", text: s.text })));
-  fill(box.querySelector("#shouts-box"), app.state.shouts.length ? shouts : el("p", { class: "dim small", text: "nobody has shouted yet" }));
+  fill($("#shouts-box"), app.state.shouts.length ? shouts : el("p", { class: "dim small", text: "nobody has shouted yet" }));
 }
 
 /** Draw the lobby into `root`. The form is built again only when the games or the game
- * chosen change, so a refresh of the table list never wipes what is being typed in it. */
+ * chosen change, so a refresh of the table list never wipes what is being typed in it.
+ * @param {App} app @param {HTMLElement} root */
 export function renderLobby(app, root) {
   if (!root.firstChild) {
     append(root, [el("div", { class: "lobby-main" }, el("div", { class: "card-box", id: "tables-box" }), el("div", { id: "form-box" })), el("div", { class: "lobby-side" }, el("div", { class: "card-box", id: "room" }), el("div", { id: "leaders-box" }))]);
@@ -196,13 +226,13 @@ export function renderLobby(app, root) {
   const tables = app.state.lobby.filter((t) => t.state !== "closed");
   const list = el("ul", { class: "table-list", id: "tables" });
   for (const info of tables) list.append(tableCard(app, info));
-  fill(root.querySelector("#tables-box"), el("h2", { text: "Tables" }), tables.length ? list : el("p", { class: "dim", text: "No tables yet: create one below." }));
-  const formBox = root.querySelector("#form-box");
+  fill($("#tables-box"), el("h2", { text: "Tables" }), tables.length ? list : el("p", { class: "dim", text: "No tables yet: create one below." }));
+  const formBox = $("#form-box");
   const key = JSON.stringify([app.state.rulesets.map((r) => r.name), app.ui.createRuleset]);
   if (formBox.dataset.key !== key) {
     formBox.dataset.key = key;
     fill(formBox, createForm(app));
   }
-  renderRoom(app, root.querySelector("#room"));
-  fill(root.querySelector("#leaders-box"), leaders(app));
+  renderRoom(app, $("#room"));
+  fill($("#leaders-box"), leaders(app));
 }

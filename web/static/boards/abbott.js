@@ -1,3 +1,4 @@
+// @ts-check
 // The abbott board: the grid of cards with the four pieces, labelled like a chess board
 // from South's side (files a-f left to right, ranks 1-6 bottom to top) so `move c4` reads
 // off the screen; the squares the viewer may move to now are marked and tapped to move.
@@ -5,28 +6,36 @@
 import { byRankDesc, cardClass, cardSpan, cardText } from "../cards.js";
 import { el } from "../dom.js";
 
+/** @typedef {import("../../types").AbbottView} AbbottView */
+/** @typedef {import("../../types").BoardContext} BoardContext */
+
 export const selects = false;
 const FILES = "abcdef";
 
+/** A seat's piece: its compass letter. @param {AbbottView} view @param {number} seat */
 function letter(view, seat) {
   const names = view.seat_names || [];
   return names[seat] ? names[seat][0].toUpperCase() : String(seat);
 }
 
+/** @param {AbbottView} view @param {number | null | undefined} seat */
 function compass(view, seat) {
   if (seat === null || seat === undefined) return "-";
   return (view.seat_names || [])[seat] || `seat ${seat}`;
 }
 
+/** What the seat strip shows beside a seat. @param {AbbottView} view @param {number} seat */
 export function seatBadge(view, seat) {
   const best = (view.best || [])[seat];
   const taken = ((view.collections || [])[seat] || []).length;
   return `${letter(view, seat)} · ${taken} card${taken === 1 ? "" : "s"}${best && best.category ? ` · ${best.category}` : ""}`;
 }
 
+/** @param {AbbottView} view @param {BoardContext} ctx */
 function grid(view, ctx) {
   const size = view.size || (view.grid || []).length || 6;
   const rows = view.grid || [];
+  /** @type {Record<string, number>} */
   const pieces = {};
   (view.pieces || []).forEach((sq, seat) => {
     if (sq) pieces[sq] = seat;
@@ -61,6 +70,7 @@ function grid(view, ctx) {
   return box;
 }
 
+/** @param {AbbottView} view */
 function side(view) {
   const out = [el("div", { class: "fact", text: `Hand ${view.hand_number ?? 1} · to ${view.target}` }), el("div", { class: "fact", text: `Dealer ${compass(view, view.dealer)}` })];
   if (view.over) out.push(el("div", { class: "fact turn", text: "Game over" }));
@@ -78,6 +88,7 @@ function side(view) {
   return el("div", { class: "facts side" }, out);
 }
 
+/** @param {AbbottView} view @param {BoardContext} ctx */
 function collections(view, ctx) {
   const list = el("ul", { class: "collections" });
   const seats = view.seats || (view.collections || []).length;
@@ -104,6 +115,7 @@ function collections(view, ctx) {
   return list;
 }
 
+/** @param {AbbottView} view @param {BoardContext} ctx @returns {HTMLElement} */
 export function render(view, ctx) {
   return el(
     "div",

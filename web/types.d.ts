@@ -1,0 +1,391 @@
+// The messages the browser client reads, as docs/protocol.md declares them (section 10 and
+// the appendix of the families' views and events), for TypeScript's check of the JSDoc in
+// static/ (tsc --checkJs). Nothing here is served or run: a module names a type with
+// `/** @typedef {import("../types").Snapshot} Snapshot */`.
+//
+// A field the protocol may leave out (null fields are left out of a JSON frame) is optional
+// here, so the code reading it must give a default. Unknown fields are allowed and ignored.
+
+/** What `el` and `fill` take as children: nodes, strings (as text), arrays of them; null,
+ * undefined and false are skipped. */
+export type Child = Node | string | number | null | undefined | false | Child[];
+
+/** A seat's occupant: a name, `bot:STRATEGY` while a server bot plays it, or null. */
+export type Player = string | null;
+
+export type TableState = "waiting" | "playing" | "paused" | "over" | "closed";
+
+// ---------------------------------------------------------------- views (the appendix)
+
+/** What every family's view holds. */
+export interface CommonView {
+  ruleset: string;
+  family: string;
+  seats: number;
+  viewer?: number | null;
+  to_act?: number | null;
+  over: boolean;
+  scores: number[];
+  /** the table's house rules: the options that differ from the defaults */
+  options?: Record<string, unknown>;
+  winner?: number | null;
+  hand_number?: number;
+  dealer?: number;
+  target?: number;
+}
+
+export interface BestHand {
+  category?: string;
+  cards?: string[];
+}
+
+export interface AbbottView extends CommonView {
+  family: "abbott";
+  size: number;
+  grid: (string | null)[][];
+  pieces: string[];
+  collections: string[][];
+  best: BestHand[];
+  turn_of?: number | null;
+  round?: number;
+  alliance?: { chooser: number; partner: number } | null;
+  power?: number | null;
+  votes: number[];
+  conceded: number[];
+  stall: number;
+  stall_limit: number;
+  hand_scores?: number[][];
+  seat_names: string[];
+}
+
+/** A power waiting to be answered (shedding). */
+export interface Pending {
+  kind: string;
+  count?: number;
+  cards?: string[];
+  rank?: string;
+}
+
+export interface SheddingView extends CommonView {
+  family: "shedding";
+  preset: string;
+  hand?: string[] | null;
+  hand_sizes: number[];
+  top?: string | null;
+  pile_size: number;
+  nominated?: string | null;
+  stock: number;
+  pending?: Pending | null;
+  direction: number;
+  finished: number[];
+  announced: number[];
+  awaiting?: string | null;
+  awaiting_kind?: string | null;
+  drawn?: string[];
+  misses?: number[];
+}
+
+export interface KilodneyView extends CommonView {
+  family: "kilodney";
+  hand?: string[] | null;
+  hand_sizes: number[];
+  top?: string | null;
+  running: boolean;
+  in_hand: boolean[];
+  knocked_out: number[];
+  stranded?: number[];
+  hand_points?: number[];
+  jokers: number;
+  leader?: number | null;
+}
+
+export type View = AbbottView | SheddingView | KilodneyView;
+/** A snapshot's view before the first game: `{}`. */
+export interface NoView {
+  family?: undefined;
+}
+
+// ---------------------------------------------------------------- events
+
+/** One thing that happened at a table (`event.event`): `kind` names it, and the fields are
+ * the kind's (the appendix). Its words come beside it, as the message's `text`. */
+export interface TableEvent {
+  kind: string;
+  seat?: number | null;
+  winner?: number | null;
+  hand_number?: number;
+  points?: number[] | number;
+  hand_points?: number[];
+  scores?: number[];
+  [field: string]: unknown;
+}
+
+// ---------------------------------------------------------------- what a turn offers
+
+/** A legal action with its label in words: `[action, label]`. */
+export type Choice = [string, string];
+/** The receiver's legal actions grouped for display: `[heading, choices]`, in order, each
+ * legal action exactly once. */
+export type ChoiceGroup = [string, Choice[]];
+
+// ---------------------------------------------------------------- the boards
+
+/** What a family's board is drawn with, besides its view. */
+export interface BoardContext {
+  /** how a seat's player is named (a bot by its seat) */
+  name(seat: number | null | undefined): string;
+  /** the viewer's legal actions now */
+  legal: string[];
+  /** whether the viewer is to act now */
+  mine: boolean;
+  /** cards selected to lay, in order (a board that selects) */
+  selection: string[];
+  onCard(card: string): void;
+  onAct(action: string): void;
+}
+
+// ---------------------------------------------------------------- messages (section 10)
+
+interface Message {
+  type: string;
+  id?: number | null;
+}
+
+export interface Welcome extends Message {
+  type: "welcome";
+  version: number;
+  protocol?: string;
+  server?: string;
+}
+export interface Ok extends Message {
+  type: "ok";
+  table?: string | null;
+  text?: string;
+}
+export interface ErrorReply extends Message {
+  type: "error";
+  code: string;
+  text?: string;
+  table?: string | null;
+}
+export interface Goodbye extends Message {
+  type: "goodbye";
+  code: string;
+  text?: string;
+}
+export interface Notice extends Message {
+  type: "notice";
+  text: string;
+  shutdown_in?: number | null;
+  table?: string | null;
+}
+export interface Ping extends Message {
+  type: "ping";
+}
+export interface Named extends Message {
+  type: "named";
+  name: string;
+}
+
+export interface RuleOption {
+  name: string;
+  default: unknown;
+  /** what the option does, in words */
+  doc?: string;
+  min?: number;
+  max?: number;
+  choices?: unknown[];
+}
+export interface Ruleset {
+  name: string;
+  family: string;
+  summary?: string;
+  min_seats: number;
+  max_seats: number;
+  options?: RuleOption[];
+}
+export interface Rulesets extends Message {
+  type: "rulesets";
+  rulesets: Ruleset[];
+}
+
+/** One table of the lobby's listing. */
+export interface TableSummary {
+  table: string;
+  ruleset: string;
+  family?: string;
+  seats: number;
+  players: Player[];
+  taken?: number;
+  spectators?: number;
+  state: TableState;
+  game?: number;
+  master?: string | null;
+  options?: Record<string, unknown>;
+  /** each option that differs from the ruleset's default, in words */
+  options_text?: string[];
+  start_when_full?: boolean;
+  prize?: number;
+  away?: number[];
+  turn_seconds?: number | null;
+  ratings?: (number | null)[];
+  rated?: boolean | null;
+}
+export interface Tables extends Message {
+  type: "tables";
+  tables: TableSummary[];
+}
+
+export interface Seated extends Message {
+  type: "seated";
+  table: string;
+  seat: number;
+  token: string;
+}
+
+/** What a turn and a snapshot say the receiving seat may and must do now. */
+interface Offer {
+  legal?: string[];
+  /** what the receiving seat must answer now, in words; null when nothing is asked */
+  must?: string | null;
+  /** the legal actions grouped and labelled for display */
+  choices?: ChoiceGroup[];
+}
+
+export interface Snapshot extends Message, Offer {
+  type: "snapshot";
+  table: string;
+  seq: number;
+  state: TableState;
+  /** `{}` before the first game */
+  view: View | NoView;
+  seat?: number | null;
+  players?: Player[];
+  master?: string | null;
+  clock?: number | null;
+}
+
+export interface EventMessage extends Message {
+  type: "event";
+  table: string;
+  seq: number;
+  event: TableEvent;
+  /** the event in words for this receiver, composed by the server when it happened (naming
+   * who held each seat then); a client shows it as it is */
+  text?: string | null;
+}
+
+export interface Turn extends Message, Offer {
+  type: "turn";
+  table: string;
+  seq: number;
+  seat?: number | null;
+  to_act?: number | null;
+  clock?: number | null;
+  view?: View | null;
+}
+
+export interface Presence extends Message {
+  type: "presence";
+  table: string;
+  seat: number;
+  name: string;
+  what: string;
+}
+export interface Talk extends Message {
+  type: "talk";
+  table: string;
+  name: string;
+  text: string;
+}
+export interface Watcher extends Message {
+  type: "watcher";
+  table: string;
+  what: string;
+  name?: string | null;
+  watching?: number;
+}
+export interface Shouted extends Message {
+  type: "shouted";
+  name: string;
+  text: string;
+}
+
+/** Where one person online is: `seat` null when watching. */
+export interface Spot {
+  table: string;
+  seat?: number | null;
+  state: TableState;
+}
+export interface Person {
+  name: string;
+  state: string;
+  tables?: Spot[];
+  idle?: number;
+  more?: number;
+}
+export interface People extends Message {
+  type: "people";
+  people: Person[];
+  total?: number;
+  guests?: number;
+}
+
+export interface GameLine {
+  table: string;
+  game?: number;
+  ruleset: string;
+  rated?: boolean;
+  time?: number;
+  seat: number;
+  players?: string[];
+  scores?: number[];
+  places?: number[];
+}
+export interface Profile extends Message {
+  type: "profile";
+  name: string;
+  games?: number;
+  chips?: number | null;
+  ratings?: { family: string; rating: number; mu?: number; sigma?: number; games: number }[];
+  tallies?: { ruleset: string; played: number; won: number }[];
+  recent?: GameLine[];
+}
+export interface TopPlayer {
+  place?: number;
+  name: string;
+  rating: number;
+  games: number;
+}
+export interface Top extends Message {
+  type: "top";
+  family: string;
+  players?: TopPlayer[];
+}
+
+/** Every message the page reads from the server. */
+export type ServerMessage =
+  | Welcome
+  | Ok
+  | ErrorReply
+  | Goodbye
+  | Notice
+  | Ping
+  | Named
+  | Rulesets
+  | Tables
+  | Seated
+  | Snapshot
+  | EventMessage
+  | Turn
+  | Presence
+  | Talk
+  | Watcher
+  | Shouted
+  | People
+  | Profile
+  | Top;
+
+/** A request's reply: the specific answer, `ok`, or `error` (a dropped connection answers
+ * every waiting request with `error disconnected`). */
+export type Reply = ServerMessage;
