@@ -41,6 +41,11 @@ class ServerConfig:
 
     # ------------------------------------------------------ connections
     send_queue: int = 512  #: messages queued to one client before it is dropped
+    #: bytes one client may hold unsent (queued, or being written) before it is dropped;
+    #: its own replies stop its reading at half of this
+    send_queue_bytes: int = 1024 * 1024
+    send_address_bytes: int = 8 * 1024 * 1024  #: all of one address's clients together...
+    send_server_bytes: int = 128 * 1024 * 1024  #: ...and every client (0: no limit)
     handshake_seconds: float = 15.0  #: time to say hello before the connection is closed
     handshake_errors: int = 3  #: refused messages before welcome, then goodbye need_hello
     message_seconds: float = 30.0  #: time a message may take to arrive whole, once begun

@@ -54,6 +54,7 @@ from server.core.limits import AddressBudget
 from server.operators.ops import ConnectionOps
 from server.transport.errors import TRANSPORT_ERRORS, Closing, ConnectionLost
 from server.transport.framing import FRAMINGS, Answered, Framing, TextFraming
+from server.transport.held import HeldBytes
 from server.transport.http import HttpLimits, HttpServer, serve_http
 from server.transport.outbox import Outbox
 from server.transport.proxied import HttpPolicy
@@ -113,7 +114,20 @@ class Connection:
         self.stream = stream
         self.services = services
         self.config = services.config
-        self.outbox = Outbox(SocketSink(stream), services.config.send_queue)
+        config = services.config
+        if services.held is None:
+            services.held = HeldBytes(
+                config.send_address_bytes,
+                config.send_server_bytes,
+                tuple(config.trusted_addresses),
+            )
+        self.outbox = Outbox(
+            SocketSink(stream),
+            config.send_queue,
+            config.send_queue_bytes,
+            services.held,
+            peer,
+        )
         self.session = ClientSession(services, self.outbox, peer)
         self._partial_since: float | None = None  #: when an unfinished message began
         #: the socket to read from when it is readable (None: not a socket, a test's
@@ -263,6 +277,7 @@ class Connection:
                 return False
             self._counted = address
         session.peer = address
+        self.outbox.rekey(address)
         if ops is not None:
             session.ops = ConnectionOps(session, ops)
         return True
@@ -285,7 +300,7 @@ class Connection:
                         self._answer(message)
                     else:
                         await handle(session, message)  # type: ignore[arg-type]
-                    if len(outbox) >= outbox.pause_at:
+                    if outbox.behind:
                         await self._drain()
             except RemoteProtocolError as exc:
                 session.deliver(m.Error.answering(exc))

@@ -45,6 +45,7 @@ from server.players.accounts import Accounts
 from server.tables.lobby import Lobby
 from server.tables.room import Room
 from server.transport.errors import Closing
+from server.transport.held import HeldBytes
 from server.transport.outbox import Outbox, WriterState
 
 if TYPE_CHECKING:
@@ -72,6 +73,7 @@ class Services:
     ops: Ops | None = None  #: chips, limits, operators
     room: Room = field(default_factory=Room)  #: the shout channel's shared rate
     http: AddressBudget | None = None  #: HTTP requests per address (made at the first)
+    held: HeldBytes | None = None  #: bytes held unsent, by address (made at the first)
 
 
 class ClientSession:
@@ -135,6 +137,7 @@ class ClientSession:
             "peer": self.peer,
             "codec": "-" if self.binding is None else self.binding.kind,
             "queued": len(outbox),
+            "held": outbox.held,
             "sent": outbox.sent,
             "received": outbox.received,
             "tables": sorted(self.tables),
