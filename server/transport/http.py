@@ -15,8 +15,8 @@ What it serves, and nothing else:
 - anything else is refused: another method ``405``, an unknown path ``404``, ``/ws``
   without a proper handshake ``426`` or ``400``, a cross-site ``Origin`` ``403``, a
   request with a body ``400``, a request line and headers over ``max_header_bytes``
-  ``431``, bytes that are not HTTP/1.1 ``400``; from loopback (or a configured proxy), a
-  ``Host`` that is neither ``localhost``, an IP literal nor one of ``http_hosts`` ``421``
+  ``431``, bytes that are not HTTP/1.1 ``400``; a ``Host`` that is neither ``localhost``,
+  an IP literal, the machine's own name nor one of ``http_hosts`` ``421``
   (``server.transport.proxied``: DNS rebinding); past its address's budget of requests
   (``http_address_*``, shared by all its connections) ``429``. Each refusal but ``404``
   closes the connection.
@@ -37,11 +37,11 @@ asks ``awaiting_headers`` which one runs.
 
 >>> from server.transport.web import Resource
 >>> server = HttpServer({"/": Resource.of(b"<p>hi</p>", "text/html; charset=utf-8")})
->>> server.receive_data(b"GET / HTTP/1.1\\r\\nHost: example:7373\\r\\n\\r\\n")
+>>> server.receive_data(b"GET / HTTP/1.1\\r\\nHost: 192.168.1.20:7373\\r\\n\\r\\n")
 >>> reply = server.next_reply()
 >>> reply.data.split(b"\\r\\n")[0], reply.data.endswith(b"<p>hi</p>"), reply.close
 (b'HTTP/1.1 200 OK', True, False)
->>> server.receive_data(b"DELETE / HTTP/1.1\\r\\nHost: example:7373\\r\\n\\r\\n")
+>>> server.receive_data(b"DELETE / HTTP/1.1\\r\\nHost: 192.168.1.20:7373\\r\\n\\r\\n")
 >>> reply = server.next_reply()
 >>> reply.data.split(b"\\r\\n")[0], reply.close
 (b'HTTP/1.1 405 Method Not Allowed', True)
@@ -275,9 +275,7 @@ class HttpServer:
         headers = {
             name.decode("latin-1"): value.decode("latin-1") for name, value in request.headers
         }
-        if self.policy.guards(self.peer) and not host_allowed(
-            headers.get("host"), self.policy.hosts
-        ):
+        if not host_allowed(headers.get("host"), self.policy.hosts):
             return self._refuse(421, "this server does not answer to that name")
         self.address = client_address(self.peer, headers, self.policy)
         budget = self.budget

@@ -17,7 +17,7 @@ from server.app import Server
 from server.core.limits import AddressBudget
 from server.store.base import MemoryStore
 from server.transport.http import HttpServer
-from server.transport.proxied import HttpPolicy
+from server.transport.proxied import HttpPolicy, own_names
 from server.transport.web import Resource
 
 INDEX = Resource.of(b"<!doctype html><title>t</title>", "text/html; charset=utf-8")
@@ -61,8 +61,38 @@ def test_a_rebound_name_on_loopback_is_refused_page_and_websocket_alike() -> Non
         assert status(from_loopback(), request(host=host)) == 200, host
     policy = HttpPolicy.of(["Cards.Example"], [])
     assert status(from_loopback(policy=policy), request(host="cards.example")) == 200
-    # from another machine, the name is the browser's business (the Origin check holds)
-    assert status(HttpServer(SITE, peer="10.0.0.5"), request(host="evil.example")) == 200
+
+
+def from_lan(**kwargs: object) -> HttpServer:
+    return HttpServer(SITE, peer="192.168.1.30", **kwargs)  # type: ignore[arg-type]
+
+
+def test_a_rebound_name_from_the_lan_is_refused_page_and_websocket_alike() -> None:
+    """A page of evil.example, its name re-pointed at the server's LAN address, in a LAN
+    visitor's browser: its Origin matches its Host, and the WebSocket played in the
+    visitor's name. Every request must name the server as the server knows itself."""
+    assert status(from_lan(), request(host="evil.example")) == 421
+    rebound = ws_request("evil.example:7373", Origin="http://evil.example:7373")
+    assert status(from_lan(), rebound) == 421
+    assert status(from_lan(), request(host=None)) == 400  # HTTP/1.1 requires a Host
+    short = own_names()[0]
+    for host in (
+        "192.168.1.20:7373",
+        "[fe80::1]:7373",
+        "localhost:7373",
+        f"{short}:7373",
+        f"{short}.local:7373",
+        f"{short}-a1b2c3.local:7373",  # the name the LAN advertisement points at
+    ):
+        assert status(from_lan(), request(host=host)) == 200, host
+    assert status(from_lan(), request(host=f"{short}-a1b2c3.evil.local")) == 421
+    policy = HttpPolicy.of(["cards.example"], [])
+    assert status(from_lan(policy=policy), request(host="cards.example")) == 200
+    # the WebSocket's Origin must be the name it was asked by (or an allowed origin)
+    own = ws_request("192.168.1.20:7373", Origin="http://192.168.1.20:7373")
+    assert status(from_lan(), own) == 101
+    other = ws_request("192.168.1.20:7373", Origin="http://evil.example")
+    assert status(from_lan(), other) == 403
 
 
 def upgraded_address(server: HttpServer, data: bytes) -> str:
