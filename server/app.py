@@ -31,7 +31,7 @@ import trio
 
 from protocol.limits import Limits
 from server.core.config import ServerConfig
-from server.core.limits import peer_address
+from server.core.limits import address_key, peer_address
 from server.core.logfmt import IntervalLog
 from server.discovery.addresses import invitations
 from server.discovery.mdns import Advertiser, advertised_addresses, default_server_name
@@ -87,6 +87,11 @@ class Server:
         self.advertiser: Advertiser | None = None
         # one line per minute about addresses refused, not one per attempt
         self._refused_address = "?"
+        #: addresses the settings name one by one: each counted as itself, never as its
+        #: IPv6 network (``address_key``)
+        self._named_addresses = frozenset(
+            (*config.trusted_addresses, *config.operator_addresses, *config.http_proxies)
+        )
         self._address_log = IntervalLog(60.0, self._log_refused_addresses)
 
     def shutdown(self) -> None:
@@ -191,6 +196,7 @@ class Server:
             peer = peer_address(stream.socket.getpeername())
         except OSError:
             peer = "?"
+        peer = address_key(peer, self.config.ipv6_prefix, self._named_addresses)
         ops = self.services.ops
         if ops is not None and not ops.admit_address(peer):
             self._refused_address = peer

@@ -150,6 +150,9 @@ class ServerConfig:
     flood_drop_after: int = 50  #: refused requests before a flooder is disconnected
     flood_cooloff_seconds: float = 10.0  #: then its address may not reconnect for this long
     connections_per_address: int = 64  #: open connections from one address (0: no limit)
+    #: an IPv6 peer is counted as its network of this many bits in every per-address
+    #: limit and budget (one host may hold a whole /64); 128: each address alone
+    ipv6_prefix: int = 64
     trusted_addresses: tuple[str, ...] = ("127.0.0.1", "::1")  #: skip the two limits above
     tables_per_name: int = 4  #: open tables one name may have created (0: no limit)
     tables_per_address: int = 8  #: open tables created from one address (0: no limit)

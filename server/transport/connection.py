@@ -242,7 +242,12 @@ class Connection:
                 config.http_address_burst,
                 tuple(config.trusted_addresses),
             )
-        policy = HttpPolicy.of(config.http_hosts, config.http_proxies)
+        policy = HttpPolicy.of(
+            config.http_hosts,
+            config.http_proxies,
+            config.ipv6_prefix,
+            (*config.trusted_addresses, *config.operator_addresses, *config.http_proxies),
+        )
         server = HttpServer(
             site(),
             limits,

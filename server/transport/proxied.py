@@ -56,6 +56,8 @@ import socket
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from server.core.limits import address_key
+
 #: Headers a proxy adds: a request that carries one came through a proxy.
 FORWARDING_HEADERS = ("forwarded", "x-forwarded-for", "x-real-ip", "x-forwarded-host")
 #: The prefix of the address a proxied request is counted as when its client is unknown.
@@ -68,11 +70,23 @@ class HttpPolicy:
 
     hosts: frozenset[str] = frozenset()  #: ``http_hosts``: names besides localhost and IPs
     proxies: frozenset[str] = frozenset()  #: ``http_proxies``: whose X-Forwarded-For counts
+    ipv6_prefix: int = 64  #: a forwarded IPv6 client is counted as its network of these bits
+    keep: frozenset[str] = frozenset()  #: addresses counted as themselves (``address_key``)
 
     @classmethod
-    def of(cls, hosts: Iterable[str], proxies: Iterable[str]) -> HttpPolicy:
-        return cls(frozenset(h.lower().rstrip(".") for h in hosts), frozenset(proxies))
-
+    def of(
+        cls,
+        hosts: Iterable[str],
+        proxies: Iterable[str],
+        ipv6_prefix: int = 64,
+        keep: Iterable[str] = (),
+    ) -> HttpPolicy:
+        return cls(
+            frozenset(h.lower().rstrip(".") for h in hosts),
+            frozenset(proxies),
+            ipv6_prefix,
+            frozenset(keep),
+        )
 
 
 @functools.cache
@@ -170,7 +184,9 @@ def client_address(peer: str, headers: Mapping[str, str], policy: HttpPolicy) ->
     if peer in policy.proxies:
         forwarded = headers.get("x-forwarded-for")
         last = None if forwarded is None else _ip(forwarded.rpartition(",")[2])
-        return PROXIED + peer if last is None else str(last)
+        if last is None:
+            return PROXIED + peer
+        return address_key(str(last), policy.ipv6_prefix, policy.keep)
     if is_loopback(peer):
         plain = (
             loopback_host(headers.get("host"))
