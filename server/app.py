@@ -35,7 +35,7 @@ from server.core.limits import address_key, peer_address
 from server.core.logfmt import IntervalLog
 from server.discovery.addresses import invitations
 from server.discovery.mdns import Advertiser, advertised_addresses, default_server_name
-from server.operators.ops import Ops
+from server.operators.ops import ADDRESS_RETRY_SECONDS, Ops
 from server.players.accounts import Accounts, claim_throttle, new_name_rate
 from server.players.ledger import Ledger
 from server.players.profiles import Profiles
@@ -43,6 +43,7 @@ from server.store.base import MemoryStore, Store
 from server.tables.lobby import Lobby
 from server.transport.accept import Acceptor, fd_limit
 from server.transport.connection import Connection
+from server.transport.refusal import TOO_MANY_CONNECTIONS, Refusals
 from server.transport.session import ClientSession, Services
 
 log = logging.getLogger("switchboard.server")
@@ -93,6 +94,7 @@ class Server:
             (*config.trusted_addresses, *config.operator_addresses, *config.http_proxies)
         )
         self._address_log = IntervalLog(60.0, self._log_refused_addresses)
+        self.refusals = Refusals()  #: refused connections told why (``refusal``)
 
     def shutdown(self) -> None:
         """Begin a graceful shutdown (safe to call more than once, from any task)."""
@@ -189,8 +191,8 @@ class Server:
     async def _handle(self, stream: trio.SocketStream) -> None:
         assert self.services is not None
         if len(self.connections) >= self.config.max_connections:
-            with trio.move_on_after(1):
-                await stream.aclose()
+            why = "the server has as many connections as it may"
+            await self.refusals.refuse(stream, TOO_MANY_CONNECTIONS, why, ADDRESS_RETRY_SECONDS)
             return
         try:
             peer = peer_address(stream.socket.getpeername())
@@ -201,8 +203,7 @@ class Server:
         if ops is not None and not ops.admit_address(peer):
             self._refused_address = peer
             self._address_log.event(trio.current_time())
-            with trio.move_on_after(1):
-                await stream.aclose()
+            await self.refusals.refuse(stream, *ops.refusal(peer))
             return
         try:
             await Connection(stream, self.services, peer).run()

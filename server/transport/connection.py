@@ -256,10 +256,14 @@ class Connection:
             policy,
             services.http,
             trio.current_time,
+            admit=None if services.ops is None else self._admit,
         )
         upgrade = await serve_http(self.stream, server, data, start)
-        if upgrade is None or not self._readdress(upgrade.address):
+        if server.admitted is not None:  # counted under its client's address from now on
+            self._counted = server.admitted
+        if upgrade is None:
             return None, b""
+        self._readdress(upgrade.address)
         ops = self.session.ops
         framing = WebSocketFraming(
             services.limits,
@@ -268,24 +272,26 @@ class Connection:
         )
         return framing, upgrade.trailing
 
-    def _readdress(self, address: str) -> bool:
+    def _admit(self, address: str) -> tuple[str, str, int] | None:
+        """Count a WebSocket's connection under ``address`` before its handshake is
+        answered: None if admitted, else why not (the handshake is refused with 503)."""
+        ops = self.services.ops
+        assert ops is not None
+        return None if ops.admit_address(address) else ops.refusal(address)
+
+    def _readdress(self, address: str) -> None:
         """The WebSocket's session is from ``address`` (``proxied.client_address``), not
         the socket's peer: a browser behind a proxy on loopback, or the client a
         configured proxy names. It is counted under that address from now on (its
-        connections, its request rate, its trust: none for ``proxied:PEER``); False if
-        that address has as many connections as it may."""
+        connections, admitted before the upgrade; its request rate, its trust: none for
+        ``proxied:PEER``)."""
         session, ops = self.session, self.services.ops
         if address == session.peer:
-            return True
-        if ops is not None:
-            if not ops.admit_address(address):
-                return False
-            self._counted = address
+            return
         session.peer = address
         self.outbox.rekey(address)
         if ops is not None:
             session.ops = ConnectionOps(session, ops)
-        return True
 
     # ------------------------------------------------------------ the loop
     async def serve(self, framing: Framing, data: bytes, deadline: float) -> None:

@@ -206,6 +206,7 @@ class HttpServer:
         policy: HttpPolicy = OPEN_POLICY,
         budget: AddressBudget | None = None,
         clock: Callable[[], float] = time.monotonic,
+        admit: Callable[[str], tuple[str, str, int] | None] | None = None,
     ) -> None:
         self.site = site
         self.limits = limits
@@ -215,6 +216,11 @@ class HttpServer:
         self.budget = budget  #: requests per address, shared by its connections (or none)
         self.clock = clock
         self.address = peer  #: whom the last request is counted as from
+        #: counts a WebSocket's connection under an address other than the peer's (its
+        #: client behind a proxy): None if admitted, else why not (a goodbye's code, its
+        #: words, the seconds to wait), which refuses the handshake with 503
+        self.admit = admit
+        self.admitted: str | None = None  #: the address ``admit`` counted the upgrade under
         self._conn = h11.Connection(h11.SERVER, max_incomplete_event_size=limits.max_header_bytes)
         self._request: h11.Request | None = None
         self._refusal: Reply | None = None  #: decided on a request's headers, sent at once
@@ -328,6 +334,13 @@ class HttpServer:
         origin = _header(request, b"origin")
         if not origin_allowed(origin, _header(request, b"host"), self.allowed_origins):
             return self._refuse(403, "this server's WebSocket is not open to other sites")
+        if self.admit is not None and self.address != self.peer:
+            refused = self.admit(self.address)
+            if refused is not None:
+                _code, why, retry = refused
+                text = f"{why}; try again in {retry} s"
+                return self._refuse(503, text, [("retry-after", str(retry))])
+            self.admitted = self.address
         reply_headers: list[tuple[str, str]] = [
             ("upgrade", "websocket"),
             ("connection", "Upgrade"),

@@ -20,7 +20,8 @@ JSON codec's own limits apply to the message. Each
 of them is fatal, as a broken msgpack frame is: the connection answers ``error`` and closes.
 After an ``error`` that ends the connection, or a ``goodbye``, ``encode`` appends the close
 frame (RFC 6455 section 7.4 codes: 1000 for quit, 1001 for shutdown, 1009 for a message too
-big, 1002 for a broken frame, 1008 otherwise), so a browser learns why.
+big, 1002 for a broken frame, 1013 for ``rate_limited`` (try again later), 1008 otherwise),
+so a browser learns why.
 
 A control ping is a request like any other to the session's rate (``WebSocketFraming``'s
 ``admit``, the connection's flood guard): each costs one, a read's pings are answered
@@ -74,6 +75,10 @@ CLOSE_CODES: dict[str, int] = {
     "too_large": CloseReason.MESSAGE_TOO_BIG,
     "bad_frame": CloseReason.PROTOCOL_ERROR,
     "internal": CloseReason.INTERNAL_ERROR,
+    # refused for now, not for good: a flood's cool-off, an address's or the server's
+    # connections all open (1013 Try Again Later)
+    "rate_limited": CloseReason.TRY_AGAIN_LATER,
+    "too_many_connections": CloseReason.TRY_AGAIN_LATER,
 }
 
 

@@ -254,6 +254,8 @@ async def test_a_flood_of_websocket_pings_is_refused_then_dropped(nursery) -> No
         while True:
             await client._fill()
     assert codec.close is not None
+    assert codec.close.code == 1013  # try again later (after the cool-off)
+    assert codec.close.reason == "rate_limited"
 
 
 async def test_proxied_websockets_are_counted_as_their_address(nursery) -> None:
@@ -265,9 +267,13 @@ async def test_proxied_websockets_are_counted_as_their_address(nursery) -> None:
     port = await nursery.start(server.serve)
     first = await ws_client(port, "cards.example")
     assert isinstance(await first.request(m.Hello()), m.Welcome)
-    second = await ws_client(port, "cards.example")  # agreed, then closed unserved
-    with trio.fail_after(TIMEOUT):
-        assert await second.stream.receive_some(65536) == b""
+    # refused before the upgrade, saying why and when to try again
+    second = await trio.open_tcp_stream("127.0.0.1", port)
+    await second.send_all(ws_request("cards.example"))
+    refused = await read_all(second)
+    assert refused.startswith(b"HTTP/1.1 503 Service Unavailable\r\n"), refused
+    assert b"retry-after: 5\r\n" in refused and b"connections open" in refused
+    assert b"101" not in refused.split(b"\r\n")[0]
     await first.aclose()
     with trio.fail_after(TIMEOUT):
         while server.connections:
