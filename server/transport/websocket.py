@@ -26,7 +26,9 @@ so a browser learns why.
 A control ping is a request like any other to the session's rate (``WebSocketFraming``'s
 ``admit``, the connection's flood guard): each costs one, a read's pings are answered
 (one pong) if one of them was admitted, and a ping flood is refused and then dropped
-(``goodbye rate_limited``) as a flood of ``ping`` messages is.
+(``goodbye rate_limited``) as a flood of ``ping`` messages is. So is each frame of a
+fragmented message past its first: the work is in the frames, and a message in 64 frames
+charged as one request cost the server three times the CPU of the same bytes unfragmented.
 
 >>> from wsproto.connection import Connection, ConnectionType
 >>> frame = Connection(ConnectionType.CLIENT).send(TextMessage('{"type":"ping","id":1}'))
@@ -107,6 +109,8 @@ class SharedFrames:
 _shared = SharedFrames()
 #: what a control ping is to the session's admission: a request without an id
 _CONTROL_PING = m.Ping()
+#: what a message's frame past its first is charged as (a request with no id)
+_CONTROL_FRAME = m.Ping()
 _NO_EVENTS: deque[Any] = deque(maxlen=0)  #: appending to it keeps nothing
 #: pings one read may bring; more is a flood, not a keep-alive (libraries ping every 20 s
 #: or so, and browsers never do), and costs the server parsing that no rate limit counts
@@ -123,6 +127,7 @@ class WebSocketCodec:
 
     __slots__ = (
         "_close_code",
+        "_continued",
         "_control",
         "_failure",
         "_fragments",
@@ -160,6 +165,8 @@ class WebSocketCodec:
         self._control = b""  #: control frames to write (the close answer)
         self._pong = b""  #: the pong to the latest ping not yet answered
         self._pings = 0  #: pings received since the framing last charged them
+        #: frames past a message's first received since the framing last charged them
+        self._continued = 0
         self._failure: RemoteProtocolError | None = None
         self._close_code = 0  #: the close frame a fatal error earns (0: none yet)
         self.peer_closed = False  #: the client sent a close frame (answered in ``outgoing``)
@@ -228,6 +235,8 @@ class WebSocketCodec:
         if event.frame_finished:
             self._frame_bytes = 0
             self._fragments += 1
+            if self._fragments > 1:  # a frame past the message's first: work of its own
+                self._continued += 1
             if self._fragments > MAX_FRAGMENTS:
                 raise self._fail(
                     f"a message in more than {MAX_FRAGMENTS} frames", "bad_frame", 1008
@@ -330,6 +339,8 @@ class WebSocketFraming(WebSocketCodec):
         super().__init__(limits, max_frame_bytes, trailing)
 
     def next_message(self) -> m.Received | Answered | None:  # type: ignore[override]
+        if self._continued and self.admit is not None:
+            self._charge_frames()
         if self._pings and self.admit is not None:
             self._charge_pings()
         control = self.outgoing()
@@ -354,6 +365,19 @@ class WebSocketFraming(WebSocketCodec):
             admitted = admitted or verdict is Verdict.OK
         if not admitted:
             self._pong = b""
+
+    def _charge_frames(self) -> None:
+        """Each frame of a message past its first is a request to the session's rate, as
+        the message itself is (charged when it is handled): a message in 64 frames costs
+        what 64 messages do, for it is about as much work to take in. Over the rate each
+        is refused (``error rate_limited``) as a request is; a flooder is dropped
+        (``Closing``: its goodbye is queued)."""
+        admit, frames = self.admit, self._continued
+        assert admit is not None
+        self._continued = 0
+        for _ in range(frames):
+            if admit(_CONTROL_FRAME) is Verdict.DROP:
+                raise Closing
 
     def focus(self, table: int) -> None:
         """A program names the table in every request: nothing to remember."""

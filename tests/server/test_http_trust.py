@@ -10,9 +10,10 @@ import h11
 import trio
 from e2e_client import TEST_CONFIG, TIMEOUT, Client
 from test_websocket_server import WebSocketCodec
-from wsproto.events import Ping
+from wsproto.events import Ping, TextMessage
 
 from protocol import messages as m
+from protocol.json_codec import encode as json_encode
 from server.app import Server
 from server.core.limits import AddressBudget
 from server.store.base import MemoryStore
@@ -256,6 +257,40 @@ async def test_a_flood_of_websocket_pings_is_refused_then_dropped(nursery) -> No
     assert codec.close is not None
     assert codec.close.code == 1013  # try again later (after the cool-off)
     assert codec.close.reason == "rate_limited"
+
+
+async def test_each_frame_of_a_fragmented_message_is_charged_as_a_request(nursery) -> None:
+    """A message in 64 frames was charged as one request, and cost the server three
+    times the CPU of the same messages whole: now each frame past the first is a request
+    too, so fragmenting buys no more than the rate."""
+    config = TEST_CONFIG.replace(trusted_addresses=(), commands_burst=10,
+                                 commands_per_second=0.0, flood_drop_after=50)  # fmt: skip
+    port = await nursery.start(Server(config, MemoryStore()).serve)
+    client = await ws_client(port, f"127.0.0.1:{port}")
+    assert isinstance(await client.request(m.Hello()), m.Welcome)  # 1 of the 10
+    codec = client.codec
+    assert isinstance(codec, WebSocketCodec)
+
+    async def fragmented_ping(req: int, frames: int) -> list[m.Message]:
+        text = json_encode(m.Ping(id=req))
+        size = len(text)
+        cut = [text[i * size // frames : (i + 1) * size // frames] for i in range(frames)]
+        data = b"".join(
+            codec.ws.send(TextMessage(data=part, message_finished=i == frames - 1))
+            for i, part in enumerate(cut)
+        )
+        await client.stream.send_all(data)
+        with trio.fail_after(TIMEOUT):
+            while not any(getattr(x, "id", None) == req for x in client.inbox):
+                await client._fill()
+        return list(client.inbox)
+
+    got = await fragmented_ping(7, 8)  # 8 of the 10: answered
+    assert any(isinstance(x, m.Pong) and x.id == 7 for x in got)
+    client.inbox.clear()
+    got = await fragmented_ping(8, 8)  # 8 more: past the burst
+    assert not any(isinstance(x, m.Pong) for x in got)
+    assert [x.code for x in got if isinstance(x, m.Error)].count("rate_limited") >= 2
 
 
 async def test_proxied_websockets_are_counted_as_their_address(nursery) -> None:
