@@ -296,6 +296,7 @@ class Table:
         self._changed_at = trio.current_time()
         task_status.started()
         with contextlib.suppress(StoreError):  # a prize owed stays held; the next start pays
+            await self.restoration.seal(self.game, self.game_no)  # a replay's snapshot
             await self.gm.on_run()  # a restored game's clock
             await self.prize.settle_owed()  # a prize still owed
         lifetime.update(self)  # a restored table: nobody is connected yet
