@@ -382,7 +382,11 @@ class Readable:
         out = []
         for rs in msg.rulesets:
             lo, hi = rs.get("min_seats"), rs.get("max_seats")
-            seats = f"{lo} to {hi} seats" if lo != hi else plural(lo, "seat")
+            counts = rs.get("seats")
+            if isinstance(counts, list) and counts and len(counts) != counts[-1] - counts[0] + 1:
+                seats = " or ".join(map(str, counts)) + " seats"  # not every count between
+            else:
+                seats = f"{lo} to {hi} seats" if lo != hi else plural(lo, "seat")
             out.append(
                 f"rulesets{_id(msg)} {rs.get('name')}{DOT}{rs.get('summary')}{DOT}{seats}"
                 f"{DOT}create {rs.get('name')} {lo}"

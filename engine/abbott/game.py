@@ -55,6 +55,7 @@ class Abbott(Game):
     vocabulary = VOCABULARY
     min_seats = 2
     max_seats = 4
+    seat_counts = (2, 4)  #: two players, or two partnerships of two
     schema = SCHEMA
     hidden_information = False
 

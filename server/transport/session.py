@@ -39,7 +39,7 @@ from protocol.state import SERVER, Session, State
 from server.core import commands as cmd
 from server.core import wire
 from server.core.config import ServerConfig
-from server.core.limits import AddressBudget, TokenBucket
+from server.core.limits import AddressBudget, TokenBucket, fold_name
 from server.operators.ops import ConnectionOps, Ops
 from server.players.accounts import Accounts
 from server.tables.lobby import Lobby
@@ -170,6 +170,21 @@ class ClientSession:
             why = f"{self.handshake_errors} messages refused before a welcome"
             self.deliver(wire.goodbye("need_hello", why))
             raise Closing
+
+    def seats_are(self, name: str) -> bool:
+        """Whether this session, with no name of its own yet, holds only seats of
+        ``name`` (it resumed them by their tokens before claiming it)."""
+        if self.name is not None:
+            return False
+        key = fold_name(name)
+        held = [
+            seat.name
+            for table_id in self.tokens
+            if (table := self.services.lobby.get(table_id)) is not None
+            for seat in table.seats
+            if seat.member is self
+        ]
+        return all(n is not None and fold_name(n) == key for n in held)
 
     def holds_a_seat(self) -> bool:
         """Whether this session is a seat's member at some table now (read from the

@@ -19,9 +19,10 @@ message in more than ``MAX_FRAGMENTS`` frames; and the
 JSON codec's own limits apply to the message. Each
 of them is fatal, as a broken msgpack frame is: the connection answers ``error`` and closes.
 After an ``error`` that ends the connection, or a ``goodbye``, ``encode`` appends the close
-frame (RFC 6455 section 7.4 codes: 1000 for quit, 1001 for shutdown, 1009 for a message too
-big, 1002 for a broken frame, 1013 for ``rate_limited`` (try again later), 1008 otherwise),
-so a browser learns why.
+frame (RFC 6455 section 7.4 codes: 1000 for quit, 1001 for shutdown, 1009 for
+``too_large``, 1002 for ``bad_frame`` (1003 for a binary message, 1007 for invalid UTF-8,
+as wsproto says), 1013 for ``rate_limited`` (try again later), 1008 otherwise), so a
+browser learns why.
 
 A control ping is a request like any other to the session's rate (``WebSocketFraming``'s
 ``admit``, the connection's flood guard): each costs one, a read's pings are answered
@@ -59,7 +60,7 @@ from wsproto.events import (
 from wsproto.frame_protocol import CloseReason
 
 from protocol import messages as m
-from protocol.errors import RemoteProtocolError
+from protocol.errors import FATAL_CODES, RemoteProtocolError
 from protocol.json_codec import decode as json_decode
 from protocol.json_codec import encode as json_encode
 from protocol.limits import DEFAULT_LIMITS, Limits
@@ -195,9 +196,7 @@ class WebSocketCodec:
             elif isinstance(event, Ping):
                 pings += 1
                 if pings > MAX_PINGS_AT_ONCE:
-                    raise self._fail(
-                        f"more than {MAX_PINGS_AT_ONCE} pings at once", "bad_frame", 1008
-                    )
+                    raise self._fail(f"more than {MAX_PINGS_AT_ONCE} pings at once", "bad_frame")
                 # only the latest ping of a read is answered (RFC 6455 section 5.5.3 allows
                 # it), so a flood of pings queues one pong, not one each
                 self._pong = ws.send(event.response())
@@ -238,9 +237,7 @@ class WebSocketCodec:
             if self._fragments > 1:  # a frame past the message's first: work of its own
                 self._continued += 1
             if self._fragments > MAX_FRAGMENTS:
-                raise self._fail(
-                    f"a message in more than {MAX_FRAGMENTS} frames", "bad_frame", 1008
-                )
+                raise self._fail(f"a message in more than {MAX_FRAGMENTS} frames", "bad_frame")
         if event.message_finished:
             text = "".join(self._parts)
             self._parts = []
@@ -296,8 +293,10 @@ class WebSocketCodec:
         ws = self._ws
         if ws.state is not ConnectionState.OPEN:
             return b""
+        # the error that answers the failure closes; an error answered before it in the
+        # same read (an unknown type's) is one like any other
         final = type(message) is m.Goodbye or (
-            self._failure is not None and type(message) is m.Error
+            self._failure is not None and type(message) is m.Error and message.code in FATAL_CODES
         )
         if not final:
             if type(message) is m.Tables:  # its listing encoded once for every reply
