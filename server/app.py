@@ -30,6 +30,7 @@ from typing import Any
 import trio
 
 from protocol.limits import Limits
+from server.core.allocator import return_freed_memory
 from server.core.config import ServerConfig
 from server.core.limits import address_key, peer_address
 from server.core.logfmt import IntervalLog
@@ -102,6 +103,7 @@ class Server:
 
     async def serve(self, *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
         config = self.config
+        return_freed_memory()  # what readers held goes back to the machine once freed
         state = self.store.load()
         # the ledger's moves are store writes: one writer, one transaction with their cause
         ledger = Ledger(self.store, state.ledger, start_balance=config.start_chips)

@@ -207,3 +207,12 @@ async def test_the_largest_holder_of_an_address_is_the_one_shed():
         for outbox in (small, other):
             outbox.closed()
     assert ledger.total == 0
+
+
+def test_the_allocator_is_told_to_give_freed_memory_back_on_glibc() -> None:
+    import platform
+
+    from server.core.allocator import return_freed_memory
+
+    glibc = platform.libc_ver()[0] == "glibc"
+    assert return_freed_memory() is glibc
