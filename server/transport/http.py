@@ -15,7 +15,8 @@ What it serves, and nothing else:
 - anything else is refused: another method ``405``, an unknown path ``404``, ``/ws``
   without a proper handshake ``426`` or ``400``, a cross-site ``Origin`` ``403``, a
   request with a body ``400``, a request line and headers over ``max_header_bytes``
-  ``431``, bytes that are not HTTP/1.1 ``400``; a ``Host`` that is neither ``localhost``,
+  ``431``, bytes that are not HTTP/1.1 ``400`` (another version, HTTP/2's preface
+  included, ``505``); a ``Host`` that is neither ``localhost``,
   an IP literal, the machine's own name nor one of ``http_hosts`` ``421``
   (``server.transport.proxied``: DNS rebinding); past its address's budget of requests
   (``http_address_*``, shared by all its connections) ``429``. Each refusal but ``404``
@@ -281,6 +282,8 @@ class HttpServer:
         headers = {
             name.decode("latin-1"): value.decode("latin-1") for name, value in request.headers
         }
+        if request.http_version not in (b"1.0", b"1.1"):  # HTTP/2's preface, say
+            return self._refuse(505, "this port speaks HTTP/1.1")
         if not host_allowed(headers.get("host"), self.policy.hosts):
             return self._refuse(421, "this server does not answer to that name")
         self.address = client_address(self.peer, headers, self.policy)
