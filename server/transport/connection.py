@@ -247,6 +247,7 @@ class Connection:
             config.http_proxies,
             config.ipv6_prefix,
             (*config.trusted_addresses, *config.operator_addresses, *config.http_proxies),
+            (*config.trusted_addresses, *config.operator_addresses),
         )
         server = HttpServer(
             site(),

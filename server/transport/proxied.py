@@ -26,7 +26,10 @@ a loopback peer (or from a configured proxy):
 - it keeps its peer's address, and so loopback's trust, only when it is plainly the
   machine's own browser or script (``client_address``): a loopback ``Host``, an
   ``Origin`` (if any) on loopback, and no forwarding header. Anything else is counted
-  as ``proxied:PEER``, an address no setting trusts, which all such connections share;
+  as ``proxied:PEER``, an address no setting trusts, which all such connections share.
+  (A loopback address with no trust, ``127.0.0.2`` say, is counted as itself either
+  way: as two addresses, with and without a forwarding header, it had two sets of
+  budgets);
 - from an address in ``http_proxies``, the client's own address is the last one of its
   ``X-Forwarded-For`` (the hop that proxy added; earlier hops are whatever the client
   wrote), so each client has its own budgets; without the header, ``proxied:PEER``.
@@ -72,6 +75,9 @@ class HttpPolicy:
     proxies: frozenset[str] = frozenset()  #: ``http_proxies``: whose X-Forwarded-For counts
     ipv6_prefix: int = 64  #: a forwarded IPv6 client is counted as its network of these bits
     keep: frozenset[str] = frozenset()  #: addresses counted as themselves (``address_key``)
+    #: addresses with a trust to lose (``trusted_addresses``, ``operator_addresses``);
+    #: None: every loopback address. A peer with none is counted as itself, proxy or not
+    trusted: frozenset[str] | None = None
 
     @classmethod
     def of(
@@ -80,12 +86,14 @@ class HttpPolicy:
         proxies: Iterable[str],
         ipv6_prefix: int = 64,
         keep: Iterable[str] = (),
+        trusted: Iterable[str] | None = None,
     ) -> HttpPolicy:
         return cls(
             frozenset(h.lower().rstrip(".") for h in hosts),
             frozenset(proxies),
             ipv6_prefix,
             frozenset(keep),
+            None if trusted is None else frozenset(trusted),
         )
 
 
@@ -187,7 +195,7 @@ def client_address(peer: str, headers: Mapping[str, str], policy: HttpPolicy) ->
         if last is None:
             return PROXIED + peer
         return address_key(str(last), policy.ipv6_prefix, policy.keep)
-    if is_loopback(peer):
+    if is_loopback(peer) and (policy.trusted is None or peer in policy.trusted):
         plain = (
             loopback_host(headers.get("host"))
             and _origin_on_loopback(headers.get("origin"))

@@ -18,7 +18,7 @@ from server.app import Server
 from server.core.limits import AddressBudget
 from server.store.base import MemoryStore
 from server.transport.http import HttpServer
-from server.transport.proxied import HttpPolicy, own_names
+from server.transport.proxied import HttpPolicy, client_address, own_names
 from server.transport.web import Resource
 
 INDEX = Resource.of(b"<!doctype html><title>t</title>", "text/html; charset=utf-8")
@@ -179,6 +179,30 @@ async def test_pipelined_requests_from_one_address_are_cut_off_at_its_budget(nur
     other = await open_from("127.0.0.3", port)
     await other.send_all(b"GET / HTTP/1.1\r\nhost: localhost\r\n\r\n")
     assert (await read_all(other)).startswith(b"HTTP/1.1 200")
+
+
+async def test_a_loopback_alias_has_one_budget_with_or_without_a_forwarding_header(
+    nursery,
+) -> None:
+    """127.0.0.2 is trusted by nothing: adding X-Forwarded-For made it proxied:127.0.0.2,
+    a second address with budgets of its own. Only a trusted peer has a trust to lose."""
+    policy = HttpPolicy.of([], [], trusted=["127.0.0.1"])
+    forwarded = {"host": "localhost", "x-forwarded-for": "203.0.113.9"}
+    assert client_address("127.0.0.2", forwarded, policy) == "127.0.0.2"
+    assert client_address("127.0.0.1", forwarded, policy) == "proxied:127.0.0.1"
+    config = TEST_CONFIG.replace(trusted_addresses=("127.0.0.1",), http_address_burst=4,
+                                 http_address_per_second=0.0)  # fmt: skip
+    port = await nursery.start(Server(config, MemoryStore()).serve)
+    plain = b"GET / HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\r\n"
+    proxied = plain.replace(b"\r\n\r\n", b"\r\nx-forwarded-for: 203.0.113.9\r\n\r\n")
+    statuses = []
+    for data in (plain, proxied) * 3:
+        stream = await open_from("127.0.0.2", port)
+        await stream.send_all(data)
+        statuses.append((await read_all(stream)).split(b"\r\n")[0])
+        await stream.aclose()
+    assert statuses.count(b"HTTP/1.1 200 OK") == 4, statuses
+    assert statuses[4:] == [b"HTTP/1.1 429 Too Many Requests"] * 2
 
 
 async def ws_client(port: int, host: str, **headers: str) -> Client:
