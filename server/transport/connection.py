@@ -50,6 +50,7 @@ from protocol import messages as m
 from protocol.errors import RemoteProtocolError
 from protocol.sniff import HTTP, TEXT, WAIT, sniff, strip_blanks
 from server.core import wire
+from server.core.config import ServerConfig
 from server.core.limits import AddressBudget
 from server.operators.ops import ConnectionOps
 from server.transport.errors import TRANSPORT_ERRORS, Closing, ConnectionLost
@@ -79,6 +80,24 @@ async def _read_when_ready(socket: trio.socket.SocketType) -> bytes:
             return os.read(socket.fileno(), READ_SIZE)
         except BlockingIOError:  # woken with nothing to read after all
             continue
+
+
+def _http_setup(config: ServerConfig) -> tuple[HttpLimits, HttpPolicy]:
+    """The HTTP side's limits and policy, from the settings (made once a server)."""
+    limits = HttpLimits(
+        config.http_max_header_bytes,
+        config.http_header_seconds,
+        config.http_idle_seconds,
+        config.http_max_requests,
+    )
+    policy = HttpPolicy.of(
+        config.http_hosts,
+        config.http_proxies,
+        config.ipv6_prefix,
+        (*config.trusted_addresses, *config.operator_addresses, *config.http_proxies),
+        (*config.trusted_addresses, *config.operator_addresses),
+    )
+    return limits, policy
 
 
 class SocketSink:
@@ -229,26 +248,15 @@ class Connection:
         ``handshake_seconds``. (Returned, not served from here: the HTTP side's objects
         are let go before the WebSocket's life begins.)"""
         config = self.config
-        limits = HttpLimits(
-            config.http_max_header_bytes,
-            config.http_header_seconds,
-            config.http_idle_seconds,
-            config.http_max_requests,
-        )
         services = self.services
-        if services.http is None:
+        if services.http is None or services.http_setup is None:  # the first: made once
             services.http = AddressBudget(
                 config.http_address_per_second,
                 config.http_address_burst,
                 tuple(config.trusted_addresses),
             )
-        policy = HttpPolicy.of(
-            config.http_hosts,
-            config.http_proxies,
-            config.ipv6_prefix,
-            (*config.trusted_addresses, *config.operator_addresses, *config.http_proxies),
-            (*config.trusted_addresses, *config.operator_addresses),
-        )
+            services.http_setup = _http_setup(config)
+        limits, policy = services.http_setup
         server = HttpServer(
             site(),
             limits,

@@ -46,7 +46,9 @@ from server.tables.lobby import Lobby
 from server.tables.room import Room
 from server.transport.errors import Closing
 from server.transport.held import HeldBytes
+from server.transport.http import HttpLimits
 from server.transport.outbox import Outbox, WriterState
+from server.transport.proxied import HttpPolicy
 
 if TYPE_CHECKING:
     from server.transport.framing import Framing
@@ -74,6 +76,8 @@ class Services:
     room: Room = field(default_factory=Room)  #: the shout channel's shared rate
     http: AddressBudget | None = None  #: HTTP requests per address (made at the first)
     held: HeldBytes | None = None  #: bytes held unsent, by address (made at the first)
+    #: the HTTP side's limits and policy (made at the first HTTP request, as ``http``)
+    http_setup: tuple[HttpLimits, HttpPolicy] | None = None
 
 
 class ClientSession:
