@@ -3,7 +3,7 @@ quiet reference from the same run.
 
     python bench/crowd.py             # both parts, about five minutes
     python bench/crowd.py --quick     # shorter runs
-    python bench/crowd.py --part flood           # or: --part thinking, --part pipeliners
+    python bench/crowd.py --part flood           # or: thinking, pipeliners, burst
 
 1. **Flood** (with 200 tables in the lobby, then 2,000): another client's ``ping`` ->
    ``pong`` p99, measured from 127.0.0.1 (a trusted address, as the host's own client),
@@ -34,6 +34,11 @@ quiet reference from the same run.
    reference), at its peak while they hold their sockets, and after they reset them.
    Target: the peak within the bytes a server may hold unsent (``send_server_bytes``,
    128 MiB) of the reference, and what stays after they leave within 16 MB of it.
+4. **Burst**: 1,280 connections at once from 20 addresses (127.0.1.2-21, 64 each), each
+   one ``GET /`` (the web client's page) read whole, kept open until all are served;
+   the server's CPU for them, beside the same burst of msgpack ``hello`` and ``ping``
+   (the reference), three of each in turn. Target: a page costs about what a ping does
+   (within 1.5x).
 
 Only loopback addresses are used: 127.0.0.2 and up reach a server on 127.0.0.1 on
 Linux without any setup. The server is ``switchboard serve`` in its own process
@@ -414,6 +419,67 @@ def part_pipeliners(args: argparse.Namespace) -> bool:
     return met
 
 
+# ------------------------------------------------------------------- burst
+BROWSER_GET = (
+    b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: Mozilla/5.0 (X11; Linux x86_64)\r\n"
+    b"Accept: text/html\r\nAccept-Encoding: gzip, deflate\r\n\r\n"
+)
+
+
+async def _burst(port: int, data: bytes, until: bytes) -> None:
+    """1,280 connections at once from 20 addresses, each sending ``data`` and reading
+    until ``until`` arrives; all closed once every one is served."""
+    streams: list[trio.SocketStream] = []
+
+    async def one(address: str) -> None:
+        sock = trio.socket.socket()
+        await sock.bind((address, 0))
+        await sock.connect((HOST, port))
+        stream = trio.SocketStream(sock)
+        await stream.send_all(data)
+        got = b""
+        while until not in got and (chunk := await stream.receive_some(65536)):
+            got += chunk
+        streams.append(stream)
+
+    async with trio.open_nursery() as nursery:
+        for i in range(1280):
+            nursery.start_soon(one, f"127.0.1.{2 + i % 20}")
+    for stream in streams:
+        await stream.aclose()
+
+
+def part_burst(args: argparse.Namespace) -> bool:
+    print("4. burst: 1,280 connections at once from 20 addresses; the server's CPU for them")
+    print()
+    print("| round | msgpack hello + ping (reference) | GET / | x reference | load avg |")
+    print("|---|---|---|---|---|")
+    settings = "trusted_addresses = []\nconnections_per_address = 0\nhttp_address_burst = 100000\n"
+    ping = encode(m.Hello(id=1)) + encode(m.Ping(id=2))
+    ratios = []
+    with tempfile.TemporaryDirectory() as tmp:
+        server, port = start_server(Path(tmp), settings)
+        try:
+            trio.run(_burst, port, BROWSER_GET, b"</html>")  # warm: the page, the imports
+            for n in range(1, 4):
+                cpu = []
+                for data, until in ((ping, b"pong"), (BROWSER_GET, b"</html>")):
+                    time.sleep(1.0)
+                    before = proc_stats(server.pid)[1]
+                    trio.run(_burst, port, data, until)
+                    time.sleep(0.5)
+                    cpu.append(proc_stats(server.pid)[1] - before)
+                ratios.append(cpu[1] / cpu[0])
+                print(f"| {n} | {cpu[0]:.2f} s | {cpu[1]:.2f} s | {ratios[-1]:.2f} |"
+                      f" {loadavg()} |", flush=True)  # fmt: skip
+        finally:
+            stop_server(server)
+    median = statistics.median(ratios)
+    print()
+    print(f"median x reference {median:.2f}; target within 1.5x: {verdict(median <= 1.5)}")
+    return median <= 1.5
+
+
 # ---------------------------------------------------------------- thinking
 def my_turn(msg: Any) -> bool:
     if isinstance(msg, m.Turn):
@@ -527,7 +593,9 @@ def part_thinking(args: argparse.Namespace) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--part", choices=("flood", "thinking", "pipeliners", "both"), default="both")
+    ap.add_argument(
+        "--part", choices=("flood", "thinking", "pipeliners", "burst", "both"), default="both"
+    )
     ap.add_argument("--seconds", type=float, default=60.0,
                     help="each flood run's length, half of it flooded (60)")  # fmt: skip
     ap.add_argument("--repeat", type=int, default=1, help="runs of each flood (1)")
@@ -555,6 +623,8 @@ def main() -> None:
         part_thinking(args)
     if args.part == "pipeliners":
         part_pipeliners(args)
+    if args.part == "burst":
+        part_burst(args)
 
 
 if __name__ == "__main__":
