@@ -100,3 +100,18 @@ async def test_refusals_at_once_are_bounded_and_the_rest_closed_at_once() -> Non
 def test_nothing_is_said_to_a_client_whose_binding_is_unknown() -> None:
     assert refusal_bytes(None, "x", "busy", 1) == b""
     assert refusal_bytes("http", "x", "busy", 3).startswith(b"HTTP/1.1 503")
+
+
+async def test_an_address_cooling_off_after_a_flood_is_told_how_long(nursery) -> None:
+    config = TEST_CONFIG.replace(trusted_addresses=(), commands_burst=2,
+                                 commands_per_second=0.0, flood_drop_after=2)  # fmt: skip
+    server = Server(config, MemoryStore())
+    port = await nursery.start(server.serve)
+    flooder = await trio.open_tcp_stream("127.0.0.1", port)
+    await flooder.send_all(b"".join(encode(m.Ping(id=i)) for i in range(10)))
+    said = MsgpackDecoder().feed(await _read_all(flooder))
+    assert said[-1] == m.Goodbye(code="rate_limited", text=said[-1].text)
+    again = MsgpackDecoder().feed(await _refused(port, encode(m.Hello(id=1))))
+    assert [type(x) for x in again] == [m.Goodbye] and again[0].code == "rate_limited"
+    assert "try again in 10 s" in again[0].text, again[0].text
+    server.shutdown()
