@@ -3,7 +3,7 @@ quiet reference from the same run.
 
     python bench/crowd.py             # both parts, about five minutes
     python bench/crowd.py --quick     # shorter runs
-    python bench/crowd.py --part flood           # or: --part thinking
+    python bench/crowd.py --part flood           # or: thinking, pipeliners, burst
 
 1. **Flood** (with 200 tables in the lobby, then 2,000): another client's ``ping`` ->
    ``pong`` p99, measured from 127.0.0.1 (a trusted address, as the host's own client),
@@ -28,6 +28,17 @@ quiet reference from the same run.
    bounds the wait by the thoughts under way and one thought of each other owner
    (``server.tables.thinking.FairQueue``); first come, first served, the victim waited
    behind all 32 tables' queue.
+3. **Pipeliners**: connections that each send 90 ``list_rulesets`` (22 KB replies) and
+   never read, inside every per-connection and per-address limit: 256 from four
+   addresses (127.0.0.2-5), then 512 from eight. The server's RSS before them (the
+   reference), at its peak while they hold their sockets, and after they reset them.
+   Target: the peak within the bytes a server may hold unsent (``send_server_bytes``,
+   128 MiB) of the reference, and what stays after they leave within 16 MB of it.
+4. **Burst**: 1,280 connections at once from 20 addresses (127.0.1.2-21, 64 each), each
+   one ``GET /`` (the web client's page) read whole, kept open until all are served;
+   the server's CPU for them, beside the same burst of msgpack ``hello`` and ``ping``
+   (the reference), three of each in turn. Target: a page costs about what a ping does
+   (within 1.5x).
 
 Only loopback addresses are used: 127.0.0.2 and up reach a server on 127.0.0.1 on
 Linux without any setup. The server is ``switchboard serve`` in its own process
@@ -338,6 +349,137 @@ def part_flood(args: argparse.Namespace) -> bool:
     return met_all
 
 
+# -------------------------------------------------------------- pipeliners
+def _pipeliners(port: int, addresses: list[str], each: int, asks: int) -> list[Any]:
+    """``each`` connections from every one of ``addresses``, each sending hello and
+    ``asks`` ``list_rulesets`` and reading nothing."""
+    import socket
+
+    data = encode(m.Hello(id=0)) + b"".join(
+        encode(m.ListRulesets(id=i)) for i in range(1, asks + 1)
+    )
+    socks = []
+    for address in addresses:
+        for _ in range(each):
+            sock = socket.socket()
+            sock.bind((address, 0))
+            sock.connect((HOST, port))
+            sock.sendall(data)
+            socks.append(sock)
+    return socks
+
+
+def _reset(socks: list[Any]) -> None:
+    """Close every socket with a reset (linger 0), as a crowd that gives up does."""
+    import socket
+    import struct
+
+    for sock in socks:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        sock.close()
+
+
+def part_pipeliners(args: argparse.Namespace) -> bool:
+    print("3. pipeliners: connections that ask for the rulesets 90 times and never read;")
+    print("   the server's RSS before them (the reference), at its peak, and after they reset")
+    print()
+    print("| crowd | RSS before | RSS peak | peak - before | RSS after reset |"
+          " after - before | load avg |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|")
+    met = True
+    limit = 128 * 1024 * 1024 / 1e6
+    hold = 5.0 if args.quick else 10.0
+    for n_addresses in (4, 8):
+        addresses = [f"127.0.0.{i}" for i in range(2, 2 + n_addresses)]
+        with tempfile.TemporaryDirectory() as tmp:
+            server, port = start_server(Path(tmp))
+            try:
+                trio.run(fill_lobby, port, 1)  # the server warmed by a first client
+                time.sleep(1.0)
+                before, _ = proc_stats(server.pid)
+                socks = _pipeliners(port, addresses, 64, 90)
+                peak, end = before, time.time() + hold
+                while time.time() < end:
+                    peak = max(peak, proc_stats(server.pid)[0])
+                    time.sleep(0.05)
+                _reset(socks)
+                time.sleep(3.0)
+                after, _ = proc_stats(server.pid)
+            finally:
+                stop_server(server)
+        print(f"| {len(socks)} from {n_addresses} addresses | {before:.0f} MB | {peak:.0f} MB |"
+              f" {peak - before:+.0f} MB | {after:.0f} MB | {after - before:+.0f} MB |"
+              f" {loadavg()} |", flush=True)  # fmt: skip
+        met &= peak - before <= limit and after - before <= 16
+    print()
+    print(
+        f"target: peak within {limit:.0f} MB of the reference, and back within 16 MB of it"
+        f" once they leave: {verdict(met)}"
+    )
+    return met
+
+
+# ------------------------------------------------------------------- burst
+BROWSER_GET = (
+    b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: Mozilla/5.0 (X11; Linux x86_64)\r\n"
+    b"Accept: text/html\r\nAccept-Encoding: gzip, deflate\r\n\r\n"
+)
+
+
+async def _burst(port: int, data: bytes, until: bytes) -> None:
+    """1,280 connections at once from 20 addresses, each sending ``data`` and reading
+    until ``until`` arrives; all closed once every one is served."""
+    streams: list[trio.SocketStream] = []
+
+    async def one(address: str) -> None:
+        sock = trio.socket.socket()
+        await sock.bind((address, 0))
+        await sock.connect((HOST, port))
+        stream = trio.SocketStream(sock)
+        await stream.send_all(data)
+        got = b""
+        while until not in got and (chunk := await stream.receive_some(65536)):
+            got += chunk
+        streams.append(stream)
+
+    async with trio.open_nursery() as nursery:
+        for i in range(1280):
+            nursery.start_soon(one, f"127.0.1.{2 + i % 20}")
+    for stream in streams:
+        await stream.aclose()
+
+
+def part_burst(args: argparse.Namespace) -> bool:
+    print("4. burst: 1,280 connections at once from 20 addresses; the server's CPU for them")
+    print()
+    print("| round | msgpack hello + ping (reference) | GET / | x reference | load avg |")
+    print("|---|---|---|---|---|")
+    settings = "trusted_addresses = []\nconnections_per_address = 0\nhttp_address_burst = 100000\n"
+    ping = encode(m.Hello(id=1)) + encode(m.Ping(id=2))
+    ratios = []
+    with tempfile.TemporaryDirectory() as tmp:
+        server, port = start_server(Path(tmp), settings)
+        try:
+            trio.run(_burst, port, BROWSER_GET, b"</html>")  # warm: the page, the imports
+            for n in range(1, 4):
+                cpu = []
+                for data, until in ((ping, b"pong"), (BROWSER_GET, b"</html>")):
+                    time.sleep(1.0)
+                    before = proc_stats(server.pid)[1]
+                    trio.run(_burst, port, data, until)
+                    time.sleep(0.5)
+                    cpu.append(proc_stats(server.pid)[1] - before)
+                ratios.append(cpu[1] / cpu[0])
+                print(f"| {n} | {cpu[0]:.2f} s | {cpu[1]:.2f} s | {ratios[-1]:.2f} |"
+                      f" {loadavg()} |", flush=True)  # fmt: skip
+        finally:
+            stop_server(server)
+    median = statistics.median(ratios)
+    print()
+    print(f"median x reference {median:.2f}; target within 1.5x: {verdict(median <= 1.5)}")
+    return median <= 1.5
+
+
 # ---------------------------------------------------------------- thinking
 def my_turn(msg: Any) -> bool:
     if isinstance(msg, m.Turn):
@@ -451,7 +593,9 @@ def part_thinking(args: argparse.Namespace) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--part", choices=("flood", "thinking", "both"), default="both")
+    ap.add_argument(
+        "--part", choices=("flood", "thinking", "pipeliners", "burst", "both"), default="both"
+    )
     ap.add_argument("--seconds", type=float, default=60.0,
                     help="each flood run's length, half of it flooded (60)")  # fmt: skip
     ap.add_argument("--repeat", type=int, default=1, help="runs of each flood (1)")
@@ -477,6 +621,10 @@ def main() -> None:
         print()
     if args.part in ("thinking", "both"):
         part_thinking(args)
+    if args.part == "pipeliners":
+        part_pipeliners(args)
+    if args.part == "burst":
+        part_burst(args)
 
 
 if __name__ == "__main__":

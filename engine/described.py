@@ -32,6 +32,7 @@ class RulesetInfo(TypedDict):
     summary: str
     min_seats: int
     max_seats: int
+    seats: list[int]  #: every seat count a table of it may have (abbott: 2 or 4)
     options: list[OptionInfo]
 
 

@@ -64,6 +64,9 @@ class Game(ABC, Generic[ViewT]):
     vocabulary: ClassVar[Vocabulary]
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
+    #: The seat counts it is played with, if not every one from ``min_seats`` to
+    #: ``max_seats`` (abbott: 2 or 4, never 3)
+    seat_counts: ClassVar[tuple[int, ...] | None] = None
     schema: ClassVar[OptionSchema]
     #: Whether some cards are hidden from some seats. Either way a record holds the
     #: seed, and the seed deals every later hand (abbott's next grid too), so a record

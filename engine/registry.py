@@ -30,6 +30,16 @@ class Ruleset:
     min_seats: int
     max_seats: int
 
+    def seat_counts(self) -> list[int]:
+        """Every seat count a table of it may have (``Game.seat_counts``, within the
+        ruleset's own ``min_seats`` to ``max_seats``).
+
+        >>> ruleset("abbott").seat_counts(), ruleset("kilodney").seat_counts()[:2]
+        ([2, 4], [4, 5])
+        """
+        counts = self.game_class.seat_counts or range(self.min_seats, self.max_seats + 1)
+        return [n for n in counts if self.min_seats <= n <= self.max_seats]
+
     def describe(self) -> RulesetInfo:
         """The ruleset as primitives, for the lobby and help screens."""
         return {
@@ -38,6 +48,7 @@ class Ruleset:
             "summary": self.summary,
             "min_seats": self.min_seats,
             "max_seats": self.max_seats,
+            "seats": self.seat_counts(),
             "options": self.schema.describe(),
         }
 

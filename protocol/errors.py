@@ -65,6 +65,7 @@ CODES: dict[str, str] = {
     "quit": "the client asked to leave (the goodbye to ``quit``)",
     "kicked": "an operator closed this connection",
     "slow_reader": "the connection was dropped because it did not read",
+    "too_many_connections": "your address (or the server) has all the connections it may",
     "idle": "the connection sent no message for the idle limit while at no table",
     "timeout": "a message began but did not arrive whole within the time limit",
     "shutdown": "the server is shutting down",

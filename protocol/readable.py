@@ -397,7 +397,11 @@ class Readable:
         out = []
         for rs in msg.rulesets:
             lo, hi = rs["min_seats"], rs["max_seats"]
-            seats = f"{lo} to {hi} seats" if lo != hi else plural(lo, "seat")
+            counts = rs.get("seats")
+            if isinstance(counts, list) and counts and len(counts) != counts[-1] - counts[0] + 1:
+                seats = " or ".join(map(str, counts)) + " seats"  # not every count between
+            else:
+                seats = f"{lo} to {hi} seats" if lo != hi else plural(lo, "seat")
             out.append(
                 f"rulesets{_id(msg)} {rs['name']}{DOT}{rs['summary']}{DOT}{seats}"
                 f"{DOT}create {rs['name']} {lo}"

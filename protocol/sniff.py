@@ -3,8 +3,9 @@
 One port speaks every binding; the client's first bytes say which:
 
 - msgpack: the first byte is ``0x00`` (the top byte of its hello frame's length);
-- HTTP: the first line is a request line, ``METHOD TARGET HTTP/1.x`` (a browser, and
-  the WebSocket that its page opens);
+- HTTP: the first line is a request line, ``METHOD TARGET HTTP/x.y`` (a browser, and
+  the WebSocket that its page opens; another version than 1.x, such as HTTP/2's
+  preface ``PRI * HTTP/2.0``, is HTTP too, for the HTTP server to refuse as HTTP);
 - text: the first byte is an ASCII letter (a command: ``hello``, ``name ann``, ``help``)
   and the first line is no HTTP request line.
 
@@ -34,16 +35,18 @@ WAIT = "wait"
 
 #: the bytes a person's client may send before its first line: spaces, tabs, line ends
 BLANKS = b" \t\r\n"
-#: a first line longer than this without its end is text (whose own limit then applies)
+#: a first line longer than this without its end is text (whose own limit then applies),
+#: unless it is a method and the start of a target: a long URL, which HTTP refuses (431)
 MAX_REQUEST_LINE = 4096
 
-#: a whole HTTP/1.x request line (RFC 9112 3: method token, target, version)
-_REQUEST_LINE = re.compile(rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+ [^ \r\n]+ HTTP/1\.[0-9]\r?")
+_METHOD = rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+"
+#: a whole HTTP request line (RFC 9112 3: method token, target, version)
+_REQUEST_LINE = re.compile(_METHOD + rb" [^ \r\n]+ HTTP/[0-9](?:\.[0-9])?\r?")
 #: every beginning of one: what may still turn out to be a request line
-_VERSION_PREFIX = rb"(?:H(?:T(?:T(?:P(?:/(?:1(?:\.(?:[0-9]\r?)?)?)?)?)?)?)?)?"
-_REQUEST_PREFIX = re.compile(
-    rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+(?: (?:[^ \r\n]+(?: " + _VERSION_PREFIX + rb")?)?)?"
-)
+_VERSION_PREFIX = rb"(?:H(?:T(?:T(?:P(?:/(?:[0-9](?:\.(?:[0-9]\r?)?|\r)?)?)?)?)?)?)?"
+_REQUEST_PREFIX = re.compile(_METHOD + rb"(?: (?:[^ \r\n]+(?: " + _VERSION_PREFIX + rb")?)?)?")
+#: a method and the start of its target, past ``MAX_REQUEST_LINE``: a request line
+_LONG_REQUEST = re.compile(_METHOD + rb" [^ \r\n]+")
 
 
 def strip_blanks(data: bytes) -> bytes:
@@ -65,6 +68,8 @@ def sniff(first: bytes, *, whole: bool = False) -> str | None:
     end = first.find(b"\n")
     if end >= 0:
         return HTTP if _REQUEST_LINE.fullmatch(first, 0, end) else TEXT
-    if whole or len(first) >= MAX_REQUEST_LINE or not _REQUEST_PREFIX.fullmatch(first):
+    if len(first) >= MAX_REQUEST_LINE:
+        return HTTP if _LONG_REQUEST.fullmatch(first, 0, MAX_REQUEST_LINE) else TEXT
+    if whole or not _REQUEST_PREFIX.fullmatch(first):
         return TEXT
     return WAIT

@@ -30,12 +30,13 @@ from typing import Any
 import trio
 
 from protocol.limits import Limits
+from server.core.allocator import return_freed_memory
 from server.core.config import ServerConfig
-from server.core.limits import peer_address
+from server.core.limits import address_key, peer_address
 from server.core.logfmt import IntervalLog
 from server.discovery.addresses import invitations
 from server.discovery.mdns import Advertiser, advertised_addresses, default_server_name
-from server.operators.ops import Ops
+from server.operators.ops import ADDRESS_RETRY_SECONDS, Ops
 from server.players.accounts import Accounts, claim_throttle, new_name_rate
 from server.players.ledger import Ledger
 from server.players.profiles import Profiles
@@ -46,6 +47,7 @@ from server.tables.prize import Prizes
 from server.tables.results import Results
 from server.transport.accept import Acceptor, fd_limit
 from server.transport.connection import Connection
+from server.transport.refusal import TOO_MANY_CONNECTIONS, Refusals
 from server.transport.session import ClientSession, Services
 
 log = logging.getLogger("switchboard.server")
@@ -101,7 +103,13 @@ class Server:
         self.advertiser: Advertiser | None = None
         # one line per minute about addresses refused, not one per attempt
         self._refused_address = "?"
+        #: addresses the settings name one by one: each counted as itself, never as its
+        #: IPv6 network (``address_key``)
+        self._named_addresses = frozenset(
+            (*config.trusted_addresses, *config.operator_addresses, *config.http_proxies)
+        )
         self._address_log = IntervalLog(60.0, self._log_refused_addresses)
+        self.refusals = Refusals()  #: refused connections told why (``refusal``)
 
     def shutdown(self) -> None:
         """Begin a graceful shutdown (safe to call more than once, from any task)."""
@@ -109,6 +117,7 @@ class Server:
 
     async def serve(self, *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
         config = self.config
+        return_freed_memory()  # what readers held goes back to the machine once freed
         state = self.store.load()
         # the ledger's moves are store writes: one writer, one transaction with their cause
         ledger = Ledger(self.store, state.ledger, start_balance=config.start_chips)
@@ -201,19 +210,19 @@ class Server:
     async def _handle(self, stream: trio.SocketStream) -> None:
         assert self.services is not None
         if len(self.connections) >= self.config.max_connections:
-            with trio.move_on_after(1):
-                await stream.aclose()
+            why = "the server has as many connections as it may"
+            await self.refusals.refuse(stream, TOO_MANY_CONNECTIONS, why, ADDRESS_RETRY_SECONDS)
             return
         try:
             peer = peer_address(stream.socket.getpeername())
         except OSError:
             peer = "?"
+        peer = address_key(peer, self.config.ipv6_prefix, self._named_addresses)
         ops = self.services.ops
         if ops is not None and not ops.admit_address(peer):
             self._refused_address = peer
             self._address_log.event(trio.current_time())
-            with trio.move_on_after(1):
-                await stream.aclose()
+            await self.refusals.refuse(stream, *ops.refusal(peer))
             return
         try:
             await Connection(stream, self.services, peer).run()

@@ -56,6 +56,7 @@ class Abbott(Game[AbbottView]):
     vocabulary = VOCABULARY
     min_seats = 2
     max_seats = 4
+    seat_counts = (2, 4)  #: two players, or two partnerships of two
     schema = SCHEMA
     hidden_information = False
 

@@ -41,6 +41,11 @@ class ServerConfig:
 
     # ------------------------------------------------------ connections
     send_queue: int = 512  #: messages queued to one client before it is dropped
+    #: bytes one client may hold unsent (queued, or being written) before it is dropped;
+    #: its own replies stop its reading at half of this
+    send_queue_bytes: int = 1024 * 1024
+    send_address_bytes: int = 8 * 1024 * 1024  #: all of one address's clients together...
+    send_server_bytes: int = 128 * 1024 * 1024  #: ...and every client (0: no limit)
     handshake_seconds: float = 15.0  #: time to say hello before the connection is closed
     handshake_errors: int = 3  #: refused messages before welcome, then goodbye need_hello
     message_seconds: float = 30.0  #: time a message may take to arrive whole, once begun
@@ -145,6 +150,9 @@ class ServerConfig:
     flood_drop_after: int = 50  #: refused requests before a flooder is disconnected
     flood_cooloff_seconds: float = 10.0  #: then its address may not reconnect for this long
     connections_per_address: int = 64  #: open connections from one address (0: no limit)
+    #: an IPv6 peer is counted as its network of this many bits in every per-address
+    #: limit and budget (one host may hold a whole /64); 128: each address alone
+    ipv6_prefix: int = 64
     trusted_addresses: tuple[str, ...] = ("127.0.0.1", "::1")  #: skip the two limits above
     tables_per_name: int = 4  #: open tables one name may have created (0: no limit)
     tables_per_address: int = 8  #: open tables created from one address (0: no limit)

@@ -28,8 +28,10 @@ per message and never reaches a table's inbox.
 from __future__ import annotations
 
 import enum
+import ipaddress
 import unicodedata
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from server.core.namefold import name_key
@@ -327,6 +329,42 @@ def peer_address(sockaddr: object) -> str:
     if isinstance(sockaddr, str):
         return sockaddr
     return "?"
+
+
+def address_key(address: str, ipv6_prefix: int = 64, keep: Collection[str] = ()) -> str:
+    """The address a peer's budgets are kept under: an IPv6 address's network of
+    ``ipv6_prefix`` bits, since one host (a LAN's /64 given by SLAAC, a privacy address
+    each minute) has as many addresses of its prefix as it likes; an IPv4 address, and an
+    IPv4-mapped IPv6 one, as the IPv4 address. Loopback and the addresses in ``keep`` (the
+    trusted, operator and proxy addresses, which settings name one by one) stay as they
+    are, as does anything that is no address.
+
+    >>> address_key("2001:db8:1:2:aaaa::1"), address_key("2001:db8:1:2:bbbb::2")
+    ('2001:db8:1:2::/64', '2001:db8:1:2::/64')
+    >>> address_key("2001:db8:1:2:aaaa::1", 48), address_key("2001:db8::1", 128)
+    ('2001:db8:1::/48', '2001:db8::1')
+    >>> address_key("::ffff:192.0.2.7"), address_key("192.0.2.7"), address_key("::1")
+    ('192.0.2.7', '192.0.2.7', '::1')
+    >>> address_key("fe80::1%eth0"), address_key("2001:db8::9", keep=["2001:db8::9"])
+    ('fe80::/64', '2001:db8::9')
+    >>> address_key("proxied:127.0.0.1"), address_key("?")
+    ('proxied:127.0.0.1', '?')
+    """
+    if address in keep:
+        return address
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if not isinstance(ip, ipaddress.IPv6Address):
+        return address
+    if ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    if ip.is_loopback or ipv6_prefix >= 128:
+        return address
+    bits = max(0, ipv6_prefix)
+    network = ipaddress.IPv6Network((int(ip) >> (128 - bits) << (128 - bits), bits))
+    return str(network)
 
 
 # --------------------------------------------------------------- cleaning

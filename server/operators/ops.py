@@ -24,6 +24,7 @@ request rate and the per-address count; nothing else.
 from __future__ import annotations
 
 import logging
+import math
 import weakref
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
@@ -53,6 +54,9 @@ log = logging.getLogger("switchboard.ops")
 
 #: How long a bulk close waits for the tables it closed to say so before it answers.
 CLOSE_WAIT_SECONDS = 5.0
+#: the wait a connection refused for its address's count is told to wait before trying
+#: again (its ``Retry-After``): about as long as a browser's page takes to let sockets go
+ADDRESS_RETRY_SECONDS = 5
 
 #: The SQLite file the server keeps its tables in (the ledger shares it).
 DB_NAME = "switchboard.sqlite3"
@@ -159,6 +163,17 @@ class Ops:
                 return False
             del self.cooloff[peer]
         return self.addresses.acquire(peer)
+
+    def refusal(self, peer: str) -> tuple[str, str, int]:
+        """Why ``admit_address`` refused ``peer``: a goodbye's code, its words, and the
+        seconds to wait before trying again."""
+        until = self.cooloff.get(peer)
+        now = trio.current_time()
+        if until is not None and until > now:
+            return "rate_limited", "your address sent too fast", max(1, math.ceil(until - now))
+        limit = self.config.connections_per_address
+        why = f"your address has {limit} connections open, as many as it may"
+        return "too_many_connections", why, ADDRESS_RETRY_SECONDS
 
     def cool_off(self, peer: str) -> None:
         """``peer`` flooded: refuse its new connections for a while (its others stay)."""

@@ -13,6 +13,9 @@ What it checks (each failure is one line of ``Audit.problems``):
 - every transaction balances and moves chips; every account's balance is the sum
   of its entries; all accounts sum to zero;
 - names' balances plus the prizes held equal the chips ever issued by the mint;
+- the mint gives only welcomes, each to one name, once a name (again only after that
+  name expired and was claimed anew), and takes back only an expired name's chips:
+  a balanced grant of any other kind, or a second welcome, is chips from nowhere;
 - each table's held account holds exactly its prize;
 - every claimed name has an account;
 - each game's prize is settled at most once, after its game ended, as its end
@@ -43,6 +46,10 @@ from server.core.limits import fold_name
 #: Transactions that settle a prize (the held account goes to zero for its game).
 PAID = "prize won"
 RETURNED = "prize returned"
+#: The mint's account, and the only transactions that may touch it.
+MINT = "@mint"
+WELCOME = "welcome"  #: a new name's chips, from the mint
+EXPIRED = "name expired"  #: an expired name's chips, back to it
 
 
 @dataclass(slots=True)
@@ -146,6 +153,7 @@ def _audit(conn: sqlite3.Connection) -> Audit:  # noqa: C901 (one check a promis
     if missing:
         shown = ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else "")
         problems.append(f"{len(missing)} names have no account: {shown}")
+    _audit_mint(conn, txns, out)
     _audit_prizes(conn, txns, prizes, out)
     if "results" in tables and "lineups" in tables:
         _audit_results(conn, out)
@@ -159,6 +167,48 @@ def _audit(conn: sqlite3.Connection) -> Audit:  # noqa: C901 (one check a promis
         chips_held=held,
     )
     return out
+
+
+def _audit_mint(
+    conn: sqlite3.Connection, txns: list[tuple[int, str, int | None, int | None]], out: Audit
+) -> None:
+    """The mint's transactions: a welcome from it to one name, once a name's life; an
+    expired name's chips back to it; nothing else."""
+    postings: dict[int, list[tuple[str, int]]] = {}
+    for txn, account, delta in conn.execute(
+        "SELECT txn, account, delta FROM chip_entries WHERE txn IN"
+        f" (SELECT txn FROM chip_entries WHERE account = '{MINT}')"
+    ):
+        postings.setdefault(txn, []).append((account, delta))
+    welcomed: set[str] = set()  #: names welcomed and not expired since
+    for txn, reason, _table, _game in txns:
+        moves = postings.get(txn)
+        if moves is None:
+            continue
+        others = [(a, d) for a, d in moves if a != MINT]
+        if reason == WELCOME:
+            names = [a for a, d in others if d > 0 and not a.startswith("@")]
+            if len(others) != 1 or len(names) != 1:
+                out.problems.append(
+                    f"transaction {txn} (welcome) is not the mint's grant to one name"
+                )
+                continue
+            if names[0] in welcomed:
+                out.problems.append(
+                    f"{names[0]} was welcomed again (transaction {txn}) without having expired:"
+                    " chips from the mint twice"
+                )
+            welcomed.add(names[0])
+        elif reason == EXPIRED:
+            welcomed.difference_update(a for a, _ in others)
+        else:
+            taken = sum(d for a, d in moves if a == MINT)  #: negative: chips it gave
+            if taken < 0:
+                why = f"gives {-taken} chips from the mint: only a welcome may"
+            else:
+                why = f"gives {taken} chips to the mint: only an expired name's go back"
+            out.problems.append(f"transaction {txn} ({reason}) {why}")
+    out.figures.update(welcomes=sum(1 for _, r, _, _ in txns if r == WELCOME))
 
 
 def _audit_prizes(  # noqa: C901 (one check a way to settle)

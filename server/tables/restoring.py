@@ -11,8 +11,11 @@ log's start, the event ring's, and bots that have seen the whole game.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import Protocol
+
+import trio
 
 import engine
 from engine.events import Event
@@ -66,6 +69,9 @@ class Restoration:
         self.unreplayed: snapshots.Unreplayed | None = None
         #: Why ``replay`` replayed the whole game (None: from a snapshot, or nothing restored).
         self.replayed_because: str | None = None
+        #: Replayed in full though a snapshot was due: one is to be stored (``seal``), or a
+        #: game that ended before it had a usable one would be replayed at every start.
+        self.unsealed = False
 
     def replay(self, stored: StoredTable, snapshot_every: int) -> Game:
         """The stored game rebuilt: from its newest snapshot and the actions after it, or
@@ -86,11 +92,24 @@ class Restoration:
                 out.record(events)
             return restored.game
         self.replayed_because = restored  # none, or not usable: the whole record
+        self.unsealed = restored != snapshots.NONE_DUE
 
         def keep(events: list[Event]) -> None:
             out.record(events)
 
         return engine.replay(record, keep)
+
+    async def seal(self, game: Game | None, number: int) -> None:
+        """Store the replayed game's snapshot, with its digest, if it was replayed in full
+        though one was due: the next start restores from it. A snapshot is a cache, so a
+        store that refuses it changes nothing but that (``StoreError`` is not raised, and
+        the table does not wait as for a refused action)."""
+        if not self.unsealed or game is None:
+            return
+        self.unsealed = False
+        write = snapshots.snapshot_of(self.table_id, number, game, self._out.seq)
+        with trio.CancelScope(shield=True), contextlib.suppress(StoreError):
+            await self._gate.store.commit(write)
 
     def take_back(self, game: Game) -> Game:
         """The game as stored: its last action, which the store refused, undone (the game

@@ -272,6 +272,7 @@ class Table:
         self._changed_at = trio.current_time()
         task_status.started()
         with contextlib.suppress(StoreError):  # a prize owed stays held; the next start pays
+            await self.restoration.seal(self.game, self.game_no)  # a replay's snapshot
             await self.gm.on_run()  # a restored game's clock
             if self.gm.stakes is not None:  # a prize still owed
                 course.notices(self, await self.gm.stakes.settle_owed(self))

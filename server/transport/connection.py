@@ -50,10 +50,12 @@ from protocol import messages as m
 from protocol.errors import RemoteProtocolError
 from protocol.sniff import HTTP, TEXT, WAIT, sniff, strip_blanks
 from server.core import wire
+from server.core.config import ServerConfig
 from server.core.limits import AddressBudget
 from server.operators.ops import ConnectionOps
 from server.transport.errors import TRANSPORT_ERRORS, Closing, ConnectionLost
 from server.transport.framing import FRAMINGS, Answered, Framing, TextFraming
+from server.transport.held import HeldBytes
 from server.transport.http import HttpLimits, HttpServer, serve_http
 from server.transport.outbox import Outbox
 from server.transport.proxied import HttpPolicy
@@ -78,6 +80,24 @@ async def _read_when_ready(socket: trio.socket.SocketType) -> bytes:
             return os.read(socket.fileno(), READ_SIZE)
         except BlockingIOError:  # woken with nothing to read after all
             continue
+
+
+def _http_setup(config: ServerConfig) -> tuple[HttpLimits, HttpPolicy]:
+    """The HTTP side's limits and policy, from the settings (made once a server)."""
+    limits = HttpLimits(
+        config.http_max_header_bytes,
+        config.http_header_seconds,
+        config.http_idle_seconds,
+        config.http_max_requests,
+    )
+    policy = HttpPolicy.of(
+        config.http_hosts,
+        config.http_proxies,
+        config.ipv6_prefix,
+        (*config.trusted_addresses, *config.operator_addresses, *config.http_proxies),
+        (*config.trusted_addresses, *config.operator_addresses),
+    )
+    return limits, policy
 
 
 class SocketSink:
@@ -113,7 +133,20 @@ class Connection:
         self.stream = stream
         self.services = services
         self.config = services.config
-        self.outbox = Outbox(SocketSink(stream), services.config.send_queue)
+        config = services.config
+        if services.held is None:
+            services.held = HeldBytes(
+                config.send_address_bytes,
+                config.send_server_bytes,
+                tuple(config.trusted_addresses),
+            )
+        self.outbox = Outbox(
+            SocketSink(stream),
+            config.send_queue,
+            config.send_queue_bytes,
+            services.held,
+            peer,
+        )
         self.session = ClientSession(services, self.outbox, peer)
         self._partial_since: float | None = None  #: when an unfinished message began
         #: the socket to read from when it is readable (None: not a socket, a test's
@@ -215,20 +248,15 @@ class Connection:
         ``handshake_seconds``. (Returned, not served from here: the HTTP side's objects
         are let go before the WebSocket's life begins.)"""
         config = self.config
-        limits = HttpLimits(
-            config.http_max_header_bytes,
-            config.http_header_seconds,
-            config.http_idle_seconds,
-            config.http_max_requests,
-        )
         services = self.services
-        if services.http is None:
+        if services.http is None or services.http_setup is None:  # the first: made once
             services.http = AddressBudget(
                 config.http_address_per_second,
                 config.http_address_burst,
                 tuple(config.trusted_addresses),
             )
-        policy = HttpPolicy.of(config.http_hosts, config.http_proxies)
+            services.http_setup = _http_setup(config)
+        limits, policy = services.http_setup
         server = HttpServer(
             site(),
             limits,
@@ -237,10 +265,14 @@ class Connection:
             policy,
             services.http,
             trio.current_time,
+            admit=None if services.ops is None else self._admit,
         )
         upgrade = await serve_http(self.stream, server, data, start)
-        if upgrade is None or not self._readdress(upgrade.address):
+        if server.admitted is not None:  # counted under its client's address from now on
+            self._counted = server.admitted
+        if upgrade is None:
             return None, b""
+        self._readdress(upgrade.address)
         ops = self.session.ops
         framing = WebSocketFraming(
             services.limits,
@@ -249,23 +281,26 @@ class Connection:
         )
         return framing, upgrade.trailing
 
-    def _readdress(self, address: str) -> bool:
+    def _admit(self, address: str) -> tuple[str, str, int] | None:
+        """Count a WebSocket's connection under ``address`` before its handshake is
+        answered: None if admitted, else why not (the handshake is refused with 503)."""
+        ops = self.services.ops
+        assert ops is not None
+        return None if ops.admit_address(address) else ops.refusal(address)
+
+    def _readdress(self, address: str) -> None:
         """The WebSocket's session is from ``address`` (``proxied.client_address``), not
         the socket's peer: a browser behind a proxy on loopback, or the client a
         configured proxy names. It is counted under that address from now on (its
-        connections, its request rate, its trust: none for ``proxied:PEER``); False if
-        that address has as many connections as it may."""
+        connections, admitted before the upgrade; its request rate, its trust: none for
+        ``proxied:PEER``)."""
         session, ops = self.session, self.services.ops
         if address == session.peer:
-            return True
-        if ops is not None:
-            if not ops.admit_address(address):
-                return False
-            self._counted = address
+            return
         session.peer = address
+        self.outbox.rekey(address)
         if ops is not None:
             session.ops = ConnectionOps(session, ops)
-        return True
 
     # ------------------------------------------------------------ the loop
     async def serve(self, framing: Framing, data: bytes, deadline: float) -> None:
@@ -285,7 +320,7 @@ class Connection:
                         self._answer(message)
                     else:  # not Answered (checked by type, which mypy does not narrow)
                         await handle(session, message)  # type: ignore[arg-type]
-                    if len(outbox) >= outbox.pause_at:
+                    if outbox.behind:
                         await self._drain()
             except RemoteProtocolError as exc:
                 session.deliver(m.Error.answering(exc))

@@ -15,8 +15,9 @@ What it serves, and nothing else:
 - anything else is refused: another method ``405``, an unknown path ``404``, ``/ws``
   without a proper handshake ``426`` or ``400``, a cross-site ``Origin`` ``403``, a
   request with a body ``400``, a request line and headers over ``max_header_bytes``
-  ``431``, bytes that are not HTTP/1.1 ``400``; from loopback (or a configured proxy), a
-  ``Host`` that is neither ``localhost``, an IP literal nor one of ``http_hosts`` ``421``
+  ``431``, bytes that are not HTTP/1.1 ``400`` (another version, HTTP/2's preface
+  included, ``505``); a ``Host`` that is neither ``localhost``,
+  an IP literal, the machine's own name nor one of ``http_hosts`` ``421``
   (``server.transport.proxied``: DNS rebinding); past its address's budget of requests
   (``http_address_*``, shared by all its connections) ``429``. Each refusal but ``404``
   closes the connection.
@@ -37,11 +38,11 @@ asks ``awaiting_headers`` which one runs.
 
 >>> from server.transport.web import Resource
 >>> server = HttpServer({"/": Resource.of(b"<p>hi</p>", "text/html; charset=utf-8")})
->>> server.receive_data(b"GET / HTTP/1.1\\r\\nHost: example:7373\\r\\n\\r\\n")
+>>> server.receive_data(b"GET / HTTP/1.1\\r\\nHost: 192.168.1.20:7373\\r\\n\\r\\n")
 >>> reply = server.next_reply()
 >>> reply.data.split(b"\\r\\n")[0], reply.data.endswith(b"<p>hi</p>"), reply.close
 (b'HTTP/1.1 200 OK', True, False)
->>> server.receive_data(b"DELETE / HTTP/1.1\\r\\nHost: example:7373\\r\\n\\r\\n")
+>>> server.receive_data(b"DELETE / HTTP/1.1\\r\\nHost: 192.168.1.20:7373\\r\\n\\r\\n")
 >>> reply = server.next_reply()
 >>> reply.data.split(b"\\r\\n")[0], reply.close
 (b'HTTP/1.1 405 Method Not Allowed', True)
@@ -51,6 +52,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import math
 import re
 import time
@@ -87,6 +89,7 @@ SECURITY_HEADERS: tuple[tuple[str, str], ...] = (
 _HOST = re.compile(r"(?:[A-Za-z0-9.\-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?")
 
 
+@functools.lru_cache(maxsize=256)  # one a name the server is asked by: a handful
 def content_security_policy(host: str | None) -> str:
     """The policy of every page: scripts, styles and everything else only from this server,
     no inline script or style, no plugins, never framed; connections only to this server,
@@ -206,6 +209,7 @@ class HttpServer:
         policy: HttpPolicy = OPEN_POLICY,
         budget: AddressBudget | None = None,
         clock: Callable[[], float] = time.monotonic,
+        admit: Callable[[str], tuple[str, str, int] | None] | None = None,
     ) -> None:
         self.site = site
         self.limits = limits
@@ -215,6 +219,11 @@ class HttpServer:
         self.budget = budget  #: requests per address, shared by its connections (or none)
         self.clock = clock
         self.address = peer  #: whom the last request is counted as from
+        #: counts a WebSocket's connection under an address other than the peer's (its
+        #: client behind a proxy): None if admitted, else why not (a goodbye's code, its
+        #: words, the seconds to wait), which refuses the handshake with 503
+        self.admit = admit
+        self.admitted: str | None = None  #: the address ``admit`` counted the upgrade under
         self._conn = h11.Connection(h11.SERVER, max_incomplete_event_size=limits.max_header_bytes)
         self._request: h11.Request | None = None
         self._refusal: Reply | None = None  #: decided on a request's headers, sent at once
@@ -275,9 +284,9 @@ class HttpServer:
         headers = {
             name.decode("latin-1"): value.decode("latin-1") for name, value in request.headers
         }
-        if self.policy.guards(self.peer) and not host_allowed(
-            headers.get("host"), self.policy.hosts
-        ):
+        if request.http_version not in (b"1.0", b"1.1"):  # HTTP/2's preface, say
+            return self._refuse(505, "this port speaks HTTP/1.1")
+        if not host_allowed(headers.get("host"), self.policy.hosts):
             return self._refuse(421, "this server does not answer to that name")
         self.address = client_address(self.peer, headers, self.policy)
         budget = self.budget
@@ -330,6 +339,13 @@ class HttpServer:
         origin = _header(request, b"origin")
         if not origin_allowed(origin, _header(request, b"host"), self.allowed_origins):
             return self._refuse(403, "this server's WebSocket is not open to other sites")
+        if self.admit is not None and self.address != self.peer:
+            refused = self.admit(self.address)
+            if refused is not None:
+                _code, why, retry = refused
+                text = f"{why}; try again in {retry} s"
+                return self._refuse(503, text, [("retry-after", str(retry))])
+            self.admitted = self.address
         reply_headers: list[tuple[str, str]] = [
             ("upgrade", "websocket"),
             ("connection", "Upgrade"),
@@ -379,22 +395,51 @@ class HttpServer:
         host = None if request is None else _header(request, b"host")
         out.append(("content-security-policy", content_security_policy(host)))
         out.extend(SECURITY_HEADERS)
-        last = self.requests >= self.limits.max_requests
-        if last and not any(name == "connection" for name, _ in out):
+        close = self.requests >= self.limits.max_requests or _wants_close(request)
+        if close and not any(name == "connection" for name, _ in out):
             out.append(("connection", "close"))
-        conn = self._conn
-        phrase = HTTPStatus(status).phrase.encode()
-        data = conn.send(h11.Response(status_code=status, headers=out, reason=phrase)) or b""
+        phrase = HTTPStatus(status).phrase
+        lines = [f"HTTP/1.1 {status} {phrase}\r\n", *(f"{n}: {v}\r\n" for n, v in out), "\r\n"]
+        data = "".join(lines).encode("latin-1")
         head = request is not None and request.method == b"HEAD"
         if body and not head and status != 304:
-            data += conn.send(h11.Data(data=body)) or b""
-        data += conn.send(h11.EndOfMessage()) or b""
-        if conn.our_state is h11.MUST_CLOSE or last:
+            data += body
+        if close:
             self.done = True
             return Reply(data, close=True, status=status)
-        if conn.their_state is h11.DONE and conn.our_state is h11.DONE:
-            conn.start_next_cycle()
+        self._next_cycle()
         return Reply(data, status=status)
+
+    def _next_cycle(self) -> None:
+        """Ready for the next request on a kept-alive connection: a new h11 connection
+        given what the client sent after this request (pipelined requests). Why not
+        h11's own ``send`` and ``start_next_cycle``: its checks of every header of
+        every response, headers that are ours and the same each time, were half the
+        CPU of serving a file (the response is written here instead, as h11 would)."""
+        trailing, closed = self._conn.trailing_data
+        self._conn = conn = h11.Connection(
+            h11.SERVER, max_incomplete_event_size=self.limits.max_header_bytes
+        )
+        if trailing:
+            conn.receive_data(bytes(trailing))
+        if closed:
+            conn.receive_data(b"")
+
+
+def _wants_close(request: h11.Request | None) -> bool:
+    """Whether the connection closes after the response to ``request`` (as h11 decides:
+    ``Connection: close``, or HTTP/1.0, which keeps nothing alive here; no request: a
+    refusal of bytes that were none)."""
+    if request is None or request.http_version != b"1.1":
+        return True
+    return "close" in _tokens(_header_bytes(request, b"connection"))
+
+
+def _header_bytes(request: h11.Request, name: bytes) -> bytes | None:
+    for key, value in request.headers:
+        if key == name:
+            return value
+    return None
 
 
 def _header(request: h11.Request, name: bytes) -> str | None:

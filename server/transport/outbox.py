@@ -13,9 +13,18 @@ queue; the next ``put`` finds it full and drops that connection (``goodbye
 slow_reader``) instead of stalling the table or holding unbounded memory. The
 client may reconnect and resume its seat with its token.
 
-Its own replies never fill it: when half the queue waits, the reader stops
-reading until the writer has written them (``drain``: backpressure), so a client
-that pipelines thousands of requests is slowed by TCP, not dropped.
+The queue is bounded in messages and in bytes (``send_queue``,
+``send_queue_bytes``): a count of messages alone let 256 large replies wait per
+connection. Messages are encoded as they are queued, so what a connection holds
+(``held``: queued, or being written) is known in bytes, and a ``HeldBytes`` ledger
+bounds all of one address's connections together and the whole server; over
+either, the connection holding the most is shed (``shed``: what it holds let go at
+once, its goodbye the last word if no write of it is under way, then the end).
+
+Its own replies never fill it: when half the queue waits (in messages or bytes),
+the reader stops reading until the writer has written them (``drain``:
+backpressure), so a client that pipelines thousands of requests is slowed by TCP,
+not dropped.
 
 Why the writer is not a task for good: an idle connection then holds no writer
 task, no channel and no frames, which is most of what 10,000 idle connections
@@ -50,6 +59,7 @@ import trio
 from protocol import messages as m
 from server.core import wire
 from server.transport.errors import TRANSPORT_ERRORS
+from server.transport.held import HeldBytes
 
 
 def _unsaid(message: m.Message) -> bytes:
@@ -85,11 +95,15 @@ class Outbox:
     """The send side of one connection. ``put`` never blocks."""
 
     __slots__ = (
+        "_byte_limit",
         "_drained",
+        "_key",
+        "_ledger",
         "_limit",
         "_nursery",
         "_queue",
         "encode",
+        "held",
         "last_word",
         "reader",
         "received",
@@ -98,11 +112,23 @@ class Outbox:
         "state",
     )
 
-    def __init__(self, sink: Sink, limit: int) -> None:
+    def __init__(
+        self,
+        sink: Sink,
+        limit: int,
+        byte_limit: int = 0,
+        ledger: HeldBytes | None = None,
+        key: str = "?",
+    ) -> None:
         self.state = WriterState.IDLE
-        #: messages, or bytes a write left (the sink took only part of them)
-        self._queue: list[m.Message | bytes] = []
-        self._limit = limit
+        #: messages encoded, the binding's own bytes, or what a write left (the sink
+        #: took only part of it): one item a message
+        self._queue: list[bytes] = []
+        self._limit = limit  #: messages queued at most
+        self._byte_limit = byte_limit  #: bytes held at most (0: no limit)
+        self.held = 0  #: bytes held: queued, or being written
+        self._ledger = ledger  #: what every connection holds, by address
+        self._key = key  #: the address this connection is counted under
         self.sink = sink
         #: messages to bytes: the framing's ``encode`` once the binding is known; until
         #: then nothing can be said to the peer, and messages are dropped unsaid
@@ -118,6 +144,16 @@ class Outbox:
 
     def __len__(self) -> int:
         return len(self._queue)
+
+    def rekey(self, key: str) -> None:
+        """Count this connection's bytes under ``key`` from now on (a WebSocket's
+        client behind a proxy)."""
+        held, ledger = self.held, self._ledger
+        if ledger is not None and held:
+            ledger.release(self, self._key, held)
+            self._key = key
+            ledger.charge(self, key, held)
+        self._key = key
 
     def open(self, nursery: trio.Nursery) -> None:
         """Start writing: writer tasks run in ``nursery``, whose cancellation ends the
@@ -153,14 +189,35 @@ class Outbox:
             self._enqueue((data,), trio.lowlevel.current_task() is self.reader)
 
     def _enqueue(self, items: Sequence[m.Message | bytes], from_reader: bool) -> None:
-        if len(self._queue) + len(items) > self._limit:
-            self.drop(
-                wire.goodbye("slow_reader", "you did not read fast enough; reconnect and resume")
-            )
+        """Queue ``items`` as bytes. Past ``send_queue`` messages, or (a table's delivery:
+        the reader's own replies are held back by ``drain`` instead) past its bytes with
+        something already held, the connection is shed."""
+        encode = self.encode
+        data = [item if isinstance(item, bytes) else encode(item) for item in items]
+        size = sum(map(len, data))
+        queue = self._queue
+        held, byte_limit = self.held, self._byte_limit
+        if len(queue) + len(items) > self._limit or (
+            not from_reader and byte_limit and held and held + size > byte_limit
+        ):
+            self.shed()
             return
-        self._queue.extend(items)
-        if not from_reader:
+        queue.extend(data)
+        self._charge(size)
+        if not from_reader and self.state is _IDLE:
             self._start_writer()
+
+    def _charge(self, size: int) -> None:
+        if self._ledger is None:
+            self.held += size
+        else:  # which may shed this connection, or another
+            self._ledger.charge(self, self._key, size)
+
+    def _release(self, size: int) -> None:
+        if self._ledger is None:
+            self.held = max(0, self.held - size)
+        else:
+            self._ledger.release(self, self._key, size)
 
     def _write_now(self, messages: Sequence[m.Message]) -> None:
         """Write from the calling task: what the sink does not take is queued (as
@@ -179,8 +236,10 @@ class Outbox:
         if written < len(data):
             # a frame may be cut: until the writer sends the rest (WRITING), nothing
             # else may go out, not even a last goodbye
-            self._queue.append(data[written:] if written else data)
-            self._start_writer()
+            rest = data[written:] if written else data
+            self._queue.append(rest)
+            self._start_writer()  # first: shed now, it must not cut the frame short
+            self._charge(len(rest))
 
     def _writing(self) -> bool:
         """Whether the writer runs (read through a call: a check just before a call that
@@ -200,6 +259,20 @@ class Outbox:
         self.state = WriterState.WRITING
 
     # ------------------------------------------------------------ ending
+    def shed(self, goodbye: m.Message | None = None) -> None:
+        """It fell behind (its queue, its address's or the server's bytes are full): let
+        go of everything it holds, and end. The goodbye (``slow_reader`` unless given)
+        is its last word if no write is under way (a frame cut short cannot be followed
+        by another); a peer that does not read would not take it anyway."""
+        if self.state is WriterState.CLOSED:
+            return
+        if goodbye is None:
+            why = "you did not read fast enough; reconnect and resume"
+            goodbye = wire.goodbye("slow_reader", why)
+        self._queue = []
+        self._release(self.held)  # a write under way is cut at once: its bytes go too
+        self.drop(goodbye)
+
     def drop(self, goodbye: m.Message | None) -> None:
         """End the connection now: nothing more is written but ``goodbye``, and that
         only if it can be written whole after what went before."""
@@ -222,11 +295,14 @@ class Outbox:
         self.state = WriterState.CLOSING
 
     def closed(self) -> None:
-        """The connection ended (the peer left, or it was cancelled): write nothing more."""
+        """The connection ended (the peer left, or it was cancelled): write nothing more,
+        and hold nothing more."""
         if self.state is not WriterState.CLOSED:
             if self.state is not WriterState.IDLE:  # cancelled in the middle of a write
                 self.last_word = None
             self.state = WriterState.CLOSED
+        self._queue = []
+        self._release(self.held)
         self._nursery = None  # a finished nursery holds its tasks' exceptions
         self.reader = None
 
@@ -242,6 +318,13 @@ class Outbox:
         the queue, so what tables deliver meanwhile still fits."""
         return max(1, self._limit // 2)
 
+    @property
+    def behind(self) -> bool:
+        """Whether the reader should stop reading until the writer catches up: half the
+        queue's messages, or half its bytes, wait."""
+        limit = self._byte_limit
+        return len(self._queue) >= self.pause_at or bool(limit and self.held * 2 >= limit)
+
     async def flush(self) -> None:
         """The reader writes its own replies (a ping's pong) without a task hop, unless
         the writer is already at work."""
@@ -255,7 +338,7 @@ class Outbox:
         with trio.move_on_after(patience) as scope:
             if self.state is WriterState.IDLE:
                 await self.flush()
-            while self.state is not WriterState.IDLE and len(self._queue) >= self.pause_at:
+            while self.state is not WriterState.IDLE and self.behind:
                 if self.state is WriterState.CLOSED:
                     break
                 self._drained = trio.Event()
@@ -263,19 +346,14 @@ class Outbox:
         self._drained = None
         return not scope.cancelled_caught
 
-    def _bytes(self, items: Sequence[m.Message | bytes]) -> bytes:
-        """The bytes of ``items``: messages encoded, bytes (the binding's own, or what
-        the sink did not take of an earlier write) as they are."""
-        encode = self.encode
-        return b"".join([item if isinstance(item, bytes) else encode(item) for item in items])
-
     async def _write_loop(self) -> None:
         """Write everything queued, one write per batch; then stop until the next
         ``put`` starts it again (or, closing, end the connection)."""
         try:
             while self._queue:
                 batch, self._queue = self._queue, []
-                data = self._bytes(batch)
+                data = b"".join(batch)
+                del batch
                 if not data:  # nothing said yet: no binding
                     continue
                 try:
@@ -284,6 +362,7 @@ class Outbox:
                     self._end(WriterState.CLOSED)
                     return
                 self.sent += len(data)
+                self._release(len(data))
                 if self._drained is not None:
                     self._drained.set()
             if self.state is WriterState.CLOSING:

@@ -10,15 +10,26 @@ Two things arrive from loopback that are not the machine's owner:
   re-pointed at ``127.0.0.1`` (DNS rebinding): its ``Host`` and ``Origin`` match, so
   the Origin check lets it through.
 
-So, for a request from a loopback peer (or from a configured proxy):
+And one arrives from the LAN that is not what it seems: a page of another site whose
+name the attacker re-pointed at this server's LAN address, in a LAN visitor's
+browser, which then plays in the visitor's name.
 
-- its ``Host`` must be ``localhost``, an IP literal or one of the operator's
-  ``http_hosts`` (``host_allowed``); any other name is refused (421), which ends DNS
-  rebinding, since a rebound name is none of them;
+So every request, from wherever it comes, must name this server in its ``Host``: by
+``localhost``, an IP literal, the machine's own names (its host name, and the
+``.local`` names multicast DNS gives it) or one of the operator's ``http_hosts``
+(``host_allowed``); any other name is refused (421), which ends DNS rebinding, since a
+rebound name is none of them. (Any IP literal, not only this machine's addresses: a
+browser sends the address it was given, a name can be rebound but an address cannot,
+and the machine's addresses change under a running server.) Then, for a request from
+a loopback peer (or from a configured proxy):
+
 - it keeps its peer's address, and so loopback's trust, only when it is plainly the
   machine's own browser or script (``client_address``): a loopback ``Host``, an
   ``Origin`` (if any) on loopback, and no forwarding header. Anything else is counted
-  as ``proxied:PEER``, an address no setting trusts, which all such connections share;
+  as ``proxied:PEER``, an address no setting trusts, which all such connections share.
+  (A loopback address with no trust, ``127.0.0.2`` say, is counted as itself either
+  way: as two addresses, with and without a forwarding header, it had two sets of
+  budgets);
 - from an address in ``http_proxies``, the client's own address is the last one of its
   ``X-Forwarded-For`` (the hop that proxy added; earlier hops are whatever the client
   wrote), so each client has its own budgets; without the header, ``proxied:PEER``.
@@ -35,13 +46,20 @@ So, for a request from a loopback peer (or from a configured proxy):
 '203.0.113.9'
 >>> host_allowed("evil.example:7373", policy.hosts), host_allowed("[::1]:7373", policy.hosts)
 (False, True)
+>>> host_allowed(own_names()[0] + ".local:7373")
+True
 """
 
 from __future__ import annotations
 
+import functools
 import ipaddress
+import re
+import socket
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+
+from server.core.limits import address_key
 
 #: Headers a proxy adds: a request that carries one came through a proxy.
 FORWARDING_HEADERS = ("forwarded", "x-forwarded-for", "x-real-ip", "x-forwarded-host")
@@ -55,14 +73,50 @@ class HttpPolicy:
 
     hosts: frozenset[str] = frozenset()  #: ``http_hosts``: names besides localhost and IPs
     proxies: frozenset[str] = frozenset()  #: ``http_proxies``: whose X-Forwarded-For counts
+    ipv6_prefix: int = 64  #: a forwarded IPv6 client is counted as its network of these bits
+    keep: frozenset[str] = frozenset()  #: addresses counted as themselves (``address_key``)
+    #: addresses with a trust to lose (``trusted_addresses``, ``operator_addresses``);
+    #: None: every loopback address. A peer with none is counted as itself, proxy or not
+    trusted: frozenset[str] | None = None
 
     @classmethod
-    def of(cls, hosts: Iterable[str], proxies: Iterable[str]) -> HttpPolicy:
-        return cls(frozenset(h.lower().rstrip(".") for h in hosts), frozenset(proxies))
+    def of(
+        cls,
+        hosts: Iterable[str],
+        proxies: Iterable[str],
+        ipv6_prefix: int = 64,
+        keep: Iterable[str] = (),
+        trusted: Iterable[str] | None = None,
+    ) -> HttpPolicy:
+        return cls(
+            frozenset(h.lower().rstrip(".") for h in hosts),
+            frozenset(proxies),
+            ipv6_prefix,
+            frozenset(keep),
+            None if trusted is None else frozenset(trusted),
+        )
 
-    def guards(self, peer: str) -> bool:
-        """Whether requests from ``peer`` must name an allowed host (loopback, a proxy)."""
-        return is_loopback(peer) or peer in self.proxies
+
+@functools.cache
+def own_names() -> tuple[str, ...]:
+    """This machine's names, lower case: its host name (short, and whole if it has a
+    domain). Its multicast DNS names are these with ``.local``, and this server's own
+    (``HOST-ID.local``, which the LAN advertisement's records point at)."""
+    whole = socket.gethostname().lower().rstrip(".")
+    short = whole.split(".")[0]
+    return tuple(dict.fromkeys(n for n in (short, whole) if n))
+
+
+def _mdns_name(name: str) -> bool:
+    """Whether ``name`` is one of this machine's ``.local`` names."""
+    if not name.endswith(".local"):
+        return False
+    label = name.removesuffix(".local")
+    short = own_names()[0] if own_names() else ""
+    if not short:
+        return False
+    advertised = re.sub(r"[^a-z0-9-]", "-", short)
+    return label == short or (label.startswith(advertised + "-") and "." not in label)
 
 
 def _ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
@@ -108,13 +162,20 @@ def loopback_host(host: str | None) -> bool:
 
 
 def host_allowed(host: str | None, hosts: Iterable[str] = ()) -> bool:
-    """Whether a request from loopback (or a proxy) for ``host`` is answered: ``localhost``,
-    any IP literal, or a name in ``hosts`` (``http_hosts``). A request with no ``Host``
-    is refused too: HTTP/1.1 requires one, and every browser sends it."""
+    """Whether a request for ``host`` is answered: ``localhost``, any IP literal, this
+    machine's own names (``own_names``, and its ``.local`` ones) or a name in ``hosts``
+    (``http_hosts``). A request with no ``Host`` is refused too: HTTP/1.1 requires one,
+    and every browser sends it."""
     name = host_name(host)
     if not name:
         return False
-    return name == "localhost" or _ip(name) is not None or name in hosts
+    return (
+        name == "localhost"
+        or _ip(name) is not None
+        or name in hosts
+        or name in own_names()
+        or _mdns_name(name)
+    )
 
 
 def _origin_on_loopback(origin: str | None) -> bool:
@@ -131,8 +192,10 @@ def client_address(peer: str, headers: Mapping[str, str], policy: HttpPolicy) ->
     if peer in policy.proxies:
         forwarded = headers.get("x-forwarded-for")
         last = None if forwarded is None else _ip(forwarded.rpartition(",")[2])
-        return PROXIED + peer if last is None else str(last)
-    if is_loopback(peer):
+        if last is None:
+            return PROXIED + peer
+        return address_key(str(last), policy.ipv6_prefix, policy.keep)
+    if is_loopback(peer) and (policy.trusted is None or peer in policy.trusted):
         plain = (
             loopback_host(headers.get("host"))
             and _origin_on_loopback(headers.get("origin"))

@@ -136,9 +136,10 @@ async def claim_name(session: ClientSession, msg: m.ClaimName) -> None:
         session.deliver(wire.error(msg.id, "banned", why))
         raise Closing
     renaming = session.name is None or fold_name(msg.name) != fold_name(session.name)
-    if renaming and session.holds_a_seat():
+    if renaming and session.holds_a_seat() and not session.seats_are(msg.name):
         # Every message to this session goes to the name it has: a seat's hand must
         # not flow on to a second name (one hand to a person, server.tables.seating).
+        # A connection that resumed its seats before claiming a name may claim theirs.
         why = "leave your seat before you claim another name"
         session.deliver(wire.error(msg.id, "not_allowed", why))
         return

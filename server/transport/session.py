@@ -40,13 +40,16 @@ from protocol.state import Session, State
 from server.core import commands as cmd
 from server.core import wire
 from server.core.config import ServerConfig
-from server.core.limits import AddressBudget, TokenBucket
+from server.core.limits import AddressBudget, TokenBucket, fold_name
 from server.operators.ops import ConnectionOps, Ops
 from server.players.accounts import Accounts
 from server.tables.lobby import Lobby
 from server.tables.room import Room
 from server.transport.errors import Closing
+from server.transport.held import HeldBytes
+from server.transport.http import HttpLimits
 from server.transport.outbox import Outbox, WriterState
+from server.transport.proxied import HttpPolicy
 
 if TYPE_CHECKING:
     from server.transport.framing import Framing
@@ -73,6 +76,9 @@ class Services:
     ops: Ops | None = None  #: chips, limits, operators
     room: Room = field(default_factory=Room)  #: the shout channel's shared rate
     http: AddressBudget | None = None  #: HTTP requests per address (made at the first)
+    held: HeldBytes | None = None  #: bytes held unsent, by address (made at the first)
+    #: the HTTP side's limits and policy (made at the first HTTP request, as ``http``)
+    http_setup: tuple[HttpLimits, HttpPolicy] | None = None
 
 
 class ClientSession:
@@ -136,6 +142,7 @@ class ClientSession:
             "peer": self.peer,
             "codec": "-" if self.binding is None else self.binding.kind,
             "queued": len(outbox),
+            "held": outbox.held,
             "sent": outbox.sent,
             "received": outbox.received,
             "tables": sorted(self.tables),
@@ -168,6 +175,21 @@ class ClientSession:
             why = f"{self.handshake_errors} messages refused before a welcome"
             self.deliver(wire.goodbye("need_hello", why))
             raise Closing
+
+    def seats_are(self, name: str) -> bool:
+        """Whether this session, with no name of its own yet, holds only seats of
+        ``name`` (it resumed them by their tokens before claiming it)."""
+        if self.name is not None:
+            return False
+        key = fold_name(name)
+        held = [
+            seat.name
+            for table_id in self.tokens
+            if (table := self.services.lobby.get(table_id)) is not None
+            for seat in table.seats
+            if seat.member is self
+        ]
+        return all(n is not None and fold_name(n) == key for n in held)
 
     def holds_a_seat(self) -> bool:
         """Whether this session is a seat's member at some table now (read from the

@@ -19,13 +19,17 @@ message in more than ``MAX_FRAGMENTS`` frames; and the
 JSON codec's own limits apply to the message. Each
 of them is fatal, as a broken msgpack frame is: the connection answers ``error`` and closes.
 After an ``error`` that ends the connection, or a ``goodbye``, ``encode`` appends the close
-frame (RFC 6455 section 7.4 codes: 1000 for quit, 1001 for shutdown, 1009 for a message too
-big, 1002 for a broken frame, 1008 otherwise), so a browser learns why.
+frame (RFC 6455 section 7.4 codes: 1000 for quit, 1001 for shutdown, 1009 for
+``too_large``, 1002 for ``bad_frame`` (1003 for a binary message, 1007 for invalid UTF-8,
+as wsproto says), 1013 for ``rate_limited`` (try again later), 1008 otherwise), so a
+browser learns why.
 
 A control ping is a request like any other to the session's rate (``WebSocketFraming``'s
 ``admit``, the connection's flood guard): each costs one, a read's pings are answered
 (one pong) if one of them was admitted, and a ping flood is refused and then dropped
-(``goodbye rate_limited``) as a flood of ``ping`` messages is.
+(``goodbye rate_limited``) as a flood of ``ping`` messages is. So is each frame of a
+fragmented message past its first: the work is in the frames, and a message in 64 frames
+charged as one request cost the server three times the CPU of the same bytes unfragmented.
 
 >>> from wsproto.connection import Connection, ConnectionType
 >>> frame = Connection(ConnectionType.CLIENT).send(TextMessage('{"type":"ping","id":1}'))
@@ -56,7 +60,7 @@ from wsproto.events import (
 from wsproto.frame_protocol import CloseReason
 
 from protocol import messages as m
-from protocol.errors import RemoteProtocolError
+from protocol.errors import FATAL_CODES, RemoteProtocolError
 from protocol.json_codec import decode as json_decode
 from protocol.json_codec import encode as json_encode
 from protocol.limits import DEFAULT_LIMITS, Limits
@@ -74,6 +78,10 @@ CLOSE_CODES: dict[str, int] = {
     "too_large": CloseReason.MESSAGE_TOO_BIG,
     "bad_frame": CloseReason.PROTOCOL_ERROR,
     "internal": CloseReason.INTERNAL_ERROR,
+    # refused for now, not for good: a flood's cool-off, an address's or the server's
+    # connections all open (1013 Try Again Later)
+    "rate_limited": CloseReason.TRY_AGAIN_LATER,
+    "too_many_connections": CloseReason.TRY_AGAIN_LATER,
 }
 
 
@@ -102,6 +110,8 @@ class SharedFrames:
 _shared = SharedFrames()
 #: what a control ping is to the session's admission: a request without an id
 _CONTROL_PING = m.Ping()
+#: what a message's frame past its first is charged as (a request with no id)
+_CONTROL_FRAME = m.Ping()
 _NO_EVENTS: deque[Any] = deque(maxlen=0)  #: appending to it keeps nothing
 #: pings one read may bring; more is a flood, not a keep-alive (libraries ping every 20 s
 #: or so, and browsers never do), and costs the server parsing that no rate limit counts
@@ -118,6 +128,7 @@ class WebSocketCodec:
 
     __slots__ = (
         "_close_code",
+        "_continued",
         "_control",
         "_failure",
         "_fragments",
@@ -155,6 +166,8 @@ class WebSocketCodec:
         self._control = b""  #: control frames to write (the close answer)
         self._pong = b""  #: the pong to the latest ping not yet answered
         self._pings = 0  #: pings received since the framing last charged them
+        #: frames past a message's first received since the framing last charged them
+        self._continued = 0
         self._failure: RemoteProtocolError | None = None
         self._close_code = 0  #: the close frame a fatal error earns (0: none yet)
         self.peer_closed = False  #: the client sent a close frame (answered in ``outgoing``)
@@ -183,9 +196,7 @@ class WebSocketCodec:
             elif isinstance(event, Ping):
                 pings += 1
                 if pings > MAX_PINGS_AT_ONCE:
-                    raise self._fail(
-                        f"more than {MAX_PINGS_AT_ONCE} pings at once", "bad_frame", 1008
-                    )
+                    raise self._fail(f"more than {MAX_PINGS_AT_ONCE} pings at once", "bad_frame")
                 # only the latest ping of a read is answered (RFC 6455 section 5.5.3 allows
                 # it), so a flood of pings queues one pong, not one each
                 self._pong = ws.send(event.response())
@@ -223,10 +234,10 @@ class WebSocketCodec:
         if event.frame_finished:
             self._frame_bytes = 0
             self._fragments += 1
+            if self._fragments > 1:  # a frame past the message's first: work of its own
+                self._continued += 1
             if self._fragments > MAX_FRAGMENTS:
-                raise self._fail(
-                    f"a message in more than {MAX_FRAGMENTS} frames", "bad_frame", 1008
-                )
+                raise self._fail(f"a message in more than {MAX_FRAGMENTS} frames", "bad_frame")
         if event.message_finished:
             text = "".join(self._parts)
             self._parts = []
@@ -282,8 +293,10 @@ class WebSocketCodec:
         ws = self._ws
         if ws.state is not ConnectionState.OPEN:
             return b""
+        # the error that answers the failure closes; an error answered before it in the
+        # same read (an unknown type's) is one like any other
         final = type(message) is m.Goodbye or (
-            self._failure is not None and type(message) is m.Error
+            self._failure is not None and type(message) is m.Error and message.code in FATAL_CODES
         )
         if not final:
             if type(message) is m.Tables:  # its listing encoded once for every reply
@@ -327,6 +340,8 @@ class WebSocketFraming(WebSocketCodec):
 
     # The binding's own answers (a pong it made) come out beside the peer's messages.
     def next_message(self) -> m.Received | Answered | None:  # type: ignore[override]
+        if self._continued and self.admit is not None:
+            self._charge_frames()
         if self._pings and self.admit is not None:
             self._charge_pings()
         control = self.outgoing()
@@ -351,6 +366,19 @@ class WebSocketFraming(WebSocketCodec):
             admitted = admitted or verdict is Verdict.OK
         if not admitted:
             self._pong = b""
+
+    def _charge_frames(self) -> None:
+        """Each frame of a message past its first is a request to the session's rate, as
+        the message itself is (charged when it is handled): a message in 64 frames costs
+        what 64 messages do, for it is about as much work to take in. Over the rate each
+        is refused (``error rate_limited``) as a request is; a flooder is dropped
+        (``Closing``: its goodbye is queued)."""
+        admit, frames = self.admit, self._continued
+        assert admit is not None
+        self._continued = 0
+        for _ in range(frames):
+            if admit(_CONTROL_FRAME) is Verdict.DROP:
+                raise Closing
 
     def focus(self, table: int) -> None:
         """A program names the table in every request: nothing to remember."""

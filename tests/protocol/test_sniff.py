@@ -19,6 +19,13 @@ from protocol.sniff import HTTP, MAX_REQUEST_LINE, MSGPACK, TEXT, WAIT, sniff, s
         b"HEAD /index.html HTTP/1.0\r\nHost: x\r\n",
         b"OPTIONS * HTTP/1.1\r\n",
         b"M-SEARCH * HTTP/1.1\r\n",
+        # HTTP/2's preface and other versions: HTTP, for the HTTP server to refuse as
+        # HTTP (they were answered in text mode)
+        b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
+        b"GET / HTTP/2\r\n",
+        # a request line past MAX_REQUEST_LINE, not yet whole (a long URL over several
+        # segments): HTTP, which refuses it as too long, not text
+        b"GET /" + b"a" * MAX_REQUEST_LINE,
     ],
 )
 def test_a_request_line_is_http(first: bytes) -> None:
@@ -31,7 +38,6 @@ def test_a_request_line_is_http(first: bytes) -> None:
         b"hello\n",
         b"name ann s3cret\n",
         b"get ready\n",  # a word HTTP also has, but no request line
-        b"GET / HTTP/2\r\n",  # not HTTP/1.x: text, which will refuse it as a command
         b"say GET / HTTP/1.1\n",
         b"name ann s3cret",  # the third word is no HTTP version: text already
         b"x" * MAX_REQUEST_LINE,  # no line end within a request line's length
@@ -41,7 +47,18 @@ def test_other_lines_are_text(first: bytes) -> None:
     assert sniff(first) == TEXT
 
 
-@pytest.mark.parametrize("first", [b"G", b"GET", b"GET /", b"GET /ws HT", b"GET / HTTP/1.1\r"])
+@pytest.mark.parametrize(
+    "first",
+    [
+        b"G",
+        b"GET",
+        b"GET /",
+        b"GET /ws HT",
+        b"GET / HTTP/1.1\r",
+        b"PRI * HTTP/2",
+        b"PRI * HTTP/2.0\r",
+    ],
+)
 def test_a_line_that_may_still_be_a_request_line_waits(first: bytes) -> None:
     assert sniff(first) == WAIT
     assert sniff(first, whole=True) == TEXT  # no more will come: a letter means text

@@ -11,7 +11,7 @@ from pathlib import Path
 from server.core.config import ServerConfig
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
-LINE = re.compile(r"^#?\s?([a-z_]+) = (.+?)(\s+#.*)?$")
+LINE = re.compile(r"^#?\s?([a-z0-9_]+) = (.+?)(\s+#.*)?$")
 
 
 def _example_settings() -> dict[str, object]:

@@ -77,6 +77,23 @@ DAMAGE = {
         " UPDATE chip_accounts SET balance = balance + 100 WHERE account = 'bob'",
         "table 1 game 1: bob was paid 100 (transaction",
     ),
+    # a balanced grant from the mint: every sum still adds up
+    "a second welcome to a name that has one": (
+        "INSERT INTO chip_txns (id, at, reason) VALUES (90, 0, 'welcome');"
+        " INSERT INTO chip_entries (txn, account, delta, balance)"
+        " VALUES (90, '@mint', -500, 0), (90, 'ann', 500, 0);"
+        " UPDATE chip_accounts SET balance = balance - 500 WHERE account = '@mint';"
+        " UPDATE chip_accounts SET balance = balance + 500 WHERE account = 'ann'",
+        "ann was welcomed again (transaction 90) without having expired",
+    ),
+    "chips from the mint for no welcome": (
+        "INSERT INTO chip_txns (id, at, reason) VALUES (91, 0, 'gift');"
+        " INSERT INTO chip_entries (txn, account, delta, balance)"
+        " VALUES (91, '@mint', -300, 0), (91, 'bob', 300, 0);"
+        " UPDATE chip_accounts SET balance = balance - 300 WHERE account = '@mint';"
+        " UPDATE chip_accounts SET balance = balance + 300 WHERE account = 'bob'",
+        "transaction 91 (gift) gives 300 chips from the mint",
+    ),
 }
 
 

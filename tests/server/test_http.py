@@ -201,7 +201,7 @@ def test_the_header_timer_runs_only_while_a_request_is_partial():
     assert not server.awaiting_headers
     server.receive_data(b"GET / HT")
     assert server.awaiting_headers and server.next_reply() is None
-    server.receive_data(b"TP/1.1\r\nHost: x\r\n\r\n")
+    server.receive_data(b"TP/1.1\r\nHost: 192.168.1.20\r\n\r\n")
     assert server.next_reply().status == 200
     assert not server.awaiting_headers
 

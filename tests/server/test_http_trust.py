@@ -10,14 +10,15 @@ import h11
 import trio
 from e2e_client import TEST_CONFIG, TIMEOUT, Client
 from test_websocket_server import WebSocketCodec
-from wsproto.events import Ping
+from wsproto.events import Ping, TextMessage
 
 from protocol import messages as m
+from protocol.json_codec import encode as json_encode
 from server.app import Server
 from server.core.limits import AddressBudget
 from server.store.base import MemoryStore
 from server.transport.http import HttpServer
-from server.transport.proxied import HttpPolicy
+from server.transport.proxied import HttpPolicy, client_address, own_names
 from server.transport.web import Resource
 
 INDEX = Resource.of(b"<!doctype html><title>t</title>", "text/html; charset=utf-8")
@@ -61,8 +62,38 @@ def test_a_rebound_name_on_loopback_is_refused_page_and_websocket_alike() -> Non
         assert status(from_loopback(), request(host=host)) == 200, host
     policy = HttpPolicy.of(["Cards.Example"], [])
     assert status(from_loopback(policy=policy), request(host="cards.example")) == 200
-    # from another machine, the name is the browser's business (the Origin check holds)
-    assert status(HttpServer(SITE, peer="10.0.0.5"), request(host="evil.example")) == 200
+
+
+def from_lan(**kwargs: object) -> HttpServer:
+    return HttpServer(SITE, peer="192.168.1.30", **kwargs)  # type: ignore[arg-type]
+
+
+def test_a_rebound_name_from_the_lan_is_refused_page_and_websocket_alike() -> None:
+    """A page of evil.example, its name re-pointed at the server's LAN address, in a LAN
+    visitor's browser: its Origin matches its Host, and the WebSocket played in the
+    visitor's name. Every request must name the server as the server knows itself."""
+    assert status(from_lan(), request(host="evil.example")) == 421
+    rebound = ws_request("evil.example:7373", Origin="http://evil.example:7373")
+    assert status(from_lan(), rebound) == 421
+    assert status(from_lan(), request(host=None)) == 400  # HTTP/1.1 requires a Host
+    short = own_names()[0]
+    for host in (
+        "192.168.1.20:7373",
+        "[fe80::1]:7373",
+        "localhost:7373",
+        f"{short}:7373",
+        f"{short}.local:7373",
+        f"{short}-a1b2c3.local:7373",  # the name the LAN advertisement points at
+    ):
+        assert status(from_lan(), request(host=host)) == 200, host
+    assert status(from_lan(), request(host=f"{short}-a1b2c3.evil.local")) == 421
+    policy = HttpPolicy.of(["cards.example"], [])
+    assert status(from_lan(policy=policy), request(host="cards.example")) == 200
+    # the WebSocket's Origin must be the name it was asked by (or an allowed origin)
+    own = ws_request("192.168.1.20:7373", Origin="http://192.168.1.20:7373")
+    assert status(from_lan(), own) == 101
+    other = ws_request("192.168.1.20:7373", Origin="http://evil.example")
+    assert status(from_lan(), other) == 403
 
 
 def upgraded_address(server: HttpServer, data: bytes) -> str:
@@ -150,6 +181,30 @@ async def test_pipelined_requests_from_one_address_are_cut_off_at_its_budget(nur
     assert (await read_all(other)).startswith(b"HTTP/1.1 200")
 
 
+async def test_a_loopback_alias_has_one_budget_with_or_without_a_forwarding_header(
+    nursery,
+) -> None:
+    """127.0.0.2 is trusted by nothing: adding X-Forwarded-For made it proxied:127.0.0.2,
+    a second address with budgets of its own. Only a trusted peer has a trust to lose."""
+    policy = HttpPolicy.of([], [], trusted=["127.0.0.1"])
+    forwarded = {"host": "localhost", "x-forwarded-for": "203.0.113.9"}
+    assert client_address("127.0.0.2", forwarded, policy) == "127.0.0.2"
+    assert client_address("127.0.0.1", forwarded, policy) == "proxied:127.0.0.1"
+    config = TEST_CONFIG.replace(trusted_addresses=("127.0.0.1",), http_address_burst=4,
+                                 http_address_per_second=0.0)  # fmt: skip
+    port = await nursery.start(Server(config, MemoryStore()).serve)
+    plain = b"GET / HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\r\n"
+    proxied = plain.replace(b"\r\n\r\n", b"\r\nx-forwarded-for: 203.0.113.9\r\n\r\n")
+    statuses = []
+    for data in (plain, proxied) * 3:
+        stream = await open_from("127.0.0.2", port)
+        await stream.send_all(data)
+        statuses.append((await read_all(stream)).split(b"\r\n")[0])
+        await stream.aclose()
+    assert statuses.count(b"HTTP/1.1 200 OK") == 4, statuses
+    assert statuses[4:] == [b"HTTP/1.1 429 Too Many Requests"] * 2
+
+
 async def ws_client(port: int, host: str, **headers: str) -> Client:
     """A WebSocket client whose handshake says ``host`` and ``headers``, as a browser
     behind a proxy, or the machine's own, would."""
@@ -224,6 +279,42 @@ async def test_a_flood_of_websocket_pings_is_refused_then_dropped(nursery) -> No
         while True:
             await client._fill()
     assert codec.close is not None
+    assert codec.close.code == 1013  # try again later (after the cool-off)
+    assert codec.close.reason == "rate_limited"
+
+
+async def test_each_frame_of_a_fragmented_message_is_charged_as_a_request(nursery) -> None:
+    """A message in 64 frames was charged as one request, and cost the server three
+    times the CPU of the same messages whole: now each frame past the first is a request
+    too, so fragmenting buys no more than the rate."""
+    config = TEST_CONFIG.replace(trusted_addresses=(), commands_burst=10,
+                                 commands_per_second=0.0, flood_drop_after=50)  # fmt: skip
+    port = await nursery.start(Server(config, MemoryStore()).serve)
+    client = await ws_client(port, f"127.0.0.1:{port}")
+    assert isinstance(await client.request(m.Hello()), m.Welcome)  # 1 of the 10
+    codec = client.codec
+    assert isinstance(codec, WebSocketCodec)
+
+    async def fragmented_ping(req: int, frames: int) -> list[m.Message]:
+        text = json_encode(m.Ping(id=req))
+        size = len(text)
+        cut = [text[i * size // frames : (i + 1) * size // frames] for i in range(frames)]
+        data = b"".join(
+            codec.ws.send(TextMessage(data=part, message_finished=i == frames - 1))
+            for i, part in enumerate(cut)
+        )
+        await client.stream.send_all(data)
+        with trio.fail_after(TIMEOUT):
+            while not any(getattr(x, "id", None) == req for x in client.inbox):
+                await client._fill()
+        return list(client.inbox)
+
+    got = await fragmented_ping(7, 8)  # 8 of the 10: answered
+    assert any(isinstance(x, m.Pong) and x.id == 7 for x in got)
+    client.inbox.clear()
+    got = await fragmented_ping(8, 8)  # 8 more: past the burst
+    assert not any(isinstance(x, m.Pong) for x in got)
+    assert [x.code for x in got if isinstance(x, m.Error)].count("rate_limited") >= 2
 
 
 async def test_proxied_websockets_are_counted_as_their_address(nursery) -> None:
@@ -235,9 +326,13 @@ async def test_proxied_websockets_are_counted_as_their_address(nursery) -> None:
     port = await nursery.start(server.serve)
     first = await ws_client(port, "cards.example")
     assert isinstance(await first.request(m.Hello()), m.Welcome)
-    second = await ws_client(port, "cards.example")  # agreed, then closed unserved
-    with trio.fail_after(TIMEOUT):
-        assert await second.stream.receive_some(65536) == b""
+    # refused before the upgrade, saying why and when to try again
+    second = await trio.open_tcp_stream("127.0.0.1", port)
+    await second.send_all(ws_request("cards.example"))
+    refused = await read_all(second)
+    assert refused.startswith(b"HTTP/1.1 503 Service Unavailable\r\n"), refused
+    assert b"retry-after: 5\r\n" in refused and b"connections open" in refused
+    assert b"101" not in refused.split(b"\r\n")[0]
     await first.aclose()
     with trio.fail_after(TIMEOUT):
         while server.connections:

@@ -190,7 +190,7 @@ def test_pings_at_once_get_one_pong_and_a_flood_is_refused():
     with pytest.raises(RemoteProtocolError) as info:
         flood.receive_data(b"".join(client_frame(b"x", opcode=9) for _ in range(17)))
     assert info.value.fatal
-    assert encoded_failure(flood, info.value)[1].code == 1008
+    assert encoded_failure(flood, info.value)[1].code == 1002  # bad_frame: 1002, as §18 says
 
 
 def test_a_message_in_too_many_frames_is_refused():
