@@ -40,7 +40,10 @@ from server.players.accounts import Accounts, claim_throttle, new_name_rate
 from server.players.ledger import Ledger
 from server.players.profiles import Profiles
 from server.store.base import MemoryStore, Store
+from server.tables.events import TableEvents
 from server.tables.lobby import Lobby
+from server.tables.prize import Prizes
+from server.tables.results import Results
 from server.transport.accept import Acceptor, fd_limit
 from server.transport.connection import Connection
 from server.transport.session import ClientSession, Services
@@ -59,6 +62,17 @@ def open_store(config: ServerConfig) -> Store:
     return SQLiteStore(
         config.data_dir / DB_NAME, synchronous=config.sqlite_synchronous, batch=config.commit_batch
     )
+
+
+def table_events(prizes: Prizes, profiles: Profiles) -> TableEvents:
+    """Who hears every table's events (``server.tables.events``), in this order: the
+    players' results and ratings, then the prize, each in the transaction of the game's
+    end (the lobby's listing subscribes itself, as it is made). A new subscriber, a
+    tournament's say, is one more line here."""
+    events = TableEvents()
+    Results(profiles).subscribe(events)
+    prizes.subscribe(events)
+    return events
 
 
 def advertiser(config: ServerConfig, port: int, lobby: Lobby) -> Advertiser | None:
@@ -107,12 +121,15 @@ class Server:
             ledger=ledger,
             new_names=new_name_rate(config),
         )
-        lobby = Lobby(config, self.store, state)
+        profiles = Profiles(state.profiles)
+        prizes = Prizes(ledger)
+        events = self.events = table_events(prizes, profiles)
+        lobby = Lobby(config, self.store, state, events=events, stakes=prizes, ratings=profiles)
         self.lobby = lobby
         limits = Limits(max_frame=config.max_frame_bytes)
         ops = self.ops = Ops.open(config, ledger)
         ops.store, ops.connections, ops.shutdown = self.store, self.connections, self.shutdown
-        ops.profiles = Profiles(state.profiles)
+        ops.profiles = profiles
         lobby.on_table = ops.attach
         self.services = Services(config, accounts, lobby, limits, self.connections, ops)
         try:

@@ -68,6 +68,21 @@ async def settle() -> None:
         await trio.testing.wait_all_tasks_blocked()
 
 
+def keep_chips(table: Any, ledger: Ledger | None) -> None:
+    """Give a table built by a test the server's prizes over ``ledger``, as the server's
+    composition does: they hear its games' ends (None: a table that keeps no chips)."""
+    from server.tables.events import TableEvents
+    from server.tables.prize import Prizes
+
+    events = TableEvents()
+    if ledger is None:
+        table.events, table.gm.stakes = events, None
+        return
+    prizes = Prizes(ledger)
+    prizes.subscribe(events)
+    table.attach(events=events, stakes=prizes)
+
+
 async def set_prize(
     ledger: Ledger, table: int, funder: str, amount: int, game: int | None = None
 ) -> Prize | None:

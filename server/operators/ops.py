@@ -141,7 +141,7 @@ class Ops:
 
     def attach(self, table: Any) -> None:
         """Give a table what it needs from the server (called as its task starts)."""
-        table.attach(ledger=self.ledger, profiles=self.profiles, counter=self.counter)
+        table.attach(counter=self.counter)
 
     # ------------------------------------------------------- addresses
     def trusted(self, peer: str) -> bool:
@@ -189,7 +189,7 @@ class Ops:
         now = trio.current_time()
         return [
             {
-                **t.summary(),
+                **self.lobby.listing.summary(t),
                 "creator": t.creator,
                 "present": not lifetime.nobody_present(t),
                 "empty_for": None if t.empty_since is None else round(now - t.empty_since, 1),

@@ -52,8 +52,9 @@ ahead of disk and no crash can separate a game's end from its payout.
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 
 import trio
 
@@ -267,14 +268,25 @@ class Ledger:
         ``plan`` runs under the lock (``ChipError`` from it commits nothing); ``commit``
         is the store's unless given (a table gives its own). Shielded: a cancellation
         cannot leave a move durable but not applied. The move, or None if none was made."""
-        async with self._lock:
-            txn = plan()
+        async with self.moving(plan) as txn:
             if txn is not None or writes:
                 with trio.CancelScope(shield=True):
                     await (commit or self.store.commit)(*writes, *([txn] if txn else []))
+        return txn
+
+    @contextlib.asynccontextmanager
+    async def moving(
+        self, plan: Callable[[], ChipsMoved | None]
+    ) -> AsyncIterator[ChipsMoved | None]:
+        """Plan a move under the lock and hold the lock while the caller commits it (the
+        move is the block's value: the caller adds it to its own transaction); the move is
+        applied when the block ends, only if it ends without an exception (a refused
+        commit leaves the ledger as it was). ``ChipError`` from ``plan``: no block runs."""
+        async with self._lock:
+            txn = plan()
+            yield txn
             if txn is not None:
                 self._apply(txn)
-            return txn
 
     async def close_account(self, name: str, *writes: Write) -> ChipsMoved | None:
         """Return ``name``'s chips to the mint and drop its account, committed with

@@ -9,9 +9,9 @@ Rulings (the sources are silent; these follow what FICS and lichess do):
   that game. Only a game that ends by its rules counts; an abandoned one (the
   master ended it, everyone left, the table closed) is in nobody's history.
 - **Rated or not** is a table setting, ``rated`` (``create ... rated=true``, or the
-  master's ``set rated=false``): unset, a game is rated when two or more people
-  held seats at the deal (``PEOPLE_TO_RATE``), and each server bot in it is rated
-  as its strategy (``bot:search``: every table's search bots share one rating);
+  master's ``set rated=false``; ``server.tables.settings``): unset, a game is rated
+  when two or more people held seats at the deal (``PEOPLE_TO_RATE``), and each server
+  bot in it is rated as its strategy (``bot:search``: every table's search bots share one rating);
   ``rated=true`` rates a game against bots alone too; ``rated=false`` rates
   nothing. Unrated games still count in the played and won tallies and the
   history. Why two: an evening's game night fills seats with bots, and a game
@@ -28,7 +28,9 @@ Rulings (the sources are silent; these follow what FICS and lichess do):
 
 Durability: the new ratings are planned from memory, written in the same store
 transaction as the game's end and its payout (``GameResult``), and applied to
-memory only once that transaction is durable, under one lock, as the ledger does.
+memory only once that transaction is durable, under one lock (``lock``), as the
+ledger does. This module keeps the ratings; ``server.tables.results`` hears each
+game's start and end from the tables and keeps them here.
 So a store failure at the end leaves neither the end nor the ratings, and a
 restart loads exactly what was stored. ``rebuild`` recomputes every rating from
 the stored results alone (``switchboard ratings --check`` / ``--rebuild``).
@@ -36,40 +38,24 @@ the stored results alone (``switchboard ratings --check`` / ``--rebuild``).
 
 from __future__ import annotations
 
-import contextlib
 from collections import defaultdict
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import trio
 from openskill.models import PlackettLuce
 
 import engine
-from engine.places import outcome_places
 from engine.registry import all_rulesets
-from engine.strategies import default_strategy
 from server.core.limits import fold_name
 from server.store.base import (
-    FINISHED,
     GamePlayers,
     GameResult,
     PlayedGame,
     ProfileState,
     Rating,
-    Write,
-    now,
 )
 
-#: A ``server.tables.table.Table`` (not imported: the table imports the game master, which
-#: imports this module). What is read of it: id, ruleset, family, seats, settings,
-#: game, game_no and the game master's bot reservations (``gm.bots``).
-Table = Any
-
-#: The table setting that makes its games rated (True), unrated (False) or, unset,
-#: rated when at least ``PEOPLE_TO_RATE`` people hold seats at the deal.
-RATED = "rated"
-#: People seated at the deal that make a game rated when the table's ``rated`` is unset.
-PEOPLE_TO_RATE = 2
 #: A new player's rating (openskill's defaults).
 MU, SIGMA = 25.0, 25.0 / 3.0
 #: How a rating is shown: ``BASE + SCALE * (mu - 3 sigma)``, rounded.
@@ -209,7 +195,9 @@ class Profiles:
         state = state or ProfileState()
         self.ratings: dict[tuple[str, str], Rating] = dict(state.ratings)
         self.lineups: dict[int, GamePlayers] = dict(state.lineups)
-        self._lock = trio.Lock()
+        #: Held while a game's start or end is planned, committed and applied
+        #: (``server.tables.results``): one at a time, never from a stale rating.
+        self.lock = trio.Lock()
 
     def rating(self, name: str, family: str) -> Rating | None:
         return self.ratings.get((player_key(name), family))
@@ -237,67 +225,3 @@ class Profiles:
             r = None if p is None else self.ratings.get((player_key(p), family))
             out.append(None if r is None else shown_rating(r.mu, r.sigma))
         return out
-
-    # --------------------------------------------------------- the deal
-    def dealt(self, table: Table, game: int) -> GamePlayers:
-        """Who plays ``table``'s game ``game`` (its deal), and whether it is rated; the
-        write to store with the game's start."""
-        players, shown = [], []
-        for seat, s in enumerate(table.seats):
-            if s.name is not None:
-                players.append(player_key(s.name))
-                shown.append(s.name)
-            else:
-                strategy = table.gm.bots.get(seat) or default_strategy(table.family).name
-                players.append(BOT + strategy)
-                shown.append(BOT + strategy)
-        setting = table.settings.get(RATED)
-        people = sum(s.name is not None for s in table.seats)
-        rated = people >= PEOPLE_TO_RATE if setting is None else bool(setting)
-        lineup = GamePlayers(table.id, game, tuple(players), tuple(shown), rated)
-        # memory first: a refused start is retried with the same game number, which replaces it
-        self.lineups[table.id] = lineup
-        return lineup
-
-    # ---------------------------------------------------------- the end
-    def plan(self, table: Table) -> GameResult | None:
-        """The result of ``table``'s game, finished by its rules (None: nobody's lineup)."""
-        lineup = self.lineups.get(table.id)
-        game = table.game
-        if lineup is None or game is None or not game.over or lineup.game != table.game_no:
-            return None
-        places = tuple(outcome_places(game))
-        ratings = (
-            rate(self.ratings, table.family, lineup.players, lineup.shown, places)
-            if lineup.rated
-            else ()
-        )
-        return GameResult(table.id, lineup.game, table.ruleset, table.family, lineup.rated, now(),
-                          lineup.players, lineup.shown, tuple(game.scores), places,
-                          ratings)  # fmt: skip
-
-    @contextlib.asynccontextmanager
-    async def ending(self, table: Table, outcome: str | None) -> AsyncIterator[list[Write]]:
-        """Around the commit of ``table``'s game end: yields the writes to add to that
-        commit (its result and ratings, for a game finished by its rules), and applies
-        them to memory only if the commit succeeded. One at a time, so two games
-        ending at once never rate from the same stale value."""
-        async with self._lock:
-            result = self.plan(table) if outcome == FINISHED else None
-            yield [] if result is None else [result]
-            if result is not None:
-                self.ratings.update(((r.player, r.family), r) for r in result.ratings)
-            held = self.lineups.get(table.id)
-            if held is not None and (outcome is None or held.game == table.game_no):
-                del self.lineups[table.id]  # its game ended, or its table closed
-
-
-def rated_setting(options: dict[str, Any]) -> bool | None:
-    """Take ``rated`` out of a table's ``options`` (a table setting, not a game option):
-    True, False, or None when absent. ``ValueError`` if not a boolean."""
-    if RATED not in options:
-        return None
-    value = options.pop(RATED)
-    if not isinstance(value, bool):
-        raise ValueError(f"option '{RATED}': true or false")
-    return value

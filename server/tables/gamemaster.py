@@ -20,8 +20,9 @@ notices), and the table carries it out (``Table._carry_out``).
 - ``reserve`` / ``restore`` / ``on_run``: bring a table rebuilt after a restart back as
   the master left it (see "Restarts" below);
 
-The prize he may put up, paid or returned with the game's end, is the table's
-``server.tables.prize.Prize``; he sets it through ``Prize.put_up``.
+The prize he may put up, paid or returned with the game's end, is kept by the server's
+``server.tables.prize.Prizes`` (given to the table as its ``Staking``, a protocol: this
+module does not import it); he sets it through ``Staking.put_up``.
 
 Only the game master (or an operator) may use these commands; anyone else
 gets ``not_master``. Rulings where the sources are silent:
@@ -83,7 +84,6 @@ from server.core.commands import (
 )
 from server.core.logfmt import log_event
 from server.players.ledger import ChipError
-from server.players.profiles import RATED, rated_setting
 from server.store.base import (
     AwaySet,
     BotReserved,
@@ -93,7 +93,7 @@ from server.store.base import (
     SeatSet,
 )
 from server.tables.clock import AwayTracker, TurnClock
-from server.tables.prize import Prize
+from server.tables.settings import RATED, rated_setting
 
 log = logging.getLogger("switchboard.gamemaster")
 
@@ -151,6 +151,16 @@ class Hosting(Protocol):
     def notice_all(self, text: str) -> None: ...
 
     async def commit(self, *writes: Any) -> None: ...
+
+
+class Staking(Protocol):
+    """The server's prizes as a table sees them (``server.tables.prize.Prizes``)."""
+
+    def amount(self, table: int) -> int: ...
+
+    async def put_up(self, table: Any, funder: str, chips: Any) -> tuple[str, str]: ...
+
+    async def settle_owed(self, table: Any) -> list[str]: ...
 
 
 # ------------------------------------------------------------ decisions
@@ -215,10 +225,10 @@ class GameMaster:
     """What a table keeps for its game master, its clock and its prize, and what he
     decides. One per table (``Table.gm``)."""
 
-    def __init__(self, table: Hosting, prize: Prize | None = None) -> None:
+    def __init__(self, table: Hosting, stakes: Staking | None = None) -> None:
         self.table = table
-        #: the table's (None: it keeps no chips): he sets it while no game runs
-        self.prize = prize
+        #: the server's prizes (None: it keeps no chips): he sets his while no game runs
+        self.stakes = stakes
         self.clock = TurnClock(0)
         self.away = AwayTracker()
         self.bots: dict[int, str] = {}  #: seat -> strategy name (reserved)
@@ -629,8 +639,8 @@ class GameMaster:
         )  # fmt: skip
 
     async def _set_prize(self, c: SetPrize) -> Decision:
-        prize = self.prize
-        if prize is None or prize.ledger is None:
+        stakes = self.stakes
+        if stakes is None:
             return self._error(c, "bad_state", "this server keeps no chips")
         if self.running():
             return self._error(c, "bad_state", "a prize is set before the game starts")
@@ -638,7 +648,7 @@ class GameMaster:
         if funder is None:
             return self._error(c, "need_name", "claim a name first")
         try:
-            reply, notice = await prize.put_up(funder, c.chips)
+            reply, notice = await stakes.put_up(self.table, funder, c.chips)
         except ChipError as exc:
             return self._error(c, "no_chips", str(exc))
         return self._ok(c, reply, notices=(notice,), snapshots=True)

@@ -1,32 +1,49 @@
 """A table as the lobby lists it (what anyone may see of it without being at it), and
 the lobby's listing of every table, kept current at the least cost.
 
-A summary is built from what the table, its game master and its prize each say of
-themselves. The listing (``Listing``) keeps one summary per open table and one tuple
-of them all, shared by every request until a summary really changes: after anything
-that may have changed a table (``server.tables.lifetime.watch``) its summary is
-built again when the listing is next asked for, and only a summary that differs from
-the one kept makes a new tuple. A crowd's requests to a table (record pages, looks)
-change nothing listed, so they leave the listing, and the bytes the framing packed of
-it (``server.transport.framing.SharedEncodings``), as they were.
+A summary is built from what the table and its game master say of themselves, the
+prize held for it and its players' ratings. The listing (``Listing``) keeps one
+summary per open table and one tuple of them all, shared by every request until a
+summary really changes: after anything that may have changed a table
+(``server.tables.lifetime.watch``) its summary is built again when the listing is
+next asked for, and only a summary that differs from the one kept makes a new tuple.
+A summary shows its players' ratings, which a game at another table changes: the
+listing hears every game's end (``server.tables.events``) and builds again the
+summary of every table where one of that game's people is seated (a server bot's
+rating, which many tables show, is shown anew with that table's next change). A
+crowd's requests to a table (record pages, looks) change nothing listed, so they
+leave the listing, and the bytes the framing packed of it
+(``server.transport.framing.SharedEncodings``), as they were.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
-
-import trio
 
 from protocol.fields import TableState, check_payload
 from server.core import wire
+from server.tables.events import GameEnded, GameStarted, SeatChanged, TableEvents
 from server.tables.seating import Seating
+from server.tables.settings import RATED
 
 
 class Summarised(Protocol):
-    """Who adds his own part to the summary (the game master, the prize)."""
+    """Who adds his own part to the summary (the game master)."""
 
     def summary_extra(self) -> dict[str, Any]: ...
+
+
+class Priced(Protocol):
+    """The server's prizes (``server.tables.prize.Prizes``)."""
+
+    def amount(self, table: int) -> int: ...
+
+
+class Rating(Protocol):
+    """The server's ratings (``server.players.profiles.Profiles``)."""
+
+    def summary(self, family: str, players: Sequence[str | None]) -> list[int | None]: ...
 
 
 class Listed(Protocol):
@@ -62,22 +79,23 @@ class Listed(Protocol):
     @property
     def gm(self) -> Summarised: ...
 
-    @property
-    def prize(self) -> Summarised: ...
-
     def players(self) -> list[str | None]: ...
 
 
-def summary(table: Listed) -> dict[str, Any]:
-    """The table as the lobby lists it, its keys in the order the spec documents them."""
+def summary(
+    table: Listed, prizes: Priced | None = None, ratings: Rating | None = None
+) -> dict[str, Any]:
+    """The table as the lobby lists it, its keys in the order the spec documents them
+    (``prizes``, ``ratings``: the server's, None if it keeps none)."""
     seating = table.seating
-    gm, prize = table.gm.summary_extra(), table.prize.summary_extra()
+    gm = table.gm.summary_extra()
+    players = table.players()
     return {
         "table": wire.table_word(table.id),
         "ruleset": table.ruleset,
         "family": table.family,
         "seats": len(seating.seats),
-        "players": table.players(),
+        "players": players,
         "taken": sum(s.name is not None for s in seating.seats),
         "spectators": len(seating.spectators),
         "state": table.state,
@@ -85,16 +103,12 @@ def summary(table: Listed) -> dict[str, Any]:
         "master": table.master,
         "options": dict(table.options),  # kept, and compared: not the table's own map
         "start_when_full": bool(table.settings.get("start_when_full")),
-        "prize": prize["prize"],
+        "prize": 0 if prizes is None else prizes.amount(table.id),
         "away": gm["away"],
         "turn_seconds": gm["turn_seconds"],
-        "ratings": prize["ratings"],
-        "rated": prize["rated"],
+        "ratings": [] if ratings is None else ratings.summary(table.family, players),
+        "rated": table.settings.get(RATED),  # None: rated with two people seated
     }
-
-
-#: Tables whose summaries ``Listing.refresh`` builds again in one step of the event loop.
-REFRESH_CHUNK = 100
 
 
 class Listing:
@@ -105,11 +119,43 @@ class Listing:
     changed since. Each summary is checked as a wire payload once, when it is built,
     so a ``tables`` reply may take the tuple as it is (``Tables.trusted``)."""
 
-    def __init__(self, tables: Mapping[int, Listed]) -> None:
+    def __init__(
+        self,
+        tables: Mapping[int, Listed],
+        prizes: Priced | None = None,
+        ratings: Rating | None = None,
+    ) -> None:
         self._tables = tables  #: the lobby's open tables, by id, in the order listed
+        self.prizes, self.ratings = prizes, ratings
         self._summaries: dict[int, dict[str, Any]] = {}  #: table id -> its summary
         self._dirty: set[int] = set()  #: tables changed since their summary was built
         self._listing: tuple[dict[str, Any], ...] | None = None  #: while current
+
+    def subscribe(self, events: TableEvents) -> None:
+        """Hear every table's events: a game's start, a seat's change, a game's end."""
+        events.listen(self.heard)
+
+    def heard(self, event: object) -> None:
+        """A table event: its table changed; a game's end changed its people's ratings,
+        which the summary of every table where one of them is seated shows."""
+        match event:
+            case GameEnded(table=table_id, people=people) if event.finished:
+                self.changed(table_id)
+                gone = {p for p in people if p is not None}
+                if gone:
+                    for other_id, other in self._tables.items():
+                        if any(s.name in gone for s in other.seating.seats):
+                            self.changed(other_id)
+            case (
+                GameStarted(table=table_id)
+                | SeatChanged(table=table_id)
+                | GameEnded(table=table_id)
+            ):
+                self.changed(table_id)
+
+    def summary(self, table: Listed) -> dict[str, Any]:
+        """``table`` as the lobby lists it (``summary`` with the server's prizes, ratings)."""
+        return summary(table, self.prizes, self.ratings)
 
     def changed(self, table_id: int) -> None:
         """The table may have changed what is listed of it (or opened, or gone)."""
@@ -137,22 +183,7 @@ class Listing:
                 del self._summaries[table_id]
                 self._listing = None
             return
-        fresh = summary(table)
+        fresh = self.summary(table)
         if fresh != kept:
             self._summaries[table_id] = check_payload(fresh)
             self._listing = None
-
-    async def refresh(self, every: float) -> None:
-        """Forever, every ``every`` seconds: the summaries of the tables where someone
-        is seated built again, ``REFRESH_CHUNK`` tables a step. A summary shows its
-        players' ratings, which a game at another table may change without this table
-        hearing of it; a table where nobody is seated shows no rating."""
-        while True:
-            await trio.sleep(every)
-            ids = list(self._tables)
-            for start in range(0, len(ids), REFRESH_CHUNK):
-                for table_id in ids[start : start + REFRESH_CHUNK]:
-                    table = self._tables.get(table_id)
-                    if table is not None and any(table.players()):
-                        self._renew(table_id)
-                await trio.sleep(0)

@@ -45,19 +45,18 @@ from server.core.commands import Close
 from server.core.config import ServerConfig
 from server.core.limits import AddressBudget, SharedBudgets
 from server.core.logfmt import log_event
-from server.players.profiles import RATED, rated_setting
 from server.store import snapshots
 from server.store.base import Store, StoredState, StoreError, TableCreated
 from server.tables import lifetime, thinking
-from server.tables.listing import Listing
+from server.tables.events import TableEvents
+from server.tables.gamemaster import Staking
+from server.tables.listing import Listing, Rating
+from server.tables.settings import RATED, rated_setting
 from server.tables.table import CLOSED, PLAYING, WAITING, Table
 from server.tables.thinking import Thinker, open_thinker
 
 log = logging.getLogger("switchboard.lobby")
 
-#: The summaries of tables where someone is seated are built again this often, whatever
-#: changed: a summary shows its players' ratings, which a game at another table may change.
-LISTING_FRESH_SECONDS = 5.0
 #: Tables a lobby listing may hold for one token of its address's budget: a listing of
 #: 2,000 tables costs 20 times one of 100 to build, encode and send, and is charged so.
 LISTING_TABLES_A_TOKEN = 100
@@ -95,7 +94,16 @@ class LobbyError(Exception):
 class Lobby:
     """Every table; ``run()`` is the task that owns them."""
 
-    def __init__(self, config: ServerConfig, store: Store, state: StoredState) -> None:
+    def __init__(
+        self,
+        config: ServerConfig,
+        store: Store,
+        state: StoredState,
+        *,
+        events: TableEvents | None = None,
+        stakes: Staking | None = None,
+        ratings: Rating | None = None,
+    ) -> None:
         self.config = config
         self.store = store
         self.tables: dict[int, Table] = {}
@@ -105,7 +113,12 @@ class Lobby:
         self.on_table: Any = None  #: called with each table as it starts (chips, counters)
         self.thinker: Thinker | None = None  #: where the tables' search bots think, once running
         self.budgets = budgets_for(config)
-        self.listing = Listing(self.tables)  #: every open table's summary
+        #: who hears every table's events (``server.tables.events``), shared by the tables
+        self.events = events if events is not None else TableEvents()
+        self.stakes = stakes  #: the server's prizes, if it keeps chips
+        #: every open table's summary, kept current by the tables' events among others
+        self.listing = Listing(self.tables, stakes, ratings)
+        self.listing.subscribe(self.events)
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """Rebuild the stored tables, open the house tables, then keep every table running.
@@ -130,7 +143,6 @@ class Lobby:
             for ruleset in self.config.open_tables:
                 await self.ensure_house_table(ruleset)
             nursery.start_soon(self._reclaim_while_crowded)
-            nursery.start_soon(self.listing.refresh, LISTING_FRESH_SECONDS)
             task_status.started()
             await trio.sleep_forever()
 
@@ -163,6 +175,8 @@ class Lobby:
         return {
             **({} if self.thinker is None else {"thinker": self.thinker}),
             "on_start": self._house_table_started if house else None,
+            "events": self.events,
+            "stakes": self.stakes,
         }
 
     def freeze(self) -> None:

@@ -34,6 +34,7 @@ from server.core.config import ServerConfig
 from server.players.accounts import new_token, token_hash
 from server.store.base import HandShown, SeatSet, StoreError, TalkSaid, now
 from server.tables.delivery import Delivery
+from server.tables.events import SeatChanged, TableEvents
 from server.tables.gamemaster import GameMaster
 from server.tables.seating import Seating
 
@@ -53,6 +54,7 @@ class Host(Protocol):
     seating: Seating
     gm: GameMaster
     out: Delivery
+    events: TableEvents
 
     @property
     def state(self) -> TableState: ...
@@ -159,7 +161,10 @@ class MemberRequests:
             text = f"your seat at table {t.id} was taken up elsewhere"
             old.deliver(wire.notice(text, table=t.id))
         came_back = mine and old is None  # his own seat, while he was gone
+        was = seating.seats[seat].name
         seating.sit(seat, name, th, c.member)
+        if was != name:
+            t.events.announce(SeatChanged(t.id, seat, name, was))
         if dealt:
             seating.witnesses.shown(c.member, seat)
         c.member.deliver(wire.seated(c.req, t.id, seat, token))
@@ -252,8 +257,10 @@ class MemberRequests:
             await t.commit(SeatSet(t.id, seat, None, None), *t.gm.back_writes(seat))
             seating.presence(seat, "left")  # once stored: a refused leave leaves him seated
             t.gm.back(seat)
+            was = seating.seats[seat].name
             seating.free(seat)
             t.touched()
+            t.events.announce(SeatChanged(t.id, seat, None, was))
         elif seating.stop_watching(c.member):
             seating.watcher(c.member, "went")
         else:

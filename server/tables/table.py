@@ -61,12 +61,12 @@ from server.store.base import (
     StoreError,
     TableClosed,
 )
-from server.tables import gamemaster, lifetime, listing, thinking
+from server.tables import events as announced
+from server.tables import gamemaster, lifetime, thinking
 from server.tables.bot_turns import BotTurns
 from server.tables.delivery import Delivery, Numbered
 from server.tables.inbox import Inbox
 from server.tables.member_requests import NO_TOKEN, MemberRequests
-from server.tables.prize import Prize
 from server.tables.restoring import Restoration
 from server.tables.seating import Seat, Seating
 from server.tables.store_gate import StoreGate
@@ -114,6 +114,8 @@ class Table:
         creator_address: str | None = None,
         thinker: thinking.Thinker = thinking.IN_THREADS,
         on_start: Callable[[Table], None] | None = None,
+        events: announced.TableEvents | None = None,
+        stakes: gamemaster.Staking | None = None,
     ) -> None:
         self.id = id
         self.ruleset = ruleset
@@ -139,8 +141,9 @@ class Table:
         self._on_start = on_start
         self.seating = Seating(id, seats, by_address=config.one_hand_per_address,
                                watch_notice_seconds=config.watch_notice_seconds)  # fmt: skip
-        self.prize = Prize(self)  #: the game master's prize, paid with the game's end
-        self.gm = gamemaster.GameMaster(self, self.prize)  #: his commands, clock, away seats
+        #: Who hears what happens here (``server.tables.events``): the prize, the ratings ...
+        self.events = events if events is not None else announced.TableEvents()
+        self.gm = gamemaster.GameMaster(self, stakes)  #: his commands, clock, away seats
         self.out = Delivery(id, config.event_ring, self.seating, self, self.gm.observe)
         self.gate = StoreGate(id, store, config.store_retry_seconds)
         self.bots = BotTurns(id, self.family, thinker)
@@ -249,10 +252,6 @@ class Table:
         """Each seat's occupant: a name, ``bot:STRATEGY`` while a server bot plays it, or None."""
         return self.gm.occupants()
 
-    def summary(self) -> dict[str, Any]:
-        """The table as the lobby lists it (``server.tables.listing``)."""
-        return listing.summary(self)
-
     def statistics(self) -> TableStatistics:
         members = len(self.seating.members())
         return TableStatistics(self.inbox.queued(), self._actions, members)
@@ -265,11 +264,21 @@ class Table:
         """Tell everyone at the table ``text``."""
         self.seating.notice_all(text)
 
-    def attach(self, *, ledger: Any = None, profiles: Any = None, counter: Any = None) -> None:
-        """What the server gives a table as its task starts: the chip ledger and the
-        ratings its prize and results go to, and the counter of every table's actions."""
-        self.prize.attach(ledger, profiles)
-        self._counter = counter
+    def attach(
+        self,
+        *,
+        events: announced.TableEvents | None = None,
+        stakes: gamemaster.Staking | None = None,
+        counter: Any = None,
+    ) -> None:
+        """What the server gives a table as its task starts: who hears its events, the
+        prizes its game master may put up, the counter of every table's actions."""
+        if events is not None:
+            self.events = events
+        if stakes is not None:
+            self.gm.stakes = stakes
+        if counter is not None:
+            self._counter = counter
 
     # ----------------------------------------------------------- the inbox
     async def submit(self, command: Command) -> None:
@@ -297,7 +306,8 @@ class Table:
         task_status.started()
         with contextlib.suppress(StoreError):  # a prize owed stays held; the next start pays
             await self.gm.on_run()  # a restored game's clock
-            await self.prize.settle_owed()  # a prize still owed
+            if self.gm.stakes is not None:  # a prize still owed
+                self.notices(await self.gm.stakes.settle_owed(self))
         lifetime.update(self)  # a restored table: nobody is connected yet
         try:
             while self.state != CLOSED:
@@ -394,8 +404,10 @@ class Table:
                 if state == PLAYING:  # resumed: a bot to act waits its delay from now
                     self.touched()
             case gamemaster.FreeSeat(seat):
+                was = self.seating.seats[seat].name
                 self.seating.unseat(seat)  # told so, he may keep watching
                 self.touched()
+                self.events.announce(announced.SeatChanged(self.id, seat, None, was))
             case gamemaster.NewOptions(options, settings):
                 self.options, self.settings = options, settings
             case gamemaster.NewMaster(name):
@@ -472,11 +484,11 @@ class Table:
                 self._config.snapshot_every, self.id, self.game_no, game, out.seq + len(events)
             ),
         ]
-        paid = None
+        txn = None
         try:
-            if game.over:  # the end and its payout: one transaction
+            if game.over:  # the end and what its subscribers store of it: one transaction
                 writes.append(GameEnded(self.id, self.game_no, list(game.scores), FINISHED))
-                paid = await self.prize.commit_end(writes, FINISHED)
+                txn = await self.events.commit([self.ended(FINISHED)], writes, self.gate.commit)
             else:
                 await self.gate.commit(*writes)  # an applied action is always made durable
         except StoreError:
@@ -491,11 +503,32 @@ class Table:
         # the ok heads the actor's own events and turn: one write carries all three
         ack = None if c is None else (c.member, wire.ok(c.req, self.id))
         out.send_events(numbered, ack, prelude=first)
-        if game.over:
+        hands = announced.hands_ended(self.id, self.game_no, events)
+        if hands:
+            self.events.announce(*hands)
+        if txn is not None:
             self.state, self.outcome = OVER, FINISHED
-            self.prize.announce(paid)
+            self.told(txn)
             out.send_snapshots()
         self._changed_at = trio.current_time()
+
+    # ----------------------------------------------------------- announcing
+    def ended(self, outcome: str) -> announced.GameEnded:
+        """The running game's end as ``outcome`` says, as the table announces it."""
+        assert self.game is not None
+        people = [s.name for s in self.seating.seats]
+        return announced.game_ended(self.id, self.game_no, self.ruleset, self.family,
+                                    self.game, outcome, self.players(), people)  # fmt: skip
+
+    def told(self, txn: announced.Transaction) -> None:
+        """A transaction of table events is durable: everyone at the table is told what
+        its subscribers have to say (where a prize went), then they hear its events."""
+        self.notices(txn.notices)
+        self.events.announce(*txn.events)
+
+    def notices(self, texts: list[str]) -> None:
+        for text in texts:
+            self.seating.notice_all(text)
 
     # --------------------------------------------------------- game master
     def _start_rng(self, seed: int) -> None:
@@ -515,9 +548,12 @@ class Table:
         number, base = self.game_no + 1, self.out.seq + 1
         # the deal shows each seat's holder his hand: stored, so a restart still knows it
         shown = [HandShown(self.id, number, i, s.name) for i, s in enumerate(seats) if s.name]
-        profiles = self.prize.profiles
-        rated = [] if profiles is None else [profiles.dealt(self, number)]
-        await self.commit(GameStarted(self.id, number, seed, None, None, base), *shown, *rated)
+        people = [s.name for s in seats]
+        dealt = announced.GameStarted(self.id, number, self.ruleset, self.family,
+                                      tuple(p or self.gm.bot_name(i) for i, p in enumerate(people)),
+                                      tuple(people), dict(self.settings))  # fmt: skip
+        stored = GameStarted(self.id, number, seed, None, None, base)
+        txn = await self.events.commit([dealt], [stored, *shown], self.commit)
         if ack is not None:
             ack.member.deliver(wire.ok(ack.req, self.id))
         self.game, self.game_no = game, number
@@ -536,16 +572,17 @@ class Table:
         else:
             self.out.send_snapshots()
         self.touched()
+        self.told(txn)
         if self._on_start is not None:
             self._on_start(self)
 
     async def abandon(self) -> None:
         """End a running game as abandoned; its prize goes back in the same transaction."""
         if self.state == PLAYING and self.game is not None:
-            ended = GameEnded(self.id, self.game_no, list(self.game.scores), ABANDONED)
-            returned = await self.prize.commit_end([ended], ABANDONED)
+            stored = GameEnded(self.id, self.game_no, list(self.game.scores), ABANDONED)
+            txn = await self.events.commit([self.ended(ABANDONED)], [stored], self.commit)
             self.state, self.outcome = OVER, ABANDONED
-            self.prize.announce(returned)
+            self.told(txn)
 
     async def _abandon_running(self) -> None:
         """Abandon the running game, playing or paused (``abandon`` ends a playing one)."""
@@ -570,11 +607,14 @@ class Table:
         is held (for it, or for the next game) goes back, in the closing transaction;
         everyone at it is told ``reason``."""
         writes: list[Any] = []
+        said: list[announced.TableEvent] = []
         if self.game is not None and self.state not in (OVER, WAITING):
             writes.append(GameEnded(self.id, self.game_no, list(self.game.scores), ABANDONED))
+            said.append(self.ended(ABANDONED))
         writes.append(TableClosed(self.id))
-        returned = await self.prize.commit_end(writes, None)
+        said.append(announced.TableClosed(self.id, self.game_no))
+        txn = await self.events.commit(said, writes, self.commit)
         self.state = CLOSED
         self.closed.set()
-        self.prize.announce(returned)
+        self.told(txn)
         self.seating.notice_all(f"table {self.id} closed: {reason}")

@@ -12,7 +12,7 @@ import pytest
 import trio
 import trio.testing
 from e2e_client import Client
-from support import Member, settle, soak
+from support import Member, keep_chips, settle, soak
 
 import engine
 from protocol import messages as m
@@ -21,7 +21,7 @@ from server.core.commands import Close, EndGame, Join, SetPrize, Start
 from server.core.config import ServerConfig
 from server.players.chip_audit import audit_file
 from server.players.ledger import Ledger, split_prize
-from server.store.base import MemoryStore, TableCreated
+from server.store.base import FINISHED, MemoryStore, TableCreated
 from server.tables.table import CLOSED, OVER, Table
 
 CONFIG = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2)
@@ -66,7 +66,7 @@ async def test_chips_are_conserved_over_random_games(
         async with trio.open_nursery() as nursery:
             table = Table(tid, ruleset, seats, options, config=CONFIG, store=store,
                           creator=people[0])  # fmt: skip
-            table.attach(ledger=ledger)
+            keep_chips(table, ledger)
             await nursery.start(table.run)
             members = [Member(n) for n in people]
             for seat, member in enumerate(members):
@@ -99,14 +99,16 @@ async def test_chips_are_conserved_over_random_games(
             check(ledger, NAMES)
             async with trio.open_nursery() as nursery:
                 table = Table.restore(store.state.tables[tid], config=CONFIG, store=store)
-                table.attach(ledger=ledger)
+                keep_chips(table, ledger)
                 await nursery.start(table.run)
                 await wait_until(lambda t=table: t.state == OVER)
                 nursery.cancel_scope.cancel()
         game = table.game
         assert game is not None
         if game.over:  # it ended by the rules (before any abandon): paid to the winners
-            expected = split_prize(amount, table.prize.winners(), master.name)
+            ended = table.ended(FINISHED)
+            winners = [ended.people[s] for s in ended.winners]
+            expected = split_prize(amount, winners, master.name)
         else:  # abandoned: back to the game master
             expected = {master.name: amount} if amount else {}
         after = {n: ledger.balance(n) for n in NAMES}
@@ -168,14 +170,14 @@ async def test_a_game_that_ended_just_before_a_crash_is_paid_at_start(
     async with trio.open_nursery() as nursery:
         table = Table(1, FAST[0], 2, {"turn_seconds": 1}, config=CONFIG, store=store,
                       creator="ann")  # fmt: skip
-        table.attach(ledger=ledger)
+        keep_chips(table, ledger)
         await nursery.start(table.run)
         ann = Member("ann")
         await table.submit(Join(ann, 1, 0))
         await table.submit(SetPrize(ann, 2, chips=300))
         await table.submit(Start(ann, 3))
         await settle()
-        table.attach(ledger=None)  # the crash: the payout never happens
+        keep_chips(table, None)  # the crash: the payout never happens
         await wait_until(lambda: table.state == OVER)
         nursery.cancel_scope.cancel()
     assert store.state.tables[1].game.over  # type: ignore[union-attr]
@@ -183,7 +185,7 @@ async def test_a_game_that_ended_just_before_a_crash_is_paid_at_start(
     assert ledger.prize(1) is not None and ledger.balance("ann") == 700
     async with trio.open_nursery() as nursery:
         table = Table.restore(store.state.tables[1], config=CONFIG, store=store)
-        table.attach(ledger=ledger)
+        keep_chips(table, ledger)
         await nursery.start(table.run)
         await settle()
         nursery.cancel_scope.cancel()

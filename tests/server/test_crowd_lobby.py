@@ -34,7 +34,8 @@ from server.core.commands import (
     Watch,
 )
 from server.core.config import ServerConfig
-from server.store.base import MemoryStore, StoredState
+from server.store.base import FINISHED, MemoryStore, StoredState
+from server.tables.events import GameEnded
 from server.tables.lobby import Lobby, LobbyError, owner_of
 from server.tables.table import CLOSED, OVER, Table
 from server.transport.framing import SharedEncodings, TextFraming
@@ -134,31 +135,36 @@ async def test_a_masters_change_of_options_is_listed(nursery, autojump_clock):
     assert listed(lobby)[word]["options"]["target"] == 300 == table.options["target"]
 
 
-async def test_a_seated_players_rating_is_listed_afresh_now_and_then(nursery, autojump_clock):
+async def test_a_game_ended_elsewhere_lists_its_peoples_ratings_afresh(nursery, autojump_clock):
+    """A summary shows its players' ratings, which a game at another table changes: the
+    listing hears that game's end and builds again the summaries of the tables where
+    its people sit, and only those."""
     lobby = await running_lobby(nursery)
     seated = await create(lobby, "10.0.0.1")
-    empty = await create(lobby, "10.0.0.2", "bob")
+    await create(lobby, "10.0.0.2", "bob")  # nobody seated: never built again
     await send(seated, Join(Member("ann"), 1, 0))
     first = lobby.summaries()
-    built = {seated.id: 0, empty.id: 0}
+    built: list[list[str | None]] = []
+    shown = {"ann": 1500}
 
-    def extra(table: Table, ratings: list[Any]) -> Any:
-        def summary_extra() -> dict[str, Any]:
-            built[table.id] += 1
-            return {"prize": 0, "ratings": ratings, "rated": None}
+    class Ratings:
+        def summary(self, family: str, players: Any) -> list[int | None]:
+            built.append(list(players))
+            return [shown.get(p) if p is not None else None for p in players]
 
-        return summary_extra
-
-    # a game at another table changed ann's rating: this table does not hear of it
-    seated.prize.summary_extra = extra(seated, [{"name": "ann", "rating": 1600}])  # type: ignore[method-assign]
-    empty.prize.summary_extra = extra(empty, [])  # type: ignore[method-assign]
-    await trio.sleep(6)
-    assert built == {seated.id: 1, empty.id: 0}  # nobody seated: no rating to show
-    assert lobby.summaries() is not first
-    assert listed(lobby)[first[0]["table"]]["ratings"] == [{"name": "ann", "rating": 1600}]
+    lobby.listing.ratings = Ratings()
+    assert lobby.summaries() is first  # nothing heard: nothing built
+    shown["ann"] = 1600  # a game at another table (99) changed ann's rating
+    ended = GameEnded(99, 1, "switch", "shedding", FINISHED, (5, 0), (0, 1), ("ann", "bot:x"),
+                      ("ann", None), (0,))  # fmt: skip
+    lobby.events.announce(ended)
+    now = listed(lobby)
+    assert built == [["ann", None, None, None]]  # the seated table only
+    assert now[first[0]["table"]]["ratings"] == [1600, None, None, None]
     again = lobby.summaries()
-    await trio.sleep(6)  # built again, the same: the listing (and its bytes) stay shared
-    assert lobby.summaries() is again
+    lobby.events.announce(GameEnded(99, 2, "switch", "shedding", "abandoned", (0, 0), (0, 0),
+                                    ("bob", None), ("bob", None), ()))  # fmt: skip
+    assert lobby.summaries() is again and len(built) == 1  # abandoned: no rating changed
 
 
 # ----------------------------------------------------------------- supply

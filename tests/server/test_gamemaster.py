@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import trio
 import trio.testing
-from support import Member
+from support import Member, keep_chips
 
 import engine
 import engine.strategies
@@ -25,6 +25,7 @@ from server.core.config import ServerConfig
 from server.players.ledger import Ledger
 from server.store.base import MemoryStore, TableCreated
 from server.tables.gamemaster import PAUSED
+from server.tables.listing import summary
 from server.tables.table import OVER, PLAYING, Table
 
 CONFIG = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2)
@@ -65,7 +66,7 @@ async def open_table(
     table = Table(
         1, RULESET, seats, dict(options or {}), config=CONFIG, store=store, creator=names[0]
     )
-    table.attach(ledger=ledger)
+    keep_chips(table, ledger)
     await nursery.start(table.run)
     members = [Member(n) for n in names]
     setup = Setup(table, members, store)
@@ -312,7 +313,7 @@ async def test_end_game_abandons_and_returns_the_prize(nursery: trio.Nursery) ->
     ann = s.members[0]
     await ledger.open_account("ann")
     assert isinstance(await s.master(ann, "set_prize", chips=250), m.Ok)
-    assert ledger.balance("ann") == 750 and s.table.summary()["prize"] == 250
+    assert ledger.balance("ann") == 750 and summary(s.table, s.table.gm.stakes)["prize"] == 250
     assert (await s.master(ann, "end_game")).code == "bad_state"  # no game yet
     await s.start(ann)
     assert (await s.master(ann, "set_prize", chips=5)).code == "bad_state"  # not mid-game

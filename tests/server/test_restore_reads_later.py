@@ -29,6 +29,7 @@ from server.core.commands import Act, Export, Join, Resume, Start
 from server.core.config import ServerConfig
 from server.store.base import MemoryStore, StoredActions, StoredTable, StoreError, TableCreated
 from server.store.sqlite import SQLiteStore, read_state
+from server.tables.listing import summary
 from server.tables.table import OVER, PLAYING, Table
 
 EVERY = 8
@@ -180,7 +181,7 @@ def same_now(lazy: Side, full: Side) -> None:
         b.game_no,
         b.state,
     )
-    assert a.summary() == b.summary()
+    assert summary(a) == summary(b)
 
 
 async def record_pages(side: Side, member: Member) -> list[Any]:

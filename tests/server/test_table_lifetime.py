@@ -12,7 +12,7 @@ from typing import Any
 
 import trio
 import trio.testing
-from support import Member, settle
+from support import Member, keep_chips, settle
 
 from protocol import messages as m
 from server.core.commands import CloseTable, Detach, Join, SetPrize, Start, Watch
@@ -31,7 +31,7 @@ OPTIONS = {"turn_seconds": 0, "target": 500}  # no clock: a game waits for its p
 async def new_table(nursery: trio.Nursery, store: MemoryStore, ledger: Ledger | None = None):
     await store.commit(TableCreated(1, "switch", 4, dict(OPTIONS), "ann", {}))
     table = Table(1, "switch", 4, dict(OPTIONS), config=CONFIG, store=store, creator="ann")
-    table.attach(ledger=ledger)
+    keep_chips(table, ledger)
     await nursery.start(table.run)
     return table
 
