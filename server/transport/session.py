@@ -44,6 +44,7 @@ from server.operators.ops import ConnectionOps, Ops
 from server.players.accounts import Accounts
 from server.tables.lobby import Lobby
 from server.tables.room import Room
+from server.tournaments.service import Tournaments
 from server.transport.errors import Closing
 from server.transport.outbox import Outbox, WriterState
 
@@ -72,6 +73,7 @@ class Services:
     ops: Ops | None = None  #: chips, limits, operators
     room: Room = field(default_factory=Room)  #: the shout channel's shared rate
     http: AddressBudget | None = None  #: HTTP requests per address (made at the first)
+    tournaments: Tournaments | None = None  #: the server's tournaments
 
 
 class ClientSession:

@@ -1,0 +1,454 @@
+"""The server's tournaments: each one's task, its tables, and its log kept durable.
+
+Above the tables: a tournament creates the tables of a round through the lobby (each
+seat held for its player by name, the rest reserved for server bots), starts them all
+after an announced countdown, and hears each game's end through the table layer's
+events (``server.tables.events``), never by reaching into a table. A game's points are
+logged in the very transaction that stores its end (the events' ``join``), so after a
+crash the standings are exactly the stored games'.
+
+The Swiss format: ``rounds`` rounds, each with a time cap of ``minutes``. When the cap
+runs out, each game still running ends at the end of the hand in progress (the table's
+``HandEnded`` event), or at once after ``CAP_GRACE_SECONDS`` more, scored as it stands:
+places from the scores, ties sharing a place. The next round is seated when the last
+table of the round has ended.
+
+After a restart every tournament comes back from its log (``server.tournaments.book``):
+the tables of the round under way come back with the lobby's (their games resume where
+they were), a table of the round not yet opened is opened, and the round's time cap
+starts again from the restart (the clock of the lost minutes is not kept).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import secrets
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import trio
+
+import engine
+from engine.strategies import default_strategy
+from engine.tournament import SeatRule
+from protocol import messages as m
+from server.core import wire
+from server.core.commands import EndGame, Start
+from server.store.base import Store, TournamentLogged
+from server.tables.events import GameEnded, HandEnded, TableEvents, Transaction
+from server.tables.lobby import Lobby
+from server.tables.table import WAITING as TABLE_WAITING
+from server.tournaments.book import OVER, WAITING, Book, BookError, seated_entry
+
+log = logging.getLogger("switchboard.tournaments")
+
+#: Seconds between a round's seating being announced and its tables starting.
+COUNTDOWN_SECONDS = 10.0
+#: Seconds a capped game may still take to finish its hand before it is ended as it stands.
+CAP_GRACE_SECONDS = 300.0
+#: The turn clock of a tournament's tables unless the host sets ``turn_seconds``: a player
+#: who dropped is played by a bot after it, so no table waits for him.
+TURN_SECONDS = 60
+#: Rounds a tournament may have.
+MAX_ROUNDS = 12
+
+Tell = Callable[[str, m.Message], None]
+
+
+class Steward:
+    """The tournament as its tables see it: the game master (``tournament:N``, a name no
+    player can claim) that starts each game and ends one whose round ran out of time."""
+
+    operator = False
+
+    def __init__(self, number: int) -> None:
+        self.name = f"tournament:{number}"
+
+    def deliver(self, message: Any) -> None:
+        if isinstance(message, m.Error):
+            log.warning("%s was refused: %s", self.name, message.text)
+
+    def deliver_many(self, messages: Any) -> None:
+        for message in messages:
+            self.deliver(message)
+
+
+def default_rounds(players: int) -> int:
+    """About log2(players) + 1, from 3 to 6.
+
+    >>> [default_rounds(n) for n in (4, 8, 20, 100)]
+    [3, 4, 5, 6]
+    """
+    return max(3, min(6, players.bit_length()))
+
+
+def seat_sizes(ruleset: str, options: dict[str, Any]) -> tuple[int, ...]:
+    """The table sizes ``ruleset`` can be played at with ``options`` (abbott: 2 or 4)."""
+    rs = engine.ruleset(ruleset)
+    sizes = []
+    for seats in range(rs.min_seats, rs.max_seats + 1):
+        try:
+            engine.new_game(ruleset, seats, 0, options)
+        except ValueError:
+            continue
+        sizes.append(seats)
+    return tuple(sizes)
+
+
+class Tournaments:
+    """Every tournament on the server; ``run`` is the task that keeps them going."""
+
+    def __init__(
+        self,
+        store: Store,
+        lobby: Lobby,
+        logs: dict[int, list[TournamentLogged]] | None = None,
+        *,
+        tell: Tell | None = None,
+        countdown_seconds: float = COUNTDOWN_SECONDS,
+        cap_grace_seconds: float = CAP_GRACE_SECONDS,
+    ) -> None:
+        self.store = store
+        self.lobby = lobby
+        self.tell = tell or (lambda name, message: None)
+        self.countdown_seconds = countdown_seconds
+        self.cap_grace_seconds = cap_grace_seconds
+        self.books: dict[int, Book] = {}
+        self._tables: dict[int, int] = {}  #: server table -> its tournament
+        self._lock = trio.Lock()  #: one log entry at a time (their numbers follow)
+        self._wake: dict[int, trio.Event] = {}
+        self._started: dict[int, trio.Event] = {}
+        self._capped: set[int] = set()  #: tournaments whose round ran out of time
+        self._nursery: trio.Nursery | None = None
+        for number, entries in sorted((logs or {}).items()):
+            book = Book(number)
+            for entry in entries:
+                book.apply(entry.kind, entry.data)
+            self.books[number] = book
+            for tables in book.played_rounds:
+                for t in tables:
+                    if t.table is not None:
+                        self._tables[t.table] = number
+
+    # ------------------------------------------------------------ wiring
+    def subscribe(self, events: TableEvents) -> None:
+        """Hear every table's game ends (in their transaction) and hand ends."""
+        events.join(self._joining)
+        events.listen(self._heard)
+
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        """Keep every unfinished tournament going (after a restart, from its log)."""
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            for number, book in sorted(self.books.items()):
+                if book.state != OVER:
+                    if book.state != WAITING:
+                        self._started_event(number).set()
+                    nursery.start_soon(self._run, number)
+            task_status.started()
+            await trio.sleep_forever()
+
+    # ------------------------------------------------------------ requests
+    async def create(
+        self,
+        host: str,
+        ruleset: str,
+        *,
+        rounds: int = 3,
+        minutes: float = 30.0,
+        seats: int | None = None,
+        sizes: tuple[int, ...] | None = None,
+        max_bots: int = 1,
+        by_strength: bool = False,
+        forbidden: list[tuple[str, str]] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> Book:
+        """A new Swiss tournament hosted by ``host`` (``BookError`` says why not):
+        tables of ``sizes`` (default: every size the ruleset is played at), ``seats``
+        the preferred one, at most ``max_bots`` bots a table where no split fits."""
+        options = dict(options or {})
+        options.setdefault("turn_seconds", TURN_SECONDS)
+        try:
+            playable = seat_sizes(ruleset, options)
+        except ValueError as exc:
+            raise BookError(str(exc)) from None
+        if sizes is not None:
+            if not set(sizes) <= set(playable):
+                raise BookError(f"{ruleset} is played at tables of {list(playable)}")
+            playable = tuple(sorted(set(sizes)))
+        sizes = playable
+        if not sizes:
+            raise BookError(f"{ruleset} cannot be played with these options")
+        preferred = seats if seats is not None else (4 if 4 in sizes else sizes[-1])
+        if not 1 <= rounds <= MAX_ROUNDS:
+            raise BookError(f"a tournament has 1 to {MAX_ROUNDS} rounds, not {rounds}")
+        if not 0 < minutes <= 24 * 60:
+            raise BookError("a round's time cap is more than 0 and at most 1440 minutes")
+        try:
+            SeatRule(sizes, preferred, max_bots)
+        except ValueError as exc:
+            raise BookError(str(exc)) from None
+        data = {
+            "host": host,
+            "ruleset": ruleset,
+            "sizes": list(sizes),
+            "preferred": preferred,
+            "max_bots": max_bots,
+            "rounds": rounds,
+            "minutes": minutes,
+            "seed": secrets.randbits(62),
+            "by_strength": by_strength,
+            "forbidden": [list(p) for p in forbidden or []],
+            "options": options,
+        }
+        async with self._lock:
+            number = max(self.books, default=0) + 1
+            book = Book(number)
+            await self.store.commit(TournamentLogged(number, 0, "created", data))
+            book.apply("created", data)
+            self.books[number] = book
+        if self._nursery is not None:
+            self._nursery.start_soon(self._run, number)
+        log.info("tournament %s created: %s, %s rounds, by %s", number, ruleset, rounds, host)
+        return book
+
+    def get(self, number: int) -> Book:
+        """Tournament ``number`` (``BookError`` if there is none)."""
+        book = self.books.get(number)
+        if book is None:
+            raise BookError(f"there is no tournament {number}")
+        return book
+
+    async def enter(self, number: int, name: str, rating: float = 1500.0) -> Book:
+        """``name`` enters tournament ``number`` (late: with the rounds' averages missed);
+        one who withdrew or paused comes back."""
+        book = self.get(number)
+        entrant = book.entrants.get(name)
+        if entrant is not None and entrant.paused:
+            await self._log(book, "back", {"name": name})
+            return book
+        if entrant is not None and not entrant.withdrawn:
+            raise BookError(f"you are in tournament {number} already")
+        if entrant is not None:
+            raise BookError(f"you withdrew from tournament {number}: withdrawing is for good")
+        if not book.late_entry_open():
+            raise BookError(f"tournament {number} takes no more entries")
+        first = book.round + 1
+        await self._log(book, "entered", {"name": name, "rating": rating, "round": first})
+        return book
+
+    async def withdraw(self, number: int, name: str) -> Book:
+        """``name`` leaves tournament ``number`` for good (his points stay)."""
+        book = self.get(number)
+        entrant = book.entrants.get(name)
+        if entrant is None or entrant.withdrawn:
+            raise BookError(f"you are not in tournament {number}")
+        await self._log(book, "withdrew", {"name": name})
+        return book
+
+    async def pause(self, number: int, name: str) -> Book:
+        """``name`` sits out the next rounds until he enters again (says he is back)."""
+        book = self.get(number)
+        entrant = book.entrants.get(name)
+        if entrant is None or entrant.withdrawn:
+            raise BookError(f"you are not in tournament {number}")
+        if not entrant.paused:
+            await self._log(book, "paused", {"name": name})
+        return book
+
+    def start(self, number: int, by: str, operator: bool = False) -> Book:
+        """The host (or an operator) starts the tournament: round 1 is seated."""
+        book = self.get(number)
+        if not (operator or by == book.host):
+            raise BookError(f"only the host ({book.host}) starts tournament {number}")
+        if book.state != WAITING:
+            raise BookError(f"tournament {number} has started already")
+        if not any(not e.withdrawn for e in book.entrants.values()):
+            raise BookError(f"nobody has entered tournament {number}")
+        self._started_event(number).set()
+        return book
+
+    def tournament_of(self, name: str) -> Book | None:
+        """The unfinished tournament ``name`` plays in (the newest), if any."""
+        for book in sorted(self.books.values(), key=lambda b: -b.number):
+            e = book.entrants.get(name)
+            if book.state != OVER and e is not None and not e.withdrawn:
+                return book
+        return None
+
+    # ------------------------------------------------------------ the log
+    async def _log(self, book: Book, kind: str, data: dict[str, Any], *also: Any) -> None:
+        async with self._lock:
+            await self.store.commit(TournamentLogged(book.number, book.entries, kind, data), *also)
+            book.apply(kind, data)
+        self._changed(book.number)
+
+    def _changed(self, number: int) -> None:
+        event = self._wake.pop(number, None)
+        if event is not None:
+            event.set()
+
+    def _started_event(self, number: int) -> trio.Event:
+        return self._started.setdefault(number, trio.Event())
+
+    @contextlib.asynccontextmanager
+    async def _joining(self, txn: Transaction) -> AsyncIterator[None]:
+        """A game of a tournament's table ended: its points join the end's transaction."""
+        ends = [e for e in txn.of(GameEnded) if e.table in self._tables]
+        if not ends:
+            yield
+            return
+        async with self._lock:
+            planned: list[tuple[Book, dict[str, Any]]] = []
+            for end in ends:
+                book = self.books[self._tables[end.table]]
+                found = book.at_table(end.table)
+                if found is None or found[1].result is not None:
+                    continue
+                number, at = found
+                data = {
+                    "round": number,
+                    "index": at.index,
+                    "table": end.table,
+                    "places": list(end.places),
+                    "scores": list(end.scores),
+                    "outcome": end.outcome,
+                }
+                seq = book.entries + sum(1 for b, _ in planned if b is book)
+                txn.writes.append(TournamentLogged(book.number, seq, "played", data))
+                planned.append((book, data))
+            yield
+            for book, data in planned:
+                book.apply("played", data)
+                txn.notices.append(f"tournament {book.number}: this game's points are counted")
+        for book, _ in planned:
+            self._changed(book.number)
+
+    def _heard(self, event: Any) -> None:
+        """A hand ended at a table whose round is out of time: end its game now."""
+        if isinstance(event, HandEnded) and self._tables.get(event.table) in self._capped:
+            self._end_game(event.table)
+
+    def _end_game(self, table_id: int) -> None:
+        table = self.lobby.get(table_id)
+        number = self._tables.get(table_id)
+        if table is not None and number is not None:
+            table.submit_nowait(EndGame(Steward(number), None))
+
+    # ------------------------------------------------------------ a tournament's task
+    async def _run(self, number: int) -> None:
+        book = self.books[number]
+        await self._started_event(number).wait()
+        while book.state != OVER:
+            if book.round and not book.round_over():
+                await self._open_round(book)
+                await self._play_round(book)
+            elif book.round >= book.rounds:
+                await self._finish(book, "all rounds played")
+            else:
+                try:
+                    seating = book.next_seating()
+                except (BookError, ValueError) as exc:
+                    await self._finish(book, str(exc))
+                    continue
+                await self._log(book, "seated", seated_entry(seating))
+
+    async def _open_round(self, book: Book) -> None:
+        """Open every table of the round not opened yet, tell each player his, and start
+        them together after the countdown."""
+        steward = Steward(book.number)
+        family = engine.ruleset(book.ruleset).family
+        bot = default_strategy(family).name
+        for at in book.current_tables():
+            if at.table is not None:
+                continue
+            opened: list[dict[str, Any]] = []
+
+            def entry(
+                table_id: int, at: Any = at, opened: list[dict[str, Any]] = opened
+            ) -> list[Any]:
+                data = {"round": book.round, "index": at.index, "table": table_id}
+                opened.append(data)
+                return [TournamentLogged(book.number, book.entries, "opened", data)]
+
+            async with self._lock:
+                table = await self.lobby.create(
+                    book.ruleset,
+                    len(at.seats),
+                    dict(book.table_options),
+                    steward.name,
+                    {"tournament": book.number},
+                    held=at.seats,
+                    bots={i: bot for i, name in enumerate(at.seats) if name is None},
+                    also=entry,
+                )
+                book.apply("opened", opened[0])
+                self._tables[table.id] = book.number
+        for at in book.current_tables():
+            for seat, name in enumerate(at.seats):
+                if name is not None and at.table is not None:
+                    text = (
+                        f"your table for round {book.round} of tournament {book.number}"
+                        f" is {at.table} (seat {seat}): join {at.table}"
+                    )
+                    self.tell(name, wire.notice(text, table=at.table))
+        await trio.sleep(self.countdown_seconds)
+        for at in book.current_tables():
+            waiting = None if at.table is None else self.lobby.get(at.table)
+            if waiting is not None and waiting.state == TABLE_WAITING and at.result is None:
+                await waiting.submit(Start(steward, None))
+
+    async def _play_round(self, book: Book) -> None:
+        """Wait for every table of the round to end; at the cap, end each at its hand's
+        end (or at once, a grace later)."""
+        number = book.number
+        with trio.move_on_after(book.minutes * 60):
+            await self._until_round_over(book)
+        if book.round_over():
+            return
+        self._capped.add(number)
+        try:
+            for at in book.current_tables():
+                if at.result is None and at.table is not None:
+                    self._notice_cap(at.table)
+            with trio.move_on_after(self.cap_grace_seconds):
+                await self._until_round_over(book)
+            while not book.round_over():  # the grace is over: every game ends as it stands
+                for at in book.current_tables():
+                    if at.result is None and at.table is not None:
+                        self._end_game(at.table)
+                with trio.move_on_after(5.0):
+                    await self._until_round_over(book)
+                if not book.round_over() and self._stuck(book):
+                    break
+        finally:
+            self._capped.discard(number)
+
+    def _stuck(self, book: Book) -> bool:
+        """Whether every unfinished table of the round is gone (closed before its end was
+        heard): the round cannot finish by itself, so its missing games score nothing."""
+        return all(
+            at.table is None or self.lobby.get(at.table) is None
+            for at in book.current_tables()
+            if at.result is None
+        )
+
+    def _notice_cap(self, table_id: int) -> None:
+        table = self.lobby.get(table_id)
+        if table is not None:
+            table.notice_all("the round's time is up: this game ends when the hand ends")
+
+    async def _until_round_over(self, book: Book) -> None:
+        while not book.round_over():
+            event = self._wake.setdefault(book.number, trio.Event())
+            await event.wait()
+
+    async def _finish(self, book: Book, reason: str) -> None:
+        await self._log(book, "ended", {"reason": reason})
+        table = book.standings()
+        winner = table[0].name if table else "nobody"
+        text = f"tournament {book.number} is over ({reason}): {winner} wins"
+        for entrant in book.entrants.values():
+            self.tell(entrant.name, wire.notice(text))
+        log.info("%s", text)

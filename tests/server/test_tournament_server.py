@@ -1,0 +1,81 @@
+"""A Swiss tournament end to end over loopback: players (bots over msgpack) are told their
+table each round, sit down and play; server bots fill the gaps; the standings at the end
+are the stored games'."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+from fractions import Fraction
+
+import trio
+from e2e_client import TEST_CONFIG, Client
+
+from engine.tournament import GameResult, standings
+from protocol import messages as m
+from server.app import Server
+from server.store.base import MemoryStore
+from server.tournaments.book import OVER
+
+CONFIG = dataclasses.replace(TEST_CONFIG, tournament_countdown_seconds=0.0)
+TABLE = re.compile(r"your table for round (\d+) of tournament (\d+) is (\d+)")
+
+
+async def attend(client: Client, rounds: int, seed: int) -> list[int]:
+    """Sit down at each round's table when told, play it out; the tables played at."""
+    rng = random.Random(seed)
+    played = []
+    while True:
+        msg = await client.next(timeout=60)
+        if isinstance(msg, m.Notice) and "is over" in msg.text:
+            return played
+        if isinstance(msg, m.Notice) and (found := TABLE.search(msg.text)):
+            table = found.group(3)
+            seated = await client.request(m.Join(table=table))
+            assert isinstance(seated, m.Seated), seated
+            over = await client.play(table, rng)
+            assert over.state == "over"
+            played.append(int(table))
+
+
+async def test_a_three_round_swiss_with_bots_filling_to_final_standings() -> None:
+    store = MemoryStore()
+    server = Server(CONFIG, store)
+    names = [f"p{i}" for i in range(6)]
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(server.serve)
+        clients = [await Client.connect(port, n) for n in names]
+        service = server.tournaments
+        book = await service.create("p0", "switch", rounds=3, minutes=5, sizes=(4,))
+        for name in names:
+            await service.enter(book.number, name)
+        tables: dict[str, list[int]] = {}
+
+        async def run(client: Client, name: str, seed: int) -> None:
+            tables[name] = await attend(client, 3, seed)
+
+        with trio.fail_after(120):
+            async with trio.open_nursery() as players:
+                for i, (client, name) in enumerate(zip(clients, names, strict=True)):
+                    players.start_soon(run, client, name, i)
+                service.start(book.number, "p0")
+        assert book.state == OVER and book.round == 3
+        # 6 players at 4-seat tables: two tables a round, one bot each.
+        for tables_of_round in book.played_rounds:
+            assert sorted(len([s for s in t.seats if s is None]) for t in tables_of_round) == [1, 1]
+        assert all(len(t) == 3 for t in tables.values())
+        # The standings are the stored games', rebuilt from the log alone.
+        log = store.state.tournaments[book.number]
+        assert [e.kind for e in log].count("played") == 6
+        games = []
+        for e in log:
+            if e.kind == "played":
+                seats = book.played_rounds[e.data["round"] - 1][e.data["index"]].seats
+                places, scores = tuple(e.data["places"]), tuple(e.data["scores"])
+                games.append(GameResult(e.data["round"], seats, places, scores))
+        assert standings(names, games) == book.standings()
+        assert sum(s.points for s in book.standings()) <= Fraction(6 * 3)
+        for client in clients:
+            await client.aclose()
+        server.shutdown()
