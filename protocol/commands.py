@@ -57,12 +57,15 @@ from protocol.messages import (
     ClaimName,
     CloseTable,
     CreateTable,
+    CreateTournament,
     EndGame,
+    EnterTournament,
     GetChips,
     GetHistory,
     GetProfile,
     GetRecord,
     GetTop,
+    GetTournament,
     HandOver,
     HearShouts,
     Hello,
@@ -71,6 +74,7 @@ from protocol.messages import (
     Leave,
     ListRulesets,
     ListTables,
+    ListTournaments,
     Look,
     Message,
     PauseGame,
@@ -86,8 +90,10 @@ from protocol.messages import (
     Shout,
     Spectate,
     StartGame,
+    StartTournament,
     Unseat,
     Who,
+    Withdraw,
 )
 from protocol.msgpack_codec import depth_ok
 
@@ -471,6 +477,68 @@ def _admin(args: list[str], rest: str, table: str | None) -> Message:
     raise CommandError(f"usage: {_ADMIN_USAGE}{did}")
 
 
+# ------------------------------------------------------------- tournaments
+_HOST_USAGE = "host RULESET [rounds=N] [minutes=N] [seats=N]"
+
+
+def _host(args: list[str], rest: str, table: str | None) -> Message:
+    if not args:
+        raise _usage(_HOST_USAGE)
+    options = parse_options(args[1:], _HOST_USAGE)
+    unknown = sorted(set(options) - {"rounds", "minutes", "seats"})
+    if unknown:
+        raise CommandError(f"unknown setting {unknown[0]!r}; usage: {_HOST_USAGE}")
+    counts = {}
+    for key, value in options.items():
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise CommandError(f"{key} must be a whole number; usage: {_HOST_USAGE}")
+        counts[key] = value
+    return CreateTournament(ruleset=args[0], **counts)
+
+
+def _tournament(args: list[str], rest: str, table: str | None) -> Message:
+    usage = "tournament [N] [start]"
+    if len(args) == 2 and args[1].lower() == "start":
+        return StartTournament(tournament=_int(args[0], "N", usage))
+    if len(args) > 1:
+        raise _usage(usage)
+    return GetTournament(tournament=_int(args[0], "N", usage) if args else None)
+
+
+def _enter(args: list[str], rest: str, table: str | None) -> Message:
+    if len(args) != 1:
+        raise _usage("enter N")
+    return EnterTournament(tournament=_int(args[0], "N", "enter N"))
+
+
+def _withdraw(args: list[str], rest: str, table: str | None) -> Message:
+    if len(args) > 1:
+        raise _usage("withdraw [N]")
+    return Withdraw(tournament=_int(args[0], "N", "withdraw [N]") if args else None)
+
+
+def _standings(args: list[str], rest: str, table: str | None) -> Message:
+    if len(args) > 1:
+        raise _usage("standings [N]")
+    return GetTournament(tournament=_int(args[0], "N", "standings [N]") if args else None)
+
+
+TOURNAMENT_COMMANDS: tuple[Command, ...] = (
+    Command("tournaments", "tournaments", "list the tournaments", "lobby",
+            _no_args(ListTournaments, "tournaments")),
+    Command("tournament", "tournament [N] [start]", "a tournament's standings and round (no N:"
+            " yours); its host starts it with start", "lobby", _tournament),
+    Command("host", _HOST_USAGE, "host a Swiss tournament (rounds 0: about log2 of the"
+            " players plus one)", "lobby", _host),
+    Command("enter", "enter N", "enter tournament N (or say you are back after a pause)",
+            "lobby", _enter),
+    Command("withdraw", "withdraw [N]", "leave your tournament for good; your points stay",
+            "lobby", _withdraw),
+    Command("standings", "standings [N]", "your tournament's standings (or tournament N's)",
+            "lobby", _standings),
+)  # fmt: skip
+
+
 COMMANDS: tuple[Command, ...] = (
     Command("help", "help [COMMAND]", "list the commands, or explain one", "general", _help),
     Command(
@@ -551,6 +619,7 @@ COMMANDS: tuple[Command, ...] = (
             " (game master)", "master", _close),
     Command("admin", "admin SUBCOMMAND ...", "operator commands (help admin lists them)", "admin",
             _admin),
+    *TOURNAMENT_COMMANDS,
 )  # fmt: skip
 
 
@@ -883,7 +952,20 @@ _LOBBY_FORMS: dict[type[Message], Callable[[Any], str]] = {
     GetTop: lambda m: _join_words("top", m.family, "" if m.count is None else str(m.count)),
     GetRecord: lambda m: f"record {m.table}" + (f" {m.start}" if m.start else ""),
     Help: lambda m: _join_words("help", m.topic or ""),
-}
+    ListTournaments: lambda m: "tournaments",
+    GetTournament: lambda m: _join_words("tournament", _opt(m.tournament)),
+    CreateTournament: lambda m: _join_words(
+        "host", m.ruleset, f"rounds={m.rounds}", f"minutes={m.minutes}",
+        "" if m.seats is None else f"seats={m.seats}",
+    ),
+    EnterTournament: lambda m: f"enter {m.tournament}",
+    Withdraw: lambda m: _join_words("withdraw", _opt(m.tournament)),
+    StartTournament: lambda m: f"tournament {m.tournament} start",
+}  # fmt: skip
+
+
+def _opt(number: int | None) -> str:
+    return "" if number is None else str(number)
 
 
 def format_command(message: Message, table: str | None = None) -> str:

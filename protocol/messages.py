@@ -1197,3 +1197,105 @@ __all__ = [
     "message",
     "server_types",
 ]
+
+
+# ------------------------------------------------------------- tournaments
+# An evening's tournament above the tables (docs/protocol.md, "Tournaments"). A
+# tournament is named by its number; its tables are ordinary tables.
+
+
+@message("list_tournaments", CLIENT)
+@dataclass(frozen=True, slots=True)
+class ListTournaments(Message):
+    """Every tournament on the server. Reply: ``tournaments``."""
+
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("tournaments", SERVER)
+@dataclass(frozen=True, slots=True)
+class Tournaments(Message):
+    """Tournament summaries: maps with tournament, format, ruleset, host, players,
+    round, rounds, state (docs/protocol.md)."""
+
+    tournaments: Payloads = ()
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("get_tournament", CLIENT)
+@dataclass(frozen=True, slots=True)
+class GetTournament(Message):
+    """One tournament's standings and round (``None``: the one you play in).
+    Reply: ``tournament``."""
+
+    tournament: OptCount = None
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("tournament", SERVER)
+@dataclass(frozen=True, slots=True)
+class Tournament(Message):
+    """One tournament: its ``summary`` (as listed), the ``standings`` best first, the
+    current round's ``tables``, and how each tiebreak is computed (``tiebreaks``)."""
+
+    tournament: Count
+    summary: Payload = field(default_factory=dict)
+    standings: Payloads = ()
+    tables: Payloads = ()
+    tiebreaks: Payloads = ()
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("create_tournament", CLIENT)
+@dataclass(frozen=True, slots=True)
+class CreateTournament(Message):
+    """Host a Swiss tournament of ``ruleset``: ``rounds`` (0: about log2 of the players
+    plus one, fixed when it starts), each capped at ``minutes``; tables of ``seats``
+    each, bots filling where no split fits (null: any size the ruleset allows, 4
+    preferred where it may be, else its most). Reply: ``ok``."""
+
+    ruleset: Word
+    rounds: Count = 0
+    minutes: Count = 30
+    seats: OptCount = None
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("enter_tournament", CLIENT)
+@dataclass(frozen=True, slots=True)
+class EnterTournament(Message):
+    """Enter tournament ``tournament`` (or come back after a pause). Reply: ``ok``."""
+
+    tournament: Count
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("withdraw", CLIENT)
+@dataclass(frozen=True, slots=True)
+class Withdraw(Message):
+    """Leave a tournament for good, keeping the points earned (``None``: the one you
+    play in). Reply: ``ok``."""
+
+    tournament: OptCount = None
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("start_tournament", CLIENT)
+@dataclass(frozen=True, slots=True)
+class StartTournament(Message):
+    """The host starts his tournament: round 1 is seated. Reply: ``ok``."""
+
+    tournament: Count
+    id: Id = field(default=None, kw_only=True)
+
+
+__all__ += [
+    "CreateTournament",
+    "EnterTournament",
+    "GetTournament",
+    "ListTournaments",
+    "StartTournament",
+    "Tournament",
+    "Tournaments",
+    "Withdraw",
+]

@@ -94,12 +94,15 @@ def _bots_last(seats: list[int], bots: int, max_bots: int) -> list[int]:
 
 
 def plan_tables(people: int, rule: SeatRule) -> Layout:
-    """The most even tables for ``people``: fewest bots first, then sizes nearest the preferred.
+    """The most even tables for ``people``: fewest bots first, then sizes nearest the
+    preferred (summed over the tables), then the smaller tables.
 
     >>> plan_tables(16, SeatRule.between(2, 4)).seats
     (4, 4, 4, 4)
     >>> plan_tables(9, SeatRule.between(4, 9, preferred=4)).seats
     (5, 4)
+    >>> plan_tables(6, SeatRule.between(2, 8, preferred=4)).seats  # not one table of 6
+    (3, 3)
     >>> plan_tables(5, SeatRule.only([4]))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -109,7 +112,7 @@ def plan_tables(people: int, rule: SeatRule) -> Layout:
         raise SeatingError("a round needs at least one player")
     allowed = set(rule.sizes)
     for bots in range(0, people * rule.max_bots + 1):
-        best: tuple[int, list[int]] | None = None
+        best: tuple[int, int, list[int]] | None = None
         total = people + bots
         for tables in range(max(1, -(-total // rule.sizes[-1])), total // rule.sizes[0] + 1):
             if bots > tables * rule.max_bots:
@@ -117,11 +120,12 @@ def plan_tables(people: int, rule: SeatRule) -> Layout:
             seats = _even_split(total, tables)
             if not allowed.issuperset(seats):
                 continue
+            # nearest the preferred size; of two as near, the smaller tables
             cost = sum(abs(s - rule.preferred) for s in seats)
-            if best is None or cost < best[0]:
-                best = (cost, seats)
+            if best is None or (cost, seats[0]) < best[:2]:
+                best = (cost, seats[0], seats)
         if best is not None:
-            seats = best[1]
+            seats = best[2]
             return Layout(tuple(seats), tuple(_bots_last(seats, bots, rule.max_bots)))
     raise SeatingError(
         f"cannot seat {people} players at tables of {rule.sizes!r}"

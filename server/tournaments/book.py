@@ -15,6 +15,7 @@ The entries and their data:
   ``by_strength`` and ``forbidden`` pairs, the tables' ``options``;
 - ``entered`` (``name``, ``rating``, ``round``: the first round he can play),
   ``withdrew``, ``paused``, ``back`` (``name``);
+- ``started``: the host started it (``rounds``: fixed now, if the host left it open);
 - ``seated``: a round's tables (``round``, ``tables``: each ``people`` and ``bots``);
 - ``opened``: the server table a round's table is played at (``round``, ``index``,
   ``table``), in the transaction that creates it;
@@ -37,7 +38,12 @@ WAITING, PLAYING, OVER = "waiting", "playing", "over"
 
 
 class BookError(ValueError):
-    """A request the tournament cannot take now (the text says why)."""
+    """A request the tournament cannot take now: ``code`` is the wire error code
+    (``no_tournament``, ``bad_options``, ``not_master``, ``bad_state``), the text says why."""
+
+    def __init__(self, text: str, code: str = "bad_state") -> None:
+        super().__init__(text)
+        self.code = code
 
 
 @dataclass(slots=True)
@@ -79,6 +85,7 @@ class Book:
     entrants: dict[str, Entrant] = field(default_factory=dict)
     played_rounds: list[list[RoundTable]] = field(default_factory=list)
     ended: str | None = None
+    started: bool = False
     entries: int = 0
 
     # ------------------------------------------------------------ the log
@@ -106,6 +113,9 @@ class Book:
                 self.entrants[data["name"]].withdrawn = True
             case "paused" | "back":
                 self.entrants[data["name"]].paused = kind == "paused"
+            case "started":
+                self.started = True
+                self.rounds = int(data["rounds"])
             case "seated":
                 assert data["round"] == len(self.played_rounds) + 1, data
                 self.played_rounds.append(
@@ -134,7 +144,7 @@ class Book:
         """``waiting`` (no round seated yet), ``playing`` or ``over``."""
         if self.ended is not None:
             return OVER
-        return PLAYING if self.played_rounds else WAITING
+        return PLAYING if self.started else WAITING
 
     @property
     def round(self) -> int:
@@ -178,7 +188,7 @@ class Book:
 
     def late_entry_open(self) -> bool:
         """Entry is open until more than half the rounds have started."""
-        return self.ended is None and self.round * 2 <= self.rounds
+        return self.ended is None and (not self.started or self.round * 2 <= self.rounds)
 
     def next_seating(self) -> Seating:
         """The next round's tables, for every entrant neither withdrawn nor paused."""

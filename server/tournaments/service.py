@@ -164,7 +164,8 @@ class Tournaments:
         forbidden: list[tuple[str, str]] | None = None,
         options: dict[str, Any] | None = None,
     ) -> Book:
-        """A new Swiss tournament hosted by ``host`` (``BookError`` says why not):
+        """A new Swiss tournament hosted by ``host`` (``BookError`` says why not), of
+        ``rounds`` (0: ``default_rounds`` of the players entered when it starts):
         tables of ``sizes`` (default: every size the ruleset is played at), ``seats``
         the preferred one, at most ``max_bots`` bots a table where no split fits."""
         options = dict(options or {})
@@ -172,23 +173,25 @@ class Tournaments:
         try:
             playable = seat_sizes(ruleset, options)
         except ValueError as exc:
-            raise BookError(str(exc)) from None
+            raise BookError(str(exc), "bad_options") from None
         if sizes is not None:
             if not set(sizes) <= set(playable):
-                raise BookError(f"{ruleset} is played at tables of {list(playable)}")
+                raise BookError(f"{ruleset} is played at tables of {list(playable)}", "bad_options")
             playable = tuple(sorted(set(sizes)))
         sizes = playable
         if not sizes:
-            raise BookError(f"{ruleset} cannot be played with these options")
+            raise BookError(f"{ruleset} cannot be played with these options", "bad_options")
         preferred = seats if seats is not None else (4 if 4 in sizes else sizes[-1])
-        if not 1 <= rounds <= MAX_ROUNDS:
-            raise BookError(f"a tournament has 1 to {MAX_ROUNDS} rounds, not {rounds}")
+        if not 0 <= rounds <= MAX_ROUNDS:
+            why = f"a tournament has 1 to {MAX_ROUNDS} rounds (0: decided at its start)"
+            raise BookError(f"{why}, not {rounds}", "bad_options")
         if not 0 < minutes <= 24 * 60:
-            raise BookError("a round's time cap is more than 0 and at most 1440 minutes")
+            why = "a round's time cap is more than 0 and at most 1440 minutes"
+            raise BookError(why, "bad_options")
         try:
             SeatRule(sizes, preferred, max_bots)
         except ValueError as exc:
-            raise BookError(str(exc)) from None
+            raise BookError(str(exc), "bad_options") from None
         data = {
             "host": host,
             "ruleset": ruleset,
@@ -217,7 +220,7 @@ class Tournaments:
         """Tournament ``number`` (``BookError`` if there is none)."""
         book = self.books.get(number)
         if book is None:
-            raise BookError(f"there is no tournament {number}")
+            raise BookError(f"there is no tournament {number}", "no_tournament")
         return book
 
     async def enter(self, number: int, name: str, rating: float = 1500.0) -> Book:
@@ -257,15 +260,18 @@ class Tournaments:
             await self._log(book, "paused", {"name": name})
         return book
 
-    def start(self, number: int, by: str, operator: bool = False) -> Book:
+    async def start(self, number: int, by: str, operator: bool = False) -> Book:
         """The host (or an operator) starts the tournament: round 1 is seated."""
         book = self.get(number)
         if not (operator or by == book.host):
-            raise BookError(f"only the host ({book.host}) starts tournament {number}")
+            why = f"only the host ({book.host}) starts tournament {number}"
+            raise BookError(why, "not_master")
         if book.state != WAITING:
             raise BookError(f"tournament {number} has started already")
-        if not any(not e.withdrawn for e in book.entrants.values()):
+        players = sum(1 for e in book.entrants.values() if not e.withdrawn)
+        if not players:
             raise BookError(f"nobody has entered tournament {number}")
+        await self._log(book, "started", {"rounds": book.rounds or default_rounds(players)})
         self._started_event(number).set()
         return book
 

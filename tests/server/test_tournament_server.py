@@ -40,16 +40,27 @@ async def attend(client: Client, rounds: int, seed: int) -> list[int]:
 
 
 async def test_a_three_round_swiss_with_bots_filling_to_final_standings() -> None:
+    """Six players (one in text mode) enter over the wire; a host starts it; three
+    rounds at 4-seat tables, a bot at each; every client reads the same final standings."""
     store = MemoryStore()
     server = Server(CONFIG, store)
     names = [f"p{i}" for i in range(6)]
     async with trio.open_nursery() as nursery:
         port = await nursery.start(server.serve)
-        clients = [await Client.connect(port, n) for n in names]
-        service = server.tournaments
-        book = await service.create("p0", "switch", rounds=3, minutes=5, sizes=(4,))
-        for name in names:
-            await service.enter(book.number, name)
+        clients = [await Client.connect(port, n, text=(n == "p5")) for n in names]
+        host = await Client.connect(port, "host")  # hosts, does not play
+        made = await host.request(m.CreateTournament(ruleset="switch", rounds=3, seats=4))
+        assert isinstance(made, m.Ok) and "tournament 1 is open" in made.text, made
+        listed = await clients[1].request(m.ListTournaments())
+        assert isinstance(listed, m.Tournaments) and listed.tournaments[0]["state"] == "waiting"
+        for client in clients:
+            entered = await client.request(m.EnterTournament(tournament=1))
+            assert isinstance(entered, m.Ok), entered
+        again = await clients[1].request(m.EnterTournament(tournament=1))
+        assert isinstance(again, m.Error) and again.code == "bad_state"
+        refused = await clients[1].request(m.StartTournament(tournament=1))
+        assert isinstance(refused, m.Error) and refused.code == "not_master"
+        book = server.tournaments.get(1)
         tables: dict[str, list[int]] = {}
 
         async def run(client: Client, name: str, seed: int) -> None:
@@ -59,13 +70,14 @@ async def test_a_three_round_swiss_with_bots_filling_to_final_standings() -> Non
             async with trio.open_nursery() as players:
                 for i, (client, name) in enumerate(zip(clients, names, strict=True)):
                     players.start_soon(run, client, name, i)
-                service.start(book.number, "p0")
+                started = await host.request(m.StartTournament(tournament=1))
+                assert isinstance(started, m.Ok), started
         assert book.state == OVER and book.round == 3
         # 6 players at 4-seat tables: two tables a round, one bot each.
         for tables_of_round in book.played_rounds:
             assert sorted(len([s for s in t.seats if s is None]) for t in tables_of_round) == [1, 1]
         assert all(len(t) == 3 for t in tables.values())
-        # The standings are the stored games', rebuilt from the log alone.
+        # The standings are the stored games', rebuilt from the log alone ...
         log = store.state.tournaments[book.number]
         assert [e.kind for e in log].count("played") == 6
         games = []
@@ -76,6 +88,14 @@ async def test_a_three_round_swiss_with_bots_filling_to_final_standings() -> Non
                 games.append(GameResult(e.data["round"], seats, places, scores))
         assert standings(names, games) == book.standings()
         assert sum(s.points for s in book.standings()) <= Fraction(6 * 3)
+        # ... and every client, whatever it speaks, reads the same.
+        seen = []
         for client in clients:
+            reply = await client.request(m.GetTournament(tournament=1))
+            assert isinstance(reply, m.Tournament), reply
+            seen.append([(s["rank"], s["name"], s["exact"]) for s in reply.standings])
+        assert all(x == seen[0] for x in seen) and len(seen[0]) == 6
+        assert seen[0] == [(s.rank, s.name, str(s.points)) for s in book.standings()]
+        for client in [*clients, host]:
             await client.aclose()
         server.shutdown()

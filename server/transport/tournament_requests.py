@@ -1,0 +1,172 @@
+"""The players' tournament requests: list, show, host, enter, withdraw, start.
+
+Each handler answers through ``session.deliver``; the work is the tournaments
+service's (``server.tournaments.service``), whose ``BookError`` carries the wire
+error code. Points go on the wire as a number rounded to three places (``points``)
+and exactly, as a fraction (``exact``: ``"7/6"``), so two players level on points are
+seen to be level.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from engine.tournament import TIEBREAKS, Standing
+from protocol import messages as m
+from server.core import wire
+from server.tournaments.book import Book, BookError
+from server.tournaments.service import Tournaments
+from server.transport.session import ClientSession
+
+Handler = Callable[[ClientSession, Any], Awaitable[None]]
+
+
+def standing_map(s: Standing, book: Book) -> dict[str, Any]:
+    """One line of the standings as the wire carries it."""
+    entrant = book.entrants[s.name]
+    return {
+        "rank": s.rank,
+        "name": s.name,
+        "points": round(float(s.points), 3),
+        "exact": str(s.points),
+        "opponents": round(float(s.opponents), 3),
+        "firsts": s.firsts,
+        "score": s.score,
+        "games": s.games,
+        "paused": entrant.paused,
+        "withdrawn": entrant.withdrawn,
+    }
+
+
+def tournament_message(book: Book, req: int | None = None) -> m.Message:
+    """The ``tournament`` reply: summary, standings, the round's tables, tiebreaks."""
+    tables = [
+        {
+            "index": t.index,
+            "table": None if t.table is None else str(t.table),
+            "players": [name or "bot" for name in t.seats],
+            "over": t.result is not None,
+        }
+        for t in book.current_tables()
+    ]
+    return m.Tournament(
+        tournament=book.number,
+        summary=book.summary(),
+        standings=tuple(standing_map(s, book) for s in book.standings()),
+        tables=tuple(tables),
+        tiebreaks=tuple({"name": name, "how": how} for name, how in TIEBREAKS),
+        id=req,
+    )
+
+
+def _service(session: ClientSession, req: int | None) -> Tournaments | None:
+    service = session.services.tournaments
+    if service is None:
+        session.deliver(wire.error(req, "not_allowed", "this server runs no tournaments"))
+    return service
+
+
+def _named(session: ClientSession, req: int | None) -> str | None:
+    if session.name is None:
+        session.deliver(wire.error(req, "need_name", "claim a name first"))
+    return session.name
+
+
+def _mine(service: Tournaments, session: ClientSession, number: int | None) -> Book:
+    """Tournament ``number``, or (None) the one the session's player plays in."""
+    if number is not None:
+        return service.get(number)
+    book = None if session.name is None else service.tournament_of(session.name)
+    if book is None:
+        raise BookError("you play in no tournament: name one", "no_tournament")
+    return book
+
+
+async def list_tournaments(session: ClientSession, msg: m.ListTournaments) -> None:
+    if (service := _service(session, msg.id)) is None:
+        return
+    books = sorted(service.books.values(), key=lambda b: b.number)
+    session.deliver(m.Tournaments(tournaments=tuple(b.summary() for b in books), id=msg.id))
+
+
+async def get_tournament(session: ClientSession, msg: m.GetTournament) -> None:
+    if (service := _service(session, msg.id)) is None:
+        return
+    try:
+        session.deliver(tournament_message(_mine(service, session, msg.tournament), msg.id))
+    except BookError as exc:
+        session.deliver(wire.error(msg.id, exc.code, str(exc)))
+
+
+async def create_tournament(session: ClientSession, msg: m.CreateTournament) -> None:
+    if (service := _service(session, msg.id)) is None or (name := _named(session, msg.id)) is None:
+        return
+    try:
+        book = await service.create(
+            name,
+            msg.ruleset,
+            rounds=msg.rounds,
+            minutes=msg.minutes,
+            seats=msg.seats,
+            sizes=None if msg.seats is None else (msg.seats,),
+        )
+    except BookError as exc:
+        session.deliver(wire.error(msg.id, exc.code, str(exc)))
+        return
+    rounds = f"{book.rounds} rounds" if book.rounds else "rounds as the players call for"
+    text = (
+        f"tournament {book.number} is open: {book.ruleset}, {rounds} of {book.minutes:g}"
+        f" minutes; players type: enter {book.number}; you start it: tournament"
+        f" {book.number} start"
+    )
+    session.deliver(wire.ok(msg.id, None, text))
+
+
+async def enter_tournament(session: ClientSession, msg: m.EnterTournament) -> None:
+    if (service := _service(session, msg.id)) is None or (name := _named(session, msg.id)) is None:
+        return
+    try:
+        book = await service.enter(msg.tournament, name)
+    except BookError as exc:
+        session.deliver(wire.error(msg.id, exc.code, str(exc)))
+        return
+    entrant = book.entrants[name]
+    where = f"from round {entrant.first_round}" if book.started else "when it starts"
+    text = f"you are in tournament {book.number}; you play {where}"
+    session.deliver(wire.ok(msg.id, None, text))
+
+
+async def withdraw(session: ClientSession, msg: m.Withdraw) -> None:
+    if (service := _service(session, msg.id)) is None or (name := _named(session, msg.id)) is None:
+        return
+    try:
+        book = await service.withdraw(_mine(service, session, msg.tournament).number, name)
+    except BookError as exc:
+        session.deliver(wire.error(msg.id, exc.code, str(exc)))
+        return
+    text = f"you withdrew from tournament {book.number}; your points stay in the standings"
+    session.deliver(wire.ok(msg.id, None, text))
+
+
+async def start_tournament(session: ClientSession, msg: m.StartTournament) -> None:
+    if (service := _service(session, msg.id)) is None or (name := _named(session, msg.id)) is None:
+        return
+    try:
+        book = await service.start(msg.tournament, name, session.operator)
+    except BookError as exc:
+        session.deliver(wire.error(msg.id, exc.code, str(exc)))
+        return
+    text = f"tournament {book.number} starts: {book.rounds} rounds; round 1 is being seated"
+    session.deliver(wire.ok(msg.id, None, text))
+
+
+#: The handler of each tournament request.
+TOURNAMENT_HANDLERS: dict[type[m.Message], Handler] = {
+    m.ListTournaments: list_tournaments,
+    m.GetTournament: get_tournament,
+    m.CreateTournament: create_tournament,
+    m.EnterTournament: enter_tournament,
+    m.Withdraw: withdraw,
+    m.StartTournament: start_tournament,
+}
