@@ -271,6 +271,10 @@ class Tournaments:
         players = sum(1 for e in book.entrants.values() if not e.withdrawn)
         if not players:
             raise BookError(f"nobody has entered tournament {number}")
+        try:
+            book.next_seating()  # told now, not found out when round 1 is seated
+        except ValueError as exc:
+            raise BookError(f"tournament {number} cannot start: {exc}", "bad_state") from None
         await self._log(book, "started", {"rounds": book.rounds or default_rounds(players)})
         self._started_event(number).set()
         return book

@@ -12,6 +12,7 @@ from fractions import Fraction
 import trio
 from e2e_client import TEST_CONFIG, Client
 
+from engine.places import places_from_scores
 from engine.tournament import GameResult, standings
 from protocol import messages as m
 from server.app import Server
@@ -97,5 +98,35 @@ async def test_a_three_round_swiss_with_bots_filling_to_final_standings() -> Non
         assert all(x == seen[0] for x in seen) and len(seen[0]) == 6
         assert seen[0] == [(s.rank, s.name, str(s.points)) for s in book.standings()]
         for client in [*clients, host]:
+            await client.aclose()
+        server.shutdown()
+
+
+async def test_a_round_out_of_time_ends_each_game_at_its_hand_end_scored_as_it_stands() -> None:
+    """Kilodney to 500 points cannot finish in a round of a second: when the cap runs out,
+    each game ends as its hand in progress ends, abandoned, its places from the scores."""
+    store = MemoryStore()
+    server = Server(CONFIG, store)
+    names = [f"k{i}" for i in range(4)]
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(server.serve)
+        clients = [await Client.connect(port, n) for n in names]
+        service = server.tournaments
+        book = await service.create(
+            "host", "kilodney", rounds=1, minutes=1 / 60, sizes=(4,), options={"target": 500}
+        )
+        for name in names:
+            await service.enter(book.number, name)
+        with trio.fail_after(60):  # far less than the grace: the hand's end ended it
+            async with trio.open_nursery() as players:
+                for i, client in enumerate(clients):
+                    players.start_soon(attend, client, 1, i)
+                await service.start(book.number, "host")
+        assert book.state == OVER
+        (played,) = [e.data for e in store.state.tournaments[book.number] if e.kind == "played"]
+        assert played["outcome"] == "abandoned"
+        assert played["places"] == places_from_scores(played["scores"])
+        assert max(played["scores"]) < 500 and any(played["scores"])  # a hand was scored
+        for client in clients:
             await client.aclose()
         server.shutdown()
