@@ -59,6 +59,7 @@ from protocol.messages import (
     CreateTable,
     CreateTournament,
     EndGame,
+    EndTournament,
     EnterTournament,
     GetChips,
     GetHistory,
@@ -88,6 +89,7 @@ from protocol.messages import (
     SetOptions,
     SetPrize,
     Shout,
+    SitOut,
     Spectate,
     StartGame,
     StartTournament,
@@ -497,9 +499,11 @@ def _host(args: list[str], rest: str, table: str | None) -> Message:
 
 
 def _tournament(args: list[str], rest: str, table: str | None) -> Message:
-    usage = "tournament [N] [start]"
+    usage = "tournament [N] [start|end]"
     if len(args) == 2 and args[1].lower() == "start":
         return StartTournament(tournament=_int(args[0], "N", usage))
+    if len(args) == 2 and args[1].lower() == "end":
+        return EndTournament(tournament=_int(args[0], "N", usage))
     if len(args) > 1:
         raise _usage(usage)
     return GetTournament(tournament=_int(args[0], "N", usage) if args else None)
@@ -517,6 +521,12 @@ def _withdraw(args: list[str], rest: str, table: str | None) -> Message:
     return Withdraw(tournament=_int(args[0], "N", "withdraw [N]") if args else None)
 
 
+def _sitout(args: list[str], rest: str, table: str | None) -> Message:
+    if len(args) > 1:
+        raise _usage("sitout [N]")
+    return SitOut(tournament=_int(args[0], "N", "sitout [N]") if args else None)
+
+
 def _standings(args: list[str], rest: str, table: str | None) -> Message:
     if len(args) > 1:
         raise _usage("standings [N]")
@@ -526,14 +536,16 @@ def _standings(args: list[str], rest: str, table: str | None) -> Message:
 TOURNAMENT_COMMANDS: tuple[Command, ...] = (
     Command("tournaments", "tournaments", "list the tournaments", "lobby",
             _no_args(ListTournaments, "tournaments")),
-    Command("tournament", "tournament [N] [start]", "a tournament's standings and round (no N:"
-            " yours); its host starts it with start", "lobby", _tournament),
+    Command("tournament", "tournament [N] [start|end]", "a tournament's standings and round"
+            " (no N: yours); its host starts it, or ends it early", "lobby", _tournament),
     Command("host", _HOST_USAGE, "host a Swiss tournament (rounds 0: about log2 of the"
             " players plus one)", "lobby", _host),
     Command("enter", "enter N", "enter tournament N (or say you are back after a pause)",
             "lobby", _enter),
     Command("withdraw", "withdraw [N]", "leave your tournament for good; your points stay",
             "lobby", _withdraw),
+    Command("sitout", "sitout [N]", "sit out your tournament's next rounds until you enter"
+            " it again", "lobby", _sitout),
     Command("standings", "standings [N]", "your tournament's standings (or tournament N's)",
             "lobby", _standings),
 )  # fmt: skip
@@ -961,6 +973,8 @@ _LOBBY_FORMS: dict[type[Message], Callable[[Any], str]] = {
     EnterTournament: lambda m: f"enter {m.tournament}",
     Withdraw: lambda m: _join_words("withdraw", _opt(m.tournament)),
     StartTournament: lambda m: f"tournament {m.tournament} start",
+    EndTournament: lambda m: f"tournament {m.tournament} end",
+    SitOut: lambda m: _join_words("sitout", _opt(m.tournament)),
 }  # fmt: skip
 
 

@@ -1289,11 +1289,33 @@ class StartTournament(Message):
     id: Id = field(default=None, kw_only=True)
 
 
+@message("end_tournament", CLIENT)
+@dataclass(frozen=True, slots=True)
+class EndTournament(Message):
+    """The host ends his tournament now: games still running are scored as they stand,
+    then the final standings are told. Reply: ``ok``."""
+
+    tournament: Count
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("sit_out", CLIENT)
+@dataclass(frozen=True, slots=True)
+class SitOut(Message):
+    """Sit out the next rounds of a tournament (``None``: the one you play in) until you
+    enter it again; a game you are at is played on. Reply: ``ok``."""
+
+    tournament: OptCount = None
+    id: Id = field(default=None, kw_only=True)
+
+
 __all__ += [
     "CreateTournament",
+    "EndTournament",
     "EnterTournament",
     "GetTournament",
     "ListTournaments",
+    "SitOut",
     "StartTournament",
     "Tournament",
     "Tournaments",

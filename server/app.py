@@ -110,6 +110,10 @@ class Server:
             if conn.name == name:
                 conn.deliver(message)
 
+    def _present(self, name: str) -> bool:
+        """Whether the player ``name`` has a connection now."""
+        return any(conn.name == name for conn in self.connections)
+
     def shutdown(self) -> None:
         """Begin a graceful shutdown (safe to call more than once, from any task)."""
         self._stop.set()
@@ -138,6 +142,7 @@ class Server:
             lobby,
             state.tournaments,
             tell=self._tell,
+            present=self._present,
             countdown_seconds=config.tournament_countdown_seconds,
             cap_grace_seconds=config.tournament_cap_grace_seconds,
         )

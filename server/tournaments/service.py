@@ -40,6 +40,7 @@ from server.tables.events import GameEnded, HandEnded, TableEvents, Transaction
 from server.tables.lobby import Lobby
 from server.tables.table import WAITING as TABLE_WAITING
 from server.tournaments.book import OVER, WAITING, Book, BookError, seated_entry
+from server.tournaments.messages import tournament_message
 
 log = logging.getLogger("switchboard.tournaments")
 
@@ -106,12 +107,15 @@ class Tournaments:
         logs: dict[int, list[TournamentLogged]] | None = None,
         *,
         tell: Tell | None = None,
+        present: Callable[[str], bool] | None = None,
         countdown_seconds: float = COUNTDOWN_SECONDS,
         cap_grace_seconds: float = CAP_GRACE_SECONDS,
     ) -> None:
         self.store = store
         self.lobby = lobby
         self.tell = tell or (lambda name, message: None)
+        #: whether a player is connected now (one who is not when a round is seated is paused)
+        self.present = present or (lambda name: True)
         self.countdown_seconds = countdown_seconds
         self.cap_grace_seconds = cap_grace_seconds
         self.books: dict[int, Book] = {}
@@ -120,6 +124,7 @@ class Tournaments:
         self._wake: dict[int, trio.Event] = {}
         self._started: dict[int, trio.Event] = {}
         self._capped: set[int] = set()  #: tournaments whose round ran out of time
+        self._ending: set[int] = set()  #: tournaments their host is ending early
         self._nursery: trio.Nursery | None = None
         for number, entries in sorted((logs or {}).items()):
             book = Book(number)
@@ -279,6 +284,20 @@ class Tournaments:
         self._started_event(number).set()
         return book
 
+    async def end(self, number: int, by: str, operator: bool = False) -> Book:
+        """The host (or an operator) ends the tournament now: every game still running
+        is scored as it stands (never dropped), then the final standings are told."""
+        book = self.get(number)
+        if not (operator or by == book.host):
+            why = f"only the host ({book.host}) ends tournament {number}"
+            raise BookError(why, "not_master")
+        if book.state == OVER or number in self._ending:
+            raise BookError(f"tournament {number} is over already")
+        self._ending.add(number)
+        self._started_event(number).set()
+        self._changed(number)
+        return book
+
     def tournament_of(self, name: str) -> Book | None:
         """The unfinished tournament ``name`` plays in (the newest), if any."""
         for book in sorted(self.books.values(), key=lambda b: -b.number):
@@ -334,6 +353,7 @@ class Tournaments:
                 txn.notices.append(f"tournament {book.number}: this game's points are counted")
         for book, _ in planned:
             self._changed(book.number)
+            self._push(book)
 
     def _heard(self, event: Any) -> None:
         """A hand ended at a table whose round is out of time: end its game now."""
@@ -352,17 +372,35 @@ class Tournaments:
         await self._started_event(number).wait()
         while book.state != OVER:
             if book.round and not book.round_over():
-                await self._open_round(book)
+                if number not in self._ending:
+                    await self._open_round(book)
                 await self._play_round(book)
+            elif number in self._ending:
+                await self._finish(book, "ended early by its host")
             elif book.round >= book.rounds:
                 await self._finish(book, "all rounds played")
             else:
+                await self._pause_the_absent(book)
                 try:
                     seating = book.next_seating()
                 except (BookError, ValueError) as exc:
                     await self._finish(book, str(exc))
                     continue
                 await self._log(book, "seated", seated_entry(seating))
+                self._push(book)
+
+    async def _pause_the_absent(self, book: Book) -> None:
+        """Whoever is not connected when a round is seated is paused: not seated until
+        he says he is back (``enter``)."""
+        for entrant in list(book.entrants.values()):
+            if not (entrant.withdrawn or entrant.paused or self.present(entrant.name)):
+                await self._log(book, "paused", {"name": entrant.name})
+
+    def _push(self, book: Book) -> None:
+        """The tournament as it stands now, to each entrant and the host (no polling)."""
+        message = tournament_message(book)
+        for name in {*book.entrants, book.host}:
+            self.tell(name, message)
 
     async def _open_round(self, book: Book) -> None:
         """Open every table of the round not opened yet, tell each player his, and start
@@ -411,7 +449,7 @@ class Tournaments:
 
     async def _play_round(self, book: Book) -> None:
         """Wait for every table of the round to end; at the cap, end each at its hand's
-        end (or at once, a grace later)."""
+        end (or at once, a grace later); when the host ends the tournament, at once."""
         number = book.number
         with trio.move_on_after(book.minutes * 60):
             await self._until_round_over(book)
@@ -419,21 +457,33 @@ class Tournaments:
             return
         self._capped.add(number)
         try:
-            for at in book.current_tables():
-                if at.result is None and at.table is not None:
-                    self._notice_cap(at.table)
-            with trio.move_on_after(self.cap_grace_seconds):
-                await self._until_round_over(book)
-            while not book.round_over():  # the grace is over: every game ends as it stands
+            if number not in self._ending:
+                for at in book.current_tables():
+                    if at.result is None and at.table is not None:
+                        self._notice_cap(at.table)
+                with trio.move_on_after(self.cap_grace_seconds):
+                    await self._until_round_over(book)
+            while not book.round_over():  # every game still running ends as it stands
                 for at in book.current_tables():
                     if at.result is None and at.table is not None:
                         self._end_game(at.table)
                 with trio.move_on_after(5.0):
-                    await self._until_round_over(book)
+                    await self._until_round_over(book, ending_too=False)
                 if not book.round_over() and self._stuck(book):
-                    break
+                    await self._score_lost_tables(book)
         finally:
             self._capped.discard(number)
+
+    async def _score_lost_tables(self, book: Book) -> None:
+        """A table gone before its game's end was heard (it failed) scores as a tie of
+        everyone at it, so the round can end."""
+        for at in book.current_tables():
+            if at.result is None:
+                seats = len(at.seats)
+                data = {"round": book.round, "index": at.index, "table": at.table,
+                        "places": [0] * seats, "scores": [0] * seats,
+                        "outcome": "lost"}  # fmt: skip
+                await self._log(book, "played", data)
 
     def _stuck(self, book: Book) -> bool:
         """Whether every unfinished table of the round is gone (closed before its end was
@@ -449,8 +499,9 @@ class Tournaments:
         if table is not None:
             table.notice_all("the round's time is up: this game ends when the hand ends")
 
-    async def _until_round_over(self, book: Book) -> None:
-        while not book.round_over():
+    async def _until_round_over(self, book: Book, *, ending_too: bool = True) -> None:
+        """Wait until the round is over (or, ``ending_too``, the host ends the tournament)."""
+        while not book.round_over() and not (ending_too and book.number in self._ending):
             event = self._wake.setdefault(book.number, trio.Event())
             await event.wait()
 
@@ -459,6 +510,8 @@ class Tournaments:
         table = book.standings()
         winner = table[0].name if table else "nobody"
         text = f"tournament {book.number} is over ({reason}): {winner} wins"
-        for entrant in book.entrants.values():
-            self.tell(entrant.name, wire.notice(text))
+        for name in {*book.entrants, book.host}:
+            self.tell(name, wire.notice(text))
+        self._push(book)
+        self._ending.discard(book.number)
         log.info("%s", text)

@@ -2,9 +2,7 @@
 
 Each handler answers through ``session.deliver``; the work is the tournaments
 service's (``server.tournaments.service``), whose ``BookError`` carries the wire
-error code. Points go on the wire as a number rounded to three places (``points``)
-and exactly, as a fraction (``exact``: ``"7/6"``), so two players level on points are
-seen to be level.
+error code; the ``tournament`` reply is built by ``server.tournaments.messages``.
 """
 
 from __future__ import annotations
@@ -12,52 +10,14 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from engine.tournament import TIEBREAKS, Standing
 from protocol import messages as m
 from server.core import wire
 from server.tournaments.book import Book, BookError
+from server.tournaments.messages import tournament_message
 from server.tournaments.service import Tournaments
 from server.transport.session import ClientSession
 
 Handler = Callable[[ClientSession, Any], Awaitable[None]]
-
-
-def standing_map(s: Standing, book: Book) -> dict[str, Any]:
-    """One line of the standings as the wire carries it."""
-    entrant = book.entrants[s.name]
-    return {
-        "rank": s.rank,
-        "name": s.name,
-        "points": round(float(s.points), 3),
-        "exact": str(s.points),
-        "opponents": round(float(s.opponents), 3),
-        "firsts": s.firsts,
-        "score": s.score,
-        "games": s.games,
-        "paused": entrant.paused,
-        "withdrawn": entrant.withdrawn,
-    }
-
-
-def tournament_message(book: Book, req: int | None = None) -> m.Message:
-    """The ``tournament`` reply: summary, standings, the round's tables, tiebreaks."""
-    tables = [
-        {
-            "index": t.index,
-            "table": None if t.table is None else str(t.table),
-            "players": [name or "bot" for name in t.seats],
-            "over": t.result is not None,
-        }
-        for t in book.current_tables()
-    ]
-    return m.Tournament(
-        tournament=book.number,
-        summary=book.summary(),
-        standings=tuple(standing_map(s, book) for s in book.standings()),
-        tables=tuple(tables),
-        tiebreaks=tuple({"name": name, "how": how} for name, how in TIEBREAKS),
-        id=req,
-    )
 
 
 def _service(session: ClientSession, req: int | None) -> Tournaments | None:
@@ -161,6 +121,30 @@ async def start_tournament(session: ClientSession, msg: m.StartTournament) -> No
     session.deliver(wire.ok(msg.id, None, text))
 
 
+async def end_tournament(session: ClientSession, msg: m.EndTournament) -> None:
+    if (service := _service(session, msg.id)) is None or (name := _named(session, msg.id)) is None:
+        return
+    try:
+        book = await service.end(msg.tournament, name, session.operator)
+    except BookError as exc:
+        session.deliver(wire.error(msg.id, exc.code, str(exc)))
+        return
+    text = f"tournament {book.number} ends: games still running are scored as they stand"
+    session.deliver(wire.ok(msg.id, None, text))
+
+
+async def sit_out(session: ClientSession, msg: m.SitOut) -> None:
+    if (service := _service(session, msg.id)) is None or (name := _named(session, msg.id)) is None:
+        return
+    try:
+        book = await service.pause(_mine(service, session, msg.tournament).number, name)
+    except BookError as exc:
+        session.deliver(wire.error(msg.id, exc.code, str(exc)))
+        return
+    text = f"you sit out tournament {book.number}'s next rounds; enter {book.number} to be back"
+    session.deliver(wire.ok(msg.id, None, text))
+
+
 #: The handler of each tournament request.
 TOURNAMENT_HANDLERS: dict[type[m.Message], Handler] = {
     m.ListTournaments: list_tournaments,
@@ -169,4 +153,6 @@ TOURNAMENT_HANDLERS: dict[type[m.Message], Handler] = {
     m.EnterTournament: enter_tournament,
     m.Withdraw: withdraw,
     m.StartTournament: start_tournament,
+    m.EndTournament: end_tournament,
+    m.SitOut: sit_out,
 }
