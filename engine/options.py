@@ -16,7 +16,7 @@ engine.errors.OptionError: option 'targte': unknown option; known: target, turn_
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.errors import OptionError
@@ -38,6 +38,10 @@ class Option:
     maximum: int | None = None
     choices: tuple[Any, ...] | None = None
     check: Callable[[Any], Any] | None = None
+    #: A card power's option: the power's title, and what it does in words (a family's
+    #: declared powers, e.g. ``engine.shedding.powers``), sent with the option.
+    power: str | None = None
+    rule: str | None = None
 
     def validate(self, value: Any) -> Any:
         """The value, normalised; ``OptionError`` if it is not allowed."""
@@ -76,6 +80,9 @@ class Option:
             out["max"] = self.maximum
         if self.choices is not None:
             out["choices"] = list(self.choices)
+        if self.power is not None:
+            out["power"] = self.power
+            out["rule"] = self.rule or ""
         return out
 
 
@@ -114,15 +121,7 @@ class OptionSchema:
         new.options = dict(self.options)
         for name, value in defaults.items():
             opt = self._get(name)
-            new.options[name] = Option(
-                opt.name,
-                opt.validate(value),
-                opt.doc,
-                opt.minimum,
-                opt.maximum,
-                opt.choices,
-                opt.check,
-            )
+            new.options[name] = replace(opt, default=opt.validate(value))
         return new
 
     def _get(self, name: str) -> Option:

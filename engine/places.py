@@ -16,7 +16,9 @@ from engine.game import Game
 
 
 def places_from_scores(scores: Sequence[int]) -> list[int]:
-    """Competition ranking, highest score first: ``[5, 9, 5] -> [1, 0, 1]``.
+    """Competition ranking, highest score first: ``[5, 9, 5] -> [1, 0, 1]``. Also the
+    places of a game ended early (abandoned): ranked from the scores as they stand, ties
+    sharing a place, since a hand under way has no finishing order yet.
 
     >>> places_from_scores([5, 9, 5])
     [1, 0, 1]

@@ -80,7 +80,7 @@ def keep_chips(table: Any, ledger: Ledger | None) -> None:
         return
     prizes = Prizes(ledger)
     prizes.subscribe(events)
-    table.attach(events=events, stakes=prizes)
+    table.events, table.gm.stakes = events, prizes
 
 
 async def set_prize(

@@ -60,3 +60,54 @@ def test_the_linter_measures_complexity_at_the_same_limit() -> None:
     lint = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["ruff"]["lint"]
     assert "C901" in lint["select"]
     assert lint["mccabe"]["max-complexity"] == MAX_COMPLEXITY
+
+
+# ------------------------------------------------------------ the table actor
+#: The table actor and its game master are held to less than the house's limit: every
+#: layer above them (the prize, the ratings, the listing, tournaments) hears a game's end
+#: through the table's events instead of a line added to them.
+TABLE_CLASSES = {
+    "server/tables/table.py::Table": 400,
+    "server/tables/gamemaster.py::GameMaster": 400,
+}
+
+
+def test_the_table_and_its_game_master_stay_small() -> None:
+    sizes = _classes()
+    assert {k: sizes[k] for k in TABLE_CLASSES if sizes[k] >= TABLE_CLASSES[k]} == {}
+
+
+#: The modules that hear a game's end, and the one that announces it.
+SUBSCRIBERS = ("server.tables.prize", "server.tables.results", "server.tables.listing")
+EVENTS = "server.tables.events"
+#: Where a game is played and ended: they name no subscriber.
+ANNOUNCERS = (
+    "server.tables.table",
+    "server.tables.gamemaster",
+    "server.tables.master_commands",
+    "server.tables.course",
+    "server.tables.member_requests",
+)
+
+
+def _imports(module: str) -> set[str]:
+    """The project modules ``module`` imports (``from a import b`` counts as ``a.b``)."""
+    path = ROOT / (module.replace(".", "/") + ".py")
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def test_the_game_end_reaches_its_subscribers_only_through_the_table_events() -> None:
+    """The prize, the results and ratings and the listing hear a game's end from the
+    table's events; the table's own modules import none of them (nor the profiles)."""
+    forbidden = {*SUBSCRIBERS, "server.players.profiles"}
+    named = {m: sorted(_imports(m) & forbidden) for m in ANNOUNCERS}
+    assert {m: found for m, found in named.items() if found} == {}
+    assert [m for m in SUBSCRIBERS if EVENTS not in _imports(m)] == []
+    assert "server.players.profiles" in _imports("server.tables.results")

@@ -31,8 +31,10 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from engine.shedding.powers import POWERS
 from protocol.words import article
 
 RANKS = {
@@ -156,26 +158,17 @@ def _cards(value: str) -> str:
     return either([one(s) for s in _selectors(value)])
 
 
+def _declared(words: str) -> Callable[[str], str]:
+    """A declared power's sentence (``engine.shedding.powers``), its cards filled in."""
+    return lambda value: words.format(cards=_cards(value))
+
+
 #: The sentence of each power option, from its value.
-SENTENCES = {
+SENTENCES: dict[str, Callable[[str], str]] = {
     "pickup": _pickup,
     "stack": _stack,
     "cancel": _cancel,
-    "skip": lambda v: f"{_cards(v)} makes the next player miss his turn",
-    "miss": lambda v: (
-        f"{_cards(v)} makes the next player lay the same rank or miss a turn for each one laid"
-    ),
-    "reverse": lambda v: (
-        f"{_cards(v)} reverses the direction of play (with 2 players, its player plays again)"
-    ),
-    "wild": lambda v: f"{_cards(v)} may be played on anything",
-    "nominate": lambda v: f"{_cards(v)} names the suit to follow",
-    "go_on": lambda v: f"after {_cards(v)}, its player may go on laying the suit he named",
-    "cover": lambda v: f"{_cards(v)} must be covered by its player with another play, or he draws",
-    "suit_run": lambda v: f"{_cards(v)} lets its player lay the other cards of its suit with it",
-    "swap": lambda v: (
-        f"{_cards(v)} swaps its player's hand with the hand of the player to his left"
-    ),
+    **{p.name: _declared(p.words) for p in POWERS},
     "together": lambda v: (
         f"{' and '.join(many(s) for s in _selectors(v))} may be laid several at once"
     ),

@@ -37,6 +37,7 @@ from typing import Any
 from engine.cards import FULL_PACK, JOKER, RANKS, SUITS, Card
 from engine.errors import OptionError
 from engine.options import Option, OptionSchema
+from engine.shedding.powers import NAMES, POWERS
 
 _SELECTOR_HELP = "a rank such as 8, a card such as KH, JB/JR for black/red, JK"
 
@@ -127,6 +128,12 @@ def _sel_option(name: str, default: str, doc: str, allow_power: bool = False) ->
     return Option(name, default, doc, check=check)
 
 
+#: Each declared power's option (``engine.shedding.powers``): the cards that carry it.
+POWER_OPTIONS: list[Option] = [
+    Option(p.name, "", p.doc, check=_check_selectors, power=p.title, rule=p.rule) for p in POWERS
+]
+
+
 OPTIONS: list[Option] = [
     Option("hand_size", 7, "cards dealt to each player", minimum=1, maximum=10),
     Option(
@@ -186,20 +193,8 @@ OPTIONS: list[Option] = [
         "what cancels a pick-up, one card each (JR>JB; A>* cancels it all)",
         check=lambda v: _check_rules(v, allow_all=True),
     ),
-    _sel_option("skip", "", "cards that make the next player miss his turn"),
+    *POWER_OPTIONS,
     Option("skip_chain", False, "whether a skipped player may pass the skip on (same rank)"),
-    _sel_option("miss", "", "cards the next player must match or miss a turn per card laid"),
-    _sel_option("reverse", "", "cards that reverse the direction (2 players: play again)"),
-    _sel_option("wild", "", "cards that may be played on anything"),
-    _sel_option("nominate", "", "cards whose player names the suit to follow"),
-    _sel_option(
-        "go_on",
-        "",
-        "nominating cards after which their player may go on laying the named suit",
-    ),
-    _sel_option("cover", "", "cards their player must cover with another play, or draw"),
-    _sel_option("suit_run", "", "cards that let their player lay other cards of their suit"),
-    _sel_option("swap", "", "cards that swap their player's hand with the player to his left"),
     Option(
         "red_jacks_add",
         0,
@@ -359,7 +354,8 @@ PRESETS: dict[str, tuple[str, int, dict[str, Any]]] = {
     ),
 }
 
-EFFECTS = ("wild", "nominate", "go_on", "skip", "miss", "reverse", "cover", "suit_run", "swap")
+#: The declared powers' names (``engine.shedding.powers``): each face's ``effects``.
+EFFECTS = NAMES
 
 
 @dataclass(frozen=True, slots=True)
@@ -367,15 +363,8 @@ class Powers:
     """What one face does under a table's options (compiled once per game)."""
 
     pickup: int = 0
-    wild: bool = False
-    nominate: bool = False
-    go_on: bool = False
-    skip: bool = False
-    miss: bool = False
-    reverse: bool = False
-    cover: bool = False
-    suit_run: bool = False
-    swap: bool = False
+    #: the declared powers it carries (``engine.shedding.powers``: ``skip``, ``wild`` ...)
+    effects: frozenset[str] = frozenset()
     cancels: frozenset[Card] | None = None  # faces it cancels, one card each
     cancels_every: frozenset[Card] | None = None  # faces it cancels all of at once
     cancels_all: bool = False
@@ -388,14 +377,7 @@ class Powers:
     def power(self) -> bool:
         return bool(
             self.pickup
-            or self.wild
-            or self.nominate
-            or self.skip
-            or self.miss
-            or self.reverse
-            or self.cover
-            or self.suit_run
-            or self.swap
+            or self.effects  # going on is only ever a nominating card's
             or self.cancels
             or self.cancels_every
             or self.cancels_all
@@ -406,15 +388,7 @@ class Powers:
         """Cards with equal signatures do the same thing (they may be laid together)."""
         return (
             self.pickup,
-            self.wild,
-            self.nominate,
-            self.go_on,
-            self.skip,
-            self.miss,
-            self.reverse,
-            self.cover,
-            self.suit_run,
-            self.swap,
+            self.effects,
             self.cancels,
             self.cancels_every,
             self.cancels_all,
@@ -484,7 +458,7 @@ def compile_powers(options: dict[str, Any]) -> tuple[dict[Card, Powers], dict[Ca
             cancels_all=face in cancel_all,
             adds=adds.get(face, 0),
             together=face in together,
-            **{name: face in flags[name] for name in EFFECTS},
+            effects=frozenset(name for name in EFFECTS if face in flags[name]),
         )
         is_power = base.power
         ends = face in no_end or ("power" in no_end_words and is_power)
@@ -530,7 +504,7 @@ def _red_jacks_add(
 def _points(face: Card, p: Powers) -> int:
     """docs/rules.md: nominating cards and jokers 50; K Q J and other power cards 10;
     aces 1; the rest face value."""
-    if face.is_joker or p.nominate:
+    if face.is_joker or "nominate" in p.effects:
         return 50
     if face.rank in "KQJ" or p.power:
         return 10

@@ -7,25 +7,20 @@ Python offers, and tables with the same options share one compiled copy.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.shedding.codes import CARD, JK, RANK, SUIT, code
+from engine.shedding.powers import NAMES
 from engine.shedding.rules import compile_powers
 
+#: The options a compiled table depends on: the declared powers' and these.
 _KEYS = (
     "pickup",
     "stack",
     "cancel",
-    "skip",
-    "miss",
-    "reverse",
-    "wild",
-    "nominate",
-    "go_on",
-    "cover",
-    "suit_run",
-    "swap",
+    *NAMES,
     "together",
     "no_end",
     "pickup_together",
@@ -33,20 +28,19 @@ _KEYS = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PowerTable:
-    """Per-card answers, each a tuple indexed by the card's int (0..52)."""
+    """Per-card answers, each a tuple indexed by the card's int (0..52).
+
+    Each declared power (``engine.shedding.powers``) is an attribute of its own besides
+    the fields: ``pt.skip[card]``, set from ``flags`` as the table is made, so a new power
+    needs no line here. (No slots, so that they can be; and no ``__getattr__`` at run
+    time, which would slow every attribute read of the rules' inner loops: mypy alone
+    sees one, typing them.)"""
 
     pickup: tuple[int, ...]
-    wild: tuple[bool, ...]
-    nominate: tuple[bool, ...]
-    go_on: tuple[bool, ...]
-    skip: tuple[bool, ...]
-    miss: tuple[bool, ...]
-    reverse: tuple[bool, ...]
-    cover: tuple[bool, ...]
-    suit_run: tuple[bool, ...]
-    swap: tuple[bool, ...]
+    #: each declared power's answer per card, by name (also an attribute: ``pt.skip``)
+    flags: Mapping[str, tuple[bool, ...]]
     together: tuple[bool, ...]
     no_end: tuple[bool, ...]
     power: tuple[bool, ...]
@@ -75,6 +69,16 @@ class PowerTable:
     #: not). The search for multi-card plays reads it instead of working it out per pair.
     steps: tuple[tuple[int | None, ...], ...]
 
+    def __post_init__(self) -> None:
+        for name, answers in self.flags.items():
+            object.__setattr__(self, name, answers)
+
+    if TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> tuple[bool, ...]:
+            """A declared power's answers per card (set by ``__post_init__``)."""
+            ...
+
 
 #: In ``PowerTable.steps``: the card follows as one of a set; the direction stays.
 KEEP = 0
@@ -96,7 +100,8 @@ def power_table(options: dict[str, Any]) -> PowerTable:
 def _compile(options: dict[str, Any]) -> PowerTable:
     powers, stack = compile_powers(options)
     ps = [powers[c] for c in CARD]
-    wild = tuple(p.wild for p in ps)
+    flags = {name: tuple(name in p.effects for p in ps) for name in NAMES}
+    wild = flags["wild"]
     sigs: dict[tuple[Any, ...], int] = {}
     sig = tuple(sigs.setdefault(p.signature(), len(sigs)) for p in ps)
     together_pickups = bool(options["pickup_together"]) and sum(p.pickup > 0 for p in ps) > 1
@@ -113,15 +118,7 @@ def _compile(options: dict[str, Any]) -> PowerTable:
     )
     return PowerTable(
         pickup=pickup,
-        wild=wild,
-        nominate=tuple(p.nominate for p in ps),
-        go_on=tuple(p.go_on for p in ps),
-        skip=tuple(p.skip for p in ps),
-        miss=tuple(p.miss for p in ps),
-        reverse=tuple(p.reverse for p in ps),
-        cover=tuple(p.cover for p in ps),
-        suit_run=tuple(p.suit_run for p in ps),
-        swap=tuple(p.swap for p in ps),
+        flags=flags,
         together=together,
         no_end=tuple(p.no_end for p in ps),
         power=tuple(p.power for p in ps),
@@ -140,9 +137,9 @@ def _compile(options: dict[str, Any]) -> PowerTable:
         stack_on=tuple(
             frozenset(code(x) for x in stack.get(c, ()) if raises[code(x)]) for c in CARD
         ),
-        any_multi=chains or any(p.suit_run for p in ps),
+        any_multi=chains or any(flags["suit_run"]),
         any_chain=chains,
-        any_suit_run=any(p.suit_run for p in ps),
+        any_suit_run=any(flags["suit_run"]),
         any_cancel=any(
             p.cancels is not None or p.cancels_every is not None or p.cancels_all for p in ps
         ),

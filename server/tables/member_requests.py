@@ -1,5 +1,6 @@
-"""A member's requests at a table: sit down (``join``), watch, look, resume a seat by its
-token, leave, talk, start the game, and read its record.
+"""A member's requests at a table: sit down (``join``), act (``act``: the table stores
+what it takes), watch, look, resume a seat by its token, leave, talk, start the game, and
+read its record.
 
 A table (``server.tables.table.Table``) owns one ``MemberRequests`` and hands it these
 commands from its loop, one at a time (``handle``). It decides who may sit where (one hand to a
@@ -14,10 +15,13 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+import engine
+from engine.events import Event
 from engine.game import Game
 from protocol.fields import TableState
 from server.core import records, wire
 from server.core.commands import (
+    Act,
     Command,
     Detach,
     Export,
@@ -75,6 +79,9 @@ class Host(Protocol):
     async def abandon(self) -> None: ...
 
     async def close(self, reason: str) -> None: ...
+
+
+Acted = tuple[int, list[Event]]
 
 
 class MemberRequests:
@@ -247,6 +254,31 @@ class MemberRequests:
         self._catch_up(c.member, seat, c.since)
         if old is None:  # he came back
             seating.presence(seat, "back")
+
+    async def act(self, c: Act) -> Acted | None:
+        """A seat's action applied to the game: the seat and the events (the table stores
+        them before anyone is told); None when refused, and he was told why."""
+        t = self.table
+        seating = t.seating
+        seat = seating.seat_for_token(c.token)
+        if seat is None:
+            c.member.deliver(wire.error(c.req, "bad_token", NO_TOKEN, t.id))
+            return None
+        if seating.seats[seat].member is not c.member:  # one seat, one connection
+            why = f"seat {seat} was resumed elsewhere; resume it here with its token to act"
+            c.member.deliver(wire.error(c.req, "bad_token", why, t.id))
+            return None
+        await t.gm.player_acted(seat)  # back from away, even if refused
+        if t.state != TableState.PLAYING or t.game is None:
+            c.member.deliver(wire.error(c.req, "bad_state", f"the table is {t.state}", t.id))
+            return None
+        try:
+            return seat, t.game.apply(seat, c.action)
+        except engine.InvalidActionError as exc:
+            c.member.deliver(wire.error(c.req, "bad_action", str(exc), t.id))
+        except engine.IllegalActionError as exc:
+            c.member.deliver(wire.error(c.req, "illegal_action", exc.reason, t.id))
+        return None
 
     async def leave(self, c: Leave) -> None:
         t = self.table

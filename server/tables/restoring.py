@@ -12,17 +12,48 @@ log's start, the event ring's, and bots that have seen the whole game.
 from __future__ import annotations
 
 import logging
+from typing import Protocol
 
 import engine
 from engine.events import Event
 from engine.game import Game
+from protocol.fields import TableState
 from server.store import snapshots
-from server.store.base import StoredTable, StoreError
+from server.store.base import ABANDONED, FINISHED, StoredGame, StoredTable, StoreError
 from server.tables.delivery import Delivery
 from server.tables.gamemaster import GameMaster
+from server.tables.seating import Seating
 from server.tables.store_gate import StoreGate
 
 log = logging.getLogger("switchboard.table")
+
+
+class Seated(Protocol):
+    """A table as its restore seats it (``server.tables.table.Table``)."""
+
+    seating: Seating
+    gm: GameMaster
+
+
+def seat(t: Seated, stored: StoredTable) -> None:
+    """A rebuilt table's seats as stored: their holders, and the bots the master reserved
+    (before the replay, so each seat's strategy is made first and is shown every
+    replayed event its seat was shown, as in the live game). The pause and the away
+    seats of an unfinished game come back after it (``GameMaster.restore``), and
+    ``Table.run`` gives the turn its clock."""
+    for i, (name, th) in enumerate(zip(stored.seat_names, stored.token_hashes, strict=True)):
+        t.seating.hold(i, name, th)
+    t.gm.reserve(stored.bots)
+
+
+def ending(g: StoredGame, game: Game) -> tuple[TableState, str | None]:
+    """A rebuilt game's state and outcome. A stored end is respected, whatever the replay
+    says: a game the master ended, or abandoned when everyone left, is over (abandoned)
+    after a restart too."""
+    if g.over or game.over:
+        # rows ended before the outcome was kept: the replay tells which it was
+        return TableState.OVER, g.outcome or (FINISHED if game.over else ABANDONED)
+    return TableState.PLAYING, None
 
 
 class Restoration:

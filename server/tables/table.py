@@ -27,7 +27,6 @@ import contextlib
 import logging
 import math
 import random
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -50,23 +49,17 @@ from server.core.commands import (
 from server.core.config import ServerConfig
 from server.store import snapshots
 from server.store.base import (
-    ABANDONED,
-    FINISHED,
     ActionTaken,
-    GameEnded,
-    GameStarted,
-    HandShown,
     Store,
     StoredTable,
     StoreError,
-    TableClosed,
 )
+from server.tables import course, gamemaster, lifetime, master_commands, restoring, thinking
 from server.tables import events as announced
-from server.tables import gamemaster, lifetime, thinking
 from server.tables.bot_turns import BotTurns
 from server.tables.delivery import Delivery, Numbered
 from server.tables.inbox import Inbox
-from server.tables.member_requests import NO_TOKEN, MemberRequests
+from server.tables.member_requests import MemberRequests
 from server.tables.restoring import Restoration
 from server.tables.seating import Seat, Seating
 from server.tables.store_gate import StoreGate
@@ -96,7 +89,8 @@ class Table:
     split among collaborators it owns, each with its own job: ``seating`` (who is at
     the table), ``out`` (the numbered events and what each member is sent, a
     ``Delivery``), ``gate`` (its way to the store), ``bots`` (a server bot's move),
-    ``gm`` (the game master: his commands, the clock, the prize), ``inbox`` (the
+    ``gm`` (the game master: his bots, the clock), ``commands`` (what he decides),
+    ``events`` (who hears what happens here), ``inbox`` (the
     commands queued for it), ``restoration`` (a game rebuilt after a restart) and
     ``requests`` (a member's requests: to sit, watch, resume, leave, talk ...)."""
 
@@ -143,7 +137,8 @@ class Table:
                                watch_notice_seconds=config.watch_notice_seconds)  # fmt: skip
         #: Who hears what happens here (``server.tables.events``): the prize, the ratings ...
         self.events = events if events is not None else announced.TableEvents()
-        self.gm = gamemaster.GameMaster(self, stakes)  #: his commands, clock, away seats
+        self.gm = gamemaster.GameMaster(self, stakes)  #: his bots, clock, away seats
+        self.commands = master_commands.MasterCommands(self.gm)  #: what he decides
         self.out = Delivery(id, config.event_ring, self.seating, self, self.gm.observe)
         self.gate = StoreGate(id, store, config.store_retry_seconds)
         self.bots = BotTurns(id, self.family, thinker)
@@ -159,48 +154,25 @@ class Table:
     def restore(
         cls, stored: StoredTable, *, config: ServerConfig, store: Store, **wiring: Any
     ) -> Table:
-        """Rebuild a table from the store: seats, master, and the game replayed action by action
-        (which also refills the event ring with the very events, and numbers, first sent).
-        ``wiring``: what ``Table`` takes beside the stored (its thinker, ``on_start``).
-
-        What the game master set up comes back too: the bots he reserved (set before
-        the replay, so each seat's strategy is made first and is shown every replayed
-        event its seat was shown, as in the live game), then the pause and the away
-        seats of an unfinished game. ``run`` then gives the turn its clock.
-
-        A stored end is respected, whatever the replay says: a game the master ended,
-        or abandoned when everyone left, is over (abandoned) after a restart too."""
-        t = cls(
-            stored.id,
-            stored.ruleset,
-            stored.seats,
-            stored.options,
-            config=config,
-            store=store,
-            creator=stored.creator,
-            settings=stored.settings,
-            **wiring,
-        )
+        """Rebuild a table from the store (``restoring.rebuild``: seats, master, what the
+        game master set up, and the game replayed). ``wiring``: what ``Table`` takes
+        beside the stored (its thinker, ``on_start``, its events, its stakes)."""
+        t = cls(stored.id, stored.ruleset, stored.seats, stored.options, config=config,
+                store=store, creator=stored.creator, settings=stored.settings,
+                **wiring)  # fmt: skip
         t._restore(stored, config.snapshot_every)
         return t
 
     def _restore(self, stored: StoredTable, snapshot_every: int) -> None:
         self.master = stored.master
-        for i, (name, th) in enumerate(zip(stored.seat_names, stored.token_hashes, strict=True)):
-            self.seating.hold(i, name, th)
-        self.gm.reserve(stored.bots)
+        restoring.seat(self, stored)  # the seats' holders, the bots the master reserved
         g = stored.game
         if g is None:
             return
         self.game_no = g.number
-        self._start_rng(g.seed)
+        self.start_rng(g.seed)
         self.game = game = self.restoration.replay(stored, snapshot_every)
-        if g.over or game.over:
-            self.state = OVER
-            # rows ended before the outcome was kept: the replay tells which it was
-            self.outcome = g.outcome or (FINISHED if game.over else ABANDONED)
-        else:
-            self.state = PLAYING
+        self.state, self.outcome = restoring.ending(g, game)
         self.state = self.gm.restore(g.paused, g.away)
         self.seating.remember_shown(g.shown)
 
@@ -264,21 +236,10 @@ class Table:
         """Tell everyone at the table ``text``."""
         self.seating.notice_all(text)
 
-    def attach(
-        self,
-        *,
-        events: announced.TableEvents | None = None,
-        stakes: gamemaster.Staking | None = None,
-        counter: Any = None,
-    ) -> None:
-        """What the server gives a table as its task starts: who hears its events, the
-        prizes its game master may put up, the counter of every table's actions."""
-        if events is not None:
-            self.events = events
-        if stakes is not None:
-            self.gm.stakes = stakes
-        if counter is not None:
-            self._counter = counter
+    def attach(self, *, counter: Any = None) -> None:
+        """What the server gives a table as its task starts: the counter of every
+        table's actions (``ops.ActionCounter``)."""
+        self._counter = counter
 
     # ----------------------------------------------------------- the inbox
     async def submit(self, command: Command) -> None:
@@ -307,7 +268,7 @@ class Table:
         with contextlib.suppress(StoreError):  # a prize owed stays held; the next start pays
             await self.gm.on_run()  # a restored game's clock
             if self.gm.stakes is not None:  # a prize still owed
-                self.notices(await self.gm.stakes.settle_owed(self))
+                course.notices(self, await self.gm.stakes.settle_owed(self))
         lifetime.update(self)  # a restored table: nobody is connected yet
         try:
             while self.state != CLOSED:
@@ -378,9 +339,9 @@ class Table:
         return seat
 
     async def _handle(self, command: Command) -> None:
-        decision = await self.gm.decide(command)  # the game master's commands
+        decision = await self.commands.decide(command)  # the game master's commands
         if decision is not None:
-            await self._carry_out(decision)
+            await master_commands.carry_out(self, decision)
             return
         match command:
             case Act() if self.frozen:
@@ -388,67 +349,14 @@ class Table:
                     wire.error(command.req, "shutdown", "the server is shutting down", self.id)
                 )
             case Act():
-                await self._act(command)
+                if (taken := await self.requests.act(command)) is not None:
+                    await self._accepted(*taken, command)
             case Close():
                 await self.close(command.reason)
             case _:
                 await self.requests.handle(command)
 
-    async def _carry_out(self, d: gamemaster.Decision) -> None:
-        """Do what the game master decided (``gamemaster.Decision``), in its order."""
-        if d.writes:
-            await self.commit(*d.writes)
-        match d.change:
-            case gamemaster.NewState(state):
-                self.state = state
-                if state == PLAYING:  # resumed: a bot to act waits its delay from now
-                    self.touched()
-            case gamemaster.FreeSeat(seat):
-                was = self.seating.seats[seat].name
-                self.seating.unseat(seat)  # told so, he may keep watching
-                self.touched()
-                self.events.announce(announced.SeatChanged(self.id, seat, None, was))
-            case gamemaster.NewOptions(options, settings):
-                self.options, self.settings = options, settings
-            case gamemaster.NewMaster(name):
-                self.master = name
-            case gamemaster.AbandonGame():
-                await self._abandon_running()
-            case gamemaster.CloseForGood(reason):
-                await self.close(reason)
-        if d.then is not None:
-            d.then()
-        d.member.deliver(d.reply)
-        for text in d.notices:
-            self.seating.notice_all(text)
-        if d.snapshots:
-            self.out.send_snapshots()
-
     # ------------------------------------------------------------- actions
-    async def _act(self, c: Act) -> None:
-        seating = self.seating
-        seat = seating.seat_for_token(c.token)
-        if seat is None:
-            c.member.deliver(wire.error(c.req, "bad_token", NO_TOKEN, self.id))
-            return
-        if seating.seats[seat].member is not c.member:  # one seat, one connection
-            why = f"seat {seat} was resumed elsewhere; resume it here with its token to act"
-            c.member.deliver(wire.error(c.req, "bad_token", why, self.id))
-            return
-        await self.gm.player_acted(seat)  # back from away, even if refused
-        if self.state != PLAYING or self.game is None:
-            c.member.deliver(wire.error(c.req, "bad_state", f"the table is {self.state}", self.id))
-            return
-        try:
-            events = self.game.apply(seat, c.action)
-        except engine.InvalidActionError as exc:
-            c.member.deliver(wire.error(c.req, "bad_action", str(exc), self.id))
-            return
-        except engine.IllegalActionError as exc:
-            c.member.deliver(wire.error(c.req, "illegal_action", exc.reason, self.id))
-            return
-        await self._accepted(seat, events, c)
-
     async def _bot_move(self, seat: int, *, timed_out: bool = False) -> None:
         """A server bot's move (``server.tables.bot_turns``). ``timed_out``: the clock
         moves for a player who ran out of time, and says so ahead of the move's events."""
@@ -487,8 +395,7 @@ class Table:
         txn = None
         try:
             if game.over:  # the end and what its subscribers store of it: one transaction
-                writes.append(GameEnded(self.id, self.game_no, list(game.scores), FINISHED))
-                txn = await self.events.commit([self.ended(FINISHED)], writes, self.gate.commit)
+                txn = await course.finishing(self, writes, self.gate.commit)
             else:
                 await self.gate.commit(*writes)  # an applied action is always made durable
         except StoreError:
@@ -507,114 +414,59 @@ class Table:
         if hands:
             self.events.announce(*hands)
         if txn is not None:
-            self.state, self.outcome = OVER, FINISHED
-            self.told(txn)
-            out.send_snapshots()
+            course.finished(self, txn)
         self._changed_at = trio.current_time()
 
-    # ----------------------------------------------------------- announcing
-    def ended(self, outcome: str) -> announced.GameEnded:
-        """The running game's end as ``outcome`` says, as the table announces it."""
-        assert self.game is not None
-        people = [s.name for s in self.seating.seats]
-        return announced.game_ended(self.id, self.game_no, self.ruleset, self.family,
-                                    self.game, outcome, self.players(), people)  # fmt: skip
-
-    def told(self, txn: announced.Transaction) -> None:
-        """A transaction of table events is durable: everyone at the table is told what
-        its subscribers have to say (where a prize went), then they hear its events."""
-        self.notices(txn.notices)
-        self.events.announce(*txn.events)
-
-    def notices(self, texts: list[str]) -> None:
-        for text in texts:
-            self.seating.notice_all(text)
-
-    # --------------------------------------------------------- game master
-    def _start_rng(self, seed: int) -> None:
+    # ------------------------------------------------------------ its course
+    def start_rng(self, seed: int) -> None:
+        """The bots' randomness for the game dealt from ``seed`` (the same after a restart)."""
         self._rng = random.Random(f"{self.id}:{self.game_no}:{seed}")
 
     async def start(self, seed: int | None = None, ack: Start | None = None) -> None:
-        """A new game: empty seats are played by server bots (they stay free to join).
+        """A new game (``course.start``), stored before ``ack`` is answered."""
+        await course.start(self, seed, ack)
+        if self._on_start is not None:
+            self._on_start(self)
 
-        The start takes a sequence number of its own, so a client that saw the
-        last event of the previous game is still behind this one's snapshot.
-        ``ack``, the request that asked for it, is answered ``ok`` once the start
-        is stored, before the snapshots (a start the store refuses gets only
-        ``store_failed``)."""
-        seed = secrets.randbits(62) if seed is None else seed
-        seats = self.seating.seats
-        game = engine.new_game(self.ruleset, len(seats), seed, self.options)
-        number, base = self.game_no + 1, self.out.seq + 1
-        # the deal shows each seat's holder his hand: stored, so a restart still knows it
-        shown = [HandShown(self.id, number, i, s.name) for i, s in enumerate(seats) if s.name]
-        people = [s.name for s in seats]
-        dealt = announced.GameStarted(self.id, number, self.ruleset, self.family,
-                                      tuple(p or self.gm.bot_name(i) for i, p in enumerate(people)),
-                                      tuple(people), dict(self.settings))  # fmt: skip
-        stored = GameStarted(self.id, number, seed, None, None, base)
-        txn = await self.events.commit([dealt], [stored, *shown], self.commit)
-        if ack is not None:
-            ack.member.deliver(wire.ok(ack.req, self.id))
+    def over(self, outcome: str) -> None:
+        """The game is over as ``outcome`` says (stored: ``course``)."""
+        self.state, self.outcome = OVER, outcome
+
+    def shut(self) -> None:
+        """The table's close is stored (``course.close``)."""
+        self.state = CLOSED
+        self.closed.set()
+
+    def take(self, change: master_commands.NewState | master_commands.NewOptions
+             | master_commands.NewMaster) -> None:  # fmt: skip
+        """A change the game master decided to the table's own (``carry_out``)."""
+        match change:
+            case master_commands.NewState(state):
+                self.state = state
+                if state == PLAYING:  # resumed: a bot to act waits its delay from now
+                    self.touched()
+            case master_commands.NewOptions(options, settings):
+                self.options, self.settings = options, settings
+            case master_commands.NewMaster(name):
+                self.master = name
+
+    def begin(self, game: Game, number: int, base: int, seed: int) -> None:
+        """Game ``number`` is stored as started (its first event numbered ``base``)."""
         self.game, self.game_no = game, number
         self.out.new_game(base)
         self.state, self.outcome = PLAYING, None
         self._final = None
         self.restoration.forget()
-        self._start_rng(seed)
-        self.seating.remember_deal()  # the deal shows each seat's holder his hand
-        self.gm.on_start()  # a fresh countdown, nobody away
-        # The first deal's events are numbered after the start's snapshot and end with
-        # each seat's turn, which (not the snapshot) then says what it may do.
-        if game.opening_events:  # each member's snapshot heads its opening events: one write
-            heads = self.out.snapshots(legal=False)
-            self.out.send_events(self.out.record(game.opening_events), heads=heads)
-        else:
-            self.out.send_snapshots()
-        self.touched()
-        self.told(txn)
-        if self._on_start is not None:
-            self._on_start(self)
+        self.start_rng(seed)
 
     async def abandon(self) -> None:
-        """End a running game as abandoned; its prize goes back in the same transaction."""
-        if self.state == PLAYING and self.game is not None:
-            stored = GameEnded(self.id, self.game_no, list(self.game.scores), ABANDONED)
-            txn = await self.events.commit([self.ended(ABANDONED)], [stored], self.commit)
-            self.state, self.outcome = OVER, ABANDONED
-            self.told(txn)
-
-    async def _abandon_running(self) -> None:
-        """Abandon the running game, playing or paused (``abandon`` ends a playing one)."""
-        before, self.state = self.state, PLAYING
-        try:
-            await self.abandon()  # stored as abandoned, its prize returned, in one transaction
-        finally:
-            if self.state == PLAYING:  # the store refused it: as it was
-                self.state = before
+        """End a running game as abandoned (``course.abandon``)."""
+        await course.abandon(self)
 
     async def abandon_game(self, reason: str) -> None:
-        """Abandon the running game (its prize goes back) and tell everyone why."""
-        if not self.gm.running():
-            return
-        await self._abandon_running()
-        self.gm.clock.stop()
-        self.seating.notice_all(f"the game at table {self.id} was abandoned: {reason}")
-        self.out.send_snapshots()
+        """Abandon the running game and tell everyone why (``course.abandon_game``)."""
+        await course.abandon_game(self, reason)
 
     async def close(self, reason: str) -> None:
-        """Close the table for good: an unfinished game ends abandoned, and whatever prize
-        is held (for it, or for the next game) goes back, in the closing transaction;
-        everyone at it is told ``reason``."""
-        writes: list[Any] = []
-        said: list[announced.TableEvent] = []
-        if self.game is not None and self.state not in (OVER, WAITING):
-            writes.append(GameEnded(self.id, self.game_no, list(self.game.scores), ABANDONED))
-            said.append(self.ended(ABANDONED))
-        writes.append(TableClosed(self.id))
-        said.append(announced.TableClosed(self.id, self.game_no))
-        txn = await self.events.commit(said, writes, self.commit)
-        self.state = CLOSED
-        self.closed.set()
-        self.told(txn)
-        self.seating.notice_all(f"table {self.id} closed: {reason}")
+        """Close the table for good, telling everyone ``reason`` (``course.close``)."""
+        await course.close(self, reason)

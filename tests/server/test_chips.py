@@ -22,6 +22,7 @@ from server.core.config import ServerConfig
 from server.players.chip_audit import audit_file
 from server.players.ledger import Ledger, split_prize
 from server.store.base import FINISHED, MemoryStore, TableCreated
+from server.tables import course
 from server.tables.table import CLOSED, OVER, Table
 
 CONFIG = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2)
@@ -106,7 +107,7 @@ async def test_chips_are_conserved_over_random_games(
         game = table.game
         assert game is not None
         if game.over:  # it ended by the rules (before any abandon): paid to the winners
-            ended = table.ended(FINISHED)
+            ended = course.ended(table, FINISHED)
             winners = [ended.people[s] for s in ended.winners]
             expected = split_prize(amount, winners, master.name)
         else:  # abandoned: back to the game master

@@ -1,7 +1,8 @@
 """The game master decides; the table carries it out.
 
-``GameMaster`` reads a table through the narrow ``Hosting`` protocol and returns a
-``Decision`` for each command: the store writes, the change to the table, the reply.
+``MasterCommands`` reads a table through its ``GameMaster`` (the narrow ``Hosting``
+protocol) and returns a ``Decision`` for each command: the store writes, the change to
+the table, the reply.
 Here it runs against a plain stand-in table (no table task, no store), which shows
 that deciding changes nothing of the table's own.
 """
@@ -16,12 +17,12 @@ from protocol import messages as m
 from protocol.fields import TableState
 from server.core.commands import CloseTable, HandOver, PauseGame, SeatBot, SetOptions, Start, Unseat
 from server.store.base import BotReserved, MasterSet, OptionsSet, PauseSet, SeatSet
-from server.tables.gamemaster import (
-    PAUSED,
+from server.tables.gamemaster import PAUSED, GameMaster
+from server.tables.master_commands import (
     CloseForGood,
     Decision,
     FreeSeat,
-    GameMaster,
+    MasterCommands,
     NewMaster,
     NewOptions,
     NewState,
@@ -86,7 +87,7 @@ def playing() -> StandIn:
 async def test_a_pause_is_decided_not_done() -> None:
     table = playing()
     gm = GameMaster(table)
-    d = await gm.decide(PauseGame(ANN, 7))
+    d = await MasterCommands(gm).decide(PauseGame(ANN, 7))
     assert isinstance(d, Decision) and d.member is ANN
     assert d.writes == (PauseSet(4, 1, True),) and d.change == NewState(PAUSED)
     assert isinstance(d.reply, m.Ok) and d.reply.id == 7 and d.snapshots
@@ -97,35 +98,35 @@ async def test_a_pause_is_decided_not_done() -> None:
 async def test_start_while_paused_is_a_resume() -> None:
     table = playing()
     table.state = PAUSED
-    d = await GameMaster(table).decide(Start(ANN, 2))
+    d = await MasterCommands(GameMaster(table)).decide(Start(ANN, 2))
     assert d is not None and d.change == NewState(TableState.PLAYING)
     assert d.writes == (PauseSet(4, 1, False),)
 
 
 async def test_other_commands_are_the_tables() -> None:
-    assert await GameMaster(playing()).decide(Start(ANN, 2)) is None
+    assert await MasterCommands(GameMaster(playing())).decide(Start(ANN, 2)) is None
 
 
 async def test_refusals_write_nothing() -> None:
     gm = GameMaster(playing())
-    refused = await gm.decide(PauseGame(BOB, 3))
+    refused = await MasterCommands(gm).decide(PauseGame(BOB, 3))
     assert refused is not None and refused.reply.code == "not_master"
     assert refused.writes == () and refused.change is None and not refused.snapshots
-    taken = await gm.decide(SeatBot(ANN, 4, seat=1))
+    taken = await MasterCommands(gm).decide(SeatBot(ANN, 4, seat=1))
     assert taken is not None and taken.reply.code == "seat_taken" and taken.writes == ()
-    assert (await gm.decide(Unseat(ANN, 5, seat=9))).reply.code == "no_seat"
+    assert (await MasterCommands(gm).decide(Unseat(ANN, 5, seat=9))).reply.code == "no_seat"
 
 
 async def test_seat_bot_and_unseat_decisions() -> None:
     table = playing()
     gm = GameMaster(table)
-    d = await gm.decide(SeatBot(ANN, 2, seat=2, strategy="random"))
+    d = await MasterCommands(gm).decide(SeatBot(ANN, 2, seat=2, strategy="random"))
     assert d is not None and d.writes == (BotReserved(4, 2, "random"),) and d.change is None
     assert gm.bots == {}  # reserved once the table has stored it
     assert d.then is not None
     d.then()
     assert gm.bots == {2: "random"}
-    d = await gm.decide(Unseat(ANN, 3, seat=1))
+    d = await MasterCommands(gm).decide(Unseat(ANN, 3, seat=1))
     assert d is not None and d.change == FreeSeat(1)
     assert d.writes == (SeatSet(4, 1, None, None),)
     assert table.seats[1].name == "bob"
@@ -134,11 +135,13 @@ async def test_seat_bot_and_unseat_decisions() -> None:
 async def test_options_master_and_close_are_changes_for_the_table() -> None:
     table = StandIn(seats=[SeatOf("ann", ANN), SeatOf("bob", BOB)])
     gm = GameMaster(table)
-    d = await gm.decide(SetOptions(ANN, 1, {"turn_seconds": 9, "start_when_full": True}))
+    d = await MasterCommands(gm).decide(
+        SetOptions(ANN, 1, {"turn_seconds": 9, "start_when_full": True})
+    )
     assert d is not None and d.change == NewOptions({"turn_seconds": 9}, {"start_when_full": True})
     assert d.writes == (OptionsSet(4, {"turn_seconds": 9}, {"start_when_full": True}),)
     assert table.options == {}
-    d = await gm.decide(HandOver(ANN, 2, "BOB"))
+    d = await MasterCommands(gm).decide(HandOver(ANN, 2, "BOB"))
     assert d is not None and d.change == NewMaster("bob") and d.writes == (MasterSet(4, "bob"),)
-    d = await gm.decide(CloseTable(ANN, 3, " bedtime "))
+    d = await MasterCommands(gm).decide(CloseTable(ANN, 3, " bedtime "))
     assert d is not None and d.change == CloseForGood("ann closed it: bedtime")

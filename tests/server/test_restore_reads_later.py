@@ -52,7 +52,7 @@ SEED = 11
 @pytest.fixture(autouse=True)
 def long_deal(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every table here deals ``SEED``: a game known to outlast the actions played."""
-    monkeypatch.setattr("server.tables.table.secrets.randbits", lambda bits: SEED)
+    monkeypatch.setattr("server.tables.course.secrets.randbits", lambda bits: SEED)
 
 
 class Refusing(MemoryStore):
