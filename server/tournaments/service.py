@@ -228,7 +228,7 @@ class Tournaments:
             raise BookError(f"there is no tournament {number}", "no_tournament")
         return book
 
-    async def enter(self, number: int, name: str, rating: float = 1500.0) -> Book:
+    async def enter(self, number: int, name: str, rating: float = 0.0) -> Book:
         """``name`` enters tournament ``number`` (late: with the rounds' averages missed);
         one who withdrew or paused comes back."""
         book = self.get(number)

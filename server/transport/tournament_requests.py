@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import engine
 from protocol import messages as m
 from server.core import wire
 from server.tournaments.book import Book, BookError
@@ -83,11 +84,22 @@ async def create_tournament(session: ClientSession, msg: m.CreateTournament) -> 
     session.deliver(wire.ok(msg.id, None, text))
 
 
+def rating_of(session: ClientSession, name: str, ruleset: str) -> float:
+    """What round 1 seats ``name`` by: his rating in the ruleset's family, taken low while
+    it is unsure (mu - 3 sigma, openskill's ordinal); 0 for a player not rated yet."""
+    profiles = getattr(session.services.ops, "profiles", None)
+    if profiles is None or ruleset not in engine.rulesets():
+        return 0.0
+    rating = profiles.rating(name, engine.ruleset(ruleset).family)
+    return 0.0 if rating is None else float(rating.mu - 3 * rating.sigma)
+
+
 async def enter_tournament(session: ClientSession, msg: m.EnterTournament) -> None:
     if (service := _service(session, msg.id)) is None or (name := _named(session, msg.id)) is None:
         return
     try:
-        book = await service.enter(msg.tournament, name)
+        ruleset = service.get(msg.tournament).ruleset
+        book = await service.enter(msg.tournament, name, rating_of(session, name, ruleset))
     except BookError as exc:
         session.deliver(wire.error(msg.id, exc.code, str(exc)))
         return
