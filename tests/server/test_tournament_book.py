@@ -72,3 +72,28 @@ def test_states_and_late_entry() -> None:
 def test_an_unknown_entry_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown tournament entry 'bogus'"):
         Book(1).apply("bogus", {})
+
+
+def test_the_audit_finds_a_score_that_is_not_the_stored_games() -> None:
+    import json
+    import sqlite3
+
+    from server.store import tournament_sql
+    from server.store.base import TournamentLogged
+    from server.tournaments.audit import audit_tournaments
+
+    conn = sqlite3.connect(":memory:")
+    conn.executescript(
+        "CREATE TABLE games (table_id INTEGER, game INTEGER, scores TEXT, outcome TEXT, ended REAL)"
+    )
+    tournament_sql.migrate(conn)
+    for seq, (kind, data) in enumerate(a_tournament()):
+        tournament_sql.execute(conn, TournamentLogged(1, seq, kind, data))
+    for table in (10, 11):
+        conn.execute("INSERT INTO games VALUES (?, 1, ?, 'finished', 1.0)",
+                     (table, json.dumps([0, 0, 0, 0])))  # fmt: skip
+    assert audit_tournaments(conn) == ([], {"tournaments": 1, "tournament_games": 2})
+    conn.execute("UPDATE games SET scores = '[5, 0, 0, 0]' WHERE table_id = 11")
+    problems, _ = audit_tournaments(conn)
+    assert problems == ["tournament 1 round 1 table 11: scored [0, 0, 0, 0], its game ended"
+                        " [5, 0, 0, 0]"]  # fmt: skip

@@ -17,6 +17,7 @@ from serverproc import start_server
 
 from engine.tournament import GameResult, standings
 from protocol import messages as m
+from server.tournaments.audit import audit_tournaments
 
 NAMES = ["ann", "bob", "cy", "dee"]
 
@@ -118,3 +119,10 @@ async def test_kill_9_mid_round_resumes_with_the_standings_exact(tmp_path: Path)
         proc.kill()
         await proc.wait()
     assert shown == stored_standings(data / "switchboard.sqlite3")
+    # the audit finds every game the tournament scored as its stored end says
+    conn = sqlite3.connect(data / "switchboard.sqlite3")
+    try:
+        problems, figures = audit_tournaments(conn)
+    finally:
+        conn.close()
+    assert problems == [] and figures == {"tournaments": 1, "tournament_games": 2}
