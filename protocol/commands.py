@@ -480,17 +480,19 @@ def _admin(args: list[str], rest: str, table: str | None) -> Message:
 
 
 # ------------------------------------------------------------- tournaments
-_HOST_USAGE = "host RULESET [rounds=N] [minutes=N] [seats=N]"
+_HOST_USAGE = "host RULESET [format=swiss|arena] [rounds=N] [minutes=N] [seats=N] [wait=N]"
 
 
 def _host(args: list[str], rest: str, table: str | None) -> Message:
     if not args:
         raise _usage(_HOST_USAGE)
     options = parse_options(args[1:], _HOST_USAGE)
-    unknown = sorted(set(options) - {"rounds", "minutes", "seats"})
+    unknown = sorted(set(options) - {"rounds", "minutes", "seats", "wait", "format"})
     if unknown:
         raise CommandError(f"unknown setting {unknown[0]!r}; usage: {_HOST_USAGE}")
-    counts = {}
+    counts: dict[str, Any] = {}
+    if "format" in options:
+        counts["format"] = str(options.pop("format"))
     for key, value in options.items():
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise CommandError(f"{key} must be a whole number; usage: {_HOST_USAGE}")
@@ -538,8 +540,8 @@ TOURNAMENT_COMMANDS: tuple[Command, ...] = (
             _no_args(ListTournaments, "tournaments")),
     Command("tournament", "tournament [N] [start|end]", "a tournament's standings and round"
             " (no N: yours); its host starts it, or ends it early", "lobby", _tournament),
-    Command("host", _HOST_USAGE, "host a Swiss tournament (rounds 0: about log2 of the"
-            " players plus one)", "lobby", _host),
+    Command("host", _HOST_USAGE, "host a tournament: Swiss rounds (rounds 0: about log2 of"
+            " the players plus one), or an arena of minutes", "lobby", _host),
     Command("enter", "enter N", "enter tournament N (or say you are back after a pause)",
             "lobby", _enter),
     Command("withdraw", "withdraw [N]", "leave your tournament for good; your points stay",
@@ -967,8 +969,8 @@ _LOBBY_FORMS: dict[type[Message], Callable[[Any], str]] = {
     ListTournaments: lambda m: "tournaments",
     GetTournament: lambda m: _join_words("tournament", _opt(m.tournament)),
     CreateTournament: lambda m: _join_words(
-        "host", m.ruleset, f"rounds={m.rounds}", f"minutes={m.minutes}",
-        "" if m.seats is None else f"seats={m.seats}",
+        "host", m.ruleset, f"format={m.format}", f"rounds={m.rounds}", f"minutes={m.minutes}",
+        "" if m.seats is None else f"seats={m.seats}", f"wait={m.wait}",
     ),
     EnterTournament: lambda m: f"enter {m.tournament}",
     Withdraw: lambda m: _join_words("withdraw", _opt(m.tournament)),

@@ -1249,15 +1249,19 @@ class Tournament(Message):
 @message("create_tournament", CLIENT)
 @dataclass(frozen=True, slots=True)
 class CreateTournament(Message):
-    """Host a Swiss tournament of ``ruleset``: ``rounds`` (0: about log2 of the players
-    plus one, fixed when it starts), each capped at ``minutes``; tables of ``seats``
-    each, bots filling where no split fits (null: any size the ruleset allows, 4
-    preferred where it may be, else its most). Reply: ``ok``."""
+    """Host a tournament of ``ruleset``: ``format`` ``swiss`` (``rounds``, 0: about log2
+    of the players plus one, fixed when it starts, each capped at ``minutes``) or
+    ``arena`` (tables started as players are free for ``minutes``, bots filling for one
+    who waited ``wait`` seconds); tables of ``seats`` each, bots filling where no split
+    fits (null: any size the ruleset allows, 4 preferred where it may be, else its
+    most). Reply: ``ok``."""
 
     ruleset: Word
     rounds: Count = 0
     minutes: Count = 30
     seats: OptCount = None
+    format: Word = "swiss"
+    wait: Count = 25
     id: Id = field(default=None, kw_only=True)
 
 

@@ -107,13 +107,26 @@ def seat_free(
 
 
 def _fill_layout(people: int, rule: SeatRule) -> list[tuple[int, int]]:
-    """Seats and bots of each table to seat ``people`` now, bots filling."""
+    """Seats and bots of each table to seat ``people`` now, bots filling: the rule's
+    tables if a split fits, else tables of the largest size filled one after another,
+    the last one's empty seats bots (more than ``max_bots`` if need be: nobody waits).
+
+    >>> _fill_layout(1, SeatRule.only([4]))
+    [(4, 3)]
+    >>> _fill_layout(6, SeatRule.only([4]))  # the rule's split: a bot at each
+    [(4, 1), (4, 1)]
+    >>> _fill_layout(5, SeatRule.only([4]))  # no split with one bot a table
+    [(4, 0), (4, 3)]
+    """
     try:
         layout = plan_tables(people, rule)
         return list(zip(layout.seats, layout.bots, strict=True))
     except ValueError:
-        # Too few people for the rule's bots: one table, bots in every other seat.
-        seats = next((s for s in rule.sizes if s >= people), rule.sizes[-1])
-        return [(seats, seats - min(people, seats))] + _fill_layout(people - seats, rule) * (
-            people > seats
-        )
+        size = rule.sizes[-1]
+        tables = []
+        while people > 0:
+            seated = min(people, size)
+            seats = next(s for s in rule.sizes if s >= seated)
+            tables.append((seats, seats - seated))
+            people -= seated
+        return tables

@@ -10,13 +10,16 @@ would have.
 
 The entries and their data:
 
-- ``created``: the host, ruleset, table sizes (``sizes``, ``preferred``,
-  ``max_bots``), ``rounds``, the round's time cap ``minutes``, ``seed``,
-  ``by_strength`` and ``forbidden`` pairs, the tables' ``options``;
+- ``created``: the ``format`` (``swiss``, the default, or ``arena``), the host,
+  ruleset, table sizes (``sizes``, ``preferred``, ``max_bots``), ``rounds``, the
+  round's time cap ``minutes`` (an arena's length), ``wait_seconds`` (an arena's wait
+  before bots fill), ``seed``, ``by_strength`` and ``forbidden`` pairs, the tables'
+  ``options``;
 - ``entered`` (``name``, ``rating``, ``round``: the first round he can play),
   ``withdrew``, ``paused``, ``back`` (``name``);
 - ``started``: the host started it (``rounds``: fixed now, if the host left it open);
 - ``seated``: a round's tables (``round``, ``tables``: each ``people`` and ``bots``);
+  in an arena each seating of whoever is free is a "round" of its own, numbered on;
 - ``opened``: the server table a round's table is played at (``round``, ``index``,
   ``table``), in the transaction that creates it;
 - ``played``: a table's game ended (``round``, ``index``, ``places``, ``scores``,
@@ -35,6 +38,8 @@ from engine.tournament.swiss import Options, Player, Seating, Table, meetings_fr
 
 #: What a tournament is, as its listing shows it.
 WAITING, PLAYING, OVER = "waiting", "playing", "over"
+#: The formats: rounds everyone plays together, or tables started as players are free.
+SWISS, ARENA = "swiss", "arena"
 
 
 class BookError(ValueError):
@@ -64,6 +69,7 @@ class RoundTable:
 
     index: int
     seats: tuple[str | None, ...]
+    round: int = 0
     table: int | None = None
     result: GameResult | None = None
     outcome: str | None = None
@@ -74,11 +80,14 @@ class Book:
     """One tournament, rebuilt from its log (``apply``)."""
 
     number: int
+    format: str = SWISS
     host: str = ""
     ruleset: str = ""
     rule: SeatRule = field(default_factory=lambda: SeatRule.between(2, 4))
     rounds: int = 3
     minutes: float = 30.0
+    wait_seconds: float = 25.0
+    at: float | None = None  #: when it started (wall clock), for an arena's end
     seed: int = 0
     options: Options = field(default_factory=Options)
     table_options: dict[str, Any] = field(default_factory=dict)
@@ -93,6 +102,8 @@ class Book:
         """Take the next entry of the log."""
         match kind:
             case "created":
+                self.format = str(data.get("format", SWISS))
+                self.wait_seconds = float(data.get("wait_seconds", 25.0))
                 self.host = data["host"]
                 self.ruleset = data["ruleset"]
                 self.rule = SeatRule(
@@ -116,11 +127,12 @@ class Book:
             case "started":
                 self.started = True
                 self.rounds = int(data["rounds"])
+                self.at = data.get("at")
             case "seated":
                 assert data["round"] == len(self.played_rounds) + 1, data
                 self.played_rounds.append(
                     [
-                        RoundTable(i, (*t["people"], *([None] * int(t["bots"]))))
+                        RoundTable(i, (*t["people"], *([None] * int(t["bots"]))), data["round"])
                         for i, t in enumerate(data["tables"])
                     ]
                 )
@@ -171,6 +183,20 @@ class Book:
                     return number, t
         return None
 
+    def running_tables(self) -> list[RoundTable]:
+        """Every table of every round still to be scored (an arena's run side by side)."""
+        return [t for r in self.played_rounds for t in r if t.result is None]
+
+    def last_groups(self) -> dict[str, frozenset[str]]:
+        """Each player's people at his last table (an arena never seats them so again)."""
+        groups: dict[str, frozenset[str]] = {}
+        for tables in self.played_rounds:
+            for t in tables:
+                people = frozenset(p for p in t.seats if p is not None)
+                for p in people:
+                    groups[p] = people
+        return groups
+
     def table_of(self, name: str) -> RoundTable | None:
         """``name``'s table in the current round, if he has one."""
         return next((t for t in self.current_tables() if name in t.seats), None)
@@ -188,6 +214,8 @@ class Book:
 
     def late_entry_open(self) -> bool:
         """Entry is open until more than half the rounds have started."""
+        if self.format == ARENA:
+            return self.ended is None
         return self.ended is None and (not self.started or self.round * 2 <= self.rounds)
 
     def next_seating(self) -> Seating:
@@ -213,7 +241,7 @@ class Book:
         """The tournament as the lobby lists it."""
         return {
             "tournament": self.number,
-            "format": "swiss",
+            "format": self.format,
             "ruleset": self.ruleset,
             "host": self.host,
             "players": sum(1 for e in self.entrants.values() if not e.withdrawn),

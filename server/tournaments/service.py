@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -39,7 +40,8 @@ from server.store.base import Store, TournamentLogged
 from server.tables.events import GameEnded, HandEnded, TableEvents, Transaction
 from server.tables.lobby import Lobby
 from server.tables.table import WAITING as TABLE_WAITING
-from server.tournaments.book import OVER, WAITING, Book, BookError, seated_entry
+from server.tournaments.arena_run import run_arena
+from server.tournaments.book import ARENA, OVER, SWISS, WAITING, Book, BookError, seated_entry
 from server.tournaments.messages import tournament_message
 
 log = logging.getLogger("switchboard.tournaments")
@@ -51,6 +53,8 @@ CAP_GRACE_SECONDS = 300.0
 #: The turn clock of a tournament's tables unless the host sets ``turn_seconds``: a player
 #: who dropped is played by a bot after it, so no table waits for him.
 TURN_SECONDS = 60
+#: Seconds a player waits in an arena before bots fill a table for him.
+ARENA_WAIT_SECONDS = 25.0
 #: Rounds a tournament may have.
 MAX_ROUNDS = 12
 
@@ -168,11 +172,15 @@ class Tournaments:
         by_strength: bool = False,
         forbidden: list[tuple[str, str]] | None = None,
         options: dict[str, Any] | None = None,
+        format: str = SWISS,
+        wait_seconds: float = ARENA_WAIT_SECONDS,
     ) -> Book:
         """A new Swiss tournament hosted by ``host`` (``BookError`` says why not), of
         ``rounds`` (0: ``default_rounds`` of the players entered when it starts):
         tables of ``sizes`` (default: every size the ruleset is played at), ``seats``
         the preferred one, at most ``max_bots`` bots a table where no split fits."""
+        if format not in (SWISS, ARENA):
+            raise BookError(f"a tournament is {SWISS} or {ARENA}, not {format!r}", "bad_options")
         options = dict(options or {})
         options.setdefault("turn_seconds", TURN_SECONDS)
         try:
@@ -198,6 +206,8 @@ class Tournaments:
         except ValueError as exc:
             raise BookError(str(exc), "bad_options") from None
         data = {
+            "format": format,
+            "wait_seconds": wait_seconds,
             "host": host,
             "ruleset": ruleset,
             "sizes": list(sizes),
@@ -234,7 +244,7 @@ class Tournaments:
         book = self.get(number)
         entrant = book.entrants.get(name)
         if entrant is not None and entrant.paused:
-            await self._log(book, "back", {"name": name})
+            await self.record(book, "back", {"name": name})
             return book
         if entrant is not None and not entrant.withdrawn:
             raise BookError(f"you are in tournament {number} already")
@@ -242,8 +252,8 @@ class Tournaments:
             raise BookError(f"you withdrew from tournament {number}: withdrawing is for good")
         if not book.late_entry_open():
             raise BookError(f"tournament {number} takes no more entries")
-        first = book.round + 1
-        await self._log(book, "entered", {"name": name, "rating": rating, "round": first})
+        first = 1 if book.format == ARENA else book.round + 1  # an arena owes no rounds
+        await self.record(book, "entered", {"name": name, "rating": rating, "round": first})
         return book
 
     async def withdraw(self, number: int, name: str) -> Book:
@@ -252,7 +262,7 @@ class Tournaments:
         entrant = book.entrants.get(name)
         if entrant is None or entrant.withdrawn:
             raise BookError(f"you are not in tournament {number}")
-        await self._log(book, "withdrew", {"name": name})
+        await self.record(book, "withdrew", {"name": name})
         return book
 
     async def pause(self, number: int, name: str) -> Book:
@@ -262,7 +272,7 @@ class Tournaments:
         if entrant is None or entrant.withdrawn:
             raise BookError(f"you are not in tournament {number}")
         if not entrant.paused:
-            await self._log(book, "paused", {"name": name})
+            await self.record(book, "paused", {"name": name})
         return book
 
     async def start(self, number: int, by: str, operator: bool = False) -> Book:
@@ -276,11 +286,15 @@ class Tournaments:
         players = sum(1 for e in book.entrants.values() if not e.withdrawn)
         if not players:
             raise BookError(f"nobody has entered tournament {number}")
+        if book.format == ARENA:
+            await self.record(book, "started", {"rounds": 0, "at": time.time()})
+            self._started_event(number).set()
+            return book
         try:
             book.next_seating()  # told now, not found out when round 1 is seated
         except ValueError as exc:
             raise BookError(f"tournament {number} cannot start: {exc}", "bad_state") from None
-        await self._log(book, "started", {"rounds": book.rounds or default_rounds(players)})
+        await self.record(book, "started", {"rounds": book.rounds or default_rounds(players)})
         self._started_event(number).set()
         return book
 
@@ -307,11 +321,19 @@ class Tournaments:
         return None
 
     # ------------------------------------------------------------ the log
-    async def _log(self, book: Book, kind: str, data: dict[str, Any], *also: Any) -> None:
+    async def record(self, book: Book, kind: str, data: dict[str, Any], *also: Any) -> None:
         async with self._lock:
             await self.store.commit(TournamentLogged(book.number, book.entries, kind, data), *also)
             book.apply(kind, data)
         self._changed(book.number)
+
+    def ending(self, number: int) -> bool:
+        """Whether the host is ending tournament ``number`` early."""
+        return number in self._ending
+
+    async def changed(self, number: int) -> None:
+        """Wait for the next entry of tournament ``number``'s log (or the host's end)."""
+        await self._wake.setdefault(number, trio.Event()).wait()
 
     def _changed(self, number: int) -> None:
         event = self._wake.pop(number, None)
@@ -353,14 +375,14 @@ class Tournaments:
                 txn.notices.append(f"tournament {book.number}: this game's points are counted")
         for book, _ in planned:
             self._changed(book.number)
-            self._push(book)
+            self.push(book)
 
     def _heard(self, event: Any) -> None:
         """A hand ended at a table whose round is out of time: end its game now."""
         if isinstance(event, HandEnded) and self._tables.get(event.table) in self._capped:
-            self._end_game(event.table)
+            self.end_game_at(event.table)
 
-    def _end_game(self, table_id: int) -> None:
+    def end_game_at(self, table_id: int) -> None:
         table = self.lobby.get(table_id)
         number = self._tables.get(table_id)
         if table is not None and number is not None:
@@ -368,41 +390,51 @@ class Tournaments:
 
     # ------------------------------------------------------------ a tournament's task
     async def _run(self, number: int) -> None:
+        """Tournament ``number``'s task. A bug in one tournament must not take the server
+        down: it is logged and the tournament stops where it is (a restart resumes it)."""
+        try:
+            await self._run_one(number)
+        except Exception:
+            log.exception("tournament %s failed; it stops until the server restarts", number)
+
+    async def _run_one(self, number: int) -> None:
         book = self.books[number]
         await self._started_event(number).wait()
+        if book.format == ARENA and book.state != OVER:
+            await run_arena(self, book)
         while book.state != OVER:
             if book.round and not book.round_over():
                 if number not in self._ending:
-                    await self._open_round(book)
+                    await self.open_round(book)
                 await self._play_round(book)
             elif number in self._ending:
-                await self._finish(book, "ended early by its host")
+                await self.finish(book, "ended early by its host")
             elif book.round >= book.rounds:
-                await self._finish(book, "all rounds played")
+                await self.finish(book, "all rounds played")
             else:
                 await self._pause_the_absent(book)
                 try:
                     seating = book.next_seating()
                 except (BookError, ValueError) as exc:
-                    await self._finish(book, str(exc))
+                    await self.finish(book, str(exc))
                     continue
-                await self._log(book, "seated", seated_entry(seating))
-                self._push(book)
+                await self.record(book, "seated", seated_entry(seating))
+                self.push(book)
 
     async def _pause_the_absent(self, book: Book) -> None:
         """Whoever is not connected when a round is seated is paused: not seated until
         he says he is back (``enter``)."""
         for entrant in list(book.entrants.values()):
             if not (entrant.withdrawn or entrant.paused or self.present(entrant.name)):
-                await self._log(book, "paused", {"name": entrant.name})
+                await self.record(book, "paused", {"name": entrant.name})
 
-    def _push(self, book: Book) -> None:
+    def push(self, book: Book) -> None:
         """The tournament as it stands now, to each entrant and the host (no polling)."""
         message = tournament_message(book)
         for name in {*book.entrants, book.host}:
             self.tell(name, message)
 
-    async def _open_round(self, book: Book) -> None:
+    async def open_round(self, book: Book) -> None:
         """Open every table of the round not opened yet, tell each player his, and start
         them together after the countdown."""
         steward = Steward(book.number)
@@ -436,9 +468,10 @@ class Tournaments:
         for at in book.current_tables():
             for seat, name in enumerate(at.seats):
                 if name is not None and at.table is not None:
+                    when = "" if book.format == ARENA else f" for round {book.round}"
                     text = (
-                        f"your table for round {book.round} of tournament {book.number}"
-                        f" is {at.table} (seat {seat}): join {at.table}"
+                        f"your table{when} of tournament {book.number} is {at.table}"
+                        f" (seat {seat}): join {at.table}"
                     )
                     self.tell(name, wire.notice(text, table=at.table))
         await trio.sleep(self.countdown_seconds)
@@ -466,33 +499,30 @@ class Tournaments:
             while not book.round_over():  # every game still running ends as it stands
                 for at in book.current_tables():
                     if at.result is None and at.table is not None:
-                        self._end_game(at.table)
+                        self.end_game_at(at.table)
                 with trio.move_on_after(5.0):
                     await self._until_round_over(book, ending_too=False)
-                if not book.round_over() and self._stuck(book):
-                    await self._score_lost_tables(book)
+                if not book.round_over() and self.stuck(book):
+                    await self.score_lost_tables(book)
         finally:
             self._capped.discard(number)
 
-    async def _score_lost_tables(self, book: Book) -> None:
+    async def score_lost_tables(self, book: Book) -> None:
         """A table gone before its game's end was heard (it failed) scores as a tie of
         everyone at it, so the round can end."""
-        for at in book.current_tables():
-            if at.result is None:
+        for at in book.running_tables():
+            if at.table is not None and self.lobby.get(at.table) is None:
                 seats = len(at.seats)
-                data = {"round": book.round, "index": at.index, "table": at.table,
+                data = {"round": at.round, "index": at.index, "table": at.table,
                         "places": [0] * seats, "scores": [0] * seats,
                         "outcome": "lost"}  # fmt: skip
-                await self._log(book, "played", data)
+                await self.record(book, "played", data)
 
-    def _stuck(self, book: Book) -> bool:
-        """Whether every unfinished table of the round is gone (closed before its end was
-        heard): the round cannot finish by itself, so its missing games score nothing."""
-        return all(
-            at.table is None or self.lobby.get(at.table) is None
-            for at in book.current_tables()
-            if at.result is None
-        )
+    def stuck(self, book: Book) -> bool:
+        """Whether every table still to be scored is gone (closed before its end was
+        heard): nothing will end it, so ``score_lost_tables`` does."""
+        return all(at.table is None or self.lobby.get(at.table) is None
+                   for at in book.running_tables())  # fmt: skip
 
     def _notice_cap(self, table_id: int) -> None:
         table = self.lobby.get(table_id)
@@ -505,13 +535,13 @@ class Tournaments:
             event = self._wake.setdefault(book.number, trio.Event())
             await event.wait()
 
-    async def _finish(self, book: Book, reason: str) -> None:
-        await self._log(book, "ended", {"reason": reason})
+    async def finish(self, book: Book, reason: str) -> None:
+        await self.record(book, "ended", {"reason": reason})
         table = book.standings()
         winner = table[0].name if table else "nobody"
         text = f"tournament {book.number} is over ({reason}): {winner} wins"
         for name in {*book.entrants, book.host}:
             self.tell(name, wire.notice(text))
-        self._push(book)
+        self.push(book)
         self._ending.discard(book.number)
         log.info("%s", text)

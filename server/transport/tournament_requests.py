@@ -71,15 +71,20 @@ async def create_tournament(session: ClientSession, msg: m.CreateTournament) -> 
             minutes=msg.minutes,
             seats=msg.seats,
             sizes=None if msg.seats is None else (msg.seats,),
+            format=msg.format,
+            wait_seconds=float(msg.wait),
         )
     except BookError as exc:
         session.deliver(wire.error(msg.id, exc.code, str(exc)))
         return
-    rounds = f"{book.rounds} rounds" if book.rounds else "rounds as the players call for"
+    if book.format == "arena":
+        shape = f"an arena of {book.minutes:g} minutes"
+    else:
+        rounds = f"{book.rounds} rounds" if book.rounds else "rounds as the players call for"
+        shape = f"{rounds} of {book.minutes:g} minutes"
     text = (
-        f"tournament {book.number} is open: {book.ruleset}, {rounds} of {book.minutes:g}"
-        f" minutes; players type: enter {book.number}; you start it: tournament"
-        f" {book.number} start"
+        f"tournament {book.number} is open: {book.ruleset}, {shape}; players type: enter"
+        f" {book.number}; you start it: tournament {book.number} start"
     )
     session.deliver(wire.ok(msg.id, None, text))
 

@@ -139,13 +139,17 @@ def test_repeats_never_worse_than_block_over_a_run(count: int, size: int, seed: 
     assert swiss_total <= block_total
 
 
-@settings(max_examples=80, deadline=None)
-@given(st.integers(1, 20), st.integers(0, 10**6), st.booleans())
+@settings(max_examples=120, deadline=None)
+@given(
+    st.integers(1, 20),
+    st.integers(0, 10**6),
+    st.booleans(),
+    st.sampled_from([SeatRule.between(2, 4), SeatRule.only([4]), SeatRule.only([2, 4])]),
+)
 def test_arena_seats_free_people_once_never_the_last_group(
-    count: int, seed: int, fill: bool
+    count: int, seed: int, fill: bool, rule: SeatRule
 ) -> None:
     players = _players(count, seed)
-    rule = SeatRule.between(2, 4)
     names = [p.name for p in players]
     last = {n: frozenset(names[i - i % 4 : i - i % 4 + 4]) for i, n in enumerate(names)}
     seating = seat_free(players, rule, last_group=last, seed=seed, serial=3, fill=fill)

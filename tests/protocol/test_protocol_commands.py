@@ -77,6 +77,10 @@ CASES = [
         "host kilodney rounds=4 minutes=20 seats=5",
         m.CreateTournament(ruleset="kilodney", rounds=4, minutes=20, seats=5),
     ),
+    (
+        "host abbott format=arena minutes=60 wait=20",
+        m.CreateTournament(ruleset="abbott", format="arena", minutes=60, wait=20),
+    ),
     ("enter 2", m.EnterTournament(tournament=2)),
     ("withdraw", m.Withdraw()),
     ("withdraw 2", m.Withdraw(tournament=2)),
