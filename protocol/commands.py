@@ -480,19 +480,33 @@ def _admin(args: list[str], rest: str, table: str | None) -> Message:
 
 
 # ------------------------------------------------------------- tournaments
-_HOST_USAGE = "host RULESET [format=swiss|arena] [rounds=N] [minutes=N] [seats=N] [wait=N]"
+_HOST_USAGE = (
+    "host RULESET [format=swiss|arena] [rounds=N] [minutes=N] [seats=N] [wait=N]"
+    " [strength=true] [apart=NAME+NAME,...]"
+)
 
 
 def _host(args: list[str], rest: str, table: str | None) -> Message:
     if not args:
         raise _usage(_HOST_USAGE)
     options = parse_options(args[1:], _HOST_USAGE)
-    unknown = sorted(set(options) - {"rounds", "minutes", "seats", "wait", "format"})
+    known = {"rounds", "minutes", "seats", "wait", "format", "strength", "apart"}
+    unknown = sorted(set(options) - known)
     if unknown:
         raise CommandError(f"unknown setting {unknown[0]!r}; usage: {_HOST_USAGE}")
     counts: dict[str, Any] = {}
     if "format" in options:
         counts["format"] = str(options.pop("format"))
+    if "strength" in options:
+        strength = options.pop("strength")
+        if not isinstance(strength, bool):
+            raise CommandError(f"strength is true or false; usage: {_HOST_USAGE}")
+        counts["by_strength"] = strength
+    if "apart" in options:
+        pairs = [p.split("+") for p in str(options.pop("apart")).split(",")]
+        if any(len(p) != 2 or not all(p) for p in pairs):
+            raise CommandError(f"apart is NAME+NAME pairs, by commas; usage: {_HOST_USAGE}")
+        counts["apart"] = tuple(" ".join(p) for p in pairs)
     for key, value in options.items():
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise CommandError(f"{key} must be a whole number; usage: {_HOST_USAGE}")
@@ -518,9 +532,11 @@ def _enter(args: list[str], rest: str, table: str | None) -> Message:
 
 
 def _withdraw(args: list[str], rest: str, table: str | None) -> Message:
-    if len(args) > 1:
-        raise _usage("withdraw [N]")
-    return Withdraw(tournament=_int(args[0], "N", "withdraw [N]") if args else None)
+    usage = "withdraw [N [NAME]]"
+    if len(args) > 2:
+        raise _usage(usage)
+    number = _int(args[0], "N", usage) if args else None
+    return Withdraw(tournament=number, name=args[1] if len(args) == 2 else None)
 
 
 def _sitout(args: list[str], rest: str, table: str | None) -> Message:
@@ -544,8 +560,8 @@ TOURNAMENT_COMMANDS: tuple[Command, ...] = (
             " the players plus one), or an arena of minutes", "lobby", _host),
     Command("enter", "enter N", "enter tournament N (or say you are back after a pause)",
             "lobby", _enter),
-    Command("withdraw", "withdraw [N]", "leave your tournament for good; your points stay",
-            "lobby", _withdraw),
+    Command("withdraw", "withdraw [N [NAME]]", "leave your tournament for good, your points"
+            " kept (its host: drop NAME)", "lobby", _withdraw),
     Command("sitout", "sitout [N]", "sit out your tournament's next rounds until you enter"
             " it again", "lobby", _sitout),
     Command("standings", "standings [N]", "your tournament's standings (or tournament N's)",
@@ -971,9 +987,11 @@ _LOBBY_FORMS: dict[type[Message], Callable[[Any], str]] = {
     CreateTournament: lambda m: _join_words(
         "host", m.ruleset, f"format={m.format}", f"rounds={m.rounds}", f"minutes={m.minutes}",
         "" if m.seats is None else f"seats={m.seats}", f"wait={m.wait}",
+        "strength=true" if m.by_strength else "",
+        "apart=" + ",".join(p.replace(" ", "+") for p in m.apart) if m.apart else "",
     ),
     EnterTournament: lambda m: f"enter {m.tournament}",
-    Withdraw: lambda m: _join_words("withdraw", _opt(m.tournament)),
+    Withdraw: lambda m: _join_words("withdraw", _opt(m.tournament), m.name or ""),
     StartTournament: lambda m: f"tournament {m.tournament} start",
     EndTournament: lambda m: f"tournament {m.tournament} end",
     SitOut: lambda m: _join_words("sitout", _opt(m.tournament)),

@@ -1254,7 +1254,8 @@ class CreateTournament(Message):
     ``arena`` (tables started as players are free for ``minutes``, bots filling for one
     who waited ``wait`` seconds); tables of ``seats`` each, bots filling where no split
     fits (null: any size the ruleset allows, 4 preferred where it may be, else its
-    most). Reply: ``ok``."""
+    most); round 1 ``by_strength`` (the strongest together) or mixed; ``apart``: pairs
+    never seated together, each line two names. Reply: ``ok``."""
 
     ruleset: Word
     rounds: Count = 0
@@ -1262,6 +1263,8 @@ class CreateTournament(Message):
     seats: OptCount = None
     format: Word = "swiss"
     wait: Count = 25
+    by_strength: Bool = False
+    apart: Lines = ()
     id: Id = field(default=None, kw_only=True)
 
 
@@ -1278,9 +1281,10 @@ class EnterTournament(Message):
 @dataclass(frozen=True, slots=True)
 class Withdraw(Message):
     """Leave a tournament for good, keeping the points earned (``None``: the one you
-    play in). Reply: ``ok``."""
+    play in); its host (or an operator) drops a player by ``name``. Reply: ``ok``."""
 
     tournament: OptCount = None
+    name: OptWord = None
     id: Id = field(default=None, kw_only=True)
 
 

@@ -256,12 +256,18 @@ class Tournaments:
         await self.record(book, "entered", {"name": name, "rating": rating, "round": first})
         return book
 
-    async def withdraw(self, number: int, name: str) -> Book:
-        """``name`` leaves tournament ``number`` for good (his points stay)."""
+    async def withdraw(
+        self, number: int, name: str, by: str | None = None, operator: bool = False
+    ) -> Book:
+        """``name`` leaves tournament ``number`` for good (his points stay); ``by``
+        another than he: the host (or an operator) drops him."""
         book = self.get(number)
+        if by is not None and by != name and not (operator or by == book.host):
+            why = f"only the host ({book.host}) drops a player from tournament {number}"
+            raise BookError(why, "not_master")
         entrant = book.entrants.get(name)
         if entrant is None or entrant.withdrawn:
-            raise BookError(f"you are not in tournament {number}")
+            raise BookError(f"{name} is not in tournament {number}")
         await self.record(book, "withdrew", {"name": name})
         return book
 

@@ -63,6 +63,10 @@ async def get_tournament(session: ClientSession, msg: m.GetTournament) -> None:
 async def create_tournament(session: ClientSession, msg: m.CreateTournament) -> None:
     if (service := _service(session, msg.id)) is None or (name := _named(session, msg.id)) is None:
         return
+    pairs = [tuple(line.split()) for line in msg.apart]
+    if any(len(p) != 2 for p in pairs):
+        session.deliver(wire.error(msg.id, "bad_options", "apart: each pair is two names"))
+        return
     try:
         book = await service.create(
             name,
@@ -73,6 +77,8 @@ async def create_tournament(session: ClientSession, msg: m.CreateTournament) -> 
             sizes=None if msg.seats is None else (msg.seats,),
             format=msg.format,
             wait_seconds=float(msg.wait),
+            by_strength=msg.by_strength,
+            forbidden=[(a, b) for a, b in pairs],
         )
     except BookError as exc:
         session.deliver(wire.error(msg.id, exc.code, str(exc)))
@@ -118,11 +124,14 @@ async def withdraw(session: ClientSession, msg: m.Withdraw) -> None:
     if (service := _service(session, msg.id)) is None or (name := _named(session, msg.id)) is None:
         return
     try:
-        book = await service.withdraw(_mine(service, session, msg.tournament).number, name)
+        number = _mine(service, session, msg.tournament).number
+        who = msg.name or name
+        book = await service.withdraw(number, who, by=name, operator=session.operator)
     except BookError as exc:
         session.deliver(wire.error(msg.id, exc.code, str(exc)))
         return
-    text = f"you withdrew from tournament {book.number}; your points stay in the standings"
+    whose = "you withdrew" if who == name else f"{who} is dropped"
+    text = f"{whose} from tournament {book.number}; the points earned stay in the standings"
     session.deliver(wire.ok(msg.id, None, text))
 
 

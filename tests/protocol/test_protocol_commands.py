@@ -84,6 +84,11 @@ CASES = [
     ("enter 2", m.EnterTournament(tournament=2)),
     ("withdraw", m.Withdraw()),
     ("withdraw 2", m.Withdraw(tournament=2)),
+    ("withdraw 2 bob", m.Withdraw(tournament=2, name="bob")),
+    (
+        "host switch strength=true apart=ann+bob,cy+dee",
+        m.CreateTournament(ruleset="switch", by_strength=True, apart=("ann bob", "cy dee")),
+    ),
     ("start", m.StartGame(table=T)),
     ("pause", m.PauseGame(table=T)),
     ("bot 2", m.SeatBot(table=T, seat=2)),

@@ -1,6 +1,7 @@
 """People come and go in a tournament: one withdraws (his points stay), one enters late
 (the rounds' average for the rounds he missed), one sits out and comes back, one drops
-and is paused, and the host ends it early (the running game scored as it stands)."""
+and is paused, the host drops one, and the host ends it early (the running game scored
+as it stands)."""
 
 from __future__ import annotations
 
@@ -77,6 +78,10 @@ async def test_withdraw_late_entry_sit_out_drop_and_an_early_end() -> None:
                     round2.start_soon(play, c[n], book, n, i)
         await round_open(book, 3)
         assert people(book) == {"ann", "bob", "cy", "eve"}
+        dropping = await c["ann"].request(m.Withdraw(tournament=1, name="bob"))
+        assert isinstance(dropping, m.Error) and dropping.code == "not_master"
+        await ok(host, m.Withdraw(tournament=1, name="bob"))  # the host drops a player
+        assert book.entrants["bob"].withdrawn
         refused = await c["ann"].request(m.EndTournament(tournament=1))
         assert isinstance(refused, m.Error) and refused.code == "not_master"
         await ok(host, m.EndTournament(tournament=1))
