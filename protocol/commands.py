@@ -482,7 +482,7 @@ def _admin(args: list[str], rest: str, table: str | None) -> Message:
 # ------------------------------------------------------------- tournaments
 _HOST_USAGE = (
     "host RULESET [format=swiss|arena] [rounds=N] [minutes=N] [seats=N] [wait=N]"
-    " [strength=true] [apart=NAME+NAME,...]"
+    " [strength=true] [apart=NAME+NAME,...] [final=N]"
 )
 
 
@@ -490,7 +490,7 @@ def _host(args: list[str], rest: str, table: str | None) -> Message:
     if not args:
         raise _usage(_HOST_USAGE)
     options = parse_options(args[1:], _HOST_USAGE)
-    known = {"rounds", "minutes", "seats", "wait", "format", "strength", "apart"}
+    known = {"rounds", "minutes", "seats", "wait", "format", "strength", "apart", "final"}
     unknown = sorted(set(options) - known)
     if unknown:
         raise CommandError(f"unknown setting {unknown[0]!r}; usage: {_HOST_USAGE}")
@@ -989,6 +989,7 @@ _LOBBY_FORMS: dict[type[Message], Callable[[Any], str]] = {
         "" if m.seats is None else f"seats={m.seats}", f"wait={m.wait}",
         "strength=true" if m.by_strength else "",
         "apart=" + ",".join(p.replace(" ", "+") for p in m.apart) if m.apart else "",
+        f"final={m.final}" if m.final else "",
     ),
     EnterTournament: lambda m: f"enter {m.tournament}",
     Withdraw: lambda m: _join_words("withdraw", _opt(m.tournament), m.name or ""),

@@ -1255,7 +1255,8 @@ class CreateTournament(Message):
     who waited ``wait`` seconds); tables of ``seats`` each, bots filling where no split
     fits (null: any size the ruleset allows, 4 preferred where it may be, else its
     most); round 1 ``by_strength`` (the strongest together) or mixed; ``apart``: pairs
-    never seated together, each line two names. Reply: ``ok``."""
+    never seated together, each line two names; ``final``: the top ``final`` of the
+    standings play one last game that decides the winner (0: none). Reply: ``ok``."""
 
     ruleset: Word
     rounds: Count = 0
@@ -1265,6 +1266,7 @@ class CreateTournament(Message):
     wait: Count = 25
     by_strength: Bool = False
     apart: Lines = ()
+    final: Count = 0
     id: Id = field(default=None, kw_only=True)
 
 

@@ -51,8 +51,6 @@ class ArenaHost(Protocol):
 
     async def score_lost_tables(self, book: Book) -> None: ...
 
-    async def finish(self, book: Book, reason: str) -> None: ...
-
 
 def seconds_left(book: Book) -> float:
     """The arena's time left, on the wall clock from its start."""
@@ -60,8 +58,9 @@ def seconds_left(book: Book) -> float:
     return max(0.0, book.minutes * 60 - (time.time() - started))
 
 
-async def run_arena(host: ArenaHost, book: Book) -> None:
-    """Seat whoever is free until the time is up, then end what still runs."""
+async def run_arena(host: ArenaHost, book: Book) -> str:
+    """Seat whoever is free until the time is up, then end what still runs; why it
+    ended (the final table, if any, and the end are the service's)."""
     end_at = trio.current_time() + seconds_left(book)
     if any(t.table is None for t in book.current_tables()):  # a restart mid-opening
         await host.open_round(book)
@@ -79,8 +78,7 @@ async def run_arena(host: ArenaHost, book: Book) -> None:
                 await host.changed(book.number)
         if book.running_tables() and host.stuck(book):
             await host.score_lost_tables(book)
-    reason = "ended early by its host" if host.ending(book.number) else "the arena's time is up"
-    await host.finish(book, reason)
+    return "ended early by its host" if host.ending(book.number) else "the arena's time is up"
 
 
 async def _seat_the_free(host: ArenaHost, book: Book, waiting: dict[str, float]) -> None:

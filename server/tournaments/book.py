@@ -14,12 +14,13 @@ The entries and their data:
   ruleset, table sizes (``sizes``, ``preferred``, ``max_bots``), ``rounds``, the
   round's time cap ``minutes`` (an arena's length), ``wait_seconds`` (an arena's wait
   before bots fill), ``seed``, ``by_strength`` and ``forbidden`` pairs, the tables'
-  ``options``;
+  ``options``, ``final`` (the players of a final table after the rounds; 0: none);
 - ``entered`` (``name``, ``rating``, ``round``: the first round he can play),
   ``withdrew``, ``paused``, ``back`` (``name``);
 - ``started``: the host started it (``rounds``: fixed now, if the host left it open);
 - ``seated``: a round's tables (``round``, ``tables``: each ``people`` and ``bots``);
   in an arena each seating of whoever is free is a "round" of its own, numbered on;
+  the final table's round says ``final``;
 - ``opened``: the server table a round's table is played at (``round``, ``index``,
   ``table``), in the transaction that creates it;
 - ``played``: a table's game ended (``round``, ``index``, ``places``, ``scores``,
@@ -94,6 +95,8 @@ class Book:
     entrants: dict[str, Entrant] = field(default_factory=dict)
     played_rounds: list[list[RoundTable]] = field(default_factory=list)
     ended: str | None = None
+    final: int = 0  #: players at the final table (0: no final)
+    final_round: int | None = None  #: the final table's round, once seated
     started: bool = False
     entries: int = 0
 
@@ -117,6 +120,7 @@ class Book:
                     bool(data.get("by_strength", False)),
                 )
                 self.table_options = dict(data.get("options", {}))
+                self.final = int(data.get("final", 0))
             case "entered":
                 name = data["name"]
                 self.entrants[name] = Entrant(name, float(data["rating"]), int(data["round"]))
@@ -136,6 +140,8 @@ class Book:
                         for i, t in enumerate(data["tables"])
                     ]
                 )
+                if data.get("final"):
+                    self.final_round = data["round"]
             case "opened":
                 self.played_rounds[data["round"] - 1][data["index"]].table = int(data["table"])
             case "played":
@@ -237,6 +243,30 @@ class Book:
             options=self.options,
         )
 
+    def final_seating(self) -> Seating:
+        """The final table: the top ``final`` of the standings still in, at the smallest
+        table that seats them (as many as the largest seats), bots in its other seats."""
+        if self.final < 2:
+            raise BookError("this tournament has no final table")
+        top = [s.name for s in self.standings() if not self.entrants[s.name].withdrawn]
+        people = tuple(top[: min(self.final, self.rule.sizes[-1])])
+        if not people:
+            raise BookError("nobody is left for the final table")
+        seats = next(size for size in self.rule.sizes if size >= len(people))
+        return Seating(self.round + 1, (Table(people, seats - len(people)),))
+
+    def winner(self) -> str | None:
+        """The winner of the night: the person placed best at the final table if one was
+        played (ties by the standings), else the first of the standings."""
+        order = [s.name for s in self.standings()]
+        if self.final_round is not None:
+            (final,) = self.played_rounds[self.final_round - 1]
+            if final.result is not None:  # the best placed person (a bot wins nothing)
+                seats = zip(final.seats, final.result.places, strict=True)
+                placed = [(p, order.index(n)) for n, p in seats if n is not None]
+                return order[min(placed)[1]]
+        return order[0] if order else None
+
     def summary(self) -> dict[str, Any]:
         """The tournament as the lobby lists it."""
         return {
@@ -248,15 +278,20 @@ class Book:
             "round": self.round,
             "rounds": self.rounds,
             "state": self.state,
+            "final": self.final,
+            "winner": self.winner() if self.state == OVER else None,
         }
 
 
-def seated_entry(seating: Seating) -> dict[str, Any]:
+def seated_entry(seating: Seating, final: bool = False) -> dict[str, Any]:
     """The ``seated`` entry's data for a round's tables."""
-    return {
+    data: dict[str, Any] = {
         "round": seating.round,
         "tables": [{"people": list(t.people), "bots": t.bots} for t in seating.tables],
     }
+    if final:
+        data["final"] = True
+    return data
 
 
 def table_of_seating(table: Table) -> tuple[str | None, ...]:

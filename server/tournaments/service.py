@@ -33,6 +33,7 @@ import trio
 import engine
 from engine.strategies import default_strategy
 from engine.tournament import SeatRule
+from engine.tournament.swiss import Seating
 from protocol import messages as m
 from server.core import wire
 from server.core.commands import EndGame, Start
@@ -174,6 +175,7 @@ class Tournaments:
         options: dict[str, Any] | None = None,
         format: str = SWISS,
         wait_seconds: float = ARENA_WAIT_SECONDS,
+        final: int = 0,
     ) -> Book:
         """A new Swiss tournament hosted by ``host`` (``BookError`` says why not), of
         ``rounds`` (0: ``default_rounds`` of the players entered when it starts):
@@ -205,7 +207,10 @@ class Tournaments:
             SeatRule(sizes, preferred, max_bots)
         except ValueError as exc:
             raise BookError(str(exc), "bad_options") from None
+        if final == 1 or final < 0:
+            raise BookError("a final table seats 2 players or more (0: no final)", "bad_options")
         data = {
+            "final": final,
             "format": format,
             "wait_seconds": wait_seconds,
             "host": host,
@@ -406,8 +411,9 @@ class Tournaments:
     async def _run_one(self, number: int) -> None:
         book = self.books[number]
         await self._started_event(number).wait()
-        if book.format == ARENA and book.state != OVER:
-            await run_arena(self, book)
+        reason = "all rounds played"
+        if book.format == ARENA and book.state != OVER and book.final_round is None:
+            reason = await run_arena(self, book)
         while book.state != OVER:
             if book.round and not book.round_over():
                 if number not in self._ending:
@@ -415,8 +421,11 @@ class Tournaments:
                 await self._play_round(book)
             elif number in self._ending:
                 await self.finish(book, "ended early by its host")
-            elif book.round >= book.rounds:
-                await self.finish(book, "all rounds played")
+            elif book.format == ARENA or book.round >= book.rounds:
+                if book.final >= 2 and book.final_round is None:
+                    await self._seat(book, book.final_seating(), final=True)
+                else:
+                    await self.finish(book, reason)
             else:
                 await self._pause_the_absent(book)
                 try:
@@ -424,8 +433,11 @@ class Tournaments:
                 except (BookError, ValueError) as exc:
                     await self.finish(book, str(exc))
                     continue
-                await self.record(book, "seated", seated_entry(seating))
-                self.push(book)
+                await self._seat(book, seating)
+
+    async def _seat(self, book: Book, seating: Seating, final: bool = False) -> None:
+        await self.record(book, "seated", seated_entry(seating, final))
+        self.push(book)
 
     async def _pause_the_absent(self, book: Book) -> None:
         """Whoever is not connected when a round is seated is paused: not seated until
@@ -543,8 +555,7 @@ class Tournaments:
 
     async def finish(self, book: Book, reason: str) -> None:
         await self.record(book, "ended", {"reason": reason})
-        table = book.standings()
-        winner = table[0].name if table else "nobody"
+        winner = book.winner() or "nobody"
         text = f"tournament {book.number} is over ({reason}): {winner} wins"
         for name in {*book.entrants, book.host}:
             self.tell(name, wire.notice(text))

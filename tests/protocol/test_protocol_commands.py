@@ -85,6 +85,7 @@ CASES = [
     ("withdraw", m.Withdraw()),
     ("withdraw 2", m.Withdraw(tournament=2)),
     ("withdraw 2 bob", m.Withdraw(tournament=2, name="bob")),
+    ("host kilodney final=4", m.CreateTournament(ruleset="kilodney", final=4)),
     (
         "host switch strength=true apart=ann+bob,cy+dee",
         m.CreateTournament(ruleset="switch", by_strength=True, apart=("ann bob", "cy dee")),

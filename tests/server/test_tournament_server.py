@@ -130,3 +130,39 @@ async def test_a_round_out_of_time_ends_each_game_at_its_hand_end_scored_as_it_s
         for client in clients:
             await client.aclose()
         server.shutdown()
+
+
+async def test_a_final_table_of_the_top_two_decides_the_winner() -> None:
+    store = MemoryStore()
+    server = Server(CONFIG, store)
+    names = [f"f{i}" for i in range(4)]
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(server.serve)
+        clients = [await Client.connect(port, n) for n in names]
+        host = await Client.connect(port, "host")
+        made = await host.request(m.CreateTournament(ruleset="switch", rounds=1, seats=4, final=2))
+        assert isinstance(made, m.Ok), made
+        for client in clients:
+            assert isinstance(await client.request(m.EnterTournament(tournament=1)), m.Ok)
+        book = server.tournaments.get(1)
+        with trio.fail_after(60):
+            async with trio.open_nursery() as players:
+                for i, client in enumerate(clients):
+                    players.start_soon(attend, client, 2, i)
+                assert isinstance(await host.request(m.StartTournament(tournament=1)), m.Ok)
+        assert book.state == OVER and book.final_round == 2
+        (final,) = book.played_rounds[1]
+        top_two = [s.name for s in standings(names, book.results()[:1])][:2]
+        assert [p for p in final.seats if p] == top_two and final.seats.count(None) == 2
+        assert final.result is not None
+        people = [(p, n) for n, p in zip(final.seats, final.result.places, strict=True) if n]
+        best = min(p for p, _ in people)
+        assert book.winner() in [n for p, n in people if p == best]  # a bot wins nothing
+        over = [x for x in clients[0].inbox if isinstance(x, m.Notice) and "is over" in x.text]
+        assert over and over[-1].text.endswith(f"{book.winner()} wins")
+        listed = await host.request(m.ListTournaments())
+        assert isinstance(listed, m.Tournaments)
+        assert listed.tournaments[0]["winner"] == book.winner()
+        for client in [*clients, host]:
+            await client.aclose()
+        server.shutdown()
