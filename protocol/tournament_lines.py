@@ -26,10 +26,21 @@ def _summary(t: dict[str, Any]) -> str:
     state = t.get("state")
     rounds = t.get("rounds") or "?"
     where = f"round {t.get('round')} of {rounds}" if state != "waiting" else f"{rounds} rounds"
+    if t.get("format") == "arena":
+        where = "an arena"
+    if t.get("time_left") is not None:
+        where += f", {_clock(int(t['time_left']))} left"
+    if t.get("winner"):
+        where += f"{DOT}{t['winner']} won"
     return (
         f"{t.get('ruleset')}, {t.get('format', 'swiss')}, {state}{DOT}{where}"
         f"{DOT}{t.get('players')} players{DOT}host {t.get('host')}"
     )
+
+
+def _clock(seconds: int) -> str:
+    """``75`` -> ``1:15``."""
+    return f"{seconds // 60}:{seconds % 60:02d}"
 
 
 def tournaments_lines(msg: Tournaments) -> list[str]:

@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.tournament import TIEBREAKS, Standing
 from protocol import messages as m
-from server.tournaments.book import Book
+from server.tournaments.book import ARENA, Book
 
 
 def standing_map(s: Standing, book: Book) -> dict[str, Any]:
@@ -30,8 +30,12 @@ def standing_map(s: Standing, book: Book) -> dict[str, Any]:
     }
 
 
-def tournament_message(book: Book, req: int | None = None) -> m.Message:
-    """The ``tournament`` reply: summary, standings, the round's tables, tiebreaks."""
+def tournament_message(
+    book: Book, req: int | None = None, time_left: float | None = None
+) -> m.Message:
+    """The ``tournament`` reply: summary (with the round's, or the arena's, seconds left),
+    standings, the round's tables (an arena's: every table running), tiebreaks."""
+    shown = book.running_tables() if book.format == ARENA else book.current_tables()
     tables = [
         {
             "index": t.index,
@@ -39,11 +43,13 @@ def tournament_message(book: Book, req: int | None = None) -> m.Message:
             "players": [name or "bot" for name in t.seats],
             "over": t.result is not None,
         }
-        for t in book.current_tables()
+        for t in shown
     ]
+    summary = book.summary()
+    summary["time_left"] = None if time_left is None else max(0, round(time_left))
     return m.Tournament(
         tournament=book.number,
-        summary=book.summary(),
+        summary=summary,
         standings=tuple(standing_map(s, book) for s in book.standings()),
         tables=tuple(tables),
         tiebreaks=tuple({"name": name, "how": how} for name, how in TIEBREAKS),

@@ -41,8 +41,17 @@ from server.store.base import Store, TournamentLogged
 from server.tables.events import GameEnded, HandEnded, TableEvents, Transaction
 from server.tables.lobby import Lobby
 from server.tables.table import WAITING as TABLE_WAITING
-from server.tournaments.arena_run import run_arena
-from server.tournaments.book import ARENA, OVER, SWISS, WAITING, Book, BookError, seated_entry
+from server.tournaments.arena_run import run_arena, seconds_left
+from server.tournaments.book import (
+    ARENA,
+    OVER,
+    PLAYING,
+    SWISS,
+    WAITING,
+    Book,
+    BookError,
+    seated_entry,
+)
 from server.tournaments.messages import tournament_message
 
 log = logging.getLogger("switchboard.tournaments")
@@ -130,6 +139,7 @@ class Tournaments:
         self._started: dict[int, trio.Event] = {}
         self._capped: set[int] = set()  #: tournaments whose round ran out of time
         self._ending: set[int] = set()  #: tournaments their host is ending early
+        self._deadlines: dict[int, float] = {}  #: a Swiss round's time cap (trio's clock)
         self._nursery: trio.Nursery | None = None
         for number, entries in sorted((logs or {}).items()):
             book = Book(number)
@@ -338,6 +348,22 @@ class Tournaments:
             book.apply(kind, data)
         self._changed(book.number)
 
+    def time_left(self, number: int) -> float | None:
+        """Seconds left in the round under way (an arena: in the arena); None: none runs."""
+        book = self.get(number)
+        if book.state != PLAYING:
+            return None
+        if book.format == ARENA:
+            return seconds_left(book)
+        deadline = self._deadlines.get(number)
+        if deadline is None or book.round_over():
+            return None
+        return max(0.0, deadline - trio.current_time())
+
+    def message(self, book: Book, req: int | None = None) -> m.Message:
+        """The ``tournament`` message for ``book`` as it stands now."""
+        return tournament_message(book, req, self.time_left(book.number))
+
     def ending(self, number: int) -> bool:
         """Whether the host is ending tournament ``number`` early."""
         return number in self._ending
@@ -448,7 +474,7 @@ class Tournaments:
 
     def push(self, book: Book) -> None:
         """The tournament as it stands now, to each entrant and the host (no polling)."""
-        message = tournament_message(book)
+        message = self.message(book)
         for name in {*book.entrants, book.host}:
             self.tell(name, message)
 
@@ -502,7 +528,8 @@ class Tournaments:
         """Wait for every table of the round to end; at the cap, end each at its hand's
         end (or at once, a grace later); when the host ends the tournament, at once."""
         number = book.number
-        with trio.move_on_after(book.minutes * 60):
+        self._deadlines[number] = trio.current_time() + book.minutes * 60
+        with trio.move_on_at(self._deadlines[number]):
             await self._until_round_over(book)
         if book.round_over():
             return

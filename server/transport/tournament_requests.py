@@ -2,7 +2,7 @@
 
 Each handler answers through ``session.deliver``; the work is the tournaments
 service's (``server.tournaments.service``), whose ``BookError`` carries the wire
-error code; the ``tournament`` reply is built by ``server.tournaments.messages``.
+error code; the ``tournament`` reply is the service's (``Tournaments.message``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import engine
 from protocol import messages as m
 from server.core import wire
 from server.tournaments.book import Book, BookError
-from server.tournaments.messages import tournament_message
 from server.tournaments.service import Tournaments
 from server.transport.session import ClientSession
 
@@ -55,7 +54,7 @@ async def get_tournament(session: ClientSession, msg: m.GetTournament) -> None:
     if (service := _service(session, msg.id)) is None:
         return
     try:
-        session.deliver(tournament_message(_mine(service, session, msg.tournament), msg.id))
+        session.deliver(service.message(_mine(service, session, msg.tournament), msg.id))
     except BookError as exc:
         session.deliver(wire.error(msg.id, exc.code, str(exc)))
 

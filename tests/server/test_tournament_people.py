@@ -59,6 +59,10 @@ async def test_withdraw_late_entry_sit_out_drop_and_an_early_end() -> None:
         await round_open(book, 1)
         assert people(book) == {"ann", "bob", "cy", "dee"}
         # during round 1 (nobody has sat down: its game waits for them)
+        shown = await c["ann"].request(m.GetTournament())  # yours: the one you play in
+        assert isinstance(shown, m.Tournament) and shown.tournament == 1
+        assert 0 < shown.summary["time_left"] <= 30 * 60  # the round's cap, counting down
+        assert [t["players"] for t in shown.tables] == [list(book.current_tables()[0].seats)]
         await ok(c["dee"], m.Withdraw())
         await ok(c["eve"], m.EnterTournament(tournament=1))  # late: plays from round 2
         await ok(c["fay"], m.EnterTournament(tournament=1))
