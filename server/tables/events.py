@@ -62,7 +62,7 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.game import Game
 from engine.places import outcome_places, places_from_scores
@@ -149,6 +149,7 @@ class TableClosed:
 
 
 TableEvent = GameStarted | HandEnded | GameEnded | SeatChanged | TableClosed
+E = TypeVar("E", GameStarted, HandEnded, GameEnded, SeatChanged, TableClosed)
 
 
 @dataclass(slots=True)
@@ -161,13 +162,13 @@ class Transaction:
     writes: list[Any]
     notices: list[str] = field(default_factory=list)
 
-    def of(self, kind: type[Any]) -> list[Any]:
+    def of(self, kind: type[E]) -> list[E]:
         """The events of ``kind`` this transaction records."""
         return [e for e in self.events if isinstance(e, kind)]
 
 
 #: Hears an event once it is durable (``TableEvents.listen``).
-Listener = Callable[[Any], None]
+Listener = Callable[[TableEvent], None]
 #: Joins the transaction that records events (``TableEvents.join``).
 Joining = Callable[[Transaction], AbstractAsyncContextManager[None]]
 #: A table's way to make writes durable (``Table.commit``: ``StoreError`` if refused).

@@ -86,10 +86,10 @@ class Prizes:
     def _plan(self, txn: Transaction) -> Callable[[], ChipsMoved | None] | None:
         """The chip move ``txn``'s events make (None: they make none)."""
         ledger = self.ledger
-        closed: list[TableClosed] = txn.of(TableClosed)
+        closed = txn.of(TableClosed)
         if closed:
             return lambda: ledger.refund(closed[0].table, None)
-        ended: list[GameEnded] = txn.of(GameEnded)
+        ended = txn.of(GameEnded)
         if not ended:
             return None
         e = ended[0]

@@ -54,9 +54,9 @@ class Results:
         """Around the commit of a game's start or end, or a table's close: their writes
         added to it, applied to memory once it is durable. One transaction at a time,
         so two games ending at once never rate from the same stale value."""
-        started: list[GameStarted] = txn.of(GameStarted)
-        ended: list[GameEnded] = txn.of(GameEnded)
-        closed: list[TableClosed] = txn.of(TableClosed)
+        started = txn.of(GameStarted)
+        ended = txn.of(GameEnded)
+        closed = txn.of(TableClosed)
         if not (started or ended or closed):
             yield
             return

@@ -14,6 +14,11 @@ its next *deadline* (today: a server bot's move; a turn clock and pause hook in
 at ``_deadline``/``_on_deadline``), so timed behaviour is testable with trio's
 ``MockClock`` and never needs a real sleep.
 
+What the layers above need to hear (a game started or ended, a hand ended, a seat changed
+hands, the table closed) the table announces through ``events`` (``server.tables.events``),
+once it is durable; the prize, the ratings and the lobby's listing are subscribers, and
+the table imports none of them. A game's start and end are ``server.tables.course``'s.
+
 Sequence numbers count the events of one game (``game``, ``seq``), so replaying
 a record gives the same numbers: after a restart a client resumes from the seq
 it saw. The last ``config.event_ring`` events are kept (as ``Event`` objects,

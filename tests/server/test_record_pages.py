@@ -72,7 +72,7 @@ def within_limits(message: m.Message, limits: Limits) -> bool:
 
 async def test_a_long_games_record_comes_in_pages_within_the_limits(server, monkeypatch):
     # a fixed seed (the bots' choices follow from it too): a game known to run long
-    monkeypatch.setattr("server.tables.table.secrets.randbits", lambda bits: LONG_SEED)
+    monkeypatch.setattr("server.tables.course.secrets.randbits", lambda bits: LONG_SEED)
     c = await Client.connect(server.port, "archivist")
     table = await bots_play(server, c, "switch", LONG)
     game = server.lobby.get(table).game

@@ -139,7 +139,7 @@ async def replay_text(port: int, lines: list[tuple[str, str]]) -> list[str]:
 
 @pytest.fixture
 async def seeded_server(nursery, monkeypatch):
-    monkeypatch.setattr("server.tables.table.secrets.randbits", lambda bits: EXAMPLE_SEED)
+    monkeypatch.setattr("server.tables.course.secrets.randbits", lambda bits: EXAMPLE_SEED)
     server = Server(TEST_CONFIG, MemoryStore())
     port = await nursery.start(server.serve)
     yield port

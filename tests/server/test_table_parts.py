@@ -2,7 +2,7 @@
 
 The table (``server.tables.table.Table``) owns its collaborators (seating, delivery,
 the store gate, the bots' turns, the inbox, restoration, the member requests, the
-game master and the prize) and is built whole by its constructor; the lobby, the
+game master and his commands) and is built whole by its constructor; the lobby, the
 table's lifetime and the operators ask it things, they do not write into it. This
 reads every module that holds or handles a table and finds no assignment to an
 attribute of a table (``table.x = ...``, ``t.gm.x = ...``, ``self.table.x = ...``).
