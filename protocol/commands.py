@@ -532,11 +532,17 @@ def _enter(args: list[str], rest: str, table: str | None) -> Message:
 
 
 def _withdraw(args: list[str], rest: str, table: str | None) -> Message:
-    usage = "withdraw [N [NAME]]"
-    if len(args) > 2:
+    if len(args) > 1:
+        raise _usage("withdraw [N]")
+    return Withdraw(tournament=_int(args[0], "N", "withdraw [N]") if args else None)
+
+
+def _drop(args: list[str], rest: str, table: str | None) -> Message:
+    usage = "drop NAME [N]"
+    if not 1 <= len(args) <= 2:
         raise _usage(usage)
-    number = _int(args[0], "N", usage) if args else None
-    return Withdraw(tournament=number, name=args[1] if len(args) == 2 else None)
+    number = _int(args[1], "N", usage) if len(args) == 2 else None
+    return Withdraw(tournament=number, name=args[0])
 
 
 def _sitout(args: list[str], rest: str, table: str | None) -> Message:
@@ -560,8 +566,10 @@ TOURNAMENT_COMMANDS: tuple[Command, ...] = (
             " the players plus one), or an arena of minutes", "lobby", _host),
     Command("enter", "enter N", "enter tournament N (or say you are back after a pause)",
             "lobby", _enter),
-    Command("withdraw", "withdraw [N [NAME]]", "leave your tournament for good, your points"
-            " kept (its host: drop NAME)", "lobby", _withdraw),
+    Command("withdraw", "withdraw [N]", "leave your tournament for good; your points stay",
+            "lobby", _withdraw),
+    Command("drop", "drop NAME [N]", "the host drops a player from his tournament (N: which"
+            " one; his points stay)", "lobby", _drop),
     Command("sitout", "sitout [N]", "sit out your tournament's next rounds until you enter"
             " it again", "lobby", _sitout),
     Command("standings", "standings [N]", "your tournament's standings (or tournament N's)",
@@ -992,7 +1000,11 @@ _LOBBY_FORMS: dict[type[Message], Callable[[Any], str]] = {
         f"final={m.final}" if m.final else "",
     ),
     EnterTournament: lambda m: f"enter {m.tournament}",
-    Withdraw: lambda m: _join_words("withdraw", _opt(m.tournament), m.name or ""),
+    Withdraw: lambda m: (
+        _join_words("drop", m.name, _opt(m.tournament))
+        if m.name is not None
+        else _join_words("withdraw", _opt(m.tournament))
+    ),
     StartTournament: lambda m: f"tournament {m.tournament} start",
     EndTournament: lambda m: f"tournament {m.tournament} end",
     SitOut: lambda m: _join_words("sitout", _opt(m.tournament)),

@@ -84,7 +84,8 @@ CASES = [
     ("enter 2", m.EnterTournament(tournament=2)),
     ("withdraw", m.Withdraw()),
     ("withdraw 2", m.Withdraw(tournament=2)),
-    ("withdraw 2 bob", m.Withdraw(tournament=2, name="bob")),
+    ("drop bob", m.Withdraw(name="bob")),
+    ("drop bob 2", m.Withdraw(tournament=2, name="bob")),
     ("host kilodney final=4", m.CreateTournament(ruleset="kilodney", final=4)),
     (
         "host switch strength=true apart=ann+bob,cy+dee",
