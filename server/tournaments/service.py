@@ -11,7 +11,12 @@ The Swiss format: ``rounds`` rounds, each with a time cap of ``minutes``. When t
 runs out, each game still running ends at the end of the hand in progress (the table's
 ``HandEnded`` event), or at once after ``CAP_GRACE_SECONDS`` more, scored as it stands:
 places from the scores, ties sharing a place. The next round is seated when the last
-table of the round has ended.
+table of the round has ended. The table arena (``arena_run``) seats whoever is free
+instead, for ``minutes``. Either may end with a final table of the top ``final``
+players, whose best placed person is the winner of the night. The host (or an
+operator) starts a tournament, may end it early (running games scored as they stand)
+and drop a player; a player not connected when a round is seated sits it out until he
+enters again.
 
 After a restart every tournament comes back from its log (``server.tournaments.book``):
 the tables of the round under way come back with the lobby's (their games resume where
@@ -143,8 +148,12 @@ class Tournaments:
         self._nursery: trio.Nursery | None = None
         for number, entries in sorted((logs or {}).items()):
             book = Book(number)
-            for entry in entries:
-                book.apply(entry.kind, entry.data)
+            try:
+                for entry in entries:
+                    book.apply(entry.kind, entry.data)
+            except Exception:  # one tournament's log must not keep the server from starting
+                log.exception("tournament %s could not be rebuilt from its log; left out", number)
+                continue
             self.books[number] = book
             for tables in book.played_rounds:
                 for t in tables:
