@@ -457,8 +457,14 @@ class Tournaments:
             elif number in self._ending:
                 await self.finish(book, "ended early by its host")
             elif book.format == ARENA or book.round >= book.rounds:
-                if book.final >= 2 and book.final_round is None:
-                    await self._seat(book, book.final_seating(), final=True)
+                try:
+                    final = None
+                    if book.final >= 2 and book.final_round is None:
+                        final = book.final_seating()
+                except BookError as exc:  # nobody left for it: the standings decide
+                    reason = f"{reason}; no final table: {exc}"
+                if final is not None:
+                    await self._seat(book, final, final=True)
                 else:
                     await self.finish(book, reason)
             else:
