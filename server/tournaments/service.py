@@ -41,7 +41,7 @@ from engine.tournament import SeatRule
 from engine.tournament.swiss import Seating
 from protocol import messages as m
 from server.core import wire
-from server.core.commands import EndGame, Start
+from server.core.commands import Close, EndGame, Start
 from server.store.base import Store, TournamentLogged
 from server.tables.events import GameEnded, HandEnded, TableEvents, Transaction
 from server.tables.lobby import Lobby
@@ -68,6 +68,10 @@ CAP_GRACE_SECONDS = 300.0
 #: The turn clock of a tournament's tables unless the host sets ``turn_seconds``: a player
 #: who dropped is played by a bot after it, so no table waits for him.
 TURN_SECONDS = 60
+#: Seconds a tournament's table stays open after its game is scored (its players may look
+#: at the end and save the record), before it closes: a player at many tables over an
+#: evening is not held at them all.
+TABLE_KEEP_SECONDS = 60.0
 #: Seconds a player waits in an arena before bots fill a table for him.
 ARENA_WAIT_SECONDS = 25.0
 #: Rounds a tournament may have.
@@ -137,6 +141,7 @@ class Tournaments:
         self.present = present or (lambda name: True)
         self.countdown_seconds = countdown_seconds
         self.cap_grace_seconds = cap_grace_seconds
+        self.table_keep_seconds = TABLE_KEEP_SECONDS
         self.books: dict[int, Book] = {}
         self._tables: dict[int, int] = {}  #: server table -> its tournament
         self._lock = trio.Lock()  #: one log entry at a time (their numbers follow)
@@ -404,7 +409,7 @@ class Tournaments:
                 if found is None or found[1].result is not None:
                     continue
                 number, at = found
-                data = {
+                data: dict[str, Any] = {
                     "round": number,
                     "index": at.index,
                     "table": end.table,
@@ -419,9 +424,18 @@ class Tournaments:
             for book, data in planned:
                 book.apply("played", data)
                 txn.notices.append(f"tournament {book.number}: this game's points are counted")
+                if self._nursery is not None:
+                    self._nursery.start_soon(self._close_later, data["table"])
         for book, _ in planned:
             self._changed(book.number)
             self.push(book)
+
+    async def _close_later(self, table_id: int) -> None:
+        """Close a scored table once its players have had ``table_keep_seconds`` to see it."""
+        await trio.sleep(self.table_keep_seconds)
+        table = self.lobby.get(table_id)
+        if table is not None:
+            table.submit_nowait(Close("its tournament game is over"))
 
     def _heard(self, event: Any) -> None:
         """A hand ended at a table whose round is out of time: end its game now."""

@@ -44,6 +44,7 @@ async def test_an_arena_seats_the_free_with_bots_filling_and_scores_what_runs_at
         port = await nursery.start(server.serve)
         clients = {n: await Client.connect(port, n, text=(n == "eve")) for n in names}
         service = server.tournaments
+        service.table_keep_seconds = 0.5  # bots' games are quick: close the scored tables
         book = await service.create(
             "host", "switch", format="arena", minutes=0.1, sizes=(4,), wait_seconds=0.5
         )
