@@ -57,12 +57,16 @@ from protocol.messages import (
     ClaimName,
     CloseTable,
     CreateTable,
+    CreateTournament,
     EndGame,
+    EndTournament,
+    EnterTournament,
     GetChips,
     GetHistory,
     GetProfile,
     GetRecord,
     GetTop,
+    GetTournament,
     HandOver,
     HearShouts,
     Hello,
@@ -71,6 +75,7 @@ from protocol.messages import (
     Leave,
     ListRulesets,
     ListTables,
+    ListTournaments,
     Look,
     Message,
     PauseGame,
@@ -84,10 +89,13 @@ from protocol.messages import (
     SetOptions,
     SetPrize,
     Shout,
+    SitOut,
     Spectate,
     StartGame,
+    StartTournament,
     Unseat,
     Who,
+    Withdraw,
 )
 from protocol.msgpack_codec import depth_ok
 
@@ -471,6 +479,104 @@ def _admin(args: list[str], rest: str, table: str | None) -> Message:
     raise CommandError(f"usage: {_ADMIN_USAGE}{did}")
 
 
+# ------------------------------------------------------------- tournaments
+_HOST_USAGE = (
+    "host RULESET [format=swiss|arena] [rounds=N] [minutes=N] [seats=N] [wait=N]"
+    " [strength=true] [apart=NAME+NAME,...] [final=N]"
+)
+
+
+def _host(args: list[str], rest: str, table: str | None) -> Message:
+    if not args:
+        raise _usage(_HOST_USAGE)
+    options = parse_options(args[1:], _HOST_USAGE)
+    known = {"rounds", "minutes", "seats", "wait", "format", "strength", "apart", "final"}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise CommandError(f"unknown setting {unknown[0]!r}; usage: {_HOST_USAGE}")
+    counts: dict[str, Any] = {}
+    if "format" in options:
+        counts["format"] = str(options.pop("format"))
+    if "strength" in options:
+        strength = options.pop("strength")
+        if not isinstance(strength, bool):
+            raise CommandError(f"strength is true or false; usage: {_HOST_USAGE}")
+        counts["by_strength"] = strength
+    if "apart" in options:
+        pairs = [p.split("+") for p in str(options.pop("apart")).split(",")]
+        if any(len(p) != 2 or not all(p) for p in pairs):
+            raise CommandError(f"apart is NAME+NAME pairs, by commas; usage: {_HOST_USAGE}")
+        counts["apart"] = tuple(" ".join(p) for p in pairs)
+    for key, value in options.items():
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise CommandError(f"{key} must be a whole number; usage: {_HOST_USAGE}")
+        counts[key] = value
+    return CreateTournament(ruleset=args[0], **counts)
+
+
+def _tournament(args: list[str], rest: str, table: str | None) -> Message:
+    usage = "tournament [N] [start|end]"
+    if len(args) == 2 and args[1].lower() == "start":
+        return StartTournament(tournament=_int(args[0], "N", usage))
+    if len(args) == 2 and args[1].lower() == "end":
+        return EndTournament(tournament=_int(args[0], "N", usage))
+    if len(args) > 1:
+        raise _usage(usage)
+    return GetTournament(tournament=_int(args[0], "N", usage) if args else None)
+
+
+def _enter(args: list[str], rest: str, table: str | None) -> Message:
+    if len(args) != 1:
+        raise _usage("enter N")
+    return EnterTournament(tournament=_int(args[0], "N", "enter N"))
+
+
+def _withdraw(args: list[str], rest: str, table: str | None) -> Message:
+    if len(args) > 1:
+        raise _usage("withdraw [N]")
+    return Withdraw(tournament=_int(args[0], "N", "withdraw [N]") if args else None)
+
+
+def _drop(args: list[str], rest: str, table: str | None) -> Message:
+    usage = "drop NAME [N]"
+    if not 1 <= len(args) <= 2:
+        raise _usage(usage)
+    number = _int(args[1], "N", usage) if len(args) == 2 else None
+    return Withdraw(tournament=number, name=args[0])
+
+
+def _sitout(args: list[str], rest: str, table: str | None) -> Message:
+    if len(args) > 1:
+        raise _usage("sitout [N]")
+    return SitOut(tournament=_int(args[0], "N", "sitout [N]") if args else None)
+
+
+def _standings(args: list[str], rest: str, table: str | None) -> Message:
+    if len(args) > 1:
+        raise _usage("standings [N]")
+    return GetTournament(tournament=_int(args[0], "N", "standings [N]") if args else None)
+
+
+TOURNAMENT_COMMANDS: tuple[Command, ...] = (
+    Command("tournaments", "tournaments", "list the tournaments", "lobby",
+            _no_args(ListTournaments, "tournaments")),
+    Command("tournament", "tournament [N] [start|end]", "a tournament's standings and round"
+            " (no N: yours); its host starts it, or ends it early", "lobby", _tournament),
+    Command("host", _HOST_USAGE, "host a tournament: Swiss rounds (rounds 0: about log2 of"
+            " the players plus one), or an arena of minutes", "lobby", _host),
+    Command("enter", "enter N", "enter tournament N (or say you are back after a pause)",
+            "lobby", _enter),
+    Command("withdraw", "withdraw [N]", "leave your tournament for good; your points stay",
+            "lobby", _withdraw),
+    Command("drop", "drop NAME [N]", "the host drops a player from his tournament (N: which"
+            " one; his points stay)", "lobby", _drop),
+    Command("sitout", "sitout [N]", "sit out your tournament's next rounds until you enter"
+            " it again", "lobby", _sitout),
+    Command("standings", "standings [N]", "your tournament's standings (or tournament N's)",
+            "lobby", _standings),
+)  # fmt: skip
+
+
 COMMANDS: tuple[Command, ...] = (
     Command("help", "help [COMMAND]", "list the commands, or explain one", "general", _help),
     Command(
@@ -551,6 +657,7 @@ COMMANDS: tuple[Command, ...] = (
             " (game master)", "master", _close),
     Command("admin", "admin SUBCOMMAND ...", "operator commands (help admin lists them)", "admin",
             _admin),
+    *TOURNAMENT_COMMANDS,
 )  # fmt: skip
 
 
@@ -883,7 +990,29 @@ _LOBBY_FORMS: dict[type[Message], Callable[[Any], str]] = {
     GetTop: lambda m: _join_words("top", m.family, "" if m.count is None else str(m.count)),
     GetRecord: lambda m: f"record {m.table}" + (f" {m.start}" if m.start else ""),
     Help: lambda m: _join_words("help", m.topic or ""),
-}
+    ListTournaments: lambda m: "tournaments",
+    GetTournament: lambda m: _join_words("tournament", _opt(m.tournament)),
+    CreateTournament: lambda m: _join_words(
+        "host", m.ruleset, f"format={m.format}", f"rounds={m.rounds}", f"minutes={m.minutes}",
+        "" if m.seats is None else f"seats={m.seats}", f"wait={m.wait}",
+        "strength=true" if m.by_strength else "",
+        "apart=" + ",".join(p.replace(" ", "+") for p in m.apart) if m.apart else "",
+        f"final={m.final}" if m.final else "",
+    ),
+    EnterTournament: lambda m: f"enter {m.tournament}",
+    Withdraw: lambda m: (
+        _join_words("drop", m.name, _opt(m.tournament))
+        if m.name is not None
+        else _join_words("withdraw", _opt(m.tournament))
+    ),
+    StartTournament: lambda m: f"tournament {m.tournament} start",
+    EndTournament: lambda m: f"tournament {m.tournament} end",
+    SitOut: lambda m: _join_words("sitout", _opt(m.tournament)),
+}  # fmt: skip
+
+
+def _opt(number: int | None) -> str:
+    return "" if number is None else str(number)
 
 
 def format_command(message: Message, table: str | None = None) -> str:

@@ -41,6 +41,7 @@ CODES: dict[str, str] = {
     "bad_name": "that name is not allowed",
     "name_taken": "the name belongs to someone else (wrong secret)",
     "no_table": "there is no such table",
+    "no_tournament": "there is no such tournament, or you play in none",
     "table_full": "every seat at the table is taken",
     "seat_taken": "that seat is taken",
     "no_seat": "there is no such seat, or you have none at this table",

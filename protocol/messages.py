@@ -1222,3 +1222,137 @@ __all__ = [
     "message",
     "server_types",
 ]
+
+
+# ------------------------------------------------------------- tournaments
+# An evening's tournament above the tables (docs/protocol.md, "Tournaments"). A
+# tournament is named by its number; its tables are ordinary tables.
+
+
+@message("list_tournaments", CLIENT)
+@dataclass(frozen=True, slots=True)
+class ListTournaments(Message):
+    """Every tournament on the server. Reply: ``tournaments``."""
+
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("tournaments", SERVER)
+@dataclass(frozen=True, slots=True)
+class Tournaments(Message):
+    """Tournament summaries: maps with tournament, format, ruleset, host, players,
+    round, rounds, state (docs/protocol.md)."""
+
+    tournaments: Payloads = ()
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("get_tournament", CLIENT)
+@dataclass(frozen=True, slots=True)
+class GetTournament(Message):
+    """One tournament's standings and round (``None``: the one you play in).
+    Reply: ``tournament``."""
+
+    tournament: OptCount = None
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("tournament", SERVER)
+@dataclass(frozen=True, slots=True)
+class Tournament(Message):
+    """One tournament: its ``summary`` (as listed), the ``standings`` best first, the
+    current round's ``tables``, and how each tiebreak is computed (``tiebreaks``)."""
+
+    tournament: Count
+    summary: Payload = field(default_factory=dict)
+    standings: Payloads = ()
+    tables: Payloads = ()
+    tiebreaks: Payloads = ()
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("create_tournament", CLIENT)
+@dataclass(frozen=True, slots=True)
+class CreateTournament(Message):
+    """Host a tournament of ``ruleset``: ``format`` ``swiss`` (``rounds``, 0: about log2
+    of the players plus one, fixed when it starts, each capped at ``minutes``) or
+    ``arena`` (tables started as players are free for ``minutes``, bots filling for one
+    who waited ``wait`` seconds); tables of ``seats`` each, bots filling where no split
+    fits (null: any size the ruleset allows, 4 preferred where it may be, else its
+    most); round 1 ``by_strength`` (the strongest together) or mixed; ``apart``: pairs
+    never seated together, each line two names; ``final``: the top ``final`` of the
+    standings play one last game that decides the winner (0: none). Reply: ``ok``."""
+
+    ruleset: Word
+    rounds: Count = 0
+    minutes: Count = 30
+    seats: OptCount = None
+    format: Word = "swiss"
+    wait: Count = 25
+    by_strength: Bool = False
+    apart: Lines = ()
+    final: Count = 0
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("enter_tournament", CLIENT)
+@dataclass(frozen=True, slots=True)
+class EnterTournament(Message):
+    """Enter tournament ``tournament`` (or come back after a pause). Reply: ``ok``."""
+
+    tournament: Count
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("withdraw", CLIENT)
+@dataclass(frozen=True, slots=True)
+class Withdraw(Message):
+    """Leave a tournament for good, keeping the points earned (``None``: the one you
+    play in); its host (or an operator) drops a player by ``name``. Reply: ``ok``."""
+
+    tournament: OptCount = None
+    name: OptWord = None
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("start_tournament", CLIENT)
+@dataclass(frozen=True, slots=True)
+class StartTournament(Message):
+    """The host starts his tournament: round 1 is seated. Reply: ``ok``."""
+
+    tournament: Count
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("end_tournament", CLIENT)
+@dataclass(frozen=True, slots=True)
+class EndTournament(Message):
+    """The host ends his tournament now: games still running are scored as they stand,
+    then the final standings are told. Reply: ``ok``."""
+
+    tournament: Count
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("sit_out", CLIENT)
+@dataclass(frozen=True, slots=True)
+class SitOut(Message):
+    """Sit out the next rounds of a tournament (``None``: the one you play in) until you
+    enter it again; a game you are at is played on. Reply: ``ok``."""
+
+    tournament: OptCount = None
+    id: Id = field(default=None, kw_only=True)
+
+
+__all__ += [
+    "CreateTournament",
+    "EndTournament",
+    "EnterTournament",
+    "GetTournament",
+    "ListTournaments",
+    "SitOut",
+    "StartTournament",
+    "Tournament",
+    "Tournaments",
+    "Withdraw",
+]

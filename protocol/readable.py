@@ -63,11 +63,14 @@ from protocol.messages import (
     Tables,
     Talk,
     Top,
+    Tournament,
+    Tournaments,
     Turn,
     Watcher,
     Welcome,
 )
 from protocol.payloads import Leader, Person, Rating
+from protocol.tournament_lines import tournament_lines, tournaments_lines
 from protocol.words import plural
 
 DOT = " · "
@@ -570,3 +573,7 @@ _WRITERS: dict[type[Message], Any] = {
     History: _history,
     Top: _top,
 }
+
+# The tournament replies' sentences live in their own module.
+_WRITERS[Tournaments] = lambda self, msg: tournaments_lines(msg)
+_WRITERS[Tournament] = lambda self, msg: tournament_lines(msg)

@@ -104,6 +104,8 @@ from protocol.messages import (
     Tables,
     Talk,
     Top,
+    Tournament,
+    Tournaments,
     Turn,
     UnknownMessage,
     Watcher,
@@ -216,6 +218,8 @@ SPECS: tuple[LineSpec, ...] = (
     LineSpec("help", HelpText, (), (("topic", "optword"),), "lines"),
     LineSpec("connections", Connections, (), (), "json:connections"),
     LineSpec("stats", Stats, (), (), "json:stats"),
+    LineSpec("tournaments", Tournaments, (), (), "json:tournaments"),
+    LineSpec("tournament", Tournament, (("tournament", "int"),), (), "rest"),
 )
 BY_WORD: dict[str, LineSpec] = {s.word: s for s in SPECS}
 BY_CLASS: dict[type[Message], LineSpec] = {s.cls: s for s in SPECS}

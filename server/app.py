@@ -45,6 +45,7 @@ from server.tables.events import TableEvents
 from server.tables.lobby import Lobby
 from server.tables.prize import Prizes
 from server.tables.results import Results
+from server.tournaments.service import Tournaments
 from server.transport.accept import Acceptor, fd_limit
 from server.transport.connection import Connection
 from server.transport.refusal import TOO_MANY_CONNECTIONS, Refusals
@@ -111,6 +112,16 @@ class Server:
         self._address_log = IntervalLog(60.0, self._log_refused_addresses)
         self.refusals = Refusals()  #: refused connections told why (``refusal``)
 
+    def _tell(self, name: str, message: Any) -> None:
+        """Send ``message`` to every connection of the player ``name`` (a tournament's)."""
+        for conn in list(self.connections):
+            if conn.name == name:
+                conn.deliver(message)
+
+    def _present(self, name: str) -> bool:
+        """Whether the player ``name`` has a connection now."""
+        return any(conn.name == name for conn in self.connections)
+
     def shutdown(self) -> None:
         """Begin a graceful shutdown (safe to call more than once, from any task)."""
         self._stop.set()
@@ -135,16 +146,28 @@ class Server:
         events = self.events = table_events(prizes, profiles)
         lobby = Lobby(config, self.store, state, events=events, stakes=prizes, ratings=profiles)
         self.lobby = lobby
+        tournaments = self.tournaments = Tournaments(
+            self.store,
+            lobby,
+            state.tournaments,
+            tell=self._tell,
+            present=self._present,
+            countdown_seconds=config.tournament_countdown_seconds,
+            cap_grace_seconds=config.tournament_cap_grace_seconds,
+        )
+        tournaments.subscribe(events)
         limits = Limits(max_frame=config.max_frame_bytes)
         ops = self.ops = Ops.open(config, ledger)
         ops.store, ops.connections, ops.shutdown = self.store, self.connections, self.shutdown
         ops.profiles = profiles
         lobby.on_table = ops.attach
         self.services = Services(config, accounts, lobby, limits, self.connections, ops)
+        self.services.tournaments = tournaments
         try:
             async with trio.open_nursery() as root:
                 ops.nursery = root  # the shutdown countdown outlives the operator's connection
                 await root.start(lobby.run)
+                await root.start(tournaments.run)  # after the tables its rounds play at
                 await ops.start(lobby)  # prizes of tables that did not come back go back
                 days = config.unplayed_name_days
                 root.start_soon(accounts.sweep_forever, days * 86400.0, self._name_in_use)

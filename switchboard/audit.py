@@ -7,8 +7,9 @@ the chips ever issued, that every name has an account, and that each game's priz
 was paid or returned exactly once, as the game's end says, or is still held for a
 game that has not ended; that a payout went only to the winning seats' players or
 back to the funder, and a return only to the funder; and that each finished game has
-one result and an abandoned one none. Exit status 0: all kept; 1: problems (listed);
-2: no database there, or not a database.
+one result and an abandoned one none. Then the tournaments: each game a tournament
+scored against the game's stored end (``server.tournaments.audit``). Exit status 0: all
+kept; 1: problems (listed); 2: no database there, or not a database.
 """
 
 from __future__ import annotations
@@ -50,6 +51,19 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    try:
+        from server.players.chip_audit import open_readonly
+        from server.tournaments.audit import audit_tournaments
+
+        conn = open_readonly(Path(data) / DB_NAME)
+        try:
+            problems, counts = audit_tournaments(conn)
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        problems, counts = [f"the tournaments cannot be read ({exc})"], {}
+    result.problems += problems
+    result.figures.update(counts)
     if args.json:
         print(json.dumps(summary(result), sort_keys=True))
     else:

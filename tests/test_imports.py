@@ -118,7 +118,7 @@ def test_the_layers_import_only_downwards() -> None:
 
 #: The server's subsystems from the ground up (server/__init__.py): each may import
 #: only those beneath it; ``server.app`` (no subsystem) composes them all.
-SERVER_FLOORS = ("core", "store", "players", "tables", "operators", "transport")
+SERVER_FLOORS = ("core", "store", "players", "tables", "tournaments", "operators", "transport")
 #: Subsystems beside the floors, and the floors they may import.
 SERVER_ASIDE = {"discovery": {"core"}}
 

@@ -158,6 +158,10 @@ class ServerConfig:
     tables_per_address: int = 8  #: open tables created from one address (0: no limit)
     empty_table_seconds: float = 600.0  #: a table nobody is at closes after this (0: never)
     absent_game_seconds: float = 900.0  #: a game no player is at is abandoned after this
+    #: a tournament round's tables start this long after its seating is announced
+    tournament_countdown_seconds: float = 10.0
+    #: a game past its round's time cap may finish its hand this long, then ends as it stands
+    tournament_cap_grace_seconds: float = 300.0
     idle_seconds: float = 1800.0  #: silent this long and at no table: closed (0: never)
     operator_secret: str | None = None  #: unlocks admin commands; None: no operator at all
     operator_secret_file: str | None = None  #: read the operator secret from this file instead

@@ -384,6 +384,20 @@ class Tally:
     won: int
 
 
+@dataclass(frozen=True, slots=True)
+class TournamentLogged:
+    """Entry ``seq`` (from 0) of tournament ``tournament``'s log: ``kind`` (created,
+    entered, withdrew, paused, back, seated, played, ended) and its ``data`` (JSON
+    primitives). The log *is* the tournament, as a game's actions are the game: the
+    server rebuilds each from its entries (``server.tournaments.book``). A ``played``
+    entry is written in the transaction that stores the game's end it scores."""
+
+    tournament: int
+    seq: int
+    kind: str
+    data: dict[str, Any]
+
+
 Write = (
     NameClaimed
     | NameSeen
@@ -405,6 +419,7 @@ Write = (
     | ChipsMoved
     | GamePlayers
     | GameResult
+    | TournamentLogged
 )
 
 
@@ -554,6 +569,8 @@ class StoredState:
     next_table: int = 1
     ledger: LedgerState = field(default_factory=LedgerState)
     profiles: ProfileState = field(default_factory=ProfileState)
+    #: every tournament's log, by its number (``TournamentLogged``)
+    tournaments: dict[int, list[TournamentLogged]] = field(default_factory=dict)
 
 
 def apply_write(state: StoredState, w: Write) -> None:  # noqa: C901 (one case a write)
@@ -650,6 +667,10 @@ def apply_write(state: StoredState, w: Write) -> None:  # noqa: C901 (one case a
         case GameResult():
             _end_lineup(state, w.table, w.game)
             state.profiles.ratings.update(((r.player, r.family), r) for r in w.ratings)
+        case TournamentLogged():
+            log = state.tournaments.setdefault(w.tournament, [])
+            assert len(log) == w.seq, w
+            log.append(w)
         case _:
             assert_never(w)
 

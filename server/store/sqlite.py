@@ -82,7 +82,7 @@ from typing import Any, TypeVar, assert_never, cast
 
 import trio
 
-from server.store import profile_sql
+from server.store import profile_sql, tournament_sql
 from server.store.base import (
     ActionTaken,
     AwaySet,
@@ -115,6 +115,7 @@ from server.store.base import (
     TableCreated,
     TalkSaid,
     Tally,
+    TournamentLogged,
     Write,
     now,
 )
@@ -196,6 +197,7 @@ def migrate(conn: sqlite3.Connection) -> list[str]:
     Idempotent: run at every ``load()``; on a current database it does nothing."""
     conn.executescript(SCHEMA)  # new tables (IF NOT EXISTS)
     profile_sql.migrate(conn)
+    tournament_sql.migrate(conn)
     added = []
     for table, column, definition in ADDED_COLUMNS:
         have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
@@ -824,6 +826,7 @@ def read_state(conn: sqlite3.Connection, read_now: ReadNow | None = None) -> Sto
     (top,) = conn.execute("SELECT COALESCE(MAX(id), 0) FROM chip_txns").fetchone()
     ledger.next_txn = top + 1
     state.profiles = profile_sql.read(conn)
+    state.tournaments = tournament_sql.read(conn)
     return state
 
 
@@ -987,6 +990,8 @@ def _execute(conn: sqlite3.Connection, w: Write) -> None:  # noqa: C901 (one cas
                 )
         case GamePlayers() | GameResult():
             profile_sql.execute(conn, w)
+        case TournamentLogged():
+            tournament_sql.execute(conn, w)
         case _:
             assert_never(w)
 

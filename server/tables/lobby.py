@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 import trio
@@ -47,7 +47,14 @@ from server.core.config import ServerConfig
 from server.core.limits import AddressBudget, SharedBudgets
 from server.core.logfmt import log_event
 from server.store import snapshots
-from server.store.base import Store, StoredState, StoreError, TableCreated
+from server.store.base import (
+    BotReserved,
+    SeatSet,
+    Store,
+    StoredState,
+    StoreError,
+    TableCreated,
+)
 from server.tables import lifetime, thinking
 from server.tables.events import TableEvents
 from server.tables.gamemaster import Staking
@@ -229,9 +236,17 @@ class Lobby:
         settings: dict[str, Any] | None = None,
         *,
         address: str | None = None,
+        held: Sequence[str | None] = (),
+        bots: Mapping[int, str] | None = None,
+        also: Callable[[int], Sequence[Any]] | None = None,
     ) -> Table:
         """A new table (the creator is its game master; ``address`` is where he created it
         from, for the per-address quota). ``LobbyError`` says why not.
+
+        A table made for others (a tournament's) may come with its seats set: ``held``
+        names the player holding each seat (he takes it with ``join``, as his own seat
+        after a restart), ``bots`` reserves seats for server bots, and ``also(number)``
+        gives writes to store in the table's creating transaction (given its number).
 
         Options are checked by building a throwaway game, so the reason a table
         is refused is the engine's own ``OptionError`` text."""
@@ -254,7 +269,13 @@ class Lobby:
             raise LobbyError("bad_options", str(exc)) from None
         table_id = self._next_id
         self._next_id += 1
-        await self.store.commit(TableCreated(table_id, ruleset, seats, options, creator, settings))
+        reserved = dict(bots or {})
+        await self.store.commit(
+            TableCreated(table_id, ruleset, seats, options, creator, settings),
+            *(SeatSet(table_id, i, name, None) for i, name in enumerate(held) if name),
+            *(BotReserved(table_id, i, strategy) for i, strategy in reserved.items()),
+            *(also(table_id) if also is not None else ()),
+        )
         table = Table(
             table_id,
             ruleset,
@@ -267,6 +288,11 @@ class Lobby:
             creator_address=address,
             **self._wiring(creator, ruleset),
         )
+        for i, name in enumerate(held):
+            if name:
+                table.seating.hold(i, name, None)
+        if reserved:
+            table.gm.reserve(reserved)
         await self._nursery.start(self._run_table, table)
         log.info("table %s created: %s, %s seats, by %s", table_id, ruleset, seats, creator)
         return table

@@ -35,6 +35,7 @@ from server.tables import room
 from server.tables.lobby import LobbyError
 from server.transport.errors import Closing, ConnectionLost
 from server.transport.session import ClientSession
+from server.transport.tournament_requests import TOURNAMENT_HANDLERS
 
 if TYPE_CHECKING:
     from server.tables.table import Table
@@ -413,4 +414,5 @@ HANDLERS: dict[type[m.Message], Handler] = {
     m.GetChips: chips,
     **dict.fromkeys(ADMIN_TYPES, admin),
     **dict.fromkeys((m.GetProfile, m.GetHistory, m.GetTop), players),
+    **TOURNAMENT_HANDLERS,
 }

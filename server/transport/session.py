@@ -45,6 +45,7 @@ from server.operators.ops import ConnectionOps, Ops
 from server.players.accounts import Accounts
 from server.tables.lobby import Lobby
 from server.tables.room import Room
+from server.tournaments.service import Tournaments
 from server.transport.errors import Closing
 from server.transport.held import HeldBytes
 from server.transport.http import HttpLimits
@@ -79,6 +80,7 @@ class Services:
     held: HeldBytes | None = None  #: bytes held unsent, by address (made at the first)
     #: the HTTP side's limits and policy (made at the first HTTP request, as ``http``)
     http_setup: tuple[HttpLimits, HttpPolicy] | None = None
+    tournaments: Tournaments | None = None  #: the server's tournaments
 
 
 class ClientSession:

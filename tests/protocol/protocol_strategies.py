@@ -116,6 +116,9 @@ _BY_ALIAS: dict[Any, st.SearchStrategy[Any]] = {
 #: message class's resolved type hint carries.
 FIELD_STRATEGIES = {alias.__metadata__[0]: strategy for alias, strategy in _BY_ALIAS.items()}
 
+#: Names as players claim them (letters and digits), for fields written inside a value.
+plain_names = st.from_regex(r"[a-z][a-z0-9]{0,7}", fullmatch=True)
+
 # Field overrides for text mode: what the text codec writes back exactly.
 TEXT_OVERRIDES: dict[tuple[type[m.Message], str], st.SearchStrategy[Any]] = {
     (m.Say, "text"): nonempty_stripped,
@@ -133,6 +136,11 @@ TEXT_OVERRIDES: dict[tuple[type[m.Message], str], st.SearchStrategy[Any]] = {
     (m.HelpText, "lines"): texts.map(lambda t: (t,)),
     (m.CreateTable, "options"): options,
     (m.SetOptions, "options"): st.dictionaries(option_keys, payload_values, min_size=1, max_size=4),
+    # a tournament's format is one of two words; the pairs kept apart are two plain names
+    (m.CreateTournament, "format"): st.sampled_from(["swiss", "arena"]),
+    (m.CreateTournament, "apart"): st.lists(
+        st.tuples(plain_names, plain_names).map(" ".join), max_size=3
+    ).map(tuple),
 }
 
 

@@ -47,6 +47,7 @@ from server.store.base import (
     TableClosed,
     TableCreated,
     TalkSaid,
+    TournamentLogged,
     Write,
 )
 from server.store.sqlite import SQLiteStore
@@ -83,6 +84,7 @@ class Model:
     next_table: int = 1
     next_txn: int = 1
     balances: dict[str, int] = field(default_factory=dict)
+    tournaments: dict[int, int] = field(default_factory=dict)  #: number -> entries logged
 
 
 Draw = Callable[[st.SearchStrategy[Any]], Any]
@@ -298,6 +300,14 @@ def game_result(draw: Draw, model: Model) -> list[Write]:
     ]  # fmt: skip
 
 
+def tournament_logged(draw: Draw, model: Model) -> list[Write]:
+    number = draw(st.integers(1, 3))
+    seq = model.tournaments.get(number, 0)
+    model.tournaments[number] = seq + 1
+    kind = draw(st.sampled_from(["created", "entered", "seated", "played", "ended"]))
+    return [TournamentLogged(number, seq, kind, draw(SETTINGS))]
+
+
 #: A builder for every class of ``Write``: the writes it needs first, then one of its class.
 WRITES: dict[type, Callable[[Draw, Model], list[Write]]] = {
     NameClaimed: name_claimed,
@@ -320,6 +330,7 @@ WRITES: dict[type, Callable[[Draw, Model], list[Write]]] = {
     ChipsMoved: chips_moved,
     GamePlayers: game_players,
     GameResult: game_result,
+    TournamentLogged: tournament_logged,
 }
 
 

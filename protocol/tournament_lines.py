@@ -1,0 +1,81 @@
+"""Text mode's sentences for the tournament replies (``tournaments``, ``tournament``).
+
+Kept beside ``protocol.readable`` (which registers them) so a tournament's wording is
+in one place: the list, then one tournament's state, its standings with their
+tiebreaks, and the round's tables with the command that sits you there.
+
+>>> from protocol.messages import Tournaments
+>>> tournaments_lines(Tournaments(tournaments=()))
+['tournaments · none yet: host RULESET opens one (rulesets lists the games)']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from protocol.messages import Tournament, Tournaments
+
+DOT = " · "  #: as ``protocol.readable`` joins a line's parts
+
+
+def _id(msg: Any) -> str:
+    return "" if msg.id is None else f" #{msg.id}"
+
+
+def _summary(t: dict[str, Any]) -> str:
+    state = t.get("state")
+    rounds = t.get("rounds") or "?"
+    where = f"round {t.get('round')} of {rounds}" if state != "waiting" else f"{rounds} rounds"
+    if t.get("format") == "arena":
+        where = "an arena"
+    if t.get("time_left") is not None:
+        where += f", {_clock(int(t['time_left']))} left"
+    if t.get("winner"):
+        where += f"{DOT}{t['winner']} won"
+    return (
+        f"{t.get('ruleset')}, {t.get('format', 'swiss')}, {state}{DOT}{where}"
+        f"{DOT}{t.get('players')} players{DOT}host {t.get('host')}"
+    )
+
+
+def _clock(seconds: int) -> str:
+    """``75`` -> ``1:15``."""
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def tournaments_lines(msg: Tournaments) -> list[str]:
+    """One line a tournament, with the command to enter it while it takes entries."""
+    if not msg.tournaments:
+        return [f"tournaments{_id(msg)}{DOT}none yet: host RULESET opens one (rulesets lists"
+                " the games)"]  # fmt: skip
+    out = []
+    for t in msg.tournaments:
+        hint = f"{DOT}enter {t.get('tournament')} to play" if t.get("state") != "over" else ""
+        out.append(f"tournaments{_id(msg)} {t.get('tournament')}{DOT}{_summary(t)}{hint}")
+    return out
+
+
+def _standing(s: dict[str, Any]) -> str:
+    marks = [m for m in ("paused", "withdrawn") if s.get(m)]
+    also = f" ({', '.join(marks)})" if marks else ""
+    return (
+        f"{s.get('rank')}. {s.get('name')}{also} {s.get('exact')} points"
+        f"{DOT}opponents {s.get('opponents')}{DOT}firsts {s.get('firsts')}"
+        f"{DOT}score {s.get('score')}"
+    )
+
+
+def tournament_lines(msg: Tournament) -> list[str]:
+    """The tournament's state, its standings best first, the tiebreaks, its tables."""
+    head = f"tournament{_id(msg)} {msg.tournament}"
+    out = [f"{head}{DOT}{_summary(msg.summary)}"]
+    out += [f"{head}{DOT}{_standing(s)}" for s in msg.standings]
+    if msg.standings:
+        ties = "; ".join(f"{t.get('name')}: {t.get('how')}" for t in msg.tiebreaks)
+        out.append(f"{head}{DOT}ranked by {ties}")
+    for t in msg.tables:
+        players = ", ".join(t.get("players", []))
+        table = t.get("table")
+        what = "over" if t.get("over") else (f"join {table}" if table else "opening")
+        out.append(f"{head}{DOT}table {table or '-'}: {players}{DOT}{what}")
+    return out

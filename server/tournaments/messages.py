@@ -1,0 +1,57 @@
+"""A tournament as the wire shows it: the ``tournament`` message, standings and tables.
+
+Points go on the wire as a number rounded to three places (``points``) and exactly, as a
+fraction (``exact``: ``"7/6"``), so two players level on points are seen to be level.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.tournament import TIEBREAKS, Standing
+from protocol import messages as m
+from server.tournaments.book import ARENA, Book
+
+
+def standing_map(s: Standing, book: Book) -> dict[str, Any]:
+    """One line of the standings as the wire carries it."""
+    entrant = book.entrants[s.name]
+    return {
+        "rank": s.rank,
+        "name": s.name,
+        "points": round(float(s.points), 3),
+        "exact": str(s.points),
+        "opponents": round(float(s.opponents), 3),
+        "firsts": s.firsts,
+        "score": s.score,
+        "games": s.games,
+        "paused": entrant.paused,
+        "withdrawn": entrant.withdrawn,
+    }
+
+
+def tournament_message(
+    book: Book, req: int | None = None, time_left: float | None = None
+) -> m.Message:
+    """The ``tournament`` reply: summary (with the round's, or the arena's, seconds left),
+    standings, the round's tables (an arena's: every table running), tiebreaks."""
+    shown = book.running_tables() if book.format == ARENA else book.current_tables()
+    tables = [
+        {
+            "index": t.index,
+            "table": None if t.table is None else str(t.table),
+            "players": [name or "bot" for name in t.seats],
+            "over": t.result is not None,
+        }
+        for t in shown
+    ]
+    summary = book.summary()
+    summary["time_left"] = None if time_left is None else max(0, round(time_left))
+    return m.Tournament(
+        tournament=book.number,
+        summary=summary,
+        standings=tuple(standing_map(s, book) for s in book.standings()),
+        tables=tuple(tables),
+        tiebreaks=tuple({"name": name, "how": how} for name, how in TIEBREAKS),
+        id=req,
+    )
