@@ -71,6 +71,7 @@ from protocol.framing import Splitter
 from protocol.limits import DEFAULT_LIMITS, Limits
 from protocol.messages import (
     Chips,
+    ClaimName,
     Connections,
     Error,
     Goodbye,
@@ -524,6 +525,7 @@ class ServerTextCodec:
             if not self._greeted:
                 self._greeted = True
                 if not isinstance(message, Hello):
+                    self.readable.naming = isinstance(message, ClaimName)
                     self._pending.append(message)
                     return Hello(client="text")
             return message

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import struct
 from typing import Any
 
 import trio
@@ -78,6 +79,42 @@ async def _read_when_ready(socket: trio.socket.SocketType) -> bytes:
             return os.read(socket.fileno(), READ_SIZE)
         except BlockingIOError:  # woken with nothing to read after all
             continue
+
+
+#: how long a text connection's last words may take to reach the peer before it is reset
+HANG_UP_SECONDS = 1.0
+
+
+async def _hang_up(socket: trio.socket.SocketType | None) -> None:
+    """End a text connection so that ``nc`` ends too. OpenBSD's ``nc`` (the common one)
+    does not end when the server closes: it reads the end of the stream, then waits for
+    the person to type, and only the reset his next line earns ends it. So the end of the
+    stream is sent after what is queued, and once the peer has acknowledged every byte (or
+    ``HANG_UP_SECONDS`` passed) the socket is set to reset on close: ``nc`` ends at once,
+    the goodbye on its screen (the peer's system hands over what it received before it
+    reports the reset). A peer that has already gone loses nothing by it."""
+    if socket is None:  # a test's in-memory stream
+        return
+    with contextlib.suppress(OSError):
+        socket.shutdown(trio.socket.SHUT_WR)
+        with trio.move_on_after(HANG_UP_SECONDS):
+            while _unacknowledged(socket):
+                await trio.sleep(0.01)
+            await trio.sleep(0.05)  # the peer reads what it has, then is reset
+        socket.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_LINGER, struct.pack("ii", 1, 0))
+
+
+def _unacknowledged(socket: trio.socket.SocketType) -> int:
+    """Bytes written to ``socket`` that the peer has not acknowledged (Linux's
+    ``SIOCOUTQ``); 0 where the system cannot say."""
+    try:
+        import fcntl
+        import termios
+
+        reply = fcntl.ioctl(socket.fileno(), termios.TIOCOUTQ, b"\0\0\0\0")
+    except (ImportError, OSError, AttributeError):
+        return 0
+    return int(struct.unpack("i", reply)[0])
 
 
 class SocketSink:
@@ -157,6 +194,8 @@ class Connection:
                     with contextlib.suppress(*TRANSPORT_ERRORS), trio.move_on_after(0.2):
                         await self.stream.send_all(outbox.encode(outbox.last_word))
                 await session.detach()
+                if session.binding is not None and session.binding.kind == TEXT:
+                    await _hang_up(self._socket)
                 with contextlib.suppress(*TRANSPORT_ERRORS):
                     await self.stream.aclose()
 
