@@ -629,7 +629,8 @@ class Snapshot(Message):
     ``view`` is the engine's ``game.view(seat)`` (empty before the game
     starts), ``legal`` that seat's legal actions in notation, ``players`` each
     seat's occupant (a name, ``bot:STRATEGY``, or ``None`` when empty),
-    ``clock`` the seconds left to the seat to act (``None``: no clock)."""
+    ``clock`` the seconds left to the seat to act (``None``: no clock), ``ruleset`` the
+    table's ruleset (known before the first deal, when ``view`` is still empty)."""
 
     table: Word
     seq: Seq
@@ -640,6 +641,7 @@ class Snapshot(Message):
     players: Players = ()
     master: OptWord = None
     clock: Clock = None
+    ruleset: OptWord = None
     id: Id = field(default=None, kw_only=True)
 
 

@@ -192,7 +192,7 @@ class Readable:
             ]
             text = seat_listing(who, i) or "empty"
             seats.append(f"{text} ({', '.join(tags)})" if tags else text)
-        ruleset = msg.view.get("ruleset") if isinstance(msg.view, dict) else None
+        ruleset = (msg.view.get("ruleset") if isinstance(msg.view, dict) else None) or msg.ruleset
         head = f"table {table}" + (f", {ruleset}" if ruleset else "") + f", {msg.state}"
         parts = [head, "seats: " + ", ".join(seats)]
         if msg.seat is None:

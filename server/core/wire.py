@@ -50,6 +50,7 @@ def snapshot(
     master: str | None,
     req: int | None = None,
     clock: float | None = None,
+    ruleset: str | None = None,
 ) -> Message:
     return m.Snapshot(
         table=table_word(table),
@@ -61,6 +62,7 @@ def snapshot(
         players=tuple(players),
         master=master,
         clock=clock,
+        ruleset=ruleset,
         id=req,
     )
 

@@ -34,6 +34,8 @@ Numbered = tuple[int, Event, dict[str, Any]]
 class Stage(Protocol):
     """What delivery reads of its table (``server.tables.table.Table``)."""
 
+    ruleset: str
+
     @property
     def game(self) -> Game | None: ...
 
@@ -136,6 +138,7 @@ class Delivery:
             stage.master,
             req,
             stage.clock_left(),
+            stage.ruleset,
         )
 
     def turn(self, seat: int | None, clock: float | None) -> wire.Message:
