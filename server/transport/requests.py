@@ -171,9 +171,12 @@ def _tell_seats_held(session: ClientSession) -> None:
     if binding is None or not binding.person or not held:
         return
     binding.focus(held[0][0].id)
-    places = [f"seat {seat + 1} at table {t.id} ({t.ruleset}, {t.state})" for t, seat in held]
-    how = "back" if len(held) == 1 else f"back {held[0][0].id} (or back TABLE)"
-    text = f"your name holds {', '.join(places)}: {how} sits you there again"
+    places = ", ".join(f"table {t.id} ({t.ruleset}, {t.state})" for t, _seat in held)
+    if len(held) == 1:
+        text = f"your name holds a seat at {places}: back sits you there again"
+    else:
+        back = f"back {held[0][0].id} (or back TABLE)"
+        text = f"your name holds seats at {places}: {back} sits you there again"
     session.deliver(wire.notice(text))
 
 

@@ -90,7 +90,7 @@ async def test_a_returning_name_is_told_its_seat_and_takes_it_back(
         assert await eve.line_with("named") == "named · you are eve"
         where = await eve.line_with("notice")
         assert where.endswith(
-            "your name holds seat 1 at table 1 (kilodney, playing): back sits you there again"
+            "your name holds a seat at table 1 (kilodney, playing): back sits you there again"
         ), where
         welcome = next(line for line in eve.said if line.startswith("welcome"))
         assert "name YOURNAME" not in welcome  # she typed her name first
@@ -101,10 +101,30 @@ async def test_a_returning_name_is_told_its_seat_and_takes_it_back(
 
         other = await Person.connect(port)  # a second connection of hers: back, by name
         await other.type(f"name eve {secret.group(1)}")
-        await other.line_with("your name holds seat 1 at table 1")
+        await other.line_with("your name holds a seat at table 1")
         await other.type("back")
         await other.line_with("seated 1")
         assert "was taken up elsewhere" in await eve.line_with("taken up elsewhere")
+
+
+async def test_a_name_at_two_tables_is_told_both(make_server: MakeServer) -> None:
+    async with serving(make_server) as (_server, port):
+        eve = await Person.connect(port)
+        await eve.type("name eve s3cret")
+        await eve.line_with("named")
+        for create in ("create kilodney 4", "create switch 2"):
+            await eve.type(create)
+            await eve.line_with("you sit down at it")
+    async with serving(make_server) as (_server, port):
+        eve = await Person.connect(port)
+        await eve.type("name eve s3cret")
+        where = await eve.line_with("notice")
+        assert where.endswith(
+            "your name holds seats at table 1 (kilodney, waiting), table 2 (switch, waiting):"
+            " back 1 (or back TABLE) sits you there again"
+        ), where
+        await eve.type("back 2")
+        assert (await eve.line_with("seated")).startswith("seated 2 ")
 
 
 async def test_a_name_with_no_seat_is_told_nothing_and_back_says_why(
