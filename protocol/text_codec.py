@@ -65,6 +65,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from protocol.cards import tens_for_reading
 from protocol.commands import CommandError, format_command, parse_command
 from protocol.errors import LocalProtocolError
 from protocol.framing import Splitter
@@ -455,6 +456,9 @@ class TextFormat:
     id: int | None = None
 
 
+#: the messages whose sentences carry what people typed, written as they typed it
+_SPOKEN = (Talk, Shouted)
+
 _FORMAT_LINE = re.compile(r"(?:#(\d{1,10}) +)?format(?: +(\S+))?", re.IGNORECASE)
 _GUEST_LINE = re.compile(r"(?:#(\d{1,10}) +)?name +(\S+)", re.IGNORECASE)
 
@@ -578,6 +582,8 @@ class ServerTextCodec:
             self.format = switch[1]
         if self.format == "text":
             lines = self.readable.lines(message)
+            if lines is not None and not isinstance(message, _SPOKEN):
+                lines = [tens_for_reading(line) for line in lines]  # 10♥, as the browser
         else:
             lines = None
             self.readable.remember(message)

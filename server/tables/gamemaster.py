@@ -66,6 +66,7 @@ from engine.events import Event
 from engine.game import Game
 from engine.strategies import Strategy, default_strategy, get_strategy, strategies
 from protocol.fields import RUNNING, TableState
+from protocol.words import action_words
 from server.core import wire
 from server.core.commands import (
     CloseTable,
@@ -430,7 +431,7 @@ class GameMaster:
         of the move's events, so that the log reads the cause before the move."""
         name = self.table.seats[seat].name
         return wire.notice(
-            f"time's up at table {self.table.id}: the clock made {name}'s move: {notation}",
+            f"time's up at table {self.table.id}: the clock {action_words(notation)} for {name}",
             table=self.table.id,
         )
 
