@@ -60,6 +60,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
+import textwrap
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -456,6 +457,32 @@ class TextFormat:
     id: int | None = None
 
 
+#: The widest a sentence line is written: a terminal breaks a longer one wherever the
+#: column ends, in the middle of a word.
+LINE_COLUMNS = 80
+
+
+def fit(line: str, columns: int = LINE_COLUMNS) -> list[str]:
+    """A sentence line as lines of at most ``columns`` characters, broken at spaces, each
+    after the first indented by two spaces (a word longer than a line stays whole).
+
+    >>> for part in fit("turn 1 · your turn · top K♣ · your hand 7♣ 10♣ J♣ A♦ 5♥ A♥ Q♠"
+    ...                 " · you may: play 7C, play TC, play JC, draw"):
+    ...     print(part)
+    turn 1 · your turn · top K♣ · your hand 7♣ 10♣ J♣ A♦ 5♥ A♥ Q♠ · you may: play
+      7C, play TC, play JC, draw
+    """
+    if len(line) <= columns:
+        return [line]
+    return textwrap.wrap(
+        line,
+        columns,
+        subsequent_indent="  ",
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+
+
 #: the messages whose sentences carry what people typed, written as they typed it
 _SPOKEN = (Talk, Shouted)
 
@@ -582,8 +609,10 @@ class ServerTextCodec:
             self.format = switch[1]
         if self.format == "text":
             lines = self.readable.lines(message)
-            if lines is not None and not isinstance(message, _SPOKEN):
-                lines = [tens_for_reading(line) for line in lines]  # 10♥, as the browser
+            if lines is not None:
+                if not isinstance(message, _SPOKEN):  # 10♥, as the browser writes it
+                    lines = [tens_for_reading(line) for line in lines]
+                lines = [part for line in lines for part in fit(line)]
         else:
             lines = None
             self.readable.remember(message)

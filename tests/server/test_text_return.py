@@ -25,25 +25,34 @@ class Person:
     async def connect(cls, port: int) -> Person:
         person = cls(await trio.open_tcp_stream("127.0.0.1", port))
         await person.type("")  # a bare Enter: the greeting
-        await person.line_with("Switchboard: a server")
+        await person.line_with("Switchboard: ")
         return person
 
     async def type(self, line: str) -> None:
         await self.stream.send_all(line.encode() + b"\n")
 
     async def line_with(self, text: str, timeout: float = 10) -> str:
-        """The next line that holds ``text`` (the lines before it are kept in ``said``)."""
+        """The next sentence that holds ``text``, its continuation lines (broken at 80
+        columns, indented by two spaces) joined to it; what came before is kept in
+        ``said``, line by line as it was written."""
         with trio.fail_after(timeout):
             while True:
-                while b"\n" not in self.buffer:
-                    data = await self.stream.receive_some(65536)
-                    assert data, f"the server closed; it said: {self.said[-5:]}"
-                    self.buffer += data
+                await self._fill()
                 raw, self.buffer = self.buffer.split(b"\n", 1)
-                line = raw.decode()
-                self.said.append(line)
-                if text in line:
-                    return line
+                lines = [raw.decode()]
+                while self.buffer.startswith(b"  ") and b"\n" in self.buffer:
+                    raw, self.buffer = self.buffer.split(b"\n", 1)  # written with it
+                    lines.append(raw.decode())
+                self.said += lines
+                sentence = " ".join(line.strip() for line in lines)
+                if text in sentence:
+                    return sentence
+
+    async def _fill(self) -> None:
+        while b"\n" not in self.buffer:
+            data = await self.stream.receive_some(65536)
+            assert data, f"the server closed; it said: {self.said[-5:]}"
+            self.buffer += data
 
     async def hung_up(self, timeout: float = 3) -> bool:
         """Whether the server ends the connection so that ``nc`` ends too: not only the
@@ -98,6 +107,10 @@ async def test_a_returning_name_is_told_its_seat_and_takes_it_back(
         assert (await eve.line_with("seated 1")).startswith("seated 1 · you sit in seat")
         view = await eve.line_with("table 1, kilodney, playing")
         assert "eve (you" in view, view
+        # every line fits an 80-column terminal, broken between words, not inside one
+        assert all(len(line) <= 80 for line in eve.said), eve.said
+        assert any(line.startswith("  ") for line in eve.said)  # some sentence was broken
+        assert " ".join(line.strip() for line in eve.said).count(" seats: ") >= 1
 
         other = await Person.connect(port)  # a second connection of hers: back, by name
         await other.type(f"name eve {secret.group(1)}")
