@@ -92,7 +92,8 @@ async def _hang_up(socket: trio.socket.SocketType | None) -> None:
     stream is sent after what is queued, and once the peer has acknowledged every byte (or
     ``HANG_UP_SECONDS`` passed) the socket is set to reset on close: ``nc`` ends at once,
     the goodbye on its screen (the peer's system hands over what it received before it
-    reports the reset). A peer that has already gone loses nothing by it."""
+    reports the reset). A peer that ended its own stream first is not reset: ``nc`` ends
+    with ours then, and the socket is freed at once."""
     if socket is None:  # a test's in-memory stream
         return
     with contextlib.suppress(OSError):
@@ -157,6 +158,8 @@ class Connection:
         #: in-memory stream), and whether the last read filled its buffer
         self._socket = getattr(stream, "socket", None)
         self._full = False
+        #: the peer ended its stream (an ``nc`` whose input ended ends with ours)
+        self._ended = False
         #: the address a WebSocket's session was counted under, besides the socket's
         #: peer (``_readdress``), released when the connection ends
         self._counted: str | None = None
@@ -183,21 +186,29 @@ class Connection:
                 await trio.sleep(self.config.close_grace_seconds)
                 nursery.cancel_scope.cancel()
         finally:
-            self.services.connections.discard(session)
-            if self._counted is not None and self.services.ops is not None:
-                self.services.ops.release_address(self._counted)
-            outbox.closed()
-            with trio.move_on_after(self.config.close_grace_seconds) as scope:
-                scope.shield = True
-                if outbox.last_word is not None and session.binding is not None:
-                    # the goodbye may still fit in the socket's buffer
-                    with contextlib.suppress(*TRANSPORT_ERRORS), trio.move_on_after(0.2):
-                        await self.stream.send_all(outbox.encode(outbox.last_word))
-                await session.detach()
-                if session.binding is not None and session.binding.kind == TEXT:
-                    await _hang_up(self._socket)
-                with contextlib.suppress(*TRANSPORT_ERRORS):
-                    await self.stream.aclose()
+            try:
+                await self._close()
+            finally:  # counted until its socket is closed (a text one's hang-up takes a moment)
+                self.services.connections.discard(session)
+                if self._counted is not None and self.services.ops is not None:
+                    self.services.ops.release_address(self._counted)
+
+    async def _close(self) -> None:
+        """The end: the last word if it fits, the session off its tables, the socket
+        closed (a text connection's hung up, so that ``nc`` ends too)."""
+        session, outbox = self.session, self.outbox
+        outbox.closed()
+        with trio.move_on_after(self.config.close_grace_seconds) as scope:
+            scope.shield = True
+            if outbox.last_word is not None and session.binding is not None:
+                # the goodbye may still fit in the socket's buffer
+                with contextlib.suppress(*TRANSPORT_ERRORS), trio.move_on_after(0.2):
+                    await self.stream.send_all(outbox.encode(outbox.last_word))
+            await session.detach()
+            if session.binding is not None and session.binding.kind == TEXT and not self._ended:
+                await _hang_up(self._socket)
+            with contextlib.suppress(*TRANSPORT_ERRORS):
+                await self.stream.aclose()
 
     async def _read(self) -> None:
         start = trio.current_time()
@@ -370,6 +381,7 @@ class Connection:
             # from None: the transport's exception, its traceback and frames are not kept
             raise ConnectionLost(str(exc)) from None
         self._full = len(data) == READ_SIZE
+        self._ended = not data
         self.outbox.received += len(data)
         return data
 
