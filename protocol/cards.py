@@ -16,6 +16,7 @@ sheet and the glyphs, never the layout: a card is always two cells wide.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 #: Formatted text as prompt_toolkit takes it: (style, text) pairs. Plain tuples here, so
@@ -59,6 +60,31 @@ def card_text(card: str, ascii_only: bool = False) -> str:
     if card == JOKER or ascii_only or len(card) != 2:
         return card
     return card[0] + SUIT_SYMBOLS.get(card[1], card[1])
+
+
+def card_reading(card: str) -> str:
+    """A card as text mode and the browser write it for reading: ``10♥`` for the ten (the
+    notation's ``T`` is for typing; a board keeps ``card_text``'s two cells).
+
+    >>> card_reading("TH"), card_reading("QS"), card_reading("JK")
+    ('10♥', 'Q♠', 'JK')
+    """
+    text = card_text(card)
+    return "10" + text[1:] if len(card) == 2 and card[0] == "T" and card != JOKER else text
+
+
+#: a ten as ``card_text`` draws it, alone (not the end of a word): ``T♥``
+_TEN = re.compile(r"(?<![\w♣♦♥♠])T(?=[♣♦♥♠](?![\w♣♦♥♠]))")
+
+
+def tens_for_reading(line: str) -> str:
+    """``line`` with every ten drawn as ``card_text`` draws it (``T♥``) written as a person
+    reads it (``10♥``); notation (``play TH``) and words are left as they are.
+
+    >>> tens_for_reading("top T♥ · your hand T♣ 9♦ · you may: play TC, draw")
+    'top 10♥ · your hand 10♣ 9♦ · you may: play TC, draw'
+    """
+    return _TEN.sub("10", line)
 
 
 def suit_text(suit: str, ascii_only: bool = False) -> str:

@@ -285,6 +285,19 @@ def _join(args: list[str], rest: str, table: str | None) -> Message:
     return Join(table=args[0], seat=seat)
 
 
+def _back(args: list[str], rest: str, table: str | None) -> Message:
+    """``back [TABLE]``: a ``join`` of the table where the name holds a seat, which takes
+    that seat again (the current table: the one the server said the name sits at)."""
+    usage = "back [TABLE]"
+    if len(args) > 1:
+        raise _usage(usage)
+    if args:
+        return Join(table=args[0])
+    if table is None:
+        raise CommandError("back to which table? your name holds no seat here; usage: back TABLE")
+    return Join(table=table)
+
+
 def _watch(args: list[str], rest: str, table: str | None) -> Message:
     usage = "watch TABLE [SEQ]"
     if not 1 <= len(args) <= 2:
@@ -614,6 +627,8 @@ COMMANDS: tuple[Command, ...] = (
             "lobby", _shouts),
     Command("resume", "resume [TABLE TOKEN SEQ]", "take back your seat after a reconnect"
             " (with no arguments: resume a paused game)", "lobby", _resume),
+    Command("back", "back [TABLE]", "sit again in the seat your name holds (after a lost"
+            " connection or a server restart)", "lobby", _back),
     Command("leave", "leave", "leave the current table (in a running game a bot takes your"
             " seat)", "table",
             _table_only(lambda t: Leave(table=t), "leave")),

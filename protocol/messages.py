@@ -640,7 +640,8 @@ class Snapshot(Message):
     ``view`` is the engine's ``game.view(seat)`` (empty before the game
     starts), ``legal`` that seat's legal actions in notation, ``players`` each
     seat's occupant (a name, ``bot:STRATEGY``, or ``None`` when empty),
-    ``clock`` the seconds left to the seat to act (``None``: no clock).
+    ``clock`` the seconds left to the seat to act (``None``: no clock), ``ruleset`` the
+    table's ruleset (known before the first deal, when ``view`` is still empty).
     ``must`` and ``choices`` are the seat's legal actions in words, as in ``Turn``."""
 
     table: Word
@@ -654,6 +655,7 @@ class Snapshot(Message):
     clock: Clock = None
     must: OptText = None
     choices: Choices = field(default=(), metadata={OMIT_EMPTY: True})
+    ruleset: OptWord = None
     id: Id = field(default=None, kw_only=True)
 
 

@@ -106,6 +106,8 @@ class Readable:
         #: a guest name the codec claimed with a secret it made: said once, on ``named``
         self.guest: tuple[str, str] | None = None
         self.me: str | None = None  #: the name this connection goes by
+        #: the first line claimed a name: the welcome that answers it asks for none
+        self.naming = False
 
     # ------------------------------------------------------------ names
     def name(self, table: str, seat: Any) -> str:
@@ -133,8 +135,9 @@ class Readable:
     def _welcome(self, msg: Welcome) -> list[str]:
         return [
             f"welcome{_id(msg)}{DOT}this is {msg.server or 'switchboard'} (protocol"
-            f" {msg.version}). Type help for the commands, name YOURNAME to begin"
-            " (format json: lines for programs)"
+            f" {msg.version}). Type help for the commands"
+            + ("" if self.naming else ", name YOURNAME to begin")
+            + " (format json: lines for programs)"
         ]
 
     def _named(self, msg: Named) -> list[str]:
@@ -194,7 +197,7 @@ class Readable:
             ]
             text = seat_listing(who, i) or "empty"
             seats.append(f"{text} ({', '.join(tags)})" if tags else text)
-        ruleset = msg.view.get("ruleset") if msg.view else None
+        ruleset = (msg.view.get("ruleset") if isinstance(msg.view, dict) else None) or msg.ruleset
         head = f"table {table}" + (f", {ruleset}" if ruleset else "") + f", {msg.state}"
         parts = [head, "seats: " + ", ".join(seats)]
         if msg.seat is None:

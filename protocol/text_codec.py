@@ -63,17 +63,20 @@ from __future__ import annotations
 import json
 import re
 import secrets
+import textwrap
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from protocol.cards import tens_for_reading
 from protocol.commands import CommandError, format_command, parse_command
 from protocol.errors import LocalProtocolError
 from protocol.framing import Splitter
 from protocol.limits import DEFAULT_LIMITS, Limits
 from protocol.messages import (
     Chips,
+    ClaimName,
     Connections,
     Error,
     Goodbye,
@@ -484,6 +487,35 @@ class TextFormat:
     id: int | None = None
 
 
+#: The widest a sentence line is written: a terminal breaks a longer one wherever the
+#: column ends, in the middle of a word.
+LINE_COLUMNS = 80
+
+
+def fit(line: str, columns: int = LINE_COLUMNS) -> list[str]:
+    """A sentence line as lines of at most ``columns`` characters, broken at spaces, each
+    after the first indented by two spaces (a word longer than a line stays whole).
+
+    >>> for part in fit("turn 1 · your turn · top K♣ · your hand 7♣ 10♣ J♣ A♦ 5♥ A♥ Q♠"
+    ...                 " · you may: play 7C, play TC, play JC, draw"):
+    ...     print(part)
+    turn 1 · your turn · top K♣ · your hand 7♣ 10♣ J♣ A♦ 5♥ A♥ Q♠ · you may: play
+      7C, play TC, play JC, draw
+    """
+    if len(line) <= columns:
+        return [line]
+    return textwrap.wrap(
+        line,
+        columns,
+        subsequent_indent="  ",
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+
+
+#: the messages whose sentences carry what people typed, written as they typed it
+_SPOKEN = (Talk, Shouted)
+
 _FORMAT_LINE = re.compile(r"(?:#(\d{1,10}) +)?format(?: +(\S+))?", re.IGNORECASE)
 _GUEST_LINE = re.compile(r"(?:#(\d{1,10}) +)?name +(\S+)", re.IGNORECASE)
 
@@ -554,6 +586,7 @@ class ServerTextCodec:
             if not self._greeted:
                 self._greeted = True
                 if not isinstance(message, Hello):
+                    self.readable.naming = isinstance(message, ClaimName)
                     self._pending.append(message)
                     return Hello(client="text")
             return message
@@ -606,6 +639,10 @@ class ServerTextCodec:
             self.format = switch[1]
         if self.format == "text":
             lines = self.readable.lines(message)
+            if lines is not None:
+                if not isinstance(message, _SPOKEN):  # 10♥, as the browser writes it
+                    lines = [tens_for_reading(line) for line in lines]
+                lines = [part for line in lines for part in fit(line)]
         else:
             lines = None
             self.readable.remember(message)

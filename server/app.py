@@ -25,6 +25,7 @@ True
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Any
 
 import trio
@@ -88,6 +89,25 @@ def advertiser(config: ServerConfig, port: int, lobby: Lobby) -> Advertiser | No
         return None
     name = config.server_name or default_server_name()
     return Advertiser(name, port, addresses, lambda: lobby.statistics()["tables"])
+
+
+def announcement(config: ServerConfig, port: int) -> list[str]:
+    """What a server says once it listens on ``port``: where, where its data is, and how
+    friends get in (``invitations``), a short line each: on a person's 80-column console,
+    behind the time of day, none wraps (``tests/test_serve_console.py``)."""
+    where = config.host or "every interface"
+    data = (
+        "memory (nothing is kept)" if config.data_dir is None else _home_as_tilde(config.data_dir)
+    )
+    return [f"listening on {where} port {port}", f"data in {data}", *invitations(config.host, port)]
+
+
+def _home_as_tilde(path: Path) -> str:
+    """``path`` with the user's home directory written ``~``, as a person reads it."""
+    home = Path.home()
+    return (
+        f"~/{path.relative_to(home)}" if path.is_relative_to(home) and path != home else str(path)
+    )
 
 
 class Server:
@@ -173,13 +193,7 @@ class Server:
                 root.start_soon(accounts.sweep_forever, days * 86400.0, self._name_in_use)
                 listeners = await trio.open_tcp_listeners(config.port, host=config.host)
                 self.port = listeners[0].socket.getsockname()[1]
-                log.info(
-                    "listening on %s port %s; data in %s",
-                    config.host or "every interface",
-                    self.port,
-                    config.data_dir or "memory (nothing is kept)",
-                )
-                for line in invitations(config.host, self.port):
+                for line in announcement(config, self.port):
                     log.info("%s", line)
                 self.advertiser = advertiser(config, self.port, lobby)
                 if self.advertiser is not None:

@@ -53,6 +53,7 @@ def snapshot(
     master: str | None,
     req: int | None = None,
     clock: float | None = None,
+    ruleset: str | None = None,
 ) -> Message:
     """What ``seat`` may see of the table, with its legal actions in words
     (``protocol.legal``: what it must answer, and the actions grouped and labelled)."""
@@ -68,6 +69,7 @@ def snapshot(
         clock=clock,
         must=must(view, legal) if legal else None,
         choices=choices(legal),
+        ruleset=ruleset,
         id=req,
     )
 

@@ -80,6 +80,8 @@ Numbered = tuple[int, Event, Told]
 class Stage(Protocol):
     """What delivery reads of its table (``server.tables.table.Table``)."""
 
+    ruleset: str
+
     @property
     def game(self) -> Game | None: ...
 
@@ -200,6 +202,7 @@ class Delivery:
             stage.master,
             req,
             stage.clock_left(),
+            stage.ruleset,
         )
 
     def turn(self, seat: int | None, clock: float | None) -> wire.Message:

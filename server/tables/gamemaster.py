@@ -50,6 +50,7 @@ from engine.events import Event
 from engine.game import Game
 from engine.strategies import Strategy, default_strategy, get_strategy, strategies
 from protocol.fields import RUNNING, TableState
+from protocol.words import action_words
 from server.core import wire
 from server.core.commands import (
     Member,
@@ -349,7 +350,7 @@ class GameMaster:
         of the move's events, so that the log reads the cause before the move."""
         name = self.table.seats[seat].name
         return wire.notice(
-            f"time's up at table {self.table.id}: the clock made {name}'s move: {notation}",
+            f"time's up at table {self.table.id}: the clock {action_words(notation)} for {name}",
             table=self.table.id,
         )
 

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import struct
 from typing import Any
 
 import trio
@@ -100,6 +101,43 @@ def _http_setup(config: ServerConfig) -> tuple[HttpLimits, HttpPolicy]:
     return limits, policy
 
 
+#: how long a text connection's last words may take to reach the peer before it is reset
+HANG_UP_SECONDS = 1.0
+
+
+async def _hang_up(socket: trio.socket.SocketType | None) -> None:
+    """End a text connection so that ``nc`` ends too. OpenBSD's ``nc`` (the common one)
+    does not end when the server closes: it reads the end of the stream, then waits for
+    the person to type, and only the reset his next line earns ends it. So the end of the
+    stream is sent after what is queued, and once the peer has acknowledged every byte (or
+    ``HANG_UP_SECONDS`` passed) the socket is set to reset on close: ``nc`` ends at once,
+    the goodbye on its screen (the peer's system hands over what it received before it
+    reports the reset). A peer that ended its own stream first is not reset: ``nc`` ends
+    with ours then, and the socket is freed at once."""
+    if socket is None:  # a test's in-memory stream
+        return
+    with contextlib.suppress(OSError):
+        socket.shutdown(trio.socket.SHUT_WR)
+        with trio.move_on_after(HANG_UP_SECONDS):
+            while _unacknowledged(socket):
+                await trio.sleep(0.01)
+            await trio.sleep(0.05)  # the peer reads what it has, then is reset
+        socket.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_LINGER, struct.pack("ii", 1, 0))
+
+
+def _unacknowledged(socket: trio.socket.SocketType) -> int:
+    """Bytes written to ``socket`` that the peer has not acknowledged (Linux's
+    ``SIOCOUTQ``); 0 where the system cannot say."""
+    try:
+        import fcntl
+        import termios
+
+        reply = fcntl.ioctl(socket.fileno(), termios.TIOCOUTQ, b"\0\0\0\0")
+    except (ImportError, OSError, AttributeError):
+        return 0
+    return int(struct.unpack("i", reply)[0])
+
+
 class SocketSink:
     """Bytes to a trio stream; to a socket's descriptor at once when it takes them."""
 
@@ -153,6 +191,8 @@ class Connection:
         #: in-memory stream), and whether the last read filled its buffer
         self._socket = getattr(stream, "socket", None)
         self._full = False
+        #: the peer ended its stream (an ``nc`` whose input ended ends with ours)
+        self._ended = False
         #: the address a WebSocket's session was counted under, besides the socket's
         #: peer (``_readdress``), released when the connection ends
         self._counted: str | None = None
@@ -179,19 +219,29 @@ class Connection:
                 await trio.sleep(self.config.close_grace_seconds)
                 nursery.cancel_scope.cancel()
         finally:
-            self.services.connections.discard(session)
-            if self._counted is not None and self.services.ops is not None:
-                self.services.ops.release_address(self._counted)
-            outbox.closed()
-            with trio.move_on_after(self.config.close_grace_seconds) as scope:
-                scope.shield = True
-                if outbox.last_word is not None and session.binding is not None:
-                    # the goodbye may still fit in the socket's buffer
-                    with contextlib.suppress(*TRANSPORT_ERRORS), trio.move_on_after(0.2):
-                        await self.stream.send_all(outbox.encode(outbox.last_word))
-                await session.detach()
-                with contextlib.suppress(*TRANSPORT_ERRORS):
-                    await self.stream.aclose()
+            try:
+                await self._close()
+            finally:  # counted until its socket is closed (a text one's hang-up takes a moment)
+                self.services.connections.discard(session)
+                if self._counted is not None and self.services.ops is not None:
+                    self.services.ops.release_address(self._counted)
+
+    async def _close(self) -> None:
+        """The end: the last word if it fits, the session off its tables, the socket
+        closed (a text connection's hung up, so that ``nc`` ends too)."""
+        session, outbox = self.session, self.outbox
+        outbox.closed()
+        with trio.move_on_after(self.config.close_grace_seconds) as scope:
+            scope.shield = True
+            if outbox.last_word is not None and session.binding is not None:
+                # the goodbye may still fit in the socket's buffer
+                with contextlib.suppress(*TRANSPORT_ERRORS), trio.move_on_after(0.2):
+                    await self.stream.send_all(outbox.encode(outbox.last_word))
+            await session.detach()
+            if session.binding is not None and session.binding.kind == TEXT and not self._ended:
+                await _hang_up(self._socket)
+            with contextlib.suppress(*TRANSPORT_ERRORS):
+                await self.stream.aclose()
 
     async def _read(self) -> None:
         start = trio.current_time()
@@ -366,6 +416,7 @@ class Connection:
             # from None: the transport's exception, its traceback and frames are not kept
             raise ConnectionLost(str(exc)) from None
         self._full = len(data) == READ_SIZE
+        self._ended = not data
         self.outbox.received += len(data)
         return data
 

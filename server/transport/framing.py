@@ -152,10 +152,10 @@ class TextFraming:
     kind = TEXT
     person = True
     #: what a person at ``nc`` is told first (``Connection`` says it when the first
-    #: line is a bare Enter); one line, in the binding's own words
+    #: line is a bare Enter); one line (a client's decoder skips one), in the binding's
+    #: own words, that fits 80 columns
     greeting: ClassVar[bytes | None] = (
-        b"Switchboard: a server for the Switch card games. Type help for the commands,"
-        b" or name YOURNAME to begin.\n"
+        b"Switchboard: the Switch card games. Type help, or name YOURNAME to begin.\n"
     )
 
     __slots__ = ("_codec", "page_budget", "receive_data")

@@ -152,6 +152,37 @@ async def claim_name(session: ClientSession, msg: m.ClaimName) -> None:
         await ops.named(result.name)  # a new name's chips
     session.name = result.name
     session.deliver(m.Named(name=result.name, id=msg.id))
+    _tell_seats_held(session)
+
+
+def _seats_held(session: ClientSession) -> list[tuple[Table, int]]:
+    """The tables where the session's name holds a seat another connection of his (or
+    none: he was gone) sits in, with the seat, by table."""
+    lobby, name = session.services.lobby, session.name
+    return [
+        (table, i)
+        for _id, table in sorted(lobby.tables.items())
+        for i, seat in enumerate(table.seats)
+        if name is not None and seat.name == name and seat.member is not session
+    ]
+
+
+def _tell_seats_held(session: ClientSession) -> None:
+    """A person at ``nc`` who claims back his name (after a lost connection, a server
+    restart) is told where it sits, and the first such table becomes his current one, so
+    ``back`` (or ``look``) sits him there again. A program asks the lobby's list."""
+    binding = session.binding
+    held = _seats_held(session)
+    if binding is None or not binding.person or not held:
+        return
+    binding.focus(held[0][0].id)
+    places = ", ".join(f"table {t.id} ({t.ruleset}, {t.state})" for t, _seat in held)
+    if len(held) == 1:
+        text = f"your name holds a seat at {places}: back sits you there again"
+    else:
+        back = f"back {held[0][0].id} (or back TABLE)"
+        text = f"your name holds seats at {places}: {back} sits you there again"
+    session.deliver(wire.notice(text))
 
 
 # ------------------------------------------------------------------ the lobby
@@ -246,8 +277,15 @@ async def spectate(session: ClientSession, msg: m.Spectate) -> None:
 
 
 async def look(session: ClientSession, msg: m.Look) -> None:
-    if (table := _table(session, msg)) is not None:
-        await table.submit(cmd.Look(session, msg.id))
+    """The table again; at a table where the name holds a seat nobody sits in (he lost
+    the connection, the server restarted), that seat again, as ``join`` takes it."""
+    if (table := _table(session, msg)) is None:
+        return
+    name = session.name
+    if name is not None and any(s.name == name and s.member is None for s in table.seats):
+        await join(session, m.Join(table=msg.table, id=msg.id))
+        return
+    await table.submit(cmd.Look(session, msg.id))
 
 
 async def resume(session: ClientSession, msg: m.Resume) -> None:

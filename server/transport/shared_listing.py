@@ -18,6 +18,7 @@ mode's sentences, every other client's reply (a ping's pong) waiting behind it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any, Generic, TypeVar
 
@@ -28,7 +29,7 @@ from protocol.json_codec import encode_map as json_encode_map
 from protocol.msgpack_codec import HEADER
 from protocol.payloads import TableSummary
 from protocol.readable import Readable
-from protocol.text_codec import format_lines
+from protocol.text_codec import LINE_COLUMNS, fit, format_lines
 
 Summary = TableSummary
 Listing = tuple[Summary, ...]
@@ -126,8 +127,27 @@ def _json_item(summary: Summary) -> bytes:
     return _one_line(summary, "json").removeprefix("tables [")[:-1].encode()  # "{...}"
 
 
-_sentences = SharedListing(_sentence, list)
 _json_line = SharedListing(_json_item, lambda items: b"[" + b",".join(items) + b"]")
+_sentences = SharedListing(_sentence, list)
+#: sentences broken at 80 columns behind a head of a shape (``tables #7 ``), as the
+#: codec breaks them (``protocol.text_codec.fit``): short ones are used as they are
+_broken: dict[tuple[str, bytes], bytes] = {}
+#: the most broken sentences kept (then they are all made again as asked)
+BROKEN_KEPT = 20_000
+
+
+def _fitted(shape: str, sentence: bytes) -> bytes:
+    """``sentence`` behind a head of ``shape``, broken where the codec breaks it."""
+    if len(shape) + len(sentence) <= LINE_COLUMNS:  # bytes: never fewer than characters
+        return sentence
+    key = (shape, sentence)
+    broken = _broken.get(key)
+    if broken is None:
+        if len(_broken) >= BROKEN_KEPT:
+            _broken.clear()
+        parts = fit(shape + sentence.decode())
+        broken = _broken[key] = "\n".join(parts)[len(shape) :].encode()
+    return broken
 
 
 def text_tables(message: m.Tables, fmt: str) -> bytes | None:
@@ -138,5 +158,7 @@ def text_tables(message: m.Tables, fmt: str) -> bytes | None:
         return None
     head = b"tables " if message.id is None else f"tables #{message.id} ".encode()
     if fmt == "text":
-        return head + (b"\n" + head).join(_sentences.bytes_of(message.tables)) + b"\n"
+        shape = re.sub(r"\S", "x", head.decode())  # where the lines break: the head's shape
+        sentences = [_fitted(shape, s) for s in _sentences.bytes_of(message.tables)]
+        return head + (b"\n" + head).join(sentences) + b"\n"
     return head + _json_line.bytes_of(message.tables) + b"\n"

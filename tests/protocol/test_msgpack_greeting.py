@@ -14,11 +14,9 @@ from protocol_strategies import messages
 from protocol import messages as m
 from protocol.errors import RemoteProtocolError
 from protocol.msgpack_codec import MAX_GREETING, MsgpackDecoder, encode
+from server.transport.framing import TextFraming
 
-GREETING = (
-    b"Switchboard: a server for the Switch card games. Type help for the commands, "
-    b"or name YOURNAME to begin.\n"
-)
+GREETING = TextFraming.greeting or b""
 
 
 def decode_in_pieces(data: bytes, cuts: list[int]) -> list[m.Message]:

@@ -125,6 +125,8 @@ CASES = [
     ("observe t2", m.Spectate(table="t2")),
     ("look", m.Look(table=T)),
     ("look t2", m.Look(table="t2")),
+    ("back", m.Join(table=T)),
+    ("back t2", m.Join(table="t2")),
     ("hand", m.Look(table=T)),
     ("who", m.Who()),
     ("users", m.Who()),

@@ -69,6 +69,8 @@ def test_the_text_session_is_commands_then_lines_in_both_formats():
                 if isinstance(msg, TextFormat):
                     formats.append(msg.format)
             continue
+        if line.startswith("<   ") and formats[-1:] != ["json"]:
+            continue  # a sentence over 80 columns goes on, indented (section 4)
         word = line[2:].split(" ", 1)[0]
         assert word in BY_WORD, line
         if word == "seated":  # the server's codec learns the current table from it

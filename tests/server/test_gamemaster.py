@@ -20,6 +20,7 @@ import engine
 import engine.strategies
 from engine.strategies import register_strategy
 from protocol import messages as m
+from protocol.words import action_words
 from server.core.commands import MASTER_VERBS, Act, Join, Start, Watch
 from server.core.config import ServerConfig
 from server.players.ledger import Ledger
@@ -205,7 +206,8 @@ async def test_the_clock_says_what_it_played_and_tells_the_player_he_is_away(
     await trio.sleep(0.1)
     got = s.members[(first + 1) % 4].got
     said = [x.text for x in got if isinstance(x, m.Notice)]
-    notice = f"time's up at table {table.id}: the clock made {name}'s move: {notation}"
+    notice = f"time's up at table {table.id}: the clock {action_words(notation)} for {name}"
+    assert "play " not in notice  # the move in words, not in notation
     assert notice in said
     # the cause before the move: the notice heads the events of the move it made (it came
     # after them, so a log read "ann passes", then "time's up ... made ann's move")

@@ -138,13 +138,18 @@ async def person(port: int, *lines: str) -> tuple[trio.SocketStream, bytearray]:
 
 
 async def line_with(stream: trio.SocketStream, buf: bytearray, *words: str) -> str:
-    """The next line holding every one of ``words``."""
+    """The next sentence holding every one of ``words``, its continuation lines (over 80
+    columns, a sentence goes on in lines indented by two spaces) joined to it."""
     with trio.fail_after(10):
         while True:
             while b"\n" in buf:
                 raw, _, rest = bytes(buf).partition(b"\n")
                 buf[:] = rest
                 text = raw.decode()
+                while buf.startswith(b"  ") and b"\n" in buf:  # written with it
+                    more, _, rest = bytes(buf).partition(b"\n")
+                    buf[:] = rest
+                    text += " " + more.decode().strip()
                 if all(w in text for w in words):
                     return text
             data = await stream.receive_some(65536)

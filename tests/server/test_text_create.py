@@ -15,7 +15,9 @@ from conftest import Running
 
 
 async def read_until(stream: trio.SocketStream, buf: bytearray, word: str) -> str:
-    """Lines until one whose first word is ``word``; that line is returned."""
+    """Lines until one whose first word is ``word``; that sentence is returned, its
+    continuation lines (a sentence over 80 columns goes on in lines indented by two
+    spaces, written with it) joined to it."""
     with trio.fail_after(10):
         while True:
             while b"\n" in buf:
@@ -23,6 +25,10 @@ async def read_until(stream: trio.SocketStream, buf: bytearray, word: str) -> st
                 buf[:] = rest
                 text = line.decode()
                 if text.split(" ", 1)[0] == word:
+                    while buf.startswith(b"  ") and b"\n" in buf:
+                        more, _, rest = bytes(buf).partition(b"\n")
+                        buf[:] = rest
+                        text += " " + more.decode().strip()
                     return text
                 assert not text.startswith("error"), text
             data = await stream.receive_some(65536)
@@ -86,9 +92,9 @@ async def test_name_without_a_secret_is_a_guest_told_his_secret_once(running: Ru
     # Someone else typing "name dave" is told the name is taken, and what to do.
     other, buf = await typist(running, "name dave")
     with trio.fail_after(10):
-        while b"\nerror" not in b"\n" + bytes(buf):
+        while b"\nerror" not in b"\n" + bytes(buf) or not buf.endswith(b"\n"):
             buf += await other.receive_some(65536)
-    error = next(line for line in bytes(buf).decode().splitlines() if line.startswith("error"))
+    error = await read_until(other, buf, "error")
     assert "choose another with name NEWNAME" in error, error
     await other.aclose()
 
