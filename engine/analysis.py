@@ -291,6 +291,37 @@ def advise(
     return judge(-1, view, memory, legal, first, rng, settings, _solver_table(family))
 
 
+def advise_at(record: dict[str, Any], seat: int, settings: Settings = HINT) -> Decision:
+    """``advise`` for ``seat`` in the game ``record`` stands at (a running game's, kept
+    by its server): the game replayed, with the events ``seat`` was shown, in order."""
+    from engine.registry import replay
+
+    shown: list[dict[str, Any]] = []
+    game = replay(record, lambda events: shown.extend(ev.present(seat) for ev in events))
+    return advise(game.view(seat), shown, game.legal_actions(seat), settings)
+
+
+#: Alternatives a hint's sentence names beside its advice.
+HINT_ALTERNATIVES = 3
+
+
+def hint_text(decision: Decision, legal: int) -> str:
+    """The advice as a sentence: the best action, its expected score, the runners-up
+    (``legal``: how many actions were open)."""
+    if legal == 1:
+        return f"hint: {decision.best} (the only legal move)"
+    if not decision.values:
+        return f"hint: {decision.best} (by rule of thumb)"
+    if decision.exact:
+        words = {1.0: "wins", 0.5: "ties", 0.0: "loses"}
+        best = words.get(decision.values[decision.best], "")
+        return f"hint: {decision.best} {best} with best play (solved exactly)".replace("  ", " ")
+    ranked = sorted(decision.values.items(), key=lambda kv: -kv[1])
+    others = "; ".join(f"{a} {v:.2f}" for a, v in ranked[1 : 1 + HINT_ALTERNATIVES])
+    best = f"hint: {decision.best} (expected score {decision.values[decision.best]:.2f}"
+    return f"{best}; {others})" if others else f"{best})"
+
+
 # ------------------------------------------------------------- the judge
 def judge(
     index: int,
@@ -791,12 +822,14 @@ __all__ = [
     "SecondOpinion",
     "Settings",
     "advise",
+    "advise_at",
     "alternatives",
     "analyse",
     "as_json",
     "as_text",
     "decision_points",
     "grade",
+    "hint_text",
     "is_early",
     "judge",
     "summarise",

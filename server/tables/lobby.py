@@ -49,7 +49,9 @@ from server.players.profiles import RATED, rated_setting
 from server.store import snapshots
 from server.store.base import Store, StoredState, StoreError, TableCreated
 from server.tables import lifetime, thinking
+from server.tables.analyses import AnalysisDesk
 from server.tables.listing import Listing
+from server.tables.reviews import Reviews
 from server.tables.table import CLOSED, PLAYING, WAITING, Table
 from server.tables.thinking import Thinker, open_thinker
 
@@ -106,6 +108,9 @@ class Lobby:
         self.thinker: Thinker | None = None  #: where the tables' search bots think, once running
         self.budgets = budgets_for(config)
         self.listing = Listing(self.tables)  #: every open table's summary
+        #: after-game analyses and hints, in the bots' workers
+        self.analyses = AnalysisDesk(config, store, lambda: self.thinker)
+        self.reviews = Reviews(config)  #: the shared reviews of finished games
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """Rebuild the stored tables, open the house tables, then keep every table running.
@@ -154,6 +159,7 @@ class Lobby:
                 member.deliver(notice)
         finally:
             self.tables.pop(table.id, None)
+            self.reviews.forget(table.id)
             self._changed(table)
 
     def _wiring(self, creator: str | None, ruleset: str) -> dict[str, Any]:
@@ -169,6 +175,11 @@ class Lobby:
         """The server is shutting down: every game stops where it is (``Table.freeze``)."""
         for table in list(self.tables.values()):
             table.freeze()
+
+    @property
+    def nursery(self) -> trio.Nursery | None:
+        """Where work that outlives a request runs (an analysis), once running."""
+        return self._nursery
 
     # ------------------------------------------------------------ queries
     def get(self, word: str | int) -> Table | None:
