@@ -1096,6 +1096,7 @@ class AnalysisProgress(Message):
     game: Count
     done: Count
     total: Count
+    id: Id = field(default=None, kw_only=True)
 
 
 @message("analysis", SERVER)
@@ -1148,6 +1149,7 @@ class Reviewing(Message):
     step: Count
     total: Count
     said: Text = ""
+    id: Id = field(default=None, kw_only=True)
 
 
 @message("hint", CLIENT)

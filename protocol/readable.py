@@ -39,6 +39,7 @@ from engine.shedding.vocabulary import SheddingView
 from engine.views import View, as_view, is_abbott, is_kilodney, is_shedding
 from protocol.cards import SUIT_NAMES, card_text, sort_cards
 from protocol.describe import RATED_WHEN, describe_text, pending_text, seat_listing, seat_name
+from protocol.lookback_text import WRITERS as LOOKBACK_WRITERS
 from protocol.messages import (
     Chips,
     Error,
@@ -560,4 +561,5 @@ _WRITERS: dict[type[Message], Any] = {
     Profile: _profile,
     History: _history,
     Top: _top,
+    **LOOKBACK_WRITERS,
 }
