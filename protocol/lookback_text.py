@@ -61,12 +61,14 @@ def analysis(msg: Analysis) -> list[str]:
     return out
 
 
-def reviewing(msg: Reviewing) -> list[str]:
+def review_sentence(msg: Reviewing) -> str:
+    """Where a review's leader is, in words (the terminal client's log says it too)."""
     said = msg.said or "the deal"
-    return [
-        f"reviewing {msg.table}{DOT}{msg.leader} leads the review of game {msg.game}:"
-        f" {said} ({msg.step} of {msg.total})"
-    ]
+    return f"{msg.leader} leads the review of game {msg.game}: {said} ({msg.step} of {msg.total})"
+
+
+def reviewing(msg: Reviewing) -> list[str]:
+    return [f"reviewing {msg.table}{DOT}{review_sentence(msg)}"]
 
 
 def hinted(msg: Hinted) -> list[str]:
