@@ -179,6 +179,8 @@ def precision(
         cpu += time.process_time() - start
         judged += len(points)
         for dec in decisions:
+            if dec.capped is not None:
+                print(f"  capped, game {game_seed}: {_line(dec)}", flush=True)
             if dec.mark != "blunder":
                 continue
             [ref] = analyse(record, [dec.index], reference)
