@@ -173,3 +173,21 @@ async def test_no_hint_at_a_table_with_other_people(served: Running) -> None:
     me = ann if getattr(mine, "to_act", None) == 0 else bob
     refused = await me.request(m.Hint(table=made.table))
     assert isinstance(refused, m.Error) and refused.code == "not_allowed", refused
+
+
+async def test_text_mode_says_the_review_step_in_words(served: Running) -> None:
+    ann = await Client.connect(served.port, "ann")
+    table = await finished_game(ann)
+    stream = await trio.open_tcp_stream("127.0.0.1", served.port)
+    await stream.send_all(f"name cy\nwatch {table}\n#7 ping\n".encode())
+    seen = b""
+    with trio.fail_after(20):
+        while b"pong #7" not in seen:  # watching by now: the replies come in order
+            seen += await stream.receive_some(65536)
+    await ann.request(m.Review(table=table, step=2))
+    with trio.fail_after(20):
+        while b"leads the review" not in seen or not seen.endswith(b"\n"):
+            seen += await stream.receive_some(65536)
+    line = next(ln for ln in seen.decode().splitlines() if "leads the review" in ln)
+    assert line.startswith(f"reviewing {table} · ann leads the review of game 1: step 2: ")
+    await stream.aclose()
