@@ -59,6 +59,9 @@ are ``CREATE TABLE IF NOT EXISTS``, new columns are added only when
 version opens, and opening it twice changes nothing. (No ``user_version``:
 checking the columns themselves cannot disagree with what is there.)
 
+A finished game's after-game analysis is kept in ``analyses`` (JSON text, one row a game,
+``AnalysisKept``) and read only when asked for (``analysis``), never at ``load()``.
+
 The chip ledger's tables live here too (``chip_*``), and its transactions are
 writes like any other (``ChipsMoved``), so a game's end and its payout, or a new
 name and its starting chips, commit in one SQL transaction: one writer per file.
