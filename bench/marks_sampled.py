@@ -168,6 +168,7 @@ def precision(
     ruleset, seats = FAMILIES[family]
     reference = replace(settings, seed=settings.seed + 1000, worlds=settings.worlds * scale)
     blunders: list[Decision] = []
+    capped: dict[str, int] = {}  #: sampled ? and ?? held at ?!, by why
     right = judged = 0
     cpu = 0.0
     game_seed = seed * 10_000 + 5_000
@@ -180,6 +181,7 @@ def precision(
         judged += len(points)
         for dec in decisions:
             if dec.capped is not None:
+                capped[dec.capped] = capped.get(dec.capped, 0) + 1
                 print(f"  capped, game {game_seed}: {_line(dec)}", flush=True)
             if dec.mark != "blunder":
                 continue
@@ -190,6 +192,8 @@ def precision(
             verdict = "agreed" if agreed else f"NOT agreed: {_line(ref)}"
             print(f"  ?? game {game_seed}: {_line(dec)}; reference {verdict}", flush=True)
         game_seed += 1
+    held = ", ".join(f"{n} {why}" for why, n in capped.items()) or "none"
+    print(f"  sampled ? and ?? capped at ?! in unplanted games: {held}", flush=True)
     return blunders, right, cpu, judged
 
 
