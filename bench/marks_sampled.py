@@ -132,7 +132,7 @@ def play(ruleset: str, seats: int, seed: int, plant: Plant | None, after: int) -
 def recall(family: str, games: int, seed: int, settings: Settings) -> tuple[int, int, float, int]:
     """(plants, marked ``??``, analysis CPU, decisions judged) over ``games`` a plant."""
     ruleset, seats = FAMILIES[family]
-    found = total = judged = 0
+    found = total = judged = capped = 0
     cpu = 0.0
     for name, plant in PLANTS[family]:
         hits = tried = 0
@@ -149,11 +149,13 @@ def recall(family: str, games: int, seed: int, settings: Settings) -> tuple[int,
             judged += 1
             tried += 1
             hits += dec.mark == "blunder"
+            capped += dec.mark != "blunder" and dec.capped is not None
             if dec.mark != "blunder":
                 print(f"  missed ({name}, game {game_seed - 1}): {_line(dec)}", flush=True)
         print(f"  {name}: {hits} of {tried} marked ??", flush=True)
         found += hits
         total += tried
+    print(f"  the cap on untrusted samples took {capped} plants from ??", flush=True)
     return total, found, cpu, judged
 
 
@@ -166,6 +168,7 @@ def precision(
     ruleset, seats = FAMILIES[family]
     reference = replace(settings, seed=settings.seed + 1000, worlds=settings.worlds * scale)
     blunders: list[Decision] = []
+    capped: dict[str, int] = {}  #: sampled ? and ?? held at ?!, by why
     right = judged = 0
     cpu = 0.0
     game_seed = seed * 10_000 + 5_000
@@ -177,6 +180,9 @@ def precision(
         cpu += time.process_time() - start
         judged += len(points)
         for dec in decisions:
+            if dec.capped is not None:
+                capped[dec.capped] = capped.get(dec.capped, 0) + 1
+                print(f"  capped, game {game_seed}: {_line(dec)}", flush=True)
             if dec.mark != "blunder":
                 continue
             [ref] = analyse(record, [dec.index], reference)
@@ -186,6 +192,8 @@ def precision(
             verdict = "agreed" if agreed else f"NOT agreed: {_line(ref)}"
             print(f"  ?? game {game_seed}: {_line(dec)}; reference {verdict}", flush=True)
         game_seed += 1
+    held = ", ".join(f"{n} {why}" for why, n in capped.items()) or "none"
+    print(f"  sampled ? and ?? capped at ?! in unplanted games: {held}", flush=True)
     return blunders, right, cpu, judged
 
 
@@ -193,6 +201,7 @@ def _line(dec: Decision) -> str:
     return (
         f"step {dec.index + 1} {dec.played} ({dec.values[dec.played]:.2f}), best {dec.best}"
         f" ({dec.values[dec.best]:.2f}), loss {dec.loss:.2f} ±{dec.error:.2f}, mark {dec.mark}"
+        + (f" (capped: {dec.capped})" if dec.capped else "")
     )
 
 

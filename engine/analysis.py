@@ -31,6 +31,13 @@ is their policy's bias rather than noise, an endgame decision the proofs did
 not settle is settled by the solver whether the playouts saw a loss or not,
 and a sampled mark elsewhere is checked by it (``_check``); a sampled mark
 the solver cannot confirm is at most an inaccuracy.
+A sampled ``?`` or ``??`` stands only where the sample can be trusted
+(``_trusted``): not in the first round of a hand (every seat's first decision,
+where the rest of the hand is all rollout and the policy's bias outweighs the
+choice), and only where a second rollout policy (``SecondOpinion``: the first's
+moves mixed with random ones) also finds the played action at least a mistake's
+floor below the better one. Elsewhere such a mark is capped at an inaccuracy, and
+``capped`` says why.
 A player's **accuracy** is the share of his judged decisions that were not
 marked.
 
@@ -44,7 +51,7 @@ from __future__ import annotations
 import functools
 import math
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -66,6 +73,12 @@ MORE_WORLDS = 8
 MAX_CANDIDATES = 8
 #: Cards left on a 2-player abbott grid from which the exact solver is tried.
 SOLVE_AT = 12
+#: A hand's first this many rounds are early: a sampled mark there is capped at ``?!``.
+EARLY_ROUNDS = 1
+#: How often the second rollout policy plays a random move instead of the first's.
+SECOND_WANDER = 0.5
+#: Why a sampled mark was capped (``Decision.capped``).
+EARLY, DISAGREE = "early in the hand", "a second rollout policy disagrees"
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +114,7 @@ class Decision:
     error: float = 0.0  # the standard error of the sampled loss (0 when exact)
     proved: list[str] = field(default_factory=list)
     exact_mark: bool = False
+    capped: str | None = None  #: why a sampled ``?``/``??`` was capped at ``?!`` (``_trusted``)
 
 
 @dataclass(slots=True)
@@ -199,21 +213,34 @@ def analyse(record: dict[str, Any], indexes: Iterable[int], settings: Settings) 
     out: list[Decision] = []
     todo = iter(wanted)
     nxt = next(todo, None)
+    hand, began = None, 0  # the hand under way, and the index of its first action
     for i, (seat, notation) in enumerate(record["actions"]):
         if nxt is None:
             break
+        if getattr(game, "hand_number", 0) != hand:
+            hand, began = getattr(game, "hand_number", 0), i
         if i == nxt:
             view = game.view(seat)
             legal = game.legal_actions(seat)
             played = str(game.normalize(seat, Action.parse(notation)))
             rng = random.Random(f"{settings.seed}:{i}")
             table = tables.setdefault(view.get("hand_number", 0), _solver_table(family))
-            out.append(judge(i, view, seen[seat], legal, played, rng, settings, table))
+            early = is_early(view, i - began)
+            out.append(judge(i, view, seen[seat], legal, played, rng, settings, table, early=early))
             nxt = next(todo, None)
         for ev in game.apply(seat, notation):
             for s in range(game.seats):
                 _observe(seen[s], ev.present(s))
     return out
+
+
+def is_early(view: View, into_hand: int) -> bool:
+    """Whether a decision comes in its hand's first ``EARLY_ROUNDS`` rounds: abbott by
+    its own round count, the others by the actions taken in the hand (``into_hand``)
+    against the seats (every seat's first turn is the first round)."""
+    if is_abbott(view):
+        return view["round"] <= EARLY_ROUNDS
+    return into_hand < EARLY_ROUNDS * view["seats"]
 
 
 def _memory(family: str) -> Any:
@@ -266,6 +293,37 @@ def advise(
     return judge(-1, view, memory, legal, first, rng, settings, _solver_table(family))
 
 
+def advise_at(record: dict[str, Any], seat: int, settings: Settings = HINT) -> Decision:
+    """``advise`` for ``seat`` in the game ``record`` stands at (a running game's, kept
+    by its server): the game replayed, with the events ``seat`` was shown, in order."""
+    from engine.registry import replay
+
+    shown: list[dict[str, Any]] = []
+    game = replay(record, lambda events: shown.extend(ev.present(seat) for ev in events))
+    return advise(game.view(seat), shown, game.legal_actions(seat), settings)
+
+
+#: Alternatives a hint's sentence names beside its advice.
+HINT_ALTERNATIVES = 3
+
+
+def hint_text(decision: Decision, legal: int) -> str:
+    """The advice as a sentence: the best action, its expected score, the runners-up
+    (``legal``: how many actions were open)."""
+    if legal == 1:
+        return f"hint: {decision.best} (the only legal move)"
+    if not decision.values:
+        return f"hint: {decision.best} (by rule of thumb)"
+    if decision.exact:
+        words = {1.0: "wins", 0.5: "ties", 0.0: "loses"}
+        best = words.get(decision.values[decision.best], "")
+        return f"hint: {decision.best} {best} with best play (solved exactly)".replace("  ", " ")
+    ranked = sorted(decision.values.items(), key=lambda kv: -kv[1])
+    others = "; ".join(f"{a} {v:.2f}" for a, v in ranked[1 : 1 + HINT_ALTERNATIVES])
+    best = f"hint: {decision.best} (expected score {decision.values[decision.best]:.2f}"
+    return f"{best}; {others})" if others else f"{best})"
+
+
 # ------------------------------------------------------------- the judge
 def judge(
     index: int,
@@ -276,8 +334,12 @@ def judge(
     rng: random.Random,
     settings: Settings,
     table: Any = None,
+    *,
+    early: bool = False,
 ) -> Decision:
-    """Value the alternatives of one decision from the seat's ``view`` and ``memory``."""
+    """Value the alternatives of one decision from the seat's ``view`` and ``memory``;
+    ``early``: the decision is in its hand's first round (``is_early``), where a sampled
+    mark is capped."""
     family = view["family"]
     me = seat_of(view)
     kept = alternatives(family, view, legal, played)
@@ -340,7 +402,56 @@ def judge(
         dec = _check(dec, view, every, bounds, settings, table)
     if dec.mark and not dec.exact_mark and _moves_after(view, every.get(played)):
         dec.mark = "inaccuracy"  # the rollout's move after it is in its value
+    sampled = dec.mark in ("mistake", "blunder") and not dec.exact_mark
+    if index >= 0 and sampled and played != "concede":  # a conceded hand is lost: no policy
+        pair = [every[a] for a in (dec.best, played) if a in every]
+        dec = _trusted(dec, early, lambda: _second_loss(view, memory, pair, rng, settings))
     return dec
+
+
+def _trusted(dec: Decision, early: bool, second: Callable[[], float]) -> Decision:
+    """A sampled ``?`` or ``??`` capped at ``?!`` where its sample cannot be trusted:
+    ``early`` in the hand, or where the ``second`` rollout policy's loss for the played
+    action is under a mistake's floor (the first policy's bias alone made the mark).
+    The second opinion is asked only when the first two tests leave the mark standing."""
+    if early:
+        return replace(dec, mark="inaccuracy", capped=EARLY)
+    if second() < GRADES[1][1] - 1e-9:
+        return replace(dec, mark="inaccuracy", capped=DISAGREE)
+    return dec
+
+
+class SecondOpinion:
+    """An adapter whose rollout policy is another's moves mixed with random ones
+    (``SECOND_WANDER`` of the time): a second policy with other biases, to tell a loss
+    the game holds from one the first policy's habits make."""
+
+    def __init__(self, adapter: Any) -> None:
+        self.adapter = adapter
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.adapter, name)
+
+    def rollout(self, game: Any, seat: int, legal: Sequence[Action], rng: random.Random) -> Action:
+        if rng.random() < SECOND_WANDER:
+            return legal[rng.randrange(len(legal))]
+        action: Action = self.adapter.rollout(game, seat, legal, rng)
+        return action
+
+
+def _second_loss(
+    view: View,
+    memory: Any,
+    pair: Sequence[Action],
+    rng: random.Random,
+    settings: Settings,
+) -> float:
+    """The played action's loss against the better one (``pair``: better, played) by
+    the second rollout policy, on ``settings.worlds`` fresh worlds."""
+    if len(pair) < 2:
+        return 1.0  # nothing to compare with: the mark stands
+    samples = _sample(view["family"], view, memory, pair, rng, settings, second=True)
+    return (sum(samples[0]) - sum(samples[1])) / len(samples[0])
 
 
 def _moves_after(view: View, action: Action | None) -> bool:
@@ -565,9 +676,13 @@ def _sample(
     kept: Sequence[Action],
     rng: random.Random,
     settings: Settings,
+    second: bool = False,
 ) -> list[list[float]]:
-    """Each alternative played out in the same ``settings.worlds`` worlds."""
+    """Each alternative played out in the same ``settings.worlds`` worlds (by the
+    ``SecondOpinion`` policy when ``second``)."""
     adapter, proto = _adapter(family, view, memory)
+    if second:
+        adapter = SecondOpinion(adapter)
     me = seat_of(view)
     out: list[list[float]] = [[] for _ in kept]
     for _ in range(settings.worlds):
@@ -692,6 +807,7 @@ def as_text(
             continue
         better = "" if d.best == d.played else f"{d.best} ({d.values[d.best]:.2f})"
         how = "exact" if d.exact else "proved" if d.exact_mark else f"±{d.error:.2f}"
+        how += f" (capped: {d.capped})" if d.capped else ""
         lines.append(
             f"{d.index + 1:>4}  {names[d.seat]:<14} {d.played + f' ({d.values[d.played]:.2f})':<21}"
             f" {better:<21} {d.loss:>4.2f}  {SIGNS.get(d.mark or '', ''):<2} {how}"
@@ -704,14 +820,18 @@ __all__ = [
     "MARGIN",
     "Decision",
     "PlayerSummary",
+    "SecondOpinion",
     "Settings",
     "advise",
+    "advise_at",
     "alternatives",
     "analyse",
     "as_json",
     "as_text",
     "decision_points",
     "grade",
+    "hint_text",
+    "is_early",
     "judge",
     "summarise",
 ]

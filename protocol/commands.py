@@ -54,6 +54,7 @@ from protocol.messages import (
     AdminShutdown,
     AdminStats,
     AdminTables,
+    Analyse,
     ClaimName,
     CloseTable,
     CreateTable,
@@ -61,6 +62,7 @@ from protocol.messages import (
     EndGame,
     EndTournament,
     EnterTournament,
+    Follow,
     GetChips,
     GetHistory,
     GetProfile,
@@ -71,6 +73,7 @@ from protocol.messages import (
     HearShouts,
     Hello,
     Help,
+    Hint,
     Join,
     Leave,
     ListRulesets,
@@ -84,6 +87,7 @@ from protocol.messages import (
     Quit,
     Resume,
     ResumeGame,
+    Review,
     Say,
     SeatBot,
     SetOptions,
@@ -439,6 +443,27 @@ def _record(args: list[str], rest: str, table: str | None) -> Message:
     return GetRecord(table=args[0] if args else _need_table(table, "record"), start=start)
 
 
+def _analyse(args: list[str], rest: str, table: str | None) -> Message:
+    usage = "analyse [TABLE [GAME]]"
+    if len(args) > 2:
+        raise _usage(usage)
+    game = _int(args[1], "GAME", usage) if len(args) == 2 else None
+    return Analyse(table=args[0] if args else _need_table(table, "analyse"), game=game)
+
+
+def _review(args: list[str], rest: str, table: str | None) -> Message:
+    usage = "review STEP"
+    if len(args) != 1:
+        raise _usage(usage)
+    return Review(table=_need_table(table, usage), step=_int(args[0], "STEP", usage))
+
+
+def _follow(args: list[str], rest: str, table: str | None) -> Message:
+    if len(args) > 1:
+        raise _usage("follow [NAME]")
+    return Follow(table=_need_table(table, "follow [NAME]"), name=args[0] if args else None)
+
+
 def _help(args: list[str], rest: str, table: str | None) -> Message:
     if len(args) > 1:
         raise _usage("help [COMMAND]")
@@ -646,6 +671,15 @@ COMMANDS: tuple[Command, ...] = (
         "table",
         _record,
     ),
+    Command("analyse", "analyse [TABLE [GAME]]", "the server's analysis of a finished game"
+            " (the table's last by default): marks, better moves, each player's accuracy",
+            "table", _analyse, ("analyze",)),
+    Command("review", "review STEP", "lead the table's review of its finished game: you are"
+            " at STEP (0: the deal); who follows you is sent each step", "table", _review),
+    Command("follow", "follow [NAME]", "follow NAME's review of the finished game (no NAME:"
+            " step away)", "table", _follow),
+    Command("hint", "hint", "the search's advice for your move (in a game against bots only)",
+            "table", _table_only(lambda t: Hint(table=t), "hint")),
     Command("chips", "chips [NAME]", "a chip balance and its recent entries", "lobby", _chips),
     Command("finger", "finger [NAME]", "a player's profile: ratings, games won, chips, last"
             " games", "lobby",
@@ -978,6 +1012,9 @@ _TABLE_FORMS: dict[type[Message], Callable[[Any], str]] = {
     HandOver: lambda m: f"master {m.name}",
     EndGame: lambda m: "end",
     CloseTable: lambda m: _join_words("close", m.reason),
+    Review: lambda m: f"review {m.step}",
+    Follow: lambda m: _join_words("follow", m.name or ""),
+    Hint: lambda m: "hint",
 }
 
 _LOBBY_FORMS: dict[type[Message], Callable[[Any], str]] = {
@@ -1004,6 +1041,7 @@ _LOBBY_FORMS: dict[type[Message], Callable[[Any], str]] = {
     GetHistory: _format_history,
     GetTop: lambda m: _join_words("top", m.family, "" if m.count is None else str(m.count)),
     GetRecord: lambda m: f"record {m.table}" + (f" {m.start}" if m.start else ""),
+    Analyse: lambda m: f"analyse {m.table}" + ("" if m.game is None else f" {m.game}"),
     Help: lambda m: _join_words("help", m.topic or ""),
     ListTournaments: lambda m: "tournaments",
     GetTournament: lambda m: _join_words("tournament", _opt(m.tournament)),

@@ -1099,6 +1099,110 @@ class HearShouts(Message):
     id: Id = field(default=None, kw_only=True)
 
 
+# ------------------------------------------------------ looking back at a game
+@message("analyse", CLIENT)
+@dataclass(frozen=True, slots=True)
+class Analyse(Message):
+    """Ask for the after-game analysis of a table's finished game (``game``: its number
+    at the table; ``None``: the table's last game). Answered ``analysis`` at once when it
+    was made before; else ``ok``, then ``analysis_progress`` while it runs and
+    ``analysis`` when it is done (to the asker and everyone at the table)."""
+
+    table: Word
+    game: OptCount = None
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("analysis_progress", SERVER)
+@dataclass(frozen=True, slots=True)
+class AnalysisProgress(Message):
+    """How far the analysis of ``game`` at ``table`` has come: ``done`` of ``total``
+    decisions judged."""
+
+    table: Word
+    game: Count
+    done: Count
+    total: Count
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("analysis", SERVER)
+@dataclass(frozen=True, slots=True)
+class Analysis(Message):
+    """A finished game's analysis (``engine.analysis.as_json``): ``players`` (each
+    seat's summary: accuracy, marks, costliest decisions) and ``decisions`` (each
+    judged decision: ``index`` (the action's place; the replay's step ``index + 1``),
+    ``seat``, ``played``, ``best``, ``values``, ``loss``, ``mark``, ``exact``,
+    ``capped``)."""
+
+    table: Word
+    game: Count
+    analysis: Payload
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("review", CLIENT)
+@dataclass(frozen=True, slots=True)
+class Review(Message):
+    """Lead the review of the table's finished game: the sender is at ``step`` (0: the
+    deal; ``N``: after the ``N``th action). Everyone following him is sent
+    ``reviewing``; the first step of a review is sent to everyone at the table."""
+
+    table: Word
+    step: Count = 0
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("follow", CLIENT)
+@dataclass(frozen=True, slots=True)
+class Follow(Message):
+    """Follow ``name``'s review at ``table`` (his step is sent at once, then each one
+    he takes); ``name`` ``None``: step away (follow nobody)."""
+
+    table: Word
+    name: OptWord = None
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("reviewing", SERVER)
+@dataclass(frozen=True, slots=True)
+class Reviewing(Message):
+    """``leader`` is at ``step`` of ``total`` in the review of ``game`` at ``table``;
+    ``said`` is that step's action in words (empty at the deal)."""
+
+    table: Word
+    game: Count
+    leader: Word
+    step: Count
+    total: Count
+    said: Text = ""
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("hint", CLIENT)
+@dataclass(frozen=True, slots=True)
+class Hint(Message):
+    """The search's advice for the sender's decision now, in a game against bots only."""
+
+    table: Word
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("hinted", SERVER)
+@dataclass(frozen=True, slots=True)
+class Hinted(Message):
+    """The advice: ``best`` (an action's notation), ``values`` (each alternative's
+    expected score for the seat, 0..1; empty when chosen by rule of thumb), ``exact``
+    (the solver's values: 1 a win, 1/2 a tie, 0 a loss) and ``text``, a sentence."""
+
+    table: Word
+    best: Notation
+    values: Payload = field(default_factory=dict)
+    exact: Bool = False
+    text: Text = ""
+    id: Id = field(default=None, kw_only=True)
+
+
 Received = Message | UnknownMessage | InvalidMessage
 
 
@@ -1156,6 +1260,9 @@ __all__ = [
     "AdminShutdown",
     "AdminStats",
     "AdminTables",
+    "Analyse",
+    "Analysis",
+    "AnalysisProgress",
     "Chips",
     "ClaimName",
     "CloseTable",
@@ -1163,6 +1270,7 @@ __all__ = [
     "CreateTable",
     "EndGame",
     "Error",
+    "Follow",
     "GetChips",
     "GetHistory",
     "GetProfile",
@@ -1174,6 +1282,8 @@ __all__ = [
     "Hello",
     "Help",
     "HelpText",
+    "Hint",
+    "Hinted",
     "History",
     "InvalidMessage",
     "Join",
@@ -1196,6 +1306,8 @@ __all__ = [
     "Record",
     "Resume",
     "ResumeGame",
+    "Review",
+    "Reviewing",
     "Rulesets",
     "Say",
     "SeatBot",

@@ -40,6 +40,7 @@ from engine.views import View, is_abbott, is_kilodney, is_shedding
 from protocol.cards import SUIT_NAMES, card_text, sort_cards
 from protocol.describe import RATED_WHEN, describe_text, pending_text, seat_listing, seat_name
 from protocol.legal import must as legal_must
+from protocol.lookback_text import WRITERS as LOOKBACK_WRITERS
 from protocol.messages import (
     Chips,
     Error,
@@ -575,6 +576,7 @@ _WRITERS: dict[type[Message], Any] = {
     Profile: _profile,
     History: _history,
     Top: _top,
+    **LOOKBACK_WRITERS,
 }
 
 # The tournament replies' sentences live in their own module.

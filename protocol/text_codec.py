@@ -75,6 +75,8 @@ from protocol.errors import LocalProtocolError
 from protocol.framing import Splitter
 from protocol.limits import DEFAULT_LIMITS, Limits
 from protocol.messages import (
+    Analysis,
+    AnalysisProgress,
     Chips,
     ClaimName,
     Connections,
@@ -82,6 +84,7 @@ from protocol.messages import (
     Goodbye,
     Hello,
     HelpText,
+    Hinted,
     History,
     InvalidMessage,
     Join,
@@ -97,6 +100,7 @@ from protocol.messages import (
     Received,
     Record,
     Resume,
+    Reviewing,
     Rulesets,
     Seated,
     Shouted,
@@ -223,6 +227,20 @@ SPECS: tuple[LineSpec, ...] = (
     LineSpec("stats", Stats, (), (), "json:stats"),
     LineSpec("tournaments", Tournaments, (), (), "json:tournaments"),
     LineSpec("tournament", Tournament, (("tournament", "int"),), (), "rest"),
+    LineSpec(
+        "analysis_progress",
+        AnalysisProgress,
+        (("table", "word"), ("game", "int"), ("done", "int"), ("total", "int")),
+    ),
+    LineSpec("analysis", Analysis, (("table", "word"), ("game", "int")), (), "json:analysis"),
+    LineSpec(
+        "reviewing",
+        Reviewing,
+        (("table", "word"), ("game", "int"), ("leader", "word"), ("step", "int"), ("total", "int")),
+        (),
+        "text:said",
+    ),
+    LineSpec("hinted", Hinted, (("table", "word"),), (), "rest"),
 )
 BY_WORD: dict[str, LineSpec] = {s.word: s for s in SPECS}
 BY_CLASS: dict[type[Message], LineSpec] = {s.cls: s for s in SPECS}

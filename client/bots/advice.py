@@ -20,9 +20,6 @@ from client.net.state import TableState
 from engine.views import View
 from protocol import fields
 
-#: Alternatives a hint names beside its advice.
-HINT_ALTERNATIVES = 3
-
 
 def hint_refusal(t: TableState | None) -> str | None:
     """Why no hint can be given at ``t`` now (None: one can)."""
@@ -49,22 +46,14 @@ def shown_events(t: TableState) -> list[dict[str, Any]]:
 def compute_hint(view: View, shown: list[dict[str, Any]], legal: Sequence[str]) -> str:
     """The advice as a sentence: the best action, its expected score, the runners-up."""
     from engine.actions import Action
-    from engine.analysis import advise
+    from engine.analysis import Decision, advise, hint_text
+    from engine.vocabulary import seat_of
 
     actions = [Action.parse(a) for a in legal]
     if len(actions) == 1:
-        return f"hint: {actions[0]} (the only legal move)"
-    decision = advise(view, shown, actions)
-    if not decision.values:
-        return f"hint: {decision.best} (by rule of thumb)"
-    if decision.exact:
-        words = {1.0: "wins", 0.5: "ties", 0.0: "loses"}
-        best = words.get(decision.values[decision.best], "")
-        return f"hint: {decision.best} {best} with best play (solved exactly)".replace("  ", " ")
-    ranked = sorted(decision.values.items(), key=lambda kv: -kv[1])
-    others = "; ".join(f"{a} {v:.2f}" for a, v in ranked[1 : 1 + HINT_ALTERNATIVES])
-    best = f"hint: {decision.best} (expected score {decision.values[decision.best]:.2f}"
-    return f"{best}; {others})" if others else f"{best})"
+        only = str(actions[0])
+        return hint_text(Decision(-1, seat_of(view), only, only, {}, 0.0, False), 1)
+    return hint_text(advise(view, shown, actions), len(actions))
 
 
 def analysis_lines(

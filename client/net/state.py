@@ -38,6 +38,8 @@ from protocol import fields
 from protocol import messages as m
 from protocol.describe import seat_name
 from protocol.legal import Choices
+from protocol.lookback_text import DOT, review_sentence
+from protocol.lookback_text import analysis as analysis_lines
 from protocol.payloads import Person, RulesetInfo, TableSummary
 
 MAX_LOG = 500
@@ -135,6 +137,8 @@ class TableState:
     #: spectators at the table, as the last ``watcher`` message or table list counted them
     #: (None: not told)
     watching: int | None = None
+    #: whose review of the finished game we follow (``follow``; None: nobody's)
+    following: str | None = None
 
     def add(self, kind: str, data: dict[str, Any], seq: int | None = None) -> LogLine:
         """Append a line to the log, with the names of who sits where now."""
@@ -422,6 +426,23 @@ class ClientState:
         else:
             self._notice(text)
 
+    def _reviewing(self, msg: m.Reviewing) -> Change | None:
+        """A review's step: a line in the table's log (the screen draws the board)."""
+        t = self.tables.get(msg.table)
+        if t is None:
+            return None
+        t.add("note", {"text": review_sentence(msg)})
+        return Change.EVENT
+
+    def _analysis(self, msg: m.Analysis) -> Change | None:
+        """The server's analysis of a table's game: its summary and marks in the log."""
+        t = self.tables.get(msg.table)
+        if t is None:
+            return None
+        for line in analysis_lines(msg):
+            t.add("note", {"text": line.split(DOT, 1)[-1]})
+        return Change.EVENT
+
     def _notice(self, text: str) -> None:
         self.notices.append(text)
         self.notice_lines.append(LogLine("notice", {"text": text}))
@@ -443,4 +464,6 @@ _FOLDS: dict[type, Callable[[ClientState, Any], Change | None]] = {
     m.Named: ClientState._named,
     m.Welcome: ClientState._welcome,
     m.Notice: ClientState._notice_message,
+    m.Reviewing: ClientState._reviewing,
+    m.Analysis: ClientState._analysis,
 }

@@ -29,6 +29,7 @@ from client.net.talk_book import TALK_FILE, TalkBook
 from client.terminal import players
 from client.terminal.app import ClientApp
 from client.terminal.moves import blunder_penalty, draw_alias, spelled_out, square_problem
+from client.terminal.review import Reviewer
 from protocol import fields
 from protocol import messages as m
 from protocol.commands import CommandError, as_listed, parse_command
@@ -72,6 +73,8 @@ class Session:
         self._talk_back: set[str] = set()
         #: the analysis running in the background (set it to stop the workers)
         self._analysing: threading.Event | None = None
+        #: the shared review: the board at the step led or followed (``review``, ``follow``)
+        self.reviewer = Reviewer(conn.state, self._quiet, ui.say)
 
     async def run(self, lines: trio.MemoryReceiveChannel[str]) -> None:
         """Until the lines end (the UI quit) or the connection is gone for good."""
@@ -157,6 +160,11 @@ class Session:
                 self.seats.remember(self._who, msg.table, msg.token)
             elif isinstance(msg, m.Goodbye):
                 self.ui.say(f"the server said goodbye: {msg.text or msg.code}", "class:error")
+            elif isinstance(msg, m.Reviewing) and self._nursery is not None:
+                if self.reviewer.follows(msg):
+                    self._nursery.start_soon(self.reviewer.draw, msg.table, msg.step, msg.game)
+            elif isinstance(msg, m.AnalysisProgress):
+                self.ui.say(f"analysing table {msg.table}: {msg.done}/{msg.total} decisions")
             self.ui.changed()
         self.ui.say("the connection is closed", "class:error")
 
@@ -324,7 +332,10 @@ class Session:
     async def _after(self, msg: m.Message, reply: Any) -> None:
         """What a successful reply means for the screen: a request that moves us (to a
         table, back to the lobby) says so; any other shows its reply."""
-        if not await self._moved(msg, reply):
+        if self.reviewer.answered(msg, reply):
+            if isinstance(msg, m.Review) and self._nursery is not None:
+                self._nursery.start_soon(self.reviewer.draw, msg.table, msg.step)
+        elif not await self._moved(msg, reply):
             await self._show_reply(msg, reply)
 
     async def _moved(self, msg: m.Message, reply: Any) -> bool:

@@ -133,6 +133,18 @@ class ServerConfig:
     record_address_per_second: float = 20.0  #: pages for all of one address's connections...
     record_address_burst: int = 40  #: ...after a burst of this many (trusted: no limit)
 
+    # ------------------------------------------------- looking back at a game
+    #: after-game analyses judged at once, server-wide (each in the bots' thinking
+    #: workers, behind their turns); more asked for are refused until one ends (0: none)
+    analysis_running: int = 2
+    analysis_address_burst: int = 3  #: analyses one address may start at once...
+    analysis_address_per_hour: float = 6.0  #: ...then this many an hour (trusted: no limit)
+    analysis_worlds: int = 24  #: sampled worlds a decision (``engine.analysis.Settings``)
+    hint_address_per_minute: float = 10.0  #: hints all of one address's connections may ask...
+    hint_address_burst: int = 5  #: ...after a burst of this many (trusted: no limit)
+    review_steps_per_second: float = 10.0  #: review steps one connection may lead, sustained...
+    review_steps_burst: int = 20  #: ...after a burst of this many (then refused)
+
     # ------------------------------------------------------------ store
     sqlite_synchronous: str = "NORMAL"  #: NORMAL survives a crashed process; FULL a power cut
     commit_batch: int = 1024  #: most writes one group commit carries

@@ -190,6 +190,16 @@ class GameEnded:
 
 
 @dataclass(frozen=True, slots=True)
+class AnalysisKept:
+    """A finished game's after-game analysis (``engine.analysis.as_json``, as JSON text),
+    made once and read on request (``Store.analysis``), never loaded at start."""
+
+    table: int
+    game: int
+    data: str
+
+
+@dataclass(frozen=True, slots=True)
 class TalkSaid:
     table: int
     name: str
@@ -411,6 +421,7 @@ Write = (
     | GameSnapshot
     | GameEnded
     | TalkSaid
+    | AnalysisKept
     | TableClosed
     | BotReserved
     | PauseSet
@@ -591,8 +602,8 @@ def apply_write(state: StoredState, w: Write) -> None:  # noqa: C901 (one case a
             g = _game(state, w.table, w.game)
             assert len(g.actions) == w.actions, w
             g.snapshot = w
-        case TalkSaid():
-            pass  # talk is kept for the record, not reloaded
+        case TalkSaid() | AnalysisKept():
+            pass  # kept for the record (an analysis: read on request), not reloaded
         case NameClaimed():
             state.names[w.name] = (w.display, w.salt, w.digest)
             state.name_seen[w.name] = w.at
@@ -734,6 +745,10 @@ class Store(Protocol):
         """Which of ``players`` (player keys: folded names) have finished a game."""
         ...
 
+    async def analysis(self, table: int, game: int) -> str | None:
+        """The analysis kept for game ``game`` of ``table`` (``AnalysisKept.data``), or None."""
+        ...
+
     async def aclose(self) -> None:
         """Finish every queued write and close."""
         ...
@@ -752,6 +767,7 @@ class MemoryStore:
         self.talk: list[TalkSaid] = []
         self.entries: dict[str, list[Entry]] = {}  #: account -> its statement, oldest first
         self.results: list[GameResult] = []  #: finished games, oldest first (profiles)
+        self.analyses: dict[tuple[int, int], str] = {}  #: (table, game) -> its analysis
         self._writes = 0
         self._commits = 0
 
@@ -770,6 +786,8 @@ class MemoryStore:
             apply_write(self.state, w)
             if isinstance(w, TalkSaid):
                 self.talk.append(w)
+            elif isinstance(w, AnalysisKept):
+                self.analyses[(w.table, w.game)] = w.data
             elif isinstance(w, GameResult):
                 self.results.append(w)
             elif isinstance(w, ChipsMoved):
@@ -805,6 +823,10 @@ class MemoryStore:
         await trio.lowlevel.checkpoint()
         wanted = set(players)
         return {p for r in self.results for p in r.players if p in wanted}
+
+    async def analysis(self, table: int, game: int) -> str | None:
+        await trio.lowlevel.checkpoint()
+        return self.analyses.get((table, game))
 
     async def aclose(self) -> None:
         await trio.lowlevel.checkpoint()

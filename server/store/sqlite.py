@@ -59,6 +59,9 @@ are ``CREATE TABLE IF NOT EXISTS``, new columns are added only when
 version opens, and opening it twice changes nothing. (No ``user_version``:
 checking the columns themselves cannot disagree with what is there.)
 
+A finished game's after-game analysis is kept in ``analyses`` (JSON text, one row a game,
+``AnalysisKept``) and read only when asked for (``analysis``), never at ``load()``.
+
 The chip ledger's tables live here too (``chip_*``), and its transactions are
 writes like any other (``ChipsMoved``), so a game's end and its payout, or a new
 name and its starting chips, commit in one SQL transaction: one writer per file.
@@ -85,6 +88,7 @@ import trio
 from server.store import profile_sql, tournament_sql
 from server.store.base import (
     ActionTaken,
+    AnalysisKept,
     AwaySet,
     BotReserved,
     ChipsMoved,
@@ -171,6 +175,9 @@ CREATE TABLE IF NOT EXISTS chip_txns (
 CREATE TABLE IF NOT EXISTS chip_entries (
     txn INTEGER NOT NULL, account TEXT NOT NULL, delta INTEGER NOT NULL,
     balance INTEGER NOT NULL, PRIMARY KEY (account, txn)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS analyses (
+    table_id INTEGER NOT NULL, game INTEGER NOT NULL, data TEXT NOT NULL,
+    PRIMARY KEY (table_id, game)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS chip_prizes (
     table_id INTEGER PRIMARY KEY, funder TEXT NOT NULL, amount INTEGER NOT NULL, game INTEGER);
 """
@@ -547,6 +554,15 @@ class SQLiteStore:
 
         return await self.run_in_writer(read)
 
+    async def analysis(self, table: int, game: int) -> str | None:
+        def read(conn: sqlite3.Connection) -> str | None:
+            row = conn.execute(
+                "SELECT data FROM analyses WHERE table_id = ? AND game = ?", (table, game)
+            ).fetchone()
+            return None if row is None else str(row[0])
+
+        return await self.run_in_writer(read)
+
     # ------------------------------------------------------------ profiles
     async def history(self, player: str, start: int, limit: int) -> tuple[list[PlayedGame], int]:
         return await self.run_in_writer(lambda c: profile_sql.history(c, player, start, limit))
@@ -893,6 +909,11 @@ def _execute(conn: sqlite3.Connection, w: Write) -> None:  # noqa: C901 (one cas
             conn.execute(
                 "INSERT INTO talk (table_id, name, text, at) VALUES (?, ?, ?, ?)",
                 (w.table, w.name, w.text, w.at),
+            )
+        case AnalysisKept():
+            conn.execute(
+                "INSERT OR REPLACE INTO analyses (table_id, game, data) VALUES (?, ?, ?)",
+                (w.table, w.game, w.data),
             )
         case SeatSet():
             conn.execute(

@@ -56,9 +56,11 @@ from server.store.base import (
     TableCreated,
 )
 from server.tables import lifetime, thinking
+from server.tables.analyses import AnalysisDesk
 from server.tables.events import TableEvents
 from server.tables.gamemaster import Staking
 from server.tables.listing import Listing, Rating
+from server.tables.reviews import Reviews
 from server.tables.settings import RATED, rated_setting
 from server.tables.table import CLOSED, PLAYING, WAITING, Table
 from server.tables.thinking import Thinker, open_thinker
@@ -127,6 +129,9 @@ class Lobby:
         #: every open table's summary, kept current by the tables' events among others
         self.listing = Listing(self.tables, stakes, ratings)
         self.listing.subscribe(self.events)
+        #: after-game analyses and hints, in the bots' workers
+        self.analyses = AnalysisDesk(config, store, lambda: self.thinker)
+        self.reviews = Reviews(config)  #: the shared reviews of finished games
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """Rebuild the stored tables, open the house tables, then keep every table running.
@@ -174,6 +179,7 @@ class Lobby:
                 member.deliver(notice)
         finally:
             self.tables.pop(table.id, None)
+            self.reviews.forget(table.id)
             self._changed(table)
 
     def _wiring(self, creator: str | None, ruleset: str) -> dict[str, Any]:
@@ -191,6 +197,11 @@ class Lobby:
         """The server is shutting down: every game stops where it is (``Table.freeze``)."""
         for table in list(self.tables.values()):
             table.freeze()
+
+    @property
+    def nursery(self) -> trio.Nursery | None:
+        """Where work that outlives a request runs (an analysis), once running."""
+        return self._nursery
 
     # ------------------------------------------------------------ queries
     def get(self, word: str | int) -> Table | None:

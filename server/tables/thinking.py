@@ -318,6 +318,24 @@ class Thinker:
         self.thoughts += 1
         return action
 
+    async def work(
+        self, fn: Callable[..., Any], *args: Any, owner: Hashable, urgent: bool = False
+    ) -> Any:
+        """``fn(*args)`` (picklable, pure) run where bots think, in ``owner``'s turn of the
+        fair queue (``urgent``: before tables nobody waits at): the after-game analysis's
+        chunks and a player's hint. Cancellable (a process's worker is killed); no time
+        limit; an exception in ``fn``, or a dead worker, comes out as ``ThoughtFailed``."""
+        try:
+            if self.mode == THREADS:
+                return await trio.to_thread.run_sync(fn, *args)
+            context, queue = await self._open()
+            async with queue.place(owner, urgent):
+                return await context.run_sync(
+                    fn, *args, kill_on_cancel=True, limiter=self._unbounded
+                )
+        except Exception as exc:
+            raise ThoughtFailed(f"{type(exc).__name__}: {exc}") from exc
+
     async def _open(self) -> tuple[Any, FairQueue]:
         """The worker context and its bound, made at the first thought (the context
         starts each process when a thought first needs it)."""

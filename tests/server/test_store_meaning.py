@@ -25,6 +25,7 @@ from server.store.base import (
     ABANDONED,
     FINISHED,
     ActionTaken,
+    AnalysisKept,
     AwaySet,
     BotReserved,
     ChipsMoved,
@@ -204,6 +205,12 @@ def talk_said(draw: Draw, model: Model) -> list[Write]:
     return [*out, TalkSaid(tid, draw(st.sampled_from(ACCOUNTS)), draw(st.text()), draw(AT))]
 
 
+def analysis_kept(draw: Draw, model: Model) -> list[Write]:
+    out: list[Write] = []
+    tid = open_table(draw, model, out)
+    return [*out, AnalysisKept(tid, draw(st.integers(1, 3)), draw(st.text()))]
+
+
 def table_closed(draw: Draw, model: Model) -> list[Write]:
     out: list[Write] = []
     tid = open_table(draw, model, out)
@@ -322,6 +329,7 @@ WRITES: dict[type, Callable[[Draw, Model], list[Write]]] = {
     GameSnapshot: game_snapshot,
     GameEnded: game_ended,
     TalkSaid: talk_said,
+    AnalysisKept: analysis_kept,
     TableClosed: table_closed,
     BotReserved: bot_reserved,
     PauseSet: pause_set,
@@ -380,6 +388,9 @@ async def compare(commits: list[list[Write]], directory: Path) -> None:
                 assert await again.history(player, start, limit) == want
             assert await again.tallies(player) == await memory.tallies(player)
         assert await again.finished_any(PLAYERS) == await memory.finished_any(PLAYERS)
+        for (table, game), data in memory.analyses.items():
+            assert await again.analysis(table, game) == data
+        assert await again.analysis(10**6, 1) is None
     finally:
         await again.aclose()
     conn = sqlite3.connect(path)

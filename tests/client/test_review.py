@@ -1,0 +1,44 @@
+"""`review` and `follow` in the terminal client: the board at the step led or followed is
+drawn into the table's log from the finished game's record."""
+
+from __future__ import annotations
+
+import asyncio
+
+from harness import Driver, run_client
+
+
+def test_leading_a_review_draws_the_step_and_following_says_it(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("SWITCHBOARD_CONFIG_DIR", str(tmp_path))
+    seen: dict[str, str] = {}
+
+    async def script(d: Driver) -> None:
+        await d.until(lambda: d.table is not None and d.table.my_turn, what="my turn")
+        for _ in range(2):
+            await d.until(lambda: d.table.my_turn, what="my turn again")
+            before = d.table.seq
+            d.line(d.table.legal[0])
+            await d.until(lambda b=before: d.table.seq > b, what="my move taken")
+        d.line("end")
+        await d.until(lambda: d.table.state == "over", what="the game ended")
+        d.line("review 2")
+        await d.until(
+            lambda: any("step 2/" in ln.data.get("text", "") for ln in d.table.log),
+            timeout=20,
+            what="the board at step 2 in the log",
+        )
+        d.line("follow ann")
+        await d.until(lambda: d.table.following == "ann", what="following myself")
+        d.line("review 3")
+        await d.until(
+            lambda: any("(3 of " in ln.data.get("text", "") for ln in d.table.log),
+            timeout=20,
+            what="the step said",
+        )
+        seen["log"] = "\n".join(ln.data.get("text", "") for ln in d.table.log if ln.kind == "note")
+        d.line("follow")
+        await d.until(lambda: d.table.following is None, what="stepped away")
+        d.line("quit")
+
+    assert asyncio.run(run_client(script, game="switch", seats=2, name="ann"), debug=False) == 0
+    assert "ann leads the review of game 1: step 2: " in seen["log"], seen["log"]
