@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
 
 import trio
 
@@ -60,11 +60,17 @@ from server.store.base import (
     AwaySet,
 )
 from server.tables.clock import AwayTracker, TurnClock
-from server.tables.listing import MasterPart
 
 log = logging.getLogger("switchboard.gamemaster")
 
 PAUSED = TableState.PAUSED
+
+
+class MasterPart(TypedDict):
+    """The game master's part of a table's summary (``server.tables.listing``)."""
+
+    away: list[int]
+    turn_seconds: int
 
 
 class Held(Protocol):

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol, TypedDict
+from typing import Any, Protocol
 
 import engine
 from engine.described import OptionInfo
@@ -29,15 +29,9 @@ from protocol.options import options_text
 from protocol.payloads import TableSummary
 from server.core import wire
 from server.tables.events import GameEnded, GameStarted, SeatChanged, TableEvents
+from server.tables.gamemaster import MasterPart
 from server.tables.seating import Seating
 from server.tables.settings import RATED
-
-
-class MasterPart(TypedDict):
-    """The game master's part of a table's summary."""
-
-    away: list[int]
-    turn_seconds: int
 
 
 class Summarised(Protocol):
