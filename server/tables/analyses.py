@@ -191,11 +191,11 @@ class AnalysisDesk:
         game = table.game
         if seat is None:
             raise Refused("no_seat", "hint: only for a player, on his own turn")
-        if game is None or table.state not in RUNNING or game.to_act != seat:
-            raise Refused("bad_state", "hint: only on your turn")
-        if _people_beside(table.players(), seat):
+        if _people_beside(table.players(), seat):  # whoever's turn it is: never here
             text = "hint: only in a game against bots (with people at the table it is cheating)"
             raise Refused("not_allowed", text)
+        if game is None or table.state not in RUNNING or game.to_act != seat:
+            raise Refused("bad_state", "hint: only on your turn")
         legal = [str(a) for a in game.legal_actions(seat)]
         word = wire.table_word(table.id)
         if len(legal) == 1:

@@ -16,8 +16,8 @@ def test_the_sentences_of_a_tournament() -> None:
     codec = ServerTextCodec()
     listed = codec.encode(m.Tournaments(tournaments=(SUMMARY,), id=4)).decode()
     assert listed == (
-        "tournaments #4 2 · kilodney, swiss, playing · round 2 of 3 · 6 players · host ann"
-        " · enter 2 to play\n"
+        "tournaments #4 2 · kilodney, swiss, playing · round 2 of 3 · 6 players · host\n"
+        "  ann · enter 2 to play\n"  # text mode wraps at 80 columns, between words
     )
     shown = m.Tournament(
         tournament=2,
