@@ -65,3 +65,22 @@ test("Leave asks first only at a seat while the game runs", () => {
   assert.equal(leaveAsks({ seat: null, state: "playing" }), false);
   assert.equal(leaveAsks(null), false);
 });
+
+test("past the ninth action the buttons show letters, and say their key", async () => {
+  const { install, byClass, byTag, text } = await import("./fakedom.js");
+  install();
+  const { ClientState } = await import("../static/state.js");
+  const { actions } = await import("../static/table.js");
+  const s = new ClientState();
+  s.handle({ type: "seated", table: "1", seat: 0, token: "t" });
+  const hand = ["2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC"];
+  const view = /** @type {any} */ ({ ruleset: "j28", family: "shedding", seats: 2, viewer: 0, to_act: 0, over: false, scores: [0, 0], hand });
+  s.handle({ type: "snapshot", table: "1", seq: 1, state: "playing", view, seat: 0, players: ["ann", "bot:random"] });
+  const legal = hand.map((c) => `play ${c}`);
+  s.handle({ type: "turn", table: "1", seq: 2, seat: 0, to_act: 0, view, legal, choices: [["You may play", legal.map((a) => [a, a.slice(5)])]] });
+  const app = /** @type {any} */ ({ ui: { selection: [], confirming: false }, act() {}, playSelection() {}, clearSelection() {} });
+  const buttons = byClass(actions(app, s.table("1")), "act");
+  assert.equal(buttons.length, 11);
+  assert.deepEqual(buttons.map((b) => text(byTag(b, "kbd")[0])), ["1", "2", "3", "4", "5", "6", "7", "8", "9", "a", "b"]);
+  assert.equal(buttons[10].getAttribute("aria-keyshortcuts"), "b");
+});
