@@ -18,6 +18,7 @@ from mpclient import MsgpackPlayer
 from webpage import (
     click,
     create_table,
+    leave_table,
     open_client,
     say,
     settle,
@@ -87,8 +88,7 @@ def shoot(
                 "window.scrollTo(0, 0); document.getElementById('table-main').scrollTop = 0"
             )
             driver.save_screenshot(str(out / f"{ruleset}-{label}.png"))
-            click(driver, "#leave-btn")
-            wait_for(lambda: visible(driver, "#lobby"), what="back in the lobby")
+            leave_table(driver)
     finally:
         driver.quit()
 

@@ -669,7 +669,8 @@ export class App {
     if (action && myTurn(t)) {
       e.preventDefault();
       this.act(action);
-    } else if (e.key === "Enter" && this.ui.selection.length && !(e.target instanceof HTMLButtonElement)) {
+    } else if (e.key === "Enter" && this.ui.selection.length && (!(e.target instanceof HTMLButtonElement) || e.target.closest(".hand"))) {
+      // (on a card of the hand too, which keeps the focus: Space selects it, Enter plays)
       e.preventDefault();
       this.playSelection();
     } else if (e.key === "t") {
