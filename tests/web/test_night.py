@@ -143,6 +143,17 @@ def test_leave_asks_first_while_the_game_runs(server, browsers) -> None:
     driver = browsers()
     _table, cy = two_at_a_table(server, driver)
     try:
+        # the four-colour deck, from the settings: clubs green, diamonds blue
+        click(driver, "#settings-btn")
+        click(driver, "#setting-fourColour")
+        click(driver, "#dialog-close")
+        colours = driver.execute_script(
+            "return document.body.classList.contains('four-colour') &&"
+            " [...document.querySelectorAll('.hand .card')]"
+            ".map((b) => [b.dataset.suit, getComputedStyle(b).color])"
+        )
+        want = {"C": "rgb(27, 122, 58)", "D": "rgb(21, 101, 192)", "H": "rgb(198, 40, 40)"}
+        assert colours and all(want.get(suit, colour) == colour for suit, colour in colours)
         click(driver, "#leave-btn")
         question = wait_for(lambda: visible(driver, "#leave-question"), what="the question")
         assert "a bot takes your seat" in question.text
