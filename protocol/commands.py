@@ -735,6 +735,8 @@ SCREEN_COMMANDS: tuple[Command, ...] = (
             "general"),
     _screen("rules", "rules [GAME]", "the rules of the table's game and its options",
             "general"),
+    _screen("bell", "bell [on|off]", "ring the terminal's bell when it becomes your turn (kept"
+            " for next time)", "general"),
     _screen("hint", "hint", "the search's advice for your move (against bots only)", "table"),
     _screen("analyze", "analyze [TABLE]", "mark the mistakes in the finished game (in its"
             " log)", "table", "analyse"),

@@ -389,3 +389,16 @@ export type ServerMessage =
 /** A request's reply: the specific answer, `ok`, or `error` (a dropped connection answers
  * every waiting request with `error disconnected`). */
 export type Reply = ServerMessage;
+
+/** The page's own settings, kept by the browser (static/settings.js): how a turn is
+ * announced, and the four-colour deck. */
+export interface Settings {
+  /** a short tone (Web Audio) when the turn comes */
+  sound: boolean;
+  /** a vibration, where the device has one */
+  vibrate: boolean;
+  /** the tab's title and icon marked while the page is hidden */
+  title: boolean;
+  /** clubs green, diamonds blue */
+  fourColour: boolean;
+}

@@ -59,6 +59,7 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.widgets import TextArea
 
 from client.net.state import ClientState, TableState
+from client.terminal.bell import TurnBell, bell_on
 from client.terminal.completion import CommandCompleter
 from client.terminal.keys import build_keys
 from client.terminal.lobby_screen import PANEL_WIDTH, LobbyScreen
@@ -99,6 +100,8 @@ class ClientApp:
         self.last_change: float | None = None
         #: told how long each redraw took after a message arrived (the benchmark)
         self.on_redraw: Callable[[float], None] | None = None
+        #: rings when the turn comes to us (``bell on|off``, kept in the config)
+        self.bell = TurnBell(on=bell_on())
         self.lobby = LobbyScreen(self)
         self.board = TableScreen(self, self.lobby)
         self.log = LogPane(self)
@@ -137,6 +140,11 @@ class ClientApp:
         """The state changed (a message arrived): redraw soon."""
         self.arrived()
         self.application.invalidate()
+
+    def ring_on_turn(self) -> None:
+        """Ring the terminal's bell if the turn just came to one of our seats."""
+        if self.bell.due(self.state.tables):
+            self.application.output.bell()
 
     def show_table(self, table: str | None) -> None:
         """Show ``table`` (None: the lobby)."""

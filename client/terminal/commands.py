@@ -18,7 +18,7 @@ from protocol.commands import Command, action_help, command_named
 #: Commands offered everywhere (the lobby's help lists them).
 COMMANDS: tuple[str, ...] = (
     "help", "quit", "tables", "rulesets", "create", "join", "watch", "who", "shout",
-    "filter", "name", "chips", "finger", "history", "top", "ascii", "rules",
+    "filter", "name", "chips", "finger", "history", "top", "ascii", "rules", "bell",
 )  # fmt: skip
 
 #: Commands that concern the table on screen.
@@ -36,7 +36,7 @@ MASTER_COMMANDS: tuple[str, ...] = (
 #: Never sent to the server: the screen or the player's machine carries them out.
 LOCAL = frozenset(
     {"help", "quit", "exit", "lobby", "table", "ascii", "filter", "rules", "hint", "analyze"}
-    | {"analyse"}
+    | {"analyse", "bell"}
 )
 
 #: The key that does what a command does, said beside its help.

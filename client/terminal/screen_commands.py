@@ -1,5 +1,5 @@
 """The commands the screen carries out itself (``help``, ``quit``, ``lobby``, ``table``,
-``ascii``, ``rules``, ``filter``, ``create`` with nothing after it); every other line
+``ascii``, ``bell``, ``rules``, ``filter``, ``create`` with nothing after it); every other line
 goes to the server through the app's ``submit``.
 
 Each is a handler in ``HANDLERS`` that says whether it took the line: ``table N``
@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
+from client.terminal.bell import TurnBell, keep_bell
 from client.terminal.commands import command_help
 from client.terminal.lobby_screen import LobbyScreen
 from client.terminal.pages import Pages
@@ -22,6 +23,7 @@ class Commanded(Screen, Protocol):
 
     pages: Pages
     lobby: LobbyScreen
+    bell: TurnBell
 
 
 Handler = Callable[[Commanded, list[str]], bool]
@@ -68,6 +70,19 @@ def _ascii(app: Commanded, words: list[str]) -> bool:
     return True
 
 
+def _bell(app: Commanded, words: list[str]) -> bool:
+    """``bell on`` / ``bell off``: the turn's bell, kept for the next run; ``bell`` says
+    which it is."""
+    if len(words) == 2 and words[1].lower() in ("on", "off"):
+        app.bell.on = words[1].lower() == "on"
+        keep_bell(app.bell.on)
+    elif len(words) != 1:
+        app.say("bell on, or bell off", "class:error")
+        return True
+    app.say(f"the bell rings on your turn: {'on' if app.bell.on else 'off'}", "class:ok")
+    return True
+
+
 def _rules(app: Commanded, words: list[str]) -> bool:
     app.pages.open_rules(words[1] if len(words) > 1 else None)
     return True
@@ -95,6 +110,7 @@ HANDLERS: dict[str, Handler] = {
     "lobby": _lobby,
     "table": _table,
     "ascii": _ascii,
+    "bell": _bell,
     "rules": _rules,
     "filter": _filter,
     "create": _create,

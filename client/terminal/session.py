@@ -165,6 +165,7 @@ class Session:
                     self._nursery.start_soon(self.reviewer.draw, msg.table, msg.step, msg.game)
             elif isinstance(msg, m.AnalysisProgress):
                 self.ui.say(f"analysing table {msg.table}: {msg.done}/{msg.total} decisions")
+            self.ui.ring_on_turn()
             self.ui.changed()
         self.ui.say("the connection is closed", "class:error")
 

@@ -8,8 +8,10 @@ answers, under the timers of ``HttpLimits``.
 What it serves, and nothing else:
 
 - ``GET`` or ``HEAD`` of a path in the site's fixed table (``server.transport.web.site``:
-  ``/``, the web client's files, ``/rules/FAMILY``): ``200`` with the bytes, or ``304`` when
-  the browser's ``If-None-Match`` names the current ``ETag``;
+  ``/``, the web client's files, ``/rules/FAMILY``), or of a table's invite
+  (``server.transport.invite``: ``/t/ID`` is the page, ``/qr.svg?t=ID`` its link's QR
+  code): ``200`` with the bytes, or ``304`` when the browser's ``If-None-Match`` names the
+  current ``ETag``;
 - ``GET /ws`` with a WebSocket handshake (RFC 6455) from an allowed ``Origin``: ``101``,
   and the connection becomes a WebSocket (``Reply.upgrade``);
 - anything else is refused: another method ``405``, an unknown path ``404``, ``/ws``
@@ -66,8 +68,9 @@ import trio
 from wsproto.utilities import generate_accept_token
 
 from server.core.limits import AddressBudget
+from server.transport.invite import QR_PATH, invite_link, invite_table, qr_svg, qr_table
 from server.transport.proxied import HttpPolicy, client_address, host_allowed
-from server.transport.web import Resource
+from server.transport.web import CONTENT_TYPES, Resource
 
 #: No names besides localhost and IP literals, no proxies (``http_hosts``, ``http_proxies``).
 OPEN_POLICY = HttpPolicy()
@@ -305,10 +308,10 @@ class HttpServer:
         request = self._request
         assert request is not None
         self._request = None
-        path = request.target.split(b"?", 1)[0].decode("latin-1")
+        path, _, query = request.target.decode("latin-1").partition("?")
         if path == WS_PATH:
             return self._upgrade(request)
-        resource = self.site.get(path)
+        resource = self.site.get(path) or self._invite(request, path, query)
         if resource is None:
             return self._respond(404, b"not found\n", "text/plain; charset=utf-8", request)
         headers = [("etag", resource.etag), ("cache-control", "no-cache")]
@@ -316,6 +319,24 @@ class HttpServer:
         if wanted is not None and resource.etag in {t.strip() for t in wanted.split(",")}:
             return self._respond(304, b"", None, request, headers)
         return self._respond(200, resource.body, resource.content_type, request, headers)
+
+    def _invite(self, request: h11.Request, path: str, query: str) -> Resource | None:
+        """A table's invite (``server.transport.invite``): its page, or its link's QR
+        code for the name the browser asked by; None for any other path."""
+        if invite_table(path) is not None:
+            return self.site.get("/")
+        table = qr_table(query) if path == QR_PATH else None
+        host = _header(request, b"host")
+        if table is None or host is None:
+            return None
+        forwarded = (
+            _header(request, b"x-forwarded-proto") if self.peer in self.policy.proxies else None
+        )
+        scheme = (
+            "https" if forwarded is not None and forwarded.strip().lower() == "https" else "http"
+        )
+        link = invite_link(host, table, scheme)
+        return None if link is None else _qr_resource(link)
 
     def _upgrade(self, request: h11.Request) -> Reply:
         """The WebSocket handshake (RFC 6455 section 4.2), or its refusal."""
@@ -424,6 +445,11 @@ class HttpServer:
             conn.receive_data(bytes(trailing))
         if closed:
             conn.receive_data(b"")
+
+
+@functools.lru_cache(maxsize=128)
+def _qr_resource(link: str) -> Resource:
+    return Resource.of(qr_svg(link), CONTENT_TYPES[".svg"])
 
 
 def _wants_close(request: h11.Request | None) -> bool:

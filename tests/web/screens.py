@@ -1,7 +1,9 @@
 """Screenshots of the web client for docs/screens/: the lobby and each family's board, at
-a phone's 390x844 and a desktop's 1280x800, mid-game against bots on a real server.
+a phone's 390x844 and a desktop's 1280x800, mid-game against bots on a real server; and at
+phone size the settings panel and a table's invite with its QR code.
 
-    python tests/web/screens.py [OUT_DIR]     (default: docs/screens)
+    python tests/web/screens.py [OUT_DIR] [night]     (default: docs/screens; night: only
+                                                       the settings and the invite)
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from mpclient import MsgpackPlayer
 from webpage import (
     click,
     create_table,
+    leave_table,
     open_client,
     say,
     settle,
@@ -39,12 +42,16 @@ def main() -> None:
         server = Server(Path(tmp))
         try:
             # a lobby with something in it: a waiting table and one being played
+            if sys.argv[2:] == ["night"]:
+                night(server, out)
+                return
             host = MsgpackPlayer(server.port, "maria")
             made = host.request({"type": "create_table", "ruleset": "irish", "seats": 4})
             host.join(made["table"])
             for size, label in ((PHONE, "phone"), (DESKTOP, "desktop")):
                 shoot(server, out, size, label, host)
             host.close()
+            night(server, out)
         finally:
             server.stop()
 
@@ -81,8 +88,30 @@ def shoot(
                 "window.scrollTo(0, 0); document.getElementById('table-main').scrollTop = 0"
             )
             driver.save_screenshot(str(out / f"{ruleset}-{label}.png"))
-            click(driver, "#leave-btn")
-            wait_for(lambda: visible(driver, "#lobby"), what="back in the lobby")
+            leave_table(driver)
+    finally:
+        driver.quit()
+
+
+def night(server: Server, out: Path) -> None:
+    """The settings panel and a waiting table's invite, at a phone's size."""
+    driver = make_driver(PHONE)
+    try:
+        open_client(driver, server.url)
+        take_name(driver, "ann")
+        create_table(driver, "switch", 4, 0, {"turn_seconds": 60})
+        click(driver, "#settings-btn")
+        wait_for(lambda: visible(driver, "#settings"), what="the settings")
+        driver.save_screenshot(str(out / "settings-phone.png"))
+        click(driver, "#dialog-close")
+        click(driver, "#invite-btn")
+        wait_for(
+            lambda: driver.execute_script(
+                "return document.getElementById('invite-qr').naturalWidth"
+            ),
+            what="the QR code",
+        )
+        driver.save_screenshot(str(out / "invite-phone.png"))
     finally:
         driver.quit()
 

@@ -9,7 +9,16 @@ from typing import Any
 
 import pytest
 from conftest import DESKTOP, PHONE, wait_for
-from webpage import click, create_table, open_client, settle, table_state, take_guest, tap_something
+from webpage import (
+    click,
+    create_table,
+    leave_table,
+    open_client,
+    settle,
+    table_state,
+    take_guest,
+    tap_something,
+)
 
 MEASURE = """
 const small = [];
@@ -66,7 +75,7 @@ def test_every_screen_fits_and_every_target_is_big_enough(server, browsers, size
         wait_for(lambda: driver.execute_script("return document.getElementById('dialog').open"))
         check(driver, f"the {ruleset} rules")
         click(driver, "#dialog-close")
-        click(driver, "#leave-btn")
+        leave_table(driver)
 
 
 NEWEST = """

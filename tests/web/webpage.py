@@ -102,6 +102,23 @@ def create_table(
     return str(driver.execute_script("return window.switchboard.ui.current"))
 
 
+def leave_table(driver: Any) -> None:
+    """Leave the table on screen, back to the lobby; mid-game the page asks first (a bot
+    takes the seat), and the answer is to leave."""
+    click(driver, "#leave-btn")
+
+    def left() -> bool:
+        answer = visible(driver, "#leave-confirm")
+        if answer is not None:
+            try:
+                answer.click()
+            except MOVING:
+                return False
+        return visible(driver, "#lobby") is not None
+
+    wait_for(left, what="back in the lobby")
+
+
 def table_state(driver: Any) -> dict[str, Any]:
     """The table on screen as the page knows it (seq, seat, state, whether it is over)."""
     return driver.execute_script(

@@ -2,11 +2,16 @@
 // The web client: the terminal client's sibling for people without Python. It speaks the
 // WebSocket binding of docs/protocol.md, keeps its name's secret and its seats' tokens per
 // server in this browser, and shows the same lobby, boards, legal actions, talk and rules.
+import { keepFocus, shortcutIndex, turnWords } from "./a11y.js";
+import { TurnAlert, browserEnv } from "./alerts.js";
 import { ordered, playFor } from "./boards/legal.js";
+import { leaveAsks, leaveQuestion } from "./confirm.js";
 import { $, el, fill } from "./dom.js";
 import { houseRules, renderLobby } from "./lobby.js";
 import { Connection } from "./net.js";
-import { CLOCK_WARNING, ClientState, clockLeft, myTurn } from "./state.js";
+import { CLOCK_WARNING, ClientState, clockLeft, myTurn, names } from "./state.js";
+import { inviteBody, inviteTable } from "./invite.js";
+import { loadSettings, settingsPanel } from "./settings.js";
 import { newSecret, store } from "./store.js";
 import { boardOf, renderTable } from "./table.js";
 
@@ -55,6 +60,11 @@ export class App {
     this.saving = null;
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     this.toastTimer = undefined;
+    this.settings = loadSettings();
+    this.alerts = new TurnAlert(this.settings, browserEnv());
+    this.applySettings();
+    /** @type {string | null} the table an invite link (`/t/ID`) opens, once named */
+    this.inviteTo = inviteTable(location.pathname);
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     this.conn = new Connection(`${scheme}//${location.host}/ws`, {
       onMessage: (msg) => this.onMessage(msg),
@@ -94,7 +104,29 @@ export class App {
     await this.refreshLobby();
     this.refreshTop();
     await this.takeSeatsBack();
+    await this.openInvite();
     this.render();
+  }
+
+  /** The table the page was opened at by its invite link: the seat held there, else a
+   * free seat (the server's join), else watching it. */
+  async openInvite() {
+    const table = this.inviteTo;
+    if (table === null) return;
+    this.inviteTo = null;
+    history.replaceState(null, "", "/");
+    const held = this.state.tables.get(table);
+    if (held && held.token) return this.open(table);
+    const seated = await this.conn.request({ type: "join", table });
+    if (seated.type === "seated") {
+      this.open(table);
+      this.persistSoon();
+    } else {
+      const watched = await this.conn.request({ type: "spectate", table });
+      if (watched.type === "error") return this.toast(errorText(watched));
+      this.open(table);
+    }
+    this.catchUpLog(table);
   }
 
   /** Every seat this browser held here, by its kept token, from the last seq it applied;
@@ -165,6 +197,7 @@ export class App {
     }
     if (msg.type === "error" && (msg.id === undefined || msg.id === null)) this.toast(msg.text || msg.code);
     if (t && t.token) this.persistSoon();
+    this.alerts.update(this.state.tables.values());
     this.render();
   }
 
@@ -283,9 +316,13 @@ export class App {
     }
   }
 
-  async leave() {
+  /** Leave the table on screen; a seat in a running game only after the question.
+   * @param {boolean} [asked] the question was answered "leave" */
+  async leave(asked = false) {
     const table = this.ui.current;
     if (table === null) return this.show("lobby");
+    const d = $("#dialog", HTMLDialogElement);
+    if (!asked && leaveAsks(this.table())) return this.dialog("Leave the game?", leaveQuestion(() => (d.close(), this.leave(true)), () => d.close()));
     const reply = await this.conn.request({ type: "leave", table });
     if (reply.type === "error" && reply.code !== "no_table" && reply.code !== "no_seat") return this.toast(errorText(reply));
     store.forgetSeat(table);
@@ -516,13 +553,29 @@ export class App {
     this.drawing = true;
     requestAnimationFrame(() => {
       this.drawing = false;
-      if (this.ui.screen === "lobby") renderLobby(this, $("#lobby"));
+      if (this.ui.screen === "lobby") keepFocus($("#lobby"), () => renderLobby(this, $("#lobby")));
       else if (this.ui.screen === "table") {
         const t = this.table();
-        if (t) renderTable(this, t);
+        if (t) keepFocus($("#table-main"), () => renderTable(this, t));
+        this.announceTurn(t);
       }
       this.tick();
     });
+  }
+
+  /** Whose turn it is, in the live region a screen reader follows (said when it changes).
+   * @param {TableRecord | null} t */
+  announceTurn(t) {
+    const view = t && t.view;
+    const waiting = t !== null && t.state === "playing" && view && !view.over && t.toAct !== null ? names(t)[t.toAct] || `seat ${t.toAct}` : null;
+    const words = t === null ? "" : turnWords({ mine: myTurn(t), must: t.must, choices: t.choices, waitingFor: waiting });
+    const live = $("#turn-live");
+    if (live.textContent !== words) live.textContent = words;
+  }
+
+  /** The settings as they are now, on the page (the four-colour deck). */
+  applySettings() {
+    document.body.classList.toggle("four-colour", this.settings.fourColour);
   }
 
   /** The turn clock, counting down; red with a line in the log at 10 s on our turn. */
@@ -583,6 +636,10 @@ export class App {
     $("#players-btn").addEventListener("click", () => this.playersDialog());
     $("#rules-btn").addEventListener("click", () => this.openRules());
     $("#leave-btn").addEventListener("click", () => this.leave());
+    $("#settings-btn").addEventListener("click", () => this.dialog("Settings", settingsPanel(this.settings, () => this.applySettings())));
+    $("#invite-btn").addEventListener("click", () => this.ui.current !== null && this.dialog(`Invite to table ${this.ui.current}`, inviteBody(location.origin, this.ui.current)));
+    // a browser sounds a page only after a gesture: the first one readies the turn's tone
+    for (const kind of ["pointerdown", "keydown"]) document.addEventListener(kind, () => this.alerts.unlock(), { once: true });
     $("#talk-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const input = $("#talk", HTMLInputElement);
@@ -596,7 +653,7 @@ export class App {
     });
   }
 
-  /** Keys for play on a desktop: 1-9 pick a legal action, Enter plays the selection,
+  /** Keys for play on a desktop: 1-9, then a-z (but t and r) pick a legal action, Enter plays the selection,
    * t talks, r shows the rules, Escape clears the selection. @param {KeyboardEvent} e */
   key(e) {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
@@ -608,13 +665,12 @@ export class App {
     if (this.ui.screen !== "table" || $("#dialog", HTMLDialogElement).open) return;
     const t = this.table();
     if (!t) return;
-    if (/^[1-9]$/.test(e.key)) {
-      const action = ordered(t.choices, t.legal)[Number(e.key) - 1];
-      if (action && myTurn(t)) {
-        e.preventDefault();
-        this.act(action);
-      }
-    } else if (e.key === "Enter" && this.ui.selection.length && !(e.target instanceof HTMLButtonElement)) {
+    const action = ordered(t.choices, t.legal)[shortcutIndex(e.key)];
+    if (action && myTurn(t)) {
+      e.preventDefault();
+      this.act(action);
+    } else if (e.key === "Enter" && this.ui.selection.length && (!(e.target instanceof HTMLButtonElement) || e.target.closest(".hand"))) {
+      // (on a card of the hand too, which keeps the focus: Space selects it, Enter plays)
       e.preventDefault();
       this.playSelection();
     } else if (e.key === "t") {

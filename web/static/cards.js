@@ -7,6 +7,10 @@ import { el } from "./dom.js";
 export const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 /** @type {Record<string, string>} */
 export const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+/** A rank as it is read aloud: protocol/cards.py's `RANK_WORDS` (a digit is itself); a
+ * test checks the two tables say the same, so a screen reader hears the server's words.
+ * @type {Record<string, string>} */
+export const RANK_WORDS = { 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", T: "10", J: "jack", Q: "queen", K: "king", A: "ace" };
 const RANKS = "23456789TJQKA";
 const SUIT_ORDER = "CDHS";
 
@@ -18,6 +22,20 @@ export function cardText(card) {
   return rank + (SUITS[card[1]] || card[1]);
 }
 
+/** A card read aloud: `QH` -> `queen of hearts`, `TD` -> `10 of diamonds`, `JK` -> `joker`.
+ * @param {string} card @returns {string} */
+export function cardLabel(card) {
+  if (card === "JK") return "joker";
+  if (typeof card !== "string" || card.length !== 2 || !RANK_WORDS[card[0]] || !SUIT_NAMES[card[1]]) return String(card);
+  return `${RANK_WORDS[card[0]]} of ${SUIT_NAMES[card[1]]}`;
+}
+
+/** A card's suit letter (C, D, H, S; "" for a joker), for the four-colour deck's style.
+ * @param {string | null | undefined} card @returns {string} */
+export function suitOf(card) {
+  return card && card !== "JK" && card.length === 2 ? card[1] : "";
+}
+
 /** The colour class of a card. @param {string | null | undefined} card @returns {string} */
 export function cardClass(card) {
   if (card === "JK") return "joker";
@@ -26,7 +44,7 @@ export function cardClass(card) {
 
 /** A card as an inline span (in the log, on a button). @param {string} card */
 export function cardSpan(card) {
-  return el("span", { class: `card-text ${cardClass(card)}`, text: cardText(card) });
+  return el("span", { class: `card-text ${cardClass(card)}`, dataset: { suit: suitOf(card) }, role: "img", "aria-label": cardLabel(card), text: cardText(card) });
 }
 
 /** Cards in suit order, then rank; jokers last (the terminal client's order).
@@ -70,7 +88,7 @@ export function splitCards(text) {
  * @param {string} text @returns {(string | HTMLElement)[]} */
 export function wordsWithCards(text) {
   return splitCards(text).map((run) =>
-    typeof run === "string" ? run : el("span", { class: `card-text ${cardClass(run.card)}`, text: run.text }),
+    typeof run === "string" ? run : el("span", { class: `card-text ${cardClass(run.card)}`, dataset: { suit: suitOf(run.card) }, text: run.text }),
   );
 }
 

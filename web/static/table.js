@@ -5,6 +5,7 @@
 // Every sentence of the game (an event, what a seat must answer, a legal move's label and
 // its group's heading) is the server's, laid out here as it came; only cards are drawn as
 // cards (coloured, and in a label with their suit's glyph).
+import { shortcutKey } from "./a11y.js";
 import * as abbott from "./boards/abbott.js";
 import * as kilodney from "./boards/kilodney.js";
 import { groups, ordered, playFor } from "./boards/legal.js";
@@ -90,12 +91,12 @@ export function actions(app, t) {
   for (const [heading, items] of groups(t.choices, t.legal)) {
     const row = el("div", { class: "action-row" }, el("span", { class: "heading", text: heading }));
     for (const [action, label] of items) {
-      const key = keys.indexOf(action) + 1;
+      const key = shortcutKey(keys.indexOf(action));
       row.append(
         el(
           "button",
-          { type: "button", class: "act", dataset: { action, label }, onclick: () => app.act(action) },
-          key <= 9 ? el("kbd", { text: String(key) }) : null,
+          { type: "button", class: "act", dataset: { action, label }, "aria-keyshortcuts": key, onclick: () => app.act(action) },
+          key ? el("kbd", { text: key }) : null,
           actionLabel(label),
         ),
       );

@@ -3,7 +3,7 @@
 // from South's side (files a-f left to right, ranks 1-6 bottom to top) so `move c4` reads
 // off the screen; the squares the viewer may move to now are marked and tapped to move.
 // Beside it the hand's state; under it each seat's collection with its best poker hand.
-import { byRankDesc, cardClass, cardSpan, cardText } from "../cards.js";
+import { byRankDesc, cardClass, cardLabel, cardSpan, cardText, suitOf } from "../cards.js";
 import { el } from "../dom.js";
 
 /** @typedef {import("../../types").AbbottView} AbbottView */
@@ -54,13 +54,13 @@ function grid(view, ctx) {
       const card = (rows[r] || [])[f] || null;
       const seat = pieces[square];
       const inside = [
-        card ? el("span", { class: `sq-card ${cardClass(card)}`, text: cardText(card) }) : el("span", { class: "sq-card blank", text: "·" }),
+        card ? el("span", { class: `sq-card ${cardClass(card)}`, dataset: { suit: suitOf(card) }, role: "img", "aria-label": cardLabel(card), text: cardText(card) }) : el("span", { class: "sq-card blank", text: "·" }),
         seat !== undefined ? el("span", { class: `piece p${seat % 4}`, text: letter(view, seat) }) : null,
       ];
       const classes = `square${targets.has(square) ? " target" : ""}${card ? "" : " empty"}`;
       if (targets.has(square)) {
         box.append(
-          el("button", { type: "button", class: classes, dataset: { action: `move ${square}`, square }, "aria-label": `move ${square}`, onclick: () => ctx.onAct(`move ${square}`) }, inside),
+          el("button", { type: "button", class: classes, dataset: { action: `move ${square}`, square }, "aria-label": `move ${square}${card ? `, ${cardLabel(card)}` : ""}`, onclick: () => ctx.onAct(`move ${square}`) }, inside),
         );
       } else {
         box.append(el("div", { class: classes, dataset: { square }, role: "gridcell" }, inside));

@@ -1,7 +1,7 @@
 // @ts-check
 // The viewer's own hand as cards to tap, shared by shedding and kilodney: sorted, a gap
 // between suits, playable cards marked, the selected ones raised.
-import { cardClass, cardText, sortCards } from "../cards.js";
+import { cardClass, cardLabel, cardText, sortCards, suitOf } from "../cards.js";
 import { el } from "../dom.js";
 
 /** @typedef {import("../../types").BoardContext} BoardContext */
@@ -29,7 +29,8 @@ export function handRow(view, ctx, marks) {
         {
           type: "button",
           class: classes.join(" "),
-          dataset: { card },
+          dataset: { card, suit: suitOf(card) },
+          "aria-label": cardLabel(card),
           "aria-pressed": at >= 0 ? "true" : "false",
           title: marks.has(card) ? "playable" : null,
           onclick: () => ctx.onCard(card),
@@ -45,5 +46,5 @@ export function handRow(view, ctx, marks) {
 /** A big card (the pile's top). @param {string | null | undefined} card */
 export function bigCard(card) {
   if (!card) return el("div", { class: "card big empty", text: "—" });
-  return el("div", { class: `card big ${cardClass(card)}`, dataset: { card }, text: cardText(card) });
+  return el("div", { class: `card big ${cardClass(card)}`, dataset: { card, suit: suitOf(card) }, role: "img", "aria-label": cardLabel(card), text: cardText(card) });
 }
