@@ -377,10 +377,10 @@ def _unseat(args: list[str], rest: str, table: str | None) -> Message:
 
 def _start(args: list[str], rest: str, table: str | None) -> Message:
     usage = "start [free|bot]"
-    if len(args) > 1 or (args and args[0].lower() not in ("free", "bot")):
+    if len(args) > 1:
         raise _usage(usage)
-    absent = args[0].lower() if args else None
-    return StartGame(table=_need_table(table, usage), absent=absent)
+    # the server says which words it knows (error bad_options)
+    return StartGame(table=_need_table(table, usage), absent=args[0] if args else None)
 
 
 def _set(args: list[str], rest: str, table: str | None) -> Message:
