@@ -23,8 +23,8 @@ COMMANDS: tuple[str, ...] = (
 
 #: Commands that concern the table on screen.
 TABLE_COMMANDS: tuple[str, ...] = (
-    "say", "look", "leave", "lobby", "table", "start", "record", "hint", "analyze", "review",
-    "follow",
+    "say", "look", "leave", "lobby", "table", "start", "again", "record", "hint", "analyze",
+    "review", "follow",
 )  # fmt: skip
 
 #: What the table's game master may do (``not_master`` for anyone else); the server

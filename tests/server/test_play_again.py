@@ -101,7 +101,7 @@ async def test_without_anyone_asking_start_deals_to_everyone_seated() -> None:
 
 
 async def test_a_spectator_may_not_ask() -> None:
-    async with serving(store=MemoryStore()) as (server, port):
+    async with serving(store=MemoryStore()) as (_server, port):
         ann, bob = await Client.connect(port, "ann"), await Client.connect(port, "bob")
         eve = await Client.connect(port, "eve")
         table = await three_seats(ann, bob)
