@@ -240,6 +240,8 @@ export class ClientState {
         addLog(t, line);
         const kind = line.ev.kind;
         if (kind === "hand_end" || kind === "game_end") t.result = line;
+        // caught up after a resume (no snapshot follows): the game's end is the table's
+        if (kind === "game_end" && RUNNING.has(t.state)) t.state = "over";
         else if (kind === "deal" || kind === "cut") t.result = null;
         return "event";
       }

@@ -205,3 +205,10 @@ test("the hands of the last game: its hand_end events, not the game's before", (
   s.handle(hand(9, 1)); // the next game's first hand, before its end
   assert.deepEqual(gameHands(t).map((line) => line.seq), [9]);
 });
+
+test("a game's end caught up after a resume (no snapshot follows) makes the table over", () => {
+  const s = seated(3);
+  const t = s.table("4");
+  s.handle(event(4, { kind: "game_end", winner: 0 }, "Game over: alice wins"));
+  assert.equal(t.state, "over");
+});
