@@ -61,9 +61,7 @@ def test_a_new_table_waits_for_people_and_names_its_game(server, browsers) -> No
     )
 
 
-def test_both_play_again_then_one_does_and_the_others_seat_goes_to_a_bot(
-    server, browsers
-) -> None:
+def test_both_play_again_then_one_does_and_the_others_seat_goes_to_a_bot(server, browsers) -> None:
     driver = browsers()
     open_client(driver, server.url)
     take_guest(driver)
