@@ -53,7 +53,7 @@ function seatStrip(app, t, n) {
     const turn = view !== null && view.to_act === seat && !view.over;
     const tags = [];
     if (seat === t.seat) tags.push("you");
-    if (player !== null && player === t.master) tags.push("master");
+    if (player !== null && player === t.master) tags.push("game master");
     strip.append(
       el(
         "li",
