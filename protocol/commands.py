@@ -700,9 +700,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("again", "again", "play the next game at a finished table (it starts once every"
             " seated player has asked)", "table",
             _table_only(lambda t: PlayAgain(table=t), "again"), ("rematch",)),
-    Command("start", "start [free|bot]", "deal (game master; empty seats get bots). After a"
-            " game some asked to play 'again' at, the others are unseated: their seats stay"
-            " free (bot: reserved for a bot)", "master", _start),
+    Command("start", "start [free|bot]", "deal (game master; empty seats get bots)", "master",
+            _start),
     Command("pause", "pause", "pause the game and its clock (game master)", "master",
             _table_only(lambda t: PauseGame(table=t), "pause")),
     Command("bot", "bot SEAT [STRATEGY]", "seat a server bot: random, heuristic or search"

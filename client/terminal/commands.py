@@ -23,9 +23,12 @@ COMMANDS: tuple[str, ...] = (
 
 #: Commands that concern the table on screen.
 TABLE_COMMANDS: tuple[str, ...] = (
-    "say", "look", "leave", "lobby", "table", "start", "again", "record", "hint", "analyze",
-    "review", "follow",
+    "say", "look", "leave", "lobby", "table", "start", "record", "hint", "analyze", "review",
+    "follow",
 )  # fmt: skip
+
+#: Offered at a finished game only (the help fits 24 rows while a game runs).
+OVER_COMMANDS: tuple[str, ...] = ("again",)
 
 #: What the table's game master may do (``not_master`` for anyone else); the server
 #: seats bots, sets options and keeps the clock, so each is one request.
