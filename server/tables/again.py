@@ -18,17 +18,39 @@ tournament's table plays its round's one game: nobody may ask for another there.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from engine.strategies import default_strategy
 from protocol.fields import TableState
 from server.core import wire
 from server.core.commands import Again, Start
 from server.store.base import BotReserved, SeatSet
-from server.tables.events import SeatChanged
+from server.tables.delivery import Delivery
+from server.tables.events import SeatChanged, TableEvents
+from server.tables.gamemaster import GameMaster
+from server.tables.seating import Seating
 
-if TYPE_CHECKING:
-    from server.tables.member_requests import Host
+
+class Host(Protocol):
+    """The table as playing again sees it (``server.tables.table.Table``)."""
+
+    id: int
+    family: str
+    settings: dict[str, Any]
+    seating: Seating
+    gm: GameMaster
+    out: Delivery
+    events: TableEvents
+
+    @property
+    def state(self) -> TableState: ...
+
+    async def commit(self, *writes: Any) -> None: ...
+
+    def touched(self) -> None: ...
+
+    async def start(self, seed: int | None = None, ack: Any = None) -> None: ...
+
 
 #: What becomes of a seat whose player did not ask to play again (``StartGame.absent``).
 FREE, BOT = "free", "bot"
