@@ -12,7 +12,8 @@ then unseats whoever did not ask, and their seats, as his ``start`` says (``abse
   free seat is a bot's until someone takes it.
 - ``bot``: the seat is reserved for the family's default bot (nobody may join it).
 
-While nobody has asked, ``start`` deals to everyone seated, as it always has. A
+While nobody has asked, ``start`` deals to everyone seated, as it always has. Who asked is
+not stored: a moment's wish, it is asked again after a server restart. A
 tournament's table plays its round's one game: nobody may ask for another there.
 """
 
@@ -79,13 +80,13 @@ async def ask(t: Host, c: Again) -> None:
         return
     seating.again.add(seat)
     ready = len(seating.again & set(people))
-    c.member.deliver(wire.ok(c.req, t.id, "you will play the next game"))
     name = seating.seats[seat].name
     seating.notice_all(f"{name} will play again ({ready} of {len(people)} ready)")
     if ready == len(people):
-        await t.start()  # sends everyone a snapshot
+        await t.start()  # sends everyone a snapshot (refused by the store: he is told so)
     else:
         t.out.send_snapshots()
+    c.member.deliver(wire.ok(c.req, t.id, "you will play the next game"))
 
 
 def refusal(c: Start) -> str | None:
