@@ -114,9 +114,9 @@ test("kilodney: what must follow the top card, and a card selected with a tap, a
   assert.equal(kilodney.seatBadge(/** @type {any} */ (knocked), 1), "knocked out (5)");
   const lead = kilodney.render(/** @type {any} */ ({ ...KILODNEY, running: false, top: null }), ctx);
   assert.ok(byClass(lead, "fact").map(text).includes("Lead any card"));
-  const out = kilodney.render(/** @type {any} */ ({ ...KILODNEY, viewer: 0, hand: [], knocked_out: [0], in_hand: [false, true] }), ctx);
+  const out = kilodney.render(/** @type {any} */ ({ ...KILODNEY, viewer: 0, hand: [], hand_sizes: [4, 5], knocked_out: [0], in_hand: [false, true] }), ctx);
   assert.equal(byClass(out, "card").filter((c) => c.tagName === "BUTTON").length, 0);
-  assert.match(text(byClass(out, "out-note")[0]), /knocked out of this hand/);
+  assert.equal(text(byClass(out, "out-note")[0]), "Your hand: knocked out (4)");
 });
 
 const ABBOTT = {

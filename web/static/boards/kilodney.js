@@ -47,12 +47,12 @@ export function render(view, ctx) {
   );
 }
 
-/** Where the viewer has no hand to show while the game goes on: knocked out, or out, of
- * this hand (null: his hand is shown). @param {KilodneyView} view @returns {string | null} */
+/** Where the viewer has no hand to show while the game goes on, his seat's label instead
+ * of "Your hand (0)": knocked out, or out (null: his hand is shown).
+ * @param {KilodneyView} view @returns {string | null} */
 function outOfHand(view) {
   const me = view.viewer;
   if (view.over || me === null || me === undefined || (view.hand || []).length) return null;
-  if ((view.knocked_out || []).includes(me)) return "You are knocked out of this hand: you play again in the next one";
-  if ((view.in_hand || [])[me] === false) return "You are out of this hand: you play again in the next one";
-  return null;
+  const out = (view.knocked_out || []).includes(me) || (view.in_hand || [])[me] === false;
+  return out ? `Your hand: ${seatBadge(view, me)}` : null;
 }
