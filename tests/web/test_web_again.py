@@ -98,6 +98,9 @@ def test_both_play_again_then_one_does_and_the_others_seat_goes_to_a_bot(server,
         wait_for(
             lambda: str(driver.execute_script(players)[1]).startswith("bot:"), what="a bot there"
         )
-        assert not any("cy-again" in line for line in texts(driver, "#seats .who"))
+        wait_for(
+            lambda: not any("cy-again" in line for line in texts(driver, "#seats .who")),
+            what="the seat strip without cy",
+        )
     finally:
         cy.close()
