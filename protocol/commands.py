@@ -83,6 +83,7 @@ from protocol.messages import (
     Message,
     PauseGame,
     Ping,
+    PlayAgain,
     Pong,
     Quit,
     Resume,
@@ -372,6 +373,14 @@ def _unseat(args: list[str], rest: str, table: str | None) -> Message:
     if len(args) != 1:
         raise _usage("unseat SEAT")
     return Unseat(table=_need_table(table, "unseat SEAT"), seat=_int(args[0], "SEAT", "unseat"))
+
+
+def _start(args: list[str], rest: str, table: str | None) -> Message:
+    usage = "start [free|bot]"
+    if len(args) > 1:
+        raise _usage(usage)
+    # the server says which words it knows (error bad_options)
+    return StartGame(table=_need_table(table, usage), absent=args[0] if args else None)
 
 
 def _set(args: list[str], rest: str, table: str | None) -> Message:
@@ -688,8 +697,11 @@ COMMANDS: tuple[Command, ...] = (
             "lobby", _history),
     Command("top", "top FAMILY [N]", "the best rated players of a family (or a ruleset's);"
             " a game two or more people play is rated, its bots by strategy", "lobby", _top),
-    Command("start", "start", "deal (game master; empty seats get bots)", "master",
-            _table_only(lambda t: StartGame(table=t), "start")),
+    Command("again", "again", "play the next game at a finished table (it starts once every"
+            " seated player has asked)", "table",
+            _table_only(lambda t: PlayAgain(table=t), "again"), ("rematch",)),
+    Command("start", "start [free|bot]", "deal (game master; empty seats get bots)", "master",
+            _start),
     Command("pause", "pause", "pause the game and its clock (game master)", "master",
             _table_only(lambda t: PauseGame(table=t), "pause")),
     Command("bot", "bot SEAT [STRATEGY]", "seat a server bot: random, heuristic or search"
@@ -1004,7 +1016,8 @@ _TABLE_FORMS: dict[type[Message], Callable[[Any], str]] = {
     Look: lambda m: "look",
     Say: lambda m: f"say {m.text}",
     Act: lambda m: m.action,
-    StartGame: lambda m: "start",
+    StartGame: lambda m: _join_words("start", m.absent or ""),
+    PlayAgain: lambda m: "again",
     PauseGame: lambda m: "pause",
     ResumeGame: lambda m: "resume",
     SeatBot: lambda m: _join_words("bot", str(m.seat), m.strategy or ""),

@@ -73,6 +73,7 @@ from protocol.fields import (
     RatingList,
     RulesetList,
     Seat,
+    Seats,
     Seq,
     Signed,
     State,
@@ -642,7 +643,9 @@ class Snapshot(Message):
     seat's occupant (a name, ``bot:STRATEGY``, or ``None`` when empty),
     ``clock`` the seconds left to the seat to act (``None``: no clock), ``ruleset`` the
     table's ruleset (known before the first deal, when ``view`` is still empty).
-    ``must`` and ``choices`` are the seat's legal actions in words, as in ``Turn``."""
+    ``must`` and ``choices`` are the seat's legal actions in words, as in ``Turn``.
+    ``again``: at a finished game, the seats whose players asked to play the next one
+    (``again``), left off the wire while nobody has."""
 
     table: Word
     seq: Seq
@@ -656,6 +659,7 @@ class Snapshot(Message):
     must: OptText = None
     choices: Choices = field(default=(), metadata={OMIT_EMPTY: True})
     ruleset: OptWord = None
+    again: Seats = field(default=(), metadata={OMIT_EMPTY: True})
     id: Id = field(default=None, kw_only=True)
 
 
@@ -706,9 +710,14 @@ class Turn(Message):
 @message("start_game", CLIENT)
 @dataclass(frozen=True, slots=True)
 class StartGame(Message):
-    """Deal; empty seats are filled with bots."""
+    """Deal; empty seats are filled with bots. At a finished game where some players
+    asked to play again (``again``), those who did not are unseated first, and
+    ``absent`` says what becomes of their seats: ``free`` (``None``, the default) leaves
+    them free, played by a server bot until someone sits down; ``bot`` reserves them for
+    the default bot."""
 
     table: Word
+    absent: OptWord = None
     id: Id = field(default=None, kw_only=True)
 
 
@@ -1470,3 +1479,33 @@ __all__ += [
     "Tournaments",
     "Withdraw",
 ]
+
+
+# ------------------------------------------------------------ play again
+@message("again", CLIENT)
+@dataclass(frozen=True, slots=True)
+class PlayAgain(Message):
+    """Play the next game at ``table``, whose game is over, in your seat. Everyone at
+    the table is told (a ``notice``, and the snapshots' ``again``); once every seated
+    person has asked, the next game starts. Reply: ``ok``."""
+
+    table: Word
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("rated", SERVER)
+@dataclass(frozen=True, slots=True)
+class Rated(Message):
+    """The ratings a finished game at ``table`` changed, sent to everyone there once
+    they are stored. ``game`` is the table's game number; ``changes`` one map a rated
+    seat: ``seat``, ``name``, ``before`` and ``after`` (its rating, whole points);
+    ``text`` says it in words."""
+
+    table: Word
+    game: Count
+    changes: Payloads
+    text: Text
+    id: Id = field(default=None, kw_only=True)
+
+
+__all__ += ["PlayAgain", "Rated"]

@@ -56,6 +56,7 @@ from protocol.messages import (
     Pong,
     Presence,
     Profile,
+    Rated,
     Rulesets,
     Seated,
     Shouted,
@@ -582,3 +583,4 @@ _WRITERS: dict[type[Message], Any] = {
 # The tournament replies' sentences live in their own module.
 _WRITERS[Tournaments] = lambda self, msg: tournaments_lines(msg)
 _WRITERS[Tournament] = lambda self, msg: tournament_lines(msg)
+_WRITERS[Rated] = lambda self, msg: [f"rated {msg.table}{DOT}{msg.text}"]

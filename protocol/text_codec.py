@@ -97,6 +97,7 @@ from protocol.messages import (
     Pong,
     Presence,
     Profile,
+    Rated,
     Received,
     Record,
     Resume,
@@ -241,6 +242,7 @@ SPECS: tuple[LineSpec, ...] = (
         "text:said",
     ),
     LineSpec("hinted", Hinted, (("table", "word"),), (), "rest"),
+    LineSpec("rated", Rated, (("table", "word"), ("game", "int")), (), "rest"),
 )
 BY_WORD: dict[str, LineSpec] = {s.word: s for s in SPECS}
 BY_CLASS: dict[type[Message], LineSpec] = {s.cls: s for s in SPECS}

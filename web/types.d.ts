@@ -263,6 +263,26 @@ export interface Snapshot extends Message, Offer {
   players?: Player[];
   master?: string | null;
   clock?: number | null;
+  /** the table's ruleset, known before the first deal */
+  ruleset?: string | null;
+  /** at a finished game, the seats whose players asked to play again */
+  again?: number[];
+}
+
+/** One rated seat's rating before and after a game (`rated`). */
+export interface RatingChange {
+  seat: number;
+  name: string;
+  before: number;
+  after: number;
+}
+/** The ratings a finished game changed, once stored. */
+export interface Rated extends Message {
+  type: "rated";
+  table: string;
+  game: number;
+  changes: RatingChange[];
+  text: string;
 }
 
 export interface EventMessage extends Message {
@@ -370,6 +390,7 @@ export type ServerMessage =
   | ErrorReply
   | Goodbye
   | Notice
+  | Rated
   | Ping
   | Named
   | Rulesets

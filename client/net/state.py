@@ -376,6 +376,12 @@ class ClientState:
             self.tables[msg.table].add("note", {"text": msg.text})
         return Change.NOTICE
 
+    def _rated(self, msg: m.Rated) -> Change:
+        """The ratings a finished game changed: in its table's log, after its end."""
+        if msg.table in self.tables:
+            self.tables[msg.table].add("note", {"text": msg.text})
+        return Change.NOTICE
+
     def _sat_down(self, t: TableState, before: tuple[str | None, ...]) -> None:
         """Log each person the table's seats show where someone else (or no one) sat
         before: the server tells of a player who sits down only by the seats it sends,
@@ -464,6 +470,7 @@ _FOLDS: dict[type, Callable[[ClientState, Any], Change | None]] = {
     m.Named: ClientState._named,
     m.Welcome: ClientState._welcome,
     m.Notice: ClientState._notice_message,
+    m.Rated: ClientState._rated,
     m.Reviewing: ClientState._reviewing,
     m.Analysis: ClientState._analysis,
 }

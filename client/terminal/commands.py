@@ -27,6 +27,9 @@ TABLE_COMMANDS: tuple[str, ...] = (
     "follow",
 )  # fmt: skip
 
+#: Offered at a finished game only (the help fits 24 rows while a game runs).
+OVER_COMMANDS: tuple[str, ...] = ("again",)
+
 #: What the table's game master may do (``not_master`` for anyone else); the server
 #: seats bots, sets options and keeps the clock, so each is one request.
 MASTER_COMMANDS: tuple[str, ...] = (

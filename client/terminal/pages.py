@@ -14,7 +14,14 @@ from prompt_toolkit.document import Document
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from client.terminal.boards.legal import choices, legal_text
-from client.terminal.commands import COMMANDS, MASTER_COMMANDS, TABLE_COMMANDS, command, help_line
+from client.terminal.commands import (
+    COMMANDS,
+    MASTER_COMMANDS,
+    OVER_COMMANDS,
+    TABLE_COMMANDS,
+    command,
+    help_line,
+)
 from client.terminal.lobby_screen import LobbyScreen
 from client.terminal.page import Page, wrap_page
 from client.terminal.rules import rules_lines
@@ -114,6 +121,8 @@ class Pages:
         lines.append(BOT_NAMES)
         lines.append("Table commands:")
         lines += ["  " + help_line(c) for c in TABLE_COMMANDS]
+        if t.state == "over":
+            lines += ["  " + help_line(c) for c in OVER_COMMANDS]
         if t.master == self.app.state.name:  # one wrapped line: the help fits 24 rows
             usage = [found.usage for c in MASTER_COMMANDS if (found := command(c))]
             lines.append("Game master: " + ", ".join(usage) + " (help WORD for one)")

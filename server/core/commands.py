@@ -98,6 +98,17 @@ class Talk:
 class Start:
     member: Member
     req: int | None
+    #: at a finished game some pressed "again" at: the seats of those who did not go to
+    #: a reserved bot (``bot``) or stay free for anyone (``free``, None: the default)
+    absent: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Again:
+    """Play the next game at a finished table (``server.tables.again``)."""
+
+    member: Member
+    req: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,7 +224,7 @@ MasterCommand = (
 MASTER_VERBS: dict[str, type[MasterCommand]] = {c.verb: c for c in get_args(MasterCommand)}
 
 Command = (
-    Join | Watch | Resume | Leave | Detach | Act | Talk | Start | Export | Close | Look
+    Join | Watch | Resume | Leave | Detach | Act | Talk | Start | Again | Export | Close | Look
     | MasterCommand
 )  # fmt: skip
 

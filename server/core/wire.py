@@ -54,6 +54,7 @@ def snapshot(
     req: int | None = None,
     clock: float | None = None,
     ruleset: str | None = None,
+    again: tuple[int, ...] = (),
 ) -> Message:
     """What ``seat`` may see of the table, with its legal actions in words
     (``protocol.legal``: what it must answer, and the actions grouped and labelled)."""
@@ -70,6 +71,7 @@ def snapshot(
         must=must(view, legal) if legal else None,
         choices=choices(legal),
         ruleset=ruleset,
+        again=again,
         id=req,
     )
 

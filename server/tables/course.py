@@ -86,6 +86,9 @@ def told(t: Coursed, txn: announced.Transaction) -> None:
     """A transaction of table events is durable: everyone at the table is told what its
     subscribers have to say (where a prize went), then they hear its events."""
     notices(t, txn.notices)
+    for message in txn.said:  # the ratings the game changed
+        for member in t.seating.members():
+            member.deliver(message)
     t.events.announce(*txn.events)
 
 

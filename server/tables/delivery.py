@@ -203,6 +203,7 @@ class Delivery:
             req,
             stage.clock_left(),
             stage.ruleset,
+            tuple(sorted(self._seating.again)),
         )
 
     def turn(self, seat: int | None, clock: float | None) -> wire.Message:

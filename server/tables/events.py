@@ -156,11 +156,13 @@ E = TypeVar("E", GameStarted, HandEnded, GameEnded, SeatChanged, TableClosed)
 class Transaction:
     """One store transaction that records table events: the ``events`` it records, the
     ``writes`` it commits (the table's own, then each joiner's), and, once it is durable,
-    the ``notices`` the joiners have for everyone at the table."""
+    the ``notices`` the joiners have for everyone at the table, and the messages
+    (``said``: the ratings a game changed, ``protocol.messages.Rated``)."""
 
     events: tuple[TableEvent, ...]
     writes: list[Any]
     notices: list[str] = field(default_factory=list)
+    said: list[Any] = field(default_factory=list)
 
     def of(self, kind: type[E]) -> list[E]:
         """The events of ``kind`` this transaction records."""

@@ -23,6 +23,7 @@ from protocol.fields import TableState
 from server.core import records, wire
 from server.core.commands import (
     Act,
+    Again,
     Command,
     Detach,
     Export,
@@ -38,6 +39,7 @@ from server.core.commands import (
 from server.core.config import ServerConfig
 from server.players.accounts import new_token, token_hash
 from server.store.base import HandShown, SeatSet, StoreError, TalkSaid, now
+from server.tables import again
 from server.tables.delivery import Delivery
 from server.tables.events import SeatChanged, TableEvents
 from server.tables.gamemaster import GameMaster
@@ -50,6 +52,7 @@ class Host(Protocol):
     """The table as its seat requests see it (``server.tables.table.Table``)."""
 
     id: int
+    family: str
     creator: str | None
     master: str | None
     game: Game | None
@@ -111,6 +114,8 @@ class MemberRequests:
                 await self.talk(command)
             case Start():
                 await self.start(command)
+            case Again():
+                await again.ask(self.table, command)
             case Export():
                 self.export(command)
 
@@ -337,6 +342,10 @@ class MemberRequests:
         if t.state == TableState.PLAYING:
             c.member.deliver(wire.error(c.req, "bad_state", "the game is already running", t.id))
             return
+        if (why := again.refusal(c)) is not None:
+            c.member.deliver(wire.error(c.req, "bad_options", why, t.id))
+            return
+        await again.unseat_absent(t, c)  # at a finished game some asked to play again at
         await t.start(ack=c)
 
     def export(self, c: Export) -> None:

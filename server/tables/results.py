@@ -20,8 +20,10 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator
 
-from server.players.profiles import Profiles, player_key, rate
-from server.store.base import GamePlayers, GameResult, Write, now
+from protocol import messages as m
+from server.core.wire import table_word
+from server.players.profiles import MU, SIGMA, Profiles, player_key, rate, shown_rating
+from server.store.base import GamePlayers, GameResult, Rating, Write, now
 from server.tables.events import GameEnded, GameStarted, TableClosed, TableEvents, Transaction
 from server.tables.settings import is_rated
 
@@ -72,6 +74,8 @@ class Results:
             txn.writes.extend(writes)
             yield
             for r in results:
+                if r.ratings:
+                    txn.said.append(rated(r, profiles.ratings))
                 profiles.ratings.update(((x.player, x.family), x) for x in r.ratings)
             for e in ended:
                 held = profiles.lineups.get(e.table)
@@ -81,3 +85,22 @@ class Results:
                 profiles.lineups.pop(c.table, None)  # its table closed
             for lineup in dealt:
                 profiles.lineups[lineup.table] = lineup
+
+
+def rated(r: GameResult, ratings: dict[tuple[str, str], Rating]) -> m.Rated:
+    """What everyone at the table is told of the ratings game ``r`` changed: each rated
+    seat's rating before (``ratings``, not yet updated) and after, as ``profile`` shows it."""
+    after = {x.player: x for x in r.ratings}
+    changes: list[dict[str, int | str]] = []
+    words: list[str] = []
+    for seat, (key, name) in enumerate(zip(r.players, r.shown, strict=True)):
+        new = after.get(key)
+        if new is None:
+            continue
+        old = ratings.get((key, r.family))
+        before = shown_rating(old.mu, old.sigma) if old is not None else shown_rating(MU, SIGMA)
+        now_ = shown_rating(new.mu, new.sigma)
+        changes.append({"seat": seat, "name": name, "before": before, "after": now_})
+        words.append(f"{name} {before} → {now_} ({now_ - before:+d})")
+    text = f"ratings after game {r.game}: " + ", ".join(words)
+    return m.Rated(table=table_word(r.table), game=r.game, changes=tuple(changes), text=text)

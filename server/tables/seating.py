@@ -89,6 +89,9 @@ class Seating:
         self._found: dict[str, int] = {}
         #: (came|went, folded name) -> when it was last announced (``watcher``)
         self._watch_told: dict[tuple[str, str], float] = {}
+        #: The seats whose players asked to play the next game (``server.tables.again``);
+        #: a seat that changes hands, or a new deal, forgets it.
+        self.again: set[int] = set()
 
     # ------------------------------------------------------------ queries
     def members(self) -> list[Member]:
@@ -138,6 +141,8 @@ class Seating:
         """``member`` sits in ``seat`` as ``name`` (stored by the table first)."""
         self.detach(member)
         self._found.clear()  # the seat's old token holds it no more
+        if self.seats[seat].name != name:
+            self.again.discard(seat)
         self.seats[seat] = Seat(name, th, member)
 
     def connect(self, seat: int, member: Member) -> None:
@@ -148,6 +153,7 @@ class Seating:
     def free(self, seat: int) -> None:
         """``seat`` is empty: a server bot plays it."""
         self._found.clear()
+        self.again.discard(seat)
         self.seats[seat] = Seat()
 
     def unseat(self, seat: int) -> None:
@@ -239,6 +245,7 @@ class Seating:
     def remember_deal(self) -> None:
         """A new game is dealt: each seat's holder, and its connection, is shown its hand."""
         self.witnesses.clear()
+        self.again.clear()
         for i, s in enumerate(self.seats):
             if s.name is not None:
                 self.witnesses.remember_name(s.name, i)

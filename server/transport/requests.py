@@ -375,7 +375,12 @@ async def hear_shouts(session: ClientSession, msg: m.HearShouts) -> None:
 
 async def start_game(session: ClientSession, msg: m.StartGame) -> None:
     if (table := _table(session, msg)) is not None:
-        await table.submit(cmd.Start(session, msg.id))
+        await table.submit(cmd.Start(session, msg.id, msg.absent))
+
+
+async def play_again(session: ClientSession, msg: m.PlayAgain) -> None:
+    if (table := _table(session, msg)) is not None:
+        await table.submit(cmd.Again(session, msg.id))
 
 
 async def get_record(session: ClientSession, msg: m.GetRecord) -> None:
@@ -448,6 +453,7 @@ HANDLERS: dict[type[m.Message], Handler] = {
     m.Shout: shout,
     m.HearShouts: hear_shouts,
     m.StartGame: start_game,
+    m.PlayAgain: play_again,
     m.GetRecord: get_record,
     **dict.fromkeys(cmd.MASTER_MESSAGES, master),
     m.GetChips: chips,

@@ -108,3 +108,30 @@ def test_the_clocks_move_reads_before_the_game_end_it_led_to() -> None:
     assert screen.count("the clock made ben's move") == 1, screen
     assert screen.index("the clock made ben's move") < screen.index("Game over"), screen
     assert "table 7 is closing" in then, then
+
+
+def test_the_ratings_a_game_changed_are_shown_after_its_end() -> None:
+    """The server's ``rated`` after a game's end reaches the table's log, in words."""
+
+    async def draw() -> str:
+        state = ClientState()
+        state.name = "ann"
+        view = {"family": "shedding", "ruleset": "switch", "to_act": 1, "viewer": 0, "seats": 2}
+        state.handle(
+            m.Snapshot(table="4", seq=1, state="playing", view=view, players=("ann", "ben"))
+        )
+        with create_pipe_input() as pipe:
+            app = ClientApp(state, lambda _line: None, input=pipe, output=DummyOutput())
+        app.show_table("4")
+        state.handle(m.TableEvent(table="4", seq=2, event={"kind": "game_end", "winner": 0}))
+        changes = (
+            {"seat": 0, "name": "ann", "before": 1500, "after": 1512},
+            {"seat": 1, "name": "ben", "before": 1500, "after": 1492},
+        )
+        text = "ratings after game 1: ann 1500 → 1512 (+12), ben 1500 → 1492 (-8)"
+        state.handle(m.Rated(table="4", game=1, changes=changes, text=text))
+        return render_text(app, 80, 24)
+
+    screen = asyncio.run(draw())
+    assert "ann 1500 → 1512 (+12)" in screen, screen
+    assert screen.index("Game over") < screen.index("ratings after game 1"), screen

@@ -105,6 +105,7 @@ _BY_ALIAS: dict[Any, st.SearchStrategy[Any]] = {
     f.Legal: st.lists(legal_items, max_size=4).map(tuple),
     f.Lines: st.lists(texts, max_size=3).map(tuple),
     f.Players: st.lists(st.none() | words, max_size=4).map(tuple),
+    f.Seats: st.lists(st.integers(0, f.MAX_SEAT), max_size=4).map(tuple),
     f.OptText: st.none() | texts,
     f.Choices: st.lists(
         st.tuples(texts, st.lists(st.tuples(legal_items, texts), max_size=3).map(tuple)),

@@ -92,6 +92,8 @@ CASES = [
         m.CreateTournament(ruleset="switch", by_strength=True, apart=("ann bob", "cy dee")),
     ),
     ("start", m.StartGame(table=T)),
+    ("start bot", m.StartGame(table=T, absent="bot")),
+    ("again", m.PlayAgain(table=T)),
     ("pause", m.PauseGame(table=T)),
     ("bot 2", m.SeatBot(table=T, seat=2)),
     ("bot 2 greedy", m.SeatBot(table=T, seat=2, strategy="greedy")),

@@ -200,3 +200,10 @@ def test_who_in_text_says_how_many_tables_the_list_left_out() -> None:
     (_, line) = Readable().lines(m.People(people=(person,), total=1))
     assert line.startswith("people eve · sitting at table 1 (seat 0), no game running; ")
     assert line.endswith("; and 2 tables more"), line
+
+
+def test_the_ratings_a_game_changed_read_as_the_servers_sentence() -> None:
+    changes = ({"seat": 0, "name": "ann", "before": 1500, "after": 1512},)
+    text = "ratings after game 1: ann 1500 → 1512 (+12)"
+    lines = Readable().lines(m.Rated(table="4", game=1, changes=changes, text=text))
+    assert lines == [f"rated 4 · {text}"]

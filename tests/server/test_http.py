@@ -283,14 +283,23 @@ def test_plain_get_of_the_websocket_path_says_upgrade():
 
 
 # ---------------------------------------------------------------------- the site
-def test_the_rules_pages_are_the_terminal_clients_texts():
+def test_the_rules_pages_are_the_terminal_clients_texts_said_for_a_tap():
+    """One text a family, shared with the terminal client; where the terminal's says
+    type, the page's says tap (``protocol.rules.WORDINGS``), and neither says the other's."""
     from protocol.rules import FAMILIES, family_text
 
     pages = rules_pages()
     for family in FAMILIES:
         page = pages[f"/rules/{family}"]
-        assert page.body.decode() == family_text(family)
+        assert page.body.decode() == family_text(family, "tapped")
         assert page.content_type == "text/plain; charset=utf-8"
+    kilodney = pages["/rules/kilodney"].body.decode()
+    assert "nothing to tap" in kilodney and "nothing to type" not in kilodney
+    assert "nothing to type" in (family_text("kilodney") or "")
+    abbott = pages["/rules/abbott"].body.decode()
+    assert "marked +" not in abbott and "marked +" in (family_text("abbott") or "")
+    for text in [*(p.body.decode() for p in pages.values()), *map(family_text, FAMILIES)]:
+        assert "{" not in (text or "").replace("{powers}", ""), "a wording left unsaid"
 
 
 def test_the_site_serves_only_the_packages_files_with_known_types():

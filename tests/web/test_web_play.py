@@ -41,7 +41,7 @@ def test_a_newcomer_plays_a_whole_game(server, browsers, ruleset, seats, bots, o
     assert table_state(driver)["seat"] == 0
     seats_shown = texts(driver, "#seats li.seat")
     assert len(seats_shown) == seats
-    assert "(you, master)" in seats_shown[0]
+    assert "(you, game master)" in seats_shown[0]
     taps = play_to_end(driver)
     assert taps > 0, "the person played"
     assert game_over(driver)

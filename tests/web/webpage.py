@@ -136,8 +136,8 @@ def game_over(driver: Any) -> bool:
 
 def tap_something(driver: Any, rng: random.Random) -> bool:
     """Tap one legal thing on the screen, the ways a person would: an action button, a
-    reachable square (abbott), a playable card (kilodney plays it; shedding selects it,
-    then Play). True when something was tapped."""
+    reachable square (abbott), a playable card (selected with a tap, then Play). True when
+    something was tapped."""
     try:
         buttons = driver.find_elements(By.CSS_SELECTOR, "#actions button.act")
         if not buttons:
@@ -153,6 +153,7 @@ def tap_something(driver: Any, rng: random.Random) -> bool:
             cards = driver.find_elements(By.CSS_SELECTOR, ".hand .card.playable")
             if cards:
                 rng.choice(cards).click()
+                driver.find_element(By.ID, "play-selected").click()
                 return True
         if family == "shedding" and roll < 0.5:
             plays = [b for b in buttons if b.get_attribute("data-action").startswith("play ")]

@@ -7,7 +7,7 @@ import { TurnAlert, browserEnv } from "./alerts.js";
 import { ordered, playFor } from "./boards/legal.js";
 import { leaveAsks, leaveQuestion } from "./confirm.js";
 import { $, el, fill } from "./dom.js";
-import { houseRules, renderLobby } from "./lobby.js";
+import { houseRules, plural, renderLobby } from "./lobby.js";
 import { Connection } from "./net.js";
 import { CLOCK_WARNING, ClientState, clockLeft, myTurn, names } from "./state.js";
 import { inviteBody, inviteTable } from "./invite.js";
@@ -148,6 +148,8 @@ export class App {
         t.synced = true; // the kept seq is the last event applied: a later jump is a gap
       }
       const reply = await this.conn.request({ type: "resume", table, token: entry.token, last_seq: t.seq });
+      // caught up, a resume brings no snapshot: the kept state may be stale (a game ended)
+      if (reply.type === "seated") this.conn.request({ type: "look", table });
       if (reply.type === "seated") first ??= table;
       else {
         store.forgetSeat(table);
@@ -184,10 +186,8 @@ export class App {
       if (t.token) this.conn.request({ type: "resume", table: t.table, token: t.token, last_seq: t.seq });
       else this.conn.request({ type: "spectate", table: t.table, last_seq: t.seq });
     }
-    if (msg.type === "event" && msg.event && msg.event.kind === "game_end") {
-      this.conn.request({ type: "list_tables" });
-      setTimeout(() => this.refreshTop(), 1500);
-    }
+    if (msg.type === "event" && msg.event && msg.event.kind === "game_end") this.conn.request({ type: "list_tables" });
+    if (msg.type === "rated") this.refreshTop(); // the ratings are stored
     if (msg.type === "snapshot" || msg.type === "turn") this.keepSelectionValid();
     if (msg.type === "notice") this.toast(msg.text);
     if (msg.type === "shouted" && this.ui.screen === "table") this.ui.shoutLine = { name: msg.name, text: msg.text };
@@ -437,7 +437,8 @@ export class App {
     /** The table as the lobby lists it: its house rules in the server's words. */
     const listed = () => this.state.lobby.find((x) => String(x.table) === (t && t.table));
     if (t && !listed()) await this.conn.request({ type: "list_tables" });
-    const family = t && t.view ? t.view.family : (this.state.rulesets.find((r) => r.name === (listed() || {}).ruleset) || {}).family;
+    const named = (t && t.ruleset) || (listed() || {}).ruleset; // a waiting table's, from its snapshot
+    const family = t && t.view ? t.view.family : (this.state.rulesets.find((r) => r.name === named) || {}).family;
     if (!family) return this.toast("The rules show once the game's family is known");
     let text;
     try {
@@ -458,7 +459,7 @@ export class App {
   async finger(name) {
     const reply = await this.conn.request({ type: "get_profile", name: name || null });
     if (reply.type !== "profile") return this.playersDialog(el("p", { class: "error", text: errorText(reply) }));
-    const ratings = (reply.ratings || []).map((r) => el("li", { text: `${r.family}: ${Math.round(r.rating)} (${r.games} games)` }));
+    const ratings = (reply.ratings || []).map((r) => el("li", { text: `${r.family}: ${Math.round(r.rating)} (${plural(r.games, "game")})` }));
     const tallies = (reply.tallies || []).map((r) => el("li", { text: `${r.ruleset}: ${r.won} won of ${r.played}` }));
     const recent = (reply.recent || []).map((g) => el("li", { text: `${g.ruleset} at table ${g.table}: ${g.places && g.places[g.seat] === 0 ? "won" : "played"} · ${(g.players || []).join(", ")}` }));
     const mine = reply.name === this.state.name ? store.identity() : null;
@@ -467,7 +468,7 @@ export class App {
         "div",
         { class: "profile", id: "profile" },
         el("h3", { text: reply.name }),
-        el("p", { text: `${reply.games} games${reply.chips !== null && reply.chips !== undefined ? ` · ${reply.chips} chips` : ""}` }),
+        el("p", { text: `${plural(reply.games ?? 0, "game")}${reply.chips !== null && reply.chips !== undefined ? ` · ${reply.chips} chips` : ""}` }),
         ratings.length ? [el("h4", { text: "Ratings" }), el("ul", {}, ratings)] : el("p", { class: "dim", text: "Not rated yet" }),
         tallies.length ? [el("h4", { text: "Games" }), el("ul", {}, tallies)] : null,
         recent.length ? [el("h4", { text: "Last games" }), el("ul", {}, recent)] : null,
@@ -492,7 +493,7 @@ export class App {
     const reply = await this.conn.request({ type: "get_top", family });
     if (reply.type !== "top") return this.playersDialog(el("p", { class: "error", text: errorText(reply) }));
     const rows = (reply.players || []).map((p) =>
-      el("li", {}, el("button", { type: "button", class: "link", onclick: () => this.finger(p.name) }, p.name), ` ${Math.round(p.rating)} · ${p.games} games`),
+      el("li", {}, el("button", { type: "button", class: "link", onclick: () => this.finger(p.name) }, p.name), ` ${Math.round(p.rating)} · ${plural(p.games, "game")}`),
     );
     this.playersDialog(el("div", { id: "top" }, el("h3", { text: `Best rated: ${reply.family}` }), rows.length ? el("ol", {}, rows) : el("p", { class: "dim", text: "nobody rated yet" })));
   }

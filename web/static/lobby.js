@@ -110,7 +110,7 @@ function createForm(app) {
   const botSelect = el("select", { id: "create-bots", name: "bots" });
   const fillBots = () => {
     const seats = Number(seatSelect.value);
-    fill(botSelect, ...Array.from({ length: seats }, (_, n) => el("option", { value: String(n), selected: n === seats - 1 }, n === seats - 1 ? `${n} (start at once)` : String(n))));
+    fill(botSelect, ...Array.from({ length: seats }, (_, n) => el("option", { value: String(n), selected: n === 0 }, n === seats - 1 ? `${n} (start at once)` : String(n))));
   };
   fillBots();
   seatSelect.addEventListener("change", fillBots);
@@ -147,7 +147,7 @@ function leaders(app) {
     const top = app.ui.top[family];
     const list = el("ol", { class: "leader-list" });
     for (const p of (top || []).slice(0, 5)) {
-      list.append(el("li", {}, el("button", { type: "button", class: "link", onclick: () => app.finger(p.name) }, p.name), el("span", { class: "rating", text: ` ${Math.round(p.rating)} · ${p.games} games` })));
+      list.append(el("li", {}, el("button", { type: "button", class: "link", onclick: () => app.finger(p.name) }, p.name), el("span", { class: "rating", text: ` ${Math.round(p.rating)} · ${plural(p.games, "game")}` })));
     }
     box.append(el("h3", { text: family }), top && top.length ? list : el("p", { class: "dim small", text: "nobody rated yet" }));
   }
@@ -155,7 +155,7 @@ function leaders(app) {
 }
 
 /** @param {number} n @param {string} word */
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+export const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** Where one of `people` is, as the terminal client says it (client/terminal/players.py): its
  * tables, then how many more the server left out of the list.
@@ -166,6 +166,7 @@ export function whereabouts(person) {
     if (!spot || typeof spot !== "object") continue;
     if (spot.seat === null || spot.seat === undefined) places.push(`watching table ${spot.table}`);
     else if (spot.state === "playing" || spot.state === "paused") places.push(`playing at table ${spot.table}`);
+    else if (spot.state === "over") places.push(`seated at table ${spot.table}, game over`);
     else places.push(`seated at table ${spot.table}, waiting`);
   }
   const more = person.more ?? 0;

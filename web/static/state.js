@@ -53,6 +53,9 @@
  * @property {EventLine | null} result the last hand_end / game_end event, until the next deal
  * @property {number | null} backfillTo events up to this seq asked for after a snapshot: the log only
  * @property {number | null} watching spectators, as the last `watcher` or table list counted them
+ * @property {string | null} ruleset the table's ruleset, as its snapshot names it
+ * @property {number[]} again at a finished game, the seats whose players asked to play again
+ * @property {import("../types").Rated | null} rated the ratings the last game changed
  */
 
 export const CLOCK_WARNING = 10;
@@ -83,6 +86,9 @@ export function newTable(table) {
     result: null,
     backfillTo: null,
     watching: null,
+    ruleset: null,
+    again: [],
+    rated: null,
   };
 }
 
@@ -213,7 +219,12 @@ export class ClientState {
         setOffer(t, msg);
         t.players = msg.players || [];
         t.master = msg.master ?? null;
-        if (RUNNING.has(msg.state)) t.playedBy = t.players;
+        if (msg.ruleset) t.ruleset = msg.ruleset;
+        t.again = msg.again || [];
+        if (RUNNING.has(msg.state)) {
+          t.playedBy = t.players;
+          t.rated = null; // a new game: the last one's ratings are its log's
+        }
         t.toAct = t.view ? t.view.to_act ?? null : null;
         setClock(t, msg.clock);
         t.synced = true;
@@ -229,6 +240,8 @@ export class ClientState {
         addLog(t, line);
         const kind = line.ev.kind;
         if (kind === "hand_end" || kind === "game_end") t.result = line;
+        // caught up after a resume (no snapshot follows): the game's end is the table's
+        if (kind === "game_end" && RUNNING.has(t.state)) t.state = "over";
         else if (kind === "deal" || kind === "cut") t.result = null;
         return "event";
       }
@@ -295,6 +308,13 @@ export class ClientState {
         if (t) addLog(t, { kind: "note", text: msg.text });
         return "notice";
       }
+      case "rated": {
+        const t = this.tables.get(String(msg.table));
+        if (!t) return null;
+        t.rated = msg;
+        addLog(t, { kind: "note", text: msg.text });
+        return "table";
+      }
       default:
         return null;
     }
@@ -306,4 +326,27 @@ export class ClientState {
     const t = table === null ? undefined : this.tables.get(table);
     if (t) addLog(t, { kind, text });
   }
+}
+
+/** The hands of the table's last game, in order: the `hand_end` events the log holds
+ * after the game before it (a hand's number only grows within one game).
+ * @param {TableRecord} t @returns {EventLine[]} */
+export function gameHands(t) {
+  /** @type {EventLine[]} */
+  const out = [];
+  let ended = false;
+  for (let i = t.log.length - 1; i >= 0; i--) {
+    const line = t.log[i];
+    if (line.kind !== "event") continue;
+    const kind = line.ev.kind;
+    if (kind === "game_end") {
+      if (ended || out.length) break; // the game before
+      ended = true;
+    } else if (kind === "hand_end") {
+      const hand = Number(line.ev.hand_number);
+      if (out.length && !(hand < Number(out[0].ev.hand_number))) break;
+      out.unshift(line);
+    }
+  }
+  return out;
 }

@@ -11,6 +11,7 @@ import * as kilodney from "./boards/kilodney.js";
 import { groups, ordered, playFor } from "./boards/legal.js";
 import * as shedding from "./boards/shedding.js";
 import { actionLabel, cardSpan, wordsWithCards } from "./cards.js";
+import { againControls, gameColumns, startGame } from "./again.js";
 import { $, el, fill } from "./dom.js";
 import { away, myTurn, names } from "./state.js";
 
@@ -53,7 +54,7 @@ function seatStrip(app, t, n) {
     const turn = view !== null && view.to_act === seat && !view.over;
     const tags = [];
     if (seat === t.seat) tags.push("you");
-    if (player !== null && player === t.master) tags.push("master");
+    if (player !== null && player === t.master) tags.push("game master");
     strip.append(
       el(
         "li",
@@ -127,7 +128,7 @@ function masterControls(app, t) {
   if (t.master === null || t.master !== app.state.name) return null;
   const box = el("div", { class: "row master", id: "master" });
   if (t.state === "waiting" || t.state === "over") {
-    box.append(el("button", { type: "button", class: "primary", id: "start", onclick: () => app.tableRequest("start_game", t.table) }, t.state === "over" ? "New game" : "Start (bots take the empty seats)"));
+    box.append(el("button", { type: "button", class: "primary", id: "start", onclick: () => startGame(app, t) }, t.state === "over" ? "New game" : "Start (bots take the empty seats)"));
     t.players.forEach((p, seat) => {
       if (p === null) box.append(el("button", { type: "button", dataset: { bot: String(seat) }, onclick: () => app.tableRequest("seat_bot", t.table, { seat }) }, `Bot in seat ${seat}`));
     });
@@ -154,20 +155,23 @@ export function result(t, n) {
   const game = ev.kind === "game_end";
   const points = Array.isArray(ev.points) ? ev.points : ev.hand_points;
   const scores = ev.scores || (view && view.scores) || [];
+  const more = game ? gameColumns(t) : null;
   const rows = scores.map((score, seat) =>
     el(
       "tr",
       { class: ev.winner === seat ? "winner" : "" },
       el("td", { text: seatName(n, seat) }),
       game ? null : el("td", { text: points ? `${points[seat] > 0 ? "+" : ""}${points[seat] ?? 0}` : "" }),
+      more ? more.handCells(seat) : null,
       el("td", { text: String(score) }),
+      more ? more.ratingCells(seat) : null,
     ),
   );
   return el(
     "section",
     { class: `result ${game ? "game" : "hand"}`, id: "result", "aria-live": "polite" },
     el("h3", {}, line.text ? wordsWithCards(line.text) : RESULT_HEADINGS[game ? "game_end" : "hand_end"]),
-    el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: "Player" }), game ? null : el("th", { text: "Hand" }), el("th", { text: "Total" }))), el("tbody", {}, rows)),
+    el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: "Player" }), game ? null : el("th", { text: "Hand" }), more ? more.hands : null, el("th", { text: "Total" }), more ? more.rating : null)), el("tbody", {}, rows)),
   );
 }
 
@@ -222,7 +226,7 @@ export function renderTable(app, t) {
   const n = names(t);
   const view = t.view;
   const board = boardOf(t);
-  const ruleset = (view && view.ruleset) || (app.state.lobby.find((x) => String(x.table) === t.table) || {}).ruleset || "";
+  const ruleset = (view && view.ruleset) || t.ruleset || (app.state.lobby.find((x) => String(x.table) === t.table) || {}).ruleset || "";
   const state = t.state === "playing" ? "" : ` · ${t.state}`;
   fill($("#table-title"), `Table ${t.table}`, ruleset ? ` · ${ruleset}` : "", state, t.seat === null ? " · watching" : "");
   /** @type {import("../types").BoardContext} */
@@ -241,6 +245,7 @@ export function renderTable(app, t) {
     board && view ? board.render(view, ctx) : el("p", { class: "dim board-wait", text: t.state === "waiting" ? "Waiting for the game to start." : "" }),
     result(t, n),
     actions(app, t),
+    againControls(app, t),
     masterControls(app, t),
   );
   const shout = $("#shout-line");

@@ -99,7 +99,7 @@ const KILODNEY = {
   hand_number: 1, target: 50, dealer: 0,
 };
 
-test("kilodney: what must follow the top card, and a playable card played with one tap", () => {
+test("kilodney: what must follow the top card, and a card selected with a tap, as in switch", () => {
   const ctx = context(["play QH", "play JK"]);
   const board = kilodney.render(/** @type {any} */ (KILODNEY), ctx);
   const facts = byClass(board, "fact").map(text);
@@ -107,12 +107,16 @@ test("kilodney: what must follow the top card, and a playable card played with o
   const cards = byClass(board, "card").filter((c) => c.tagName === "BUTTON");
   assert.deepEqual(cards.map((c) => c.dataset.card), ["3C", "QH", "JK"]);
   assert.deepEqual(cards.filter((c) => c.classList.contains("playable")).map((c) => c.dataset.card), ["QH", "JK"]);
-  assert.equal(kilodney.selects, false);
+  assert.equal(kilodney.selects, true);
+  assert.equal(shedding.selects, kilodney.selects, "one rule for a tapped card");
   assert.equal(kilodney.seatBadge(/** @type {any} */ (KILODNEY), 1), "5 cards");
   const knocked = { ...KILODNEY, knocked_out: [1], in_hand: [true, false] };
   assert.equal(kilodney.seatBadge(/** @type {any} */ (knocked), 1), "knocked out (5)");
   const lead = kilodney.render(/** @type {any} */ ({ ...KILODNEY, running: false, top: null }), ctx);
   assert.ok(byClass(lead, "fact").map(text).includes("Lead any card"));
+  const out = kilodney.render(/** @type {any} */ ({ ...KILODNEY, viewer: 0, hand: [], hand_sizes: [4, 5], knocked_out: [0], in_hand: [false, true] }), ctx);
+  assert.equal(byClass(out, "card").filter((c) => c.tagName === "BUTTON").length, 0);
+  assert.equal(text(byClass(out, "out-note")[0]), "Your hand: knocked out (4)");
 });
 
 const ABBOTT = {

@@ -45,7 +45,7 @@ g.localStorage = {
 
 const { Connection } = await import("../static/net.js");
 const { store, newSecret } = await import("../static/store.js");
-const { whereabouts } = await import("../static/lobby.js");
+const { plural, whereabouts } = await import("../static/lobby.js");
 
 /** A connection past its welcome, with what it told the page; no timer is left running. */
 function connected() {
@@ -126,4 +126,11 @@ test("where a person online is, as the terminal client says it", () => {
     whereabouts({ name: "ann", state: "playing", tables: /** @type {any} */ (spots), more: 2 }),
     "playing at table 4, watching table 5, seated at table 6, waiting, and 2 tables more",
   );
+});
+
+test("a person seated at a finished table is not said to be waiting there", () => {
+  const spots = [{ table: "7", seat: 0, state: "over" }];
+  assert.equal(whereabouts({ name: "ann", state: "idle", tables: /** @type {any} */ (spots) }), "seated at table 7, game over");
+  assert.equal(plural(1, "game"), "1 game");
+  assert.equal(plural(2, "game"), "2 games");
 });

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { ClientState, away, clockLeft, myTurn, names, seatListing, seatName } from "../static/state.js";
+import { ClientState, away, clockLeft, gameHands, myTurn, names, seatListing, seatName } from "../static/state.js";
 
 const VIEW = { ruleset: "switch", family: "shedding", seats: 2, viewer: 0, to_act: 0, over: false, scores: [0, 0] };
 
@@ -170,4 +170,45 @@ test("a bot is named by its seat, a person by his name; the listing adds the str
   t.state = "over";
   t.players = [null, "bot:search"];
   assert.deepEqual(names(t), ["alice", "bot 1"], "who played the game ended names an empty seat");
+});
+
+test("a snapshot names the table's ruleset (a waiting table's too) and who asked to play again", () => {
+  const s = new ClientState();
+  s.handle({ type: "snapshot", table: "9", seq: 0, state: "waiting", view: {}, players: ["ann", null], master: "ann", ruleset: "kilodney" });
+  const t = s.table("9");
+  assert.equal(t.ruleset, "kilodney");
+  assert.deepEqual(t.again, []);
+  s.handle({ type: "snapshot", table: "9", seq: 5, state: "over", view: {}, players: ["ann", "bob"], master: "ann", again: [1] });
+  assert.deepEqual(t.again, [1]);
+  assert.equal(t.ruleset, "kilodney", "kept when a snapshot leaves it out");
+});
+
+test("rated: the table keeps each seat's change, says it in its log, and forgets it at the next deal", () => {
+  const s = seated();
+  const changes = [{ seat: 0, name: "alice", before: 1500, after: 1512 }];
+  const text = "ratings after game 1: alice 1500 → 1512 (+12)";
+  assert.equal(s.handle({ type: "rated", table: "4", game: 1, changes, text }), "table");
+  const t = s.table("4");
+  assert.deepEqual(t.rated && t.rated.changes, changes);
+  assert.deepEqual(t.log.at(-1), { kind: "note", text });
+  s.handle({ type: "snapshot", table: "4", seq: 40, state: "playing", view: VIEW, seat: 0, players: ["alice", "bob"] });
+  assert.equal(t.rated, null);
+  assert.equal(s.handle({ type: "rated", table: "77", game: 1, changes, text }), null, "a table not here");
+});
+
+test("the hands of the last game: its hand_end events, not the game's before", () => {
+  const s = seated(1);
+  const t = s.table("4");
+  const hand = (/** @type {number} */ seq, /** @type {number} */ n) => event(seq, { kind: "hand_end", hand_number: n, points: [n, 0] });
+  for (const msg of [hand(2, 1), hand(3, 2), event(4, { kind: "game_end", winner: 0 }), hand(5, 1), hand(6, 2), hand(7, 3), event(8, { kind: "game_end", winner: 1 })]) s.handle(msg);
+  assert.deepEqual(gameHands(t).map((line) => line.seq), [5, 6, 7]);
+  s.handle(hand(9, 1)); // the next game's first hand, before its end
+  assert.deepEqual(gameHands(t).map((line) => line.seq), [9]);
+});
+
+test("a game's end caught up after a resume (no snapshot follows) makes the table over", () => {
+  const s = seated(3);
+  const t = s.table("4");
+  s.handle(event(4, { kind: "game_end", winner: 0 }, "Game over: alice wins"));
+  assert.equal(t.state, "over");
 });

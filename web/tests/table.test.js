@@ -97,3 +97,21 @@ test("a table's house rules are the server's words; without them, name=value", (
   assert.deepEqual(houseRules(/** @type {any} */ ({ ...listed, options_text: undefined }), null), ["turn_seconds=0"]);
   assert.deepEqual(houseRules(undefined, /** @type {any} */ ({ options: { target: 20 } })), ["target=20"]);
 });
+
+test("the end of a game: each hand's points before the total, each seat's rating change after", () => {
+  const t = myTable({ legal: [] });
+  const s = new ClientState();
+  s.tables.set("1", t);
+  s.handle({ type: "event", table: "1", seq: 2, event: { kind: "hand_end", hand_number: 1, points: [6, 0], scores: [6, 0] }, text: "Hand over" });
+  s.handle({ type: "event", table: "1", seq: 3, event: { kind: "hand_end", hand_number: 2, points: [0, 9], scores: [6, 9] }, text: "Hand over" });
+  s.handle({ type: "event", table: "1", seq: 4, event: { kind: "game_end", winner: 0, scores: [6, 9] }, text: "Game over: ann wins" });
+  const changes = [{ seat: 0, name: "ann", before: 1500, after: 1512 }, { seat: 1, name: "bot:random", before: 1500, after: 1492 }];
+  s.handle({ type: "rated", table: "1", game: 1, changes, text: "ratings after game 1: ann 1500 → 1512 (+12), bot 1 1500 → 1492 (-8)" });
+  const box = result(t, ["ann", "bot 1"]);
+  assert.ok(box);
+  assert.deepEqual(byTag(box, "th").map(text), ["Player", "1", "2", "Total", "±"]);
+  assert.deepEqual(byTag(box, "tr").slice(1).map((row) => byTag(row, "td").map(text)), [
+    ["ann", "+6", "0", "6", "+12"],
+    ["bot 1", "0", "+9", "9", "-8"],
+  ]);
+});

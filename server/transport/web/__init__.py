@@ -101,10 +101,11 @@ def static_files() -> dict[str, Resource]:
 
 
 def rules_pages() -> dict[str, Resource]:
-    """``/rules/FAMILY`` -> that family's rules text, as the terminal client shows it."""
+    """``/rules/FAMILY`` -> that family's rules text, as the browser shows it (where the
+    terminal client's says type, it says tap: ``protocol.rules.WORDINGS``)."""
     table = {}
     for family in FAMILIES:
-        text = family_text(family)
+        text = family_text(family, "tapped")
         if text is not None:
             table[f"/rules/{family}"] = Resource.of(text.encode(), CONTENT_TYPES[".txt"])
     return table

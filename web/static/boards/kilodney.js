@@ -1,7 +1,8 @@
 // @ts-check
 // The kilodney board: the pile top and what must follow it, who is still in the hand
-// (beside the names: cards, knocked out, out, score), and the viewer's hand: a playable
-// card is played with one tap (every kilodney play is one card).
+// (beside the names: cards, knocked out, out, score), and the viewer's hand. A card is
+// tapped to select it and played with Play, as in every family with cards (one rule a
+// page: a tap never plays by surprise).
 import { SUITS, SUIT_NAMES } from "../cards.js";
 import { el } from "../dom.js";
 import { bigCard, handRow } from "./hand.js";
@@ -10,7 +11,7 @@ import { playable } from "./legal.js";
 /** @typedef {import("../../types").KilodneyView} KilodneyView */
 /** @typedef {import("../../types").BoardContext} BoardContext */
 
-export const selects = false;
+export const selects = true;
 
 /** What the seat strip shows beside a seat. @param {KilodneyView} view @param {number} seat */
 export function seatBadge(view, seat) {
@@ -42,6 +43,16 @@ export function render(view, ctx) {
     { class: "board kilodney" },
     el("h2", { class: "board-title", text: head.join(" · ") }),
     el("div", { class: "pile" }, bigCard(top), el("div", { class: "facts" }, facts)),
-    handRow(view, ctx, ctx.mine ? playable(ctx.legal) : new Set()),
+    outOfHand(view) ? el("p", { class: "out-note", id: "out-note", text: outOfHand(view) }) : handRow(view, ctx, ctx.mine ? playable(ctx.legal) : new Set()),
   );
+}
+
+/** Where the viewer has no hand to show while the game goes on, his seat's label instead
+ * of "Your hand (0)": knocked out, or out (null: his hand is shown).
+ * @param {KilodneyView} view @returns {string | null} */
+function outOfHand(view) {
+  const me = view.viewer;
+  if (view.over || me === null || me === undefined || (view.hand || []).length) return null;
+  const out = (view.knocked_out || []).includes(me) || (view.in_hand || [])[me] === false;
+  return out ? `Your hand: ${seatBadge(view, me)}` : null;
 }
