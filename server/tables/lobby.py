@@ -59,9 +59,9 @@ from server.tables.events import TableEvents
 from server.tables.gamemaster import Staking
 from server.tables.listing import Listing, Rating
 from server.tables.reviews import Reviews
-from server.tables.supply import Supply, SupplyRefused
 from server.tables.settings import RATED, rated_setting
-from server.tables.table import CLOSED, PLAYING, WAITING, Table
+from server.tables.supply import Supply, SupplyRefused
+from server.tables.table import PLAYING, WAITING, Table
 from server.tables.thinking import Thinker, open_thinker
 
 log = logging.getLogger("switchboard.lobby")
