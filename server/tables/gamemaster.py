@@ -49,6 +49,7 @@ import engine
 from engine.events import Event
 from engine.game import Game
 from engine.strategies import Strategy, default_strategy, get_strategy, strategies
+from protocol.describe import isolated
 from protocol.fields import RUNNING, TableState
 from protocol.words import action_words
 from server.core import wire
@@ -354,7 +355,7 @@ class GameMaster:
         that timeout made the seat away, that it is. Sent ahead of the move's events, so
         that the log reads the cause before the move, and the move before its effect."""
         table = self.table
-        name = table.seats[seat].name
+        name = isolated(str(table.seats[seat].name))  # it goes into sentences
         said = [wire.notice(
             f"time's up at table {table.id}: the clock {action_words(notation)} for {name}",
             table=table.id,

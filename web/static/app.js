@@ -3,7 +3,7 @@
 // WebSocket binding of docs/protocol.md, keeps its name's secret and its seats' tokens per
 // server in this browser, and shows the same lobby, boards, legal actions, talk and rules.
 import { ordered, playFor } from "./boards/legal.js";
-import { $, el, fill } from "./dom.js";
+import { $, el, fill, who } from "./dom.js";
 import { houseRules, renderLobby } from "./lobby.js";
 import { Connection } from "./net.js";
 import { CLOCK_WARNING, ClientState, clockLeft, myTurn } from "./state.js";
@@ -455,7 +455,7 @@ export class App {
     const reply = await this.conn.request({ type: "get_top", family });
     if (reply.type !== "top") return this.playersDialog(el("p", { class: "error", text: errorText(reply) }));
     const rows = (reply.players || []).map((p) =>
-      el("li", {}, el("button", { type: "button", class: "link", onclick: () => this.finger(p.name) }, p.name), ` ${Math.round(p.rating)} · ${p.games} games`),
+      el("li", {}, el("button", { type: "button", class: "link", onclick: () => this.finger(p.name) }, who(p.name)), ` ${Math.round(p.rating)} · ${p.games} games`),
     );
     this.playersDialog(el("div", { id: "top" }, el("h3", { text: `Best rated: ${reply.family}` }), rows.length ? el("ol", {}, rows) : el("p", { class: "dim", text: "nobody rated yet" })));
   }
