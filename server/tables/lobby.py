@@ -298,7 +298,7 @@ class Lobby:
             engine.new_game(ruleset, seats, 0, options)
         except ValueError as exc:  # OptionError is one
             raise LobbyError("bad_options", str(exc)) from None
-        await self.supply.make_room()  # a newcomer on a full server: the heaviest makes room
+        await self.supply.make_room(address)  # a newcomer on a full server: the heaviest makes room
         table_id = self._next_id
         self._next_id += 1
         reserved = dict(bots or {})

@@ -130,9 +130,12 @@ class Supply:
             if self._pending[address] <= 0:
                 del self._pending[address]
 
-    async def make_room(self) -> None:
+    async def make_room(self, address: str | None) -> None:
         """Inside ``claim``: if the whole is held now, close the heaviest address's table
-        and wait for its close to be stored (``SupplyRefused`` if it is not in time)."""
+        and wait for its close to be stored (``SupplyRefused`` if it is not in time).
+        A trusted creation is not counted, and makes no room."""
+        if self.trusted(address):
+            return
         total, _ = self._holdings()
         if total <= self.config.max_tables:  # this creation's own count is in ``total``
             return
