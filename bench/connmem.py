@@ -186,11 +186,16 @@ def main() -> None:
     parser.add_argument("--skip-churn", action="store_true")
     parser.add_argument("--skip-idle", action="store_true")
     parser.add_argument("--skip-abrupt", action="store_true")
+    parser.add_argument("--abrupt-steps", type=int, nargs="+", metavar="CYCLES",
+                        help="the abrupt churn's steps, in cycles from the start"
+                        " (0 5000 55000; 0 1500 15000 30000: two runs of 15,000)")  # fmt: skip
     args = parser.parse_args()
     raise_fd_limit()
     mp.set_start_method("fork")
     steps = (0, 1_000, 5_000) if args.quick else (0, 10_000, 50_000)
     abrupt_steps = (0, 1_000, 6_000) if args.quick else (0, 5_000, 55_000)
+    if args.abrupt_steps:
+        abrupt_steps = tuple(args.abrupt_steps)
     idle_count = 1_000 if args.quick else 10_000
 
     echo_proc, echo_port = start_echo()

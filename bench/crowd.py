@@ -10,7 +10,8 @@ quiet reference from the same run.
    quiet and while a crowd asks for record pages and the lobby, every connection within
    its own limits (a record page every 0.2 s, the lobby every 0.5 s): (a) 64
    connections from one address (127.0.0.2), (b) 64 connections from four addresses
-   (127.0.0.2-5, 16 each). The records asked for are a finished game's. The quiet
+   (127.0.0.2-5, 16 each), (c) 64 from 64 addresses and (d) 250 from 250, one each
+   (127.0.0.2 on; ``--addresses``). The records asked for are a finished game's. The quiet
    reference is interleaved with the flood: the crowd asks in every other window of
    ``WINDOW`` seconds and is still in the others, and each ping counts for the window
    it was sent in (not in a window's first ``SETTLE`` seconds, while the last one's
@@ -108,9 +109,11 @@ async def open_from(address: str, port: int, name: str | None = None) -> Conn:
     return c
 
 
-def start_server(tmp: Path, settings: str = "") -> tuple[Any, int]:
+def start_server(tmp: Path, settings: str = "", profile: str | None = None) -> tuple[Any, int]:
     # tables_per_name: the host makes the lobby's tables by itself
-    return start_switchboard(tmp, "tables_per_name = 0\nfinished_table_seconds = 0\n" + settings)
+    return start_switchboard(
+        tmp, "tables_per_name = 0\nfinished_table_seconds = 0\n" + settings, profile
+    )
 
 
 def stop_server(server: Any) -> None:
@@ -306,6 +309,13 @@ def flood_run(port: int, pid: int, seconds: float, crowd: tuple[list[str], int],
     return res
 
 
+def crowd_of(n: int) -> tuple[str, tuple[list[str], int]]:
+    """A flood's crowd from ``n`` loopback addresses (127.0.0.2 on), 64 connections in
+    all (at least one an address): its name and (addresses, connections each)."""
+    addresses = [f"127.0.{2 + i // 250}.{2 + i % 250}" for i in range(n)]
+    return f"{n} address{'es' if n > 1 else ''}", (addresses, max(1, 64 // n))
+
+
 def part_flood(args: argparse.Namespace) -> bool:
     print("1. flood: a crowd asks for records and the lobby; another client's ping p99,")
     print(f"   quiet and flooded in turn, {WINDOW:.0f} s windows (the quiet ones the reference)")
@@ -314,13 +324,12 @@ def part_flood(args: argparse.Namespace) -> bool:
           " lobby/s | refused/s | server CPU | load avg |")  # fmt: skip
     print("|---|---|---|---|---|---|---|---|---|---|")
     met_all = True
-    crowds = [("1 address", (["127.0.0.2"], 64)),
-              ("4 addresses", ([f"127.0.0.{i}" for i in range(2, 6)], 16))]  # fmt: skip
+    crowds = [crowd_of(n) for n in args.addresses]
     medians = []
     other = 0.0
     for tables in args.tables:
         with tempfile.TemporaryDirectory() as tmp:
-            server, port = start_server(Path(tmp))
+            server, port = start_server(Path(tmp), profile=args.profile)
             try:
                 table = trio.run(fill_lobby, port, tables)
                 for name, crowd in crowds:
@@ -392,7 +401,7 @@ def part_pipeliners(args: argparse.Namespace) -> bool:
     for n_addresses in (4, 8):
         addresses = [f"127.0.0.{i}" for i in range(2, 2 + n_addresses)]
         with tempfile.TemporaryDirectory() as tmp:
-            server, port = start_server(Path(tmp))
+            server, port = start_server(Path(tmp), profile=args.profile)
             try:
                 trio.run(fill_lobby, port, 1)  # the server warmed by a first client
                 time.sleep(1.0)
@@ -573,7 +582,7 @@ def part_thinking(args: argparse.Namespace) -> None:
             ("4 addresses x 8 search tables, each watched", 4, True)]  # fmt: skip
     for name, addresses, watch in runs:
         with tempfile.TemporaryDirectory() as tmp:
-            server, port = start_server(Path(tmp))
+            server, port = start_server(Path(tmp), profile=args.profile)
             try:
                 trio.run(warm_pool, port)
                 if addresses:
@@ -610,6 +619,11 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="20 s flood runs, 3 turns")
     ap.add_argument("--tables", type=int, nargs="+", default=[200, 2000],
                     help="the lobby's sizes the flood is run with (200 2000)")  # fmt: skip
+    ap.add_argument("--addresses", type=int, nargs="+", default=[1, 4, 64, 250],
+                    help="the flood's crowds: so many addresses, 64 connections in all"
+                    " (at least one an address) (1 4 64 250)")  # fmt: skip
+    ap.add_argument("--profile", metavar="FILE",
+                    help="the flood server under cProfile, written to FILE")  # fmt: skip
     args = ap.parse_args()
     args.wait_limit = 60.0  # the victim's turns are timed for at most this long
     if args.quick:

@@ -24,6 +24,8 @@ sentences in colour; the server's text mode writes them plain
 
 from __future__ import annotations
 
+import functools
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -46,18 +48,43 @@ RATED_WHEN = (
 )
 
 
+#: First strong isolate and pop directional isolate (Unicode's bidi algorithm, UAX #9).
+FSI, PDI = "\u2068", "\u2069"
+#: The bidi classes that can reorder the words beside them: right-to-left letters, and
+#: Arabic digits.
+_RIGHT_TO_LEFT = frozenset(("R", "AL", "AN"))
+
+
+@functools.lru_cache(maxsize=4096)
+def isolated(name: str) -> str:
+    """``name`` as a sentence holds it: a name with right-to-left letters (Hebrew,
+    Arabic) or Arabic digits between FSI and PDI, so it keeps its own direction without
+    reordering the words around it ("ann passes" stays in its order whatever name is
+    beside it); any other name as it is (it cannot reorder anything, and stays the same
+    characters for a reader, a test or a search).
+
+    >>> isolated("ann"), isolated("\u05d3\u05e0\u05d4") == FSI + "\u05d3\u05e0\u05d4" + PDI
+    ('ann', True)
+    """
+    if name.isascii() or not any(unicodedata.bidirectional(c) in _RIGHT_TO_LEFT for c in name):
+        return name
+    return f"{FSI}{name}{PDI}"
+
+
 def seat_name(player: str | None, seat: int) -> str | None:
     """How a seat's player is named to a person, the one name used everywhere (the
     lobby's list, the table's seats, the log): a person by his name; a server bot
     (``bot:STRATEGY``) by its seat, so two bots of one strategy never look alike;
     ``None`` for an empty seat.
 
+    A right-to-left name comes isolated (``isolated``), since it goes into sentences.
+
     >>> seat_name("ann", 0), seat_name("bot:search", 3), seat_name(None, 1)
     ('ann', 'bot 3', None)
     """
     if player is None:
         return None
-    return f"bot {seat}" if player.startswith(BOT) else player
+    return f"bot {seat}" if player.startswith(BOT) else isolated(player)
 
 
 def seat_listing(player: str | None, seat: int) -> str | None:

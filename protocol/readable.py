@@ -38,7 +38,14 @@ from engine.kilodney.vocabulary import KilodneyView
 from engine.shedding.vocabulary import SheddingView
 from engine.views import View, is_abbott, is_kilodney, is_shedding
 from protocol.cards import SUIT_NAMES, card_text, sort_cards
-from protocol.describe import RATED_WHEN, describe_text, pending_text, seat_listing, seat_name
+from protocol.describe import (
+    RATED_WHEN,
+    describe_text,
+    isolated,
+    pending_text,
+    seat_listing,
+    seat_name,
+)
 from protocol.legal import must as legal_must
 from protocol.lookback_text import WRITERS as LOOKBACK_WRITERS
 from protocol.messages import (
@@ -339,7 +346,7 @@ class Readable:
         return parts
 
     def _talk(self, msg: Talk) -> list[str]:
-        return [f"talk {msg.table}{DOT}{msg.name}: {msg.text}"]
+        return [f"talk {msg.table}{DOT}{isolated(msg.name)}: {msg.text}"]
 
     def _presence(self, msg: Presence) -> list[str]:
         players = self.players.setdefault(msg.table, [])
@@ -347,17 +354,17 @@ class Readable:
             players[msg.seat] = msg.name
         words = _PRESENCE if self.running.get(msg.table) else _IDLE
         what = words.get(msg.what, msg.what)
-        return [f"presence {msg.table}{DOT}{msg.name} {what}"]
+        return [f"presence {msg.table}{DOT}{isolated(msg.name)} {what}"]
 
     def _watcher(self, msg: Watcher) -> list[str]:
-        who = msg.name or "someone without a name"
+        who = isolated(msg.name) if msg.name else "someone without a name"
         what = "came to watch" if msg.what == "came" else "stopped watching"
         if msg.what not in ("came", "went"):
             what = msg.what
         return [f"watcher {msg.table}{DOT}{who} {what} ({msg.watching} watching)"]
 
     def _shouted(self, msg: Shouted) -> list[str]:
-        return [f"shouted{DOT}{msg.name} shouts: {msg.text}"]
+        return [f"shouted{DOT}{isolated(msg.name)} shouts: {msg.text}"]
 
     def _people(self, msg: People) -> list[str]:
         head = f"people{_id(msg)}"
@@ -391,7 +398,7 @@ class Readable:
             free = t["seats"] - t["taken"]
             parts = [f"{t['ruleset']}, {t['state']}", f"{plural(t['seats'], 'seat')}: {who}"]
             if t["master"]:
-                parts.append(f"game master {t['master']}")
+                parts.append(f"game master {isolated(t['master'])}")
             if t["spectators"]:
                 parts.append(f"{t['spectators']} watching")
             if t.get("options_text"):  # its rules where they differ, in the server's words

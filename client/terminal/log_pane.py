@@ -26,7 +26,7 @@ from client.net.state import MAX_LOG, LogLine
 from client.terminal.screen import Screen
 from client.terminal.wrap import wrap_fragments
 from protocol.cards import SUIT_SYMBOLS, card_style
-from protocol.describe import describe_event
+from protocol.describe import describe_event, isolated
 from protocol.words import plural
 
 #: A presence's words, by what happened, while a game runs (a left seat is a bot's)
@@ -41,7 +41,7 @@ PRESENCE_IDLE = {"dropped": " dropped out", "left": " left the table"}
 
 def _talk(entry: LogLine, names: list[str | None], ascii_only: bool) -> StyleAndTextTuples:
     return [
-        ("class:talk.name", f"{entry.data.get('name')}: "),
+        ("class:talk.name", f"{isolated(str(entry.data.get('name')))}: "),
         ("", str(entry.data.get("text", ""))),
     ]
 
@@ -52,7 +52,7 @@ def _presence(entry: LogLine, names: list[str | None], ascii_only: bool) -> Styl
         words |= PRESENCE_IDLE
     what = str(entry.data.get("what"))
     text = words.get(what, f" {what}")
-    return [("class:log.seat", str(entry.data.get("name"))), ("class:dim", text)]
+    return [("class:log.seat", isolated(str(entry.data.get("name")))), ("class:dim", text)]
 
 
 def _watcher(entry: LogLine, names: list[str | None], ascii_only: bool) -> StyleAndTextTuples:
@@ -60,12 +60,12 @@ def _watcher(entry: LogLine, names: list[str | None], ascii_only: bool) -> Style
     came = entry.data.get("what") == "came"
     now = plural(entry.data.get("watching", 0), "watcher")
     what = f" came to watch ({now})" if came else f" stopped watching ({now})"
-    return [("class:log.seat", str(who)), ("class:dim", what)]
+    return [("class:log.seat", isolated(str(who))), ("class:dim", what)]
 
 
 def _shout(entry: LogLine, names: list[str | None], ascii_only: bool) -> StyleAndTextTuples:
     return [
-        ("class:talk.name", f"{entry.data.get('name')} shouts: "),
+        ("class:talk.name", f"{isolated(str(entry.data.get('name')))} shouts: "),
         ("", str(entry.data.get("text", ""))),
     ]
 

@@ -95,6 +95,8 @@ class ServerConfig:
     new_names_per_hour: float = 20.0  #: ...then this many an hour (trusted addresses: no limit)
     new_names_server_burst: int = 100  #: new names all addresses together may claim at once...
     new_names_server_per_hour: float = 600.0  #: ...then this many an hour
+    #: of those, kept for an address that claimed no new name lately (its own ration whole)
+    new_names_server_reserve: int = 25
     #: a name that never finished a game and was not used for this many days is removed,
     #: its chips returned to the mint (0: names never expire)
     unplayed_name_days: float = 30.0

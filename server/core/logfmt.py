@@ -165,6 +165,10 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "table.crowded_closed": lambda f: (
         f"{_plural(f['tables'], 'empty table', 'empty tables')} closed: the server is nearly full"
     ),
+    "table.room_made": lambda f: (
+        f"table {f['table']} closed for a newcomer's first table: the server is full and"
+        f" {f['creator']} held the most"
+    ),
     "table.store_ok": lambda f: f"table {f['table']}: the store takes its writes again",
     "table.store_failed": lambda f: (
         f"table {f['table']} frozen until the store takes writes again: {f['error']}"

@@ -33,7 +33,9 @@ Names have a lifecycle, so that they and their chips cannot grow without bound:
 - new names are rationed (``NewNameRate``): each address may claim
   ``new_names_burst`` at once, then ``new_names_per_hour``; all addresses together
   ``new_names_server_burst``, then ``new_names_server_per_hour`` (trusted addresses
-  count against neither). Proving a name already claimed is never rationed. A claim
+  count against neither); the last ``new_names_server_reserve`` of the server's are
+  kept for an address's first new name lately, so a crowd of addresses taking name
+  after name leaves a newcomer his. Proving a name already claimed is never rationed. A claim
   over the ration is refused (``rate_limited``) before any hashing;
 - a name that has never finished a game and has not been used (claimed or proven)
   for ``unplayed_name_days`` expires (``expire_unplayed``, run by the server every
@@ -130,11 +132,18 @@ class NewNameRate:
     for an address within its own ration, so neither a crowd nor one greedy address
     spends another's ration.
 
+    The shared bucket is shared per address too: the last ``reserve`` of its tokens go
+    only to an address whose own ration is whole (it claimed no new name lately), so
+    addresses that each take name after name cannot leave a newcomer waiting.
+
     >>> rate = NewNameRate(per_hour=3600, burst=2, server_per_hour=36000, server_burst=3)
     >>> [rate.take("a", 0.0) for _ in range(3)], rate.take("b", 0.0), rate.take("c", 0.0)
     ([0.0, 0.0, 1.0], 0.0, 0.1)
     >>> rate.take("127.0.0.1", 0.0), rate.take("a", 1.0)
     (0.0, 0.0)
+    >>> kept = NewNameRate(per_hour=3600, burst=5, server_per_hour=36, server_burst=4, reserve=2)
+    >>> [kept.take("a", 0.0) for _ in range(3)], kept.take("b", 0.0)
+    ([0.0, 0.0, 100.0], 0.0)
     """
 
     def __init__(
@@ -144,10 +153,13 @@ class NewNameRate:
         server_per_hour: float,
         server_burst: int,
         trusted: Iterable[str] = ("127.0.0.1", "::1"),
+        reserve: int = 0,
     ) -> None:
         self.trusted = frozenset(trusted)
         self.addresses = AddressBudget(per_hour / 3600.0, burst, tuple(self.trusted))
         self.server = TokenBucket(server_per_hour / 3600.0, server_burst)
+        #: the shared tokens kept for an address's first new name lately
+        self.reserve = max(0, min(reserve, server_burst - 1))
 
     def take(self, address: str, now: float) -> float:
         """0.0 if ``address`` may claim a new name now (its ration and the server's are
@@ -157,7 +169,8 @@ class NewNameRate:
         mine = self.addresses.wait_time(address, now)
         if mine > 0:
             return mine
-        shared = self.server.wait_time(now)
+        first = self.addresses.wait_time(address, now, self.addresses.burst) == 0
+        shared = self.server.wait_time(now, 1 if first else 1 + self.reserve)
         if shared > 0:
             return shared
         self.server.take(now)
@@ -174,6 +187,7 @@ def new_name_rate(config: ServerConfig | None = None) -> NewNameRate:
         server_per_hour=c.new_names_server_per_hour,
         server_burst=c.new_names_server_burst,
         trusted=c.trusted_addresses,
+        reserve=c.new_names_server_reserve,
     )
 
 

@@ -106,6 +106,7 @@ class Delivery:
         seating: Seating,
         stage: Stage,
         observe: Callable[[Sequence[Event]], None],
+        away: Callable[[int], bool] = lambda seat: False,
     ) -> None:
         self.table_id = table_id
         self.seq = 0  #: the table's event sequence number, across games
@@ -118,6 +119,8 @@ class Delivery:
         self._seating = seating
         self._stage = stage
         self._observe = observe  #: the bots' strategies are shown each event as it is kept
+        #: whether a seat is away: the server plays it at once, so it is offered nothing
+        self._away = away
         #: the seats' occupants last read, and their names as the log says them
         self._names: tuple[list[str | None], tuple[str | None, ...]] = ([], ())
 
@@ -183,6 +186,8 @@ class Delivery:
     def legal(self, seat: int | None) -> list[str]:
         game = self._stage.game
         if seat is None or game is None or self._stage.state != TableState.PLAYING:
+            return []
+        if self._away(seat):  # played at once: a list would be stale when it arrived
             return []
         return [str(a) for a in game.legal_actions(seat)]
 
@@ -264,14 +269,14 @@ class Delivery:
         numbered: list[Numbered],
         ack: tuple[Member, wire.Message] | None = None,
         heads: dict[Member, wire.Message] | None = None,
-        prelude: wire.Message | None = None,
+        prelude: Sequence[wire.Message] = (),
     ) -> None:
         """Each seat its own view of each event, then its turn (with its view);
         spectators the public view of each, then a spectator's turn: one delivery
         (one write) per connection. ``ack``: a member and the reply to its request
         (the action's ``ok``), which heads its delivery, the first one made. ``heads``:
-        a message to head each member's delivery (a start's snapshots). ``prelude``: one
-        message that heads every delivery (the clock's notice of a move it made).
+        a message to head each member's delivery (a start's snapshots). ``prelude``: the
+        messages that head every delivery (the clock's notices of a move it made).
 
         Each message is made once per distinct view: an event's public presentation
         (the one the public log keeps) is one message, shared by the spectators and
@@ -294,8 +299,8 @@ class Delivery:
         leads: dict[Member, list[wire.Message]] | None = None  # what heads each delivery
         if heads is not None:
             leads = {m: [h] for m, h in heads.items()}
-        if prelude is not None:  # rare (a move the clock made): every delivery starts with it
-            leads = {m: [*(leads or {}).get(m, ()), prelude] for m in seating.members()}
+        if prelude:  # rare (a move the clock made): every delivery starts with it
+            leads = {m: [*(leads or {}).get(m, ()), *prelude] for m in seating.members()}
         first = None
         if ack is not None:
             member, reply = ack

@@ -49,6 +49,7 @@ import engine
 from engine.events import Event
 from engine.game import Game
 from engine.strategies import Strategy, default_strategy, get_strategy, strategies
+from protocol.describe import isolated
 from protocol.fields import RUNNING, TableState
 from protocol.words import action_words
 from server.core import wire
@@ -147,6 +148,7 @@ class GameMaster:
         self.stakes = stakes
         self.clock = TurnClock(0)
         self.away = AwayTracker()
+        self._went_away: int | None = None  #: a seat the last timeout made away, untold
         self.bots: dict[int, str] = {}  #: seat -> strategy name (reserved)
         #: seat -> (its bot's name, "" for the default; the strategy playing it). One
         #: instance a seat, made when the game starts so that it sees every event its
@@ -254,8 +256,12 @@ class GameMaster:
         return self.away.is_away(seat)
 
     def clock_left(self) -> float | None:
-        """Seconds left to the seat to act (None: no clock), for snapshots and turns."""
+        """Seconds left to the seat to act (None: no clock, or the seat is away and the
+        server plays it at once), for snapshots and turns."""
         if not self.running():
+            return None
+        seat = self.table.game.to_act if self.table.game is not None else None
+        if seat is not None and self.is_away(seat):
             return None
         left = self.clock.remaining(trio.current_time())
         return None if left is None else round(left, 3)
@@ -299,12 +305,14 @@ class GameMaster:
         if self.away.acted(seat):
             log_event(log, "table.back", table=self.table.id, seat=seat)
 
-    async def player_acted(self, seat: int) -> None:
-        """A seat's player sent an action himself (accepted or not): he is back."""
+    async def player_acted(self, seat: int) -> bool:
+        """A seat's player sent an action himself (accepted or not): he is back (True if
+        he was away)."""
         writes = self.back_writes(seat)
         if writes:
             await self.table.commit(*writes)
         self.back(seat)
+        return bool(writes)
 
     def after_action(self, seat: int) -> None:
         """An action by ``seat`` was applied: bring the countdown up to date."""
@@ -338,27 +346,36 @@ class GameMaster:
         log_event(log, "table.timeout", table=table.id, seat=seat, name=name, away=now_away)
         if now_away:
             await table.commit(self._away_write(seat, True))  # away survives a restart
-            self.table.notice_all(
-                f"{name} is away at table {table.id}: seat {seat} plays by itself until they act"
-            )
-            member = table.seats[seat].member
-            if member is not None:
-                member.deliver(
-                    wire.notice(
-                        f"you are away at table {table.id}: act to come back", table=table.id
-                    )
-                )
+            self._went_away = seat  # told after the clock's notice (``clock_notices``)
         return seat
 
-    def clock_notice(self, seat: int, notation: str) -> wire.Message:
+    def clock_notices(self, seat: int, notation: str) -> list[wire.Message]:
         """What the table says when it moved for ``seat`` because its time ran out: the
-        clock speaks, so that nobody reads a move he did not make as his own. Sent ahead
-        of the move's events, so that the log reads the cause before the move."""
-        name = self.table.seats[seat].name
-        return wire.notice(
-            f"time's up at table {self.table.id}: the clock {action_words(notation)} for {name}",
-            table=self.table.id,
-        )
+        clock speaks, so that nobody reads a move he did not make as his own; then, if
+        that timeout made the seat away, that it is. Sent ahead of the move's events, so
+        that the log reads the cause before the move, and the move before its effect."""
+        table = self.table
+        name = isolated(str(table.seats[seat].name))  # it goes into sentences
+        said = [wire.notice(
+            f"time's up at table {table.id}: the clock {action_words(notation)} for {name}",
+            table=table.id,
+        )]  # fmt: skip
+        if self._went_away == seat:
+            said.append(wire.notice(
+                f"{name} is away at table {table.id}: seat {seat} plays by itself until they"
+                " come back", table=table.id))  # fmt: skip
+        return said
+
+    def tell_away(self) -> None:
+        """After the move that made a seat away: tell its player how to come back."""
+        seat, self._went_away = self._went_away, None
+        member = None if seat is None else self.table.seats[seat].member
+        if member is not None:
+            tid = self.table.id
+            member.deliver(wire.notice(
+                f"you are away at table {tid}: the server plays your seat, and offers you no"
+                f" actions, until you come back (join the table again: 'back {tid}')",
+                table=tid))  # fmt: skip
 
     # ----------------------------------------------------------- restarts
     def reserve(self, bots: dict[int, str]) -> None:

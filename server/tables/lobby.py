@@ -14,14 +14,13 @@ lobby costs one build per change, not one per request. The budgets per address o
 replies that cost the event loop work (``SharedBudgets``: records, listings, the players'
 requests) live here too, the one object every connection shares.
 
-Table supply under a crowd (``create``): ``max_tables`` bounds the tables of
-untrusted creators, all together. The last ``tables_reserve`` of them are kept
-for an address's first table; the rest is shared, each address that holds
-tables at most an equal share of it (so the share shrinks as addresses come).
-Trusted addresses and the house always create. Once the server is crowded
-(``crowded_tables`` of ``max_tables``), an untrusted creator's table that has
-been empty for ``crowded_empty_seconds`` is closed (the oldest first) instead
-of waiting out ``empty_table_seconds``.
+Table supply under a crowd (``create``) is ``tables.supply.Supply``'s: ``max_tables``
+bounds the tables of untrusted creators, the last ``tables_reserve`` kept for first
+tables, a newcomer on a full server given room by the address holding the most, and a
+creation counted from its check on. Once the server is crowded (``crowded_tables`` of
+``max_tables``), an untrusted creator's table that has been empty for
+``crowded_empty_seconds`` is closed (the oldest first) instead of waiting out
+``empty_table_seconds``.
 
 Ruling (the issue leaves it to us): a fresh server has no tables; the lobby
 offers every ruleset to create. ``ServerConfig.open_tables`` names rulesets
@@ -33,7 +32,6 @@ player closes when the last player leaves it.
 from __future__ import annotations
 
 import logging
-from collections import Counter
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
@@ -62,7 +60,8 @@ from server.tables.gamemaster import Staking
 from server.tables.listing import Listing, Rating
 from server.tables.reviews import Reviews
 from server.tables.settings import RATED, rated_setting
-from server.tables.table import CLOSED, PLAYING, WAITING, Table
+from server.tables.supply import Supply, SupplyRefused
+from server.tables.table import PLAYING, WAITING, Table
 from server.tables.thinking import Thinker, open_thinker
 
 log = logging.getLogger("switchboard.lobby")
@@ -129,6 +128,8 @@ class Lobby:
         #: every open table's summary, kept current by the tables' events among others
         self.listing = Listing(self.tables, stakes, ratings)
         self.listing.subscribe(self.events)
+        #: who may create a table now (``max_tables``, its reserve, the shares)
+        self.supply = Supply(config, self.tables.values)
         #: after-game analyses and hints, in the bots' workers
         self.analyses = AnalysisDesk(config, store, lambda: self.thinker)
         self.reviews = Reviews(config)  #: the shared reviews of finished games
@@ -263,8 +264,27 @@ class Lobby:
         is refused is the engine's own ``OptionError`` text."""
         if self._nursery is None:
             raise LobbyError("internal", "the lobby is not running")
-        if (why := self.refuse_supply(address)) is not None:
-            raise LobbyError("too_many_tables", why)
+        try:
+            with self.supply.claim(address):  # counted from here, so a crowd's creates
+                return await self._create(  # together cannot pass ``max_tables``
+                    ruleset, seats, options, creator, settings, address, held, bots, also
+                )
+        except SupplyRefused as refused:
+            raise LobbyError("too_many_tables", str(refused)) from None
+
+    async def _create(
+        self,
+        ruleset: str,
+        seats: int,
+        options: dict[str, Any],
+        creator: str | None,
+        settings: dict[str, Any] | None,
+        address: str | None,
+        held: Sequence[str | None],
+        bots: Mapping[int, str] | None,
+        also: Callable[[int], Sequence[Any]] | None,
+    ) -> Table:
+        assert self._nursery is not None
         options = dict(options)
         settings = dict(settings or {})
         if "start_when_full" in options:  # a table setting, not a game option
@@ -278,6 +298,7 @@ class Lobby:
             engine.new_game(ruleset, seats, 0, options)
         except ValueError as exc:  # OptionError is one
             raise LobbyError("bad_options", str(exc)) from None
+        await self.supply.make_room(address)  # a newcomer on a full server: the heaviest makes room
         table_id = self._next_id
         self._next_id += 1
         reserved = dict(bots or {})
@@ -310,47 +331,16 @@ class Lobby:
 
     # ------------------------------------------------------------ supply
     def trusted(self, address: str | None) -> bool:
-        """Whether tables created from ``address`` are the house's or a trusted one's
-        (not counted against ``max_tables``, never refused, never reclaimed)."""
-        return address is None or address in self.config.trusted_addresses
-
-    def _counted(self) -> list[Table]:
-        """The open tables ``max_tables`` bounds: every untrusted creator's (one restored,
-        whose address is not stored, counts as untrusted)."""
-        return [
-            t
-            for t in self.tables.values()
-            if t.state != CLOSED
-            and t.creator is not None
-            and (t.creator_address is None or not self.trusted(t.creator_address))
-        ]
+        """Whether tables created from ``address`` are never counted nor refused."""
+        return self.supply.trusted(address)
 
     def refuse_supply(self, address: str | None) -> str | None:
-        """Why no table may be created from ``address`` now, or None (see the module's
-        docstring: a reserve for first tables, an equal share of the rest)."""
-        if address is None or self.trusted(address):
-            return None
-        config = self.config
-        counted = self._counted()
-        held = Counter(t.creator_address for t in counted if t.creator_address is not None)
-        here = held[address]
-        if here == 0:  # a first table may take the reserve
-            if len(counted) >= config.max_tables:
-                return f"the server holds {len(counted)} tables, its most"
-            return None
-        room = max(0, config.max_tables - config.tables_reserve)
-        if len(counted) >= room:
-            return (f"the server holds {len(counted)} tables; the last {config.tables_reserve}"
-                    " of its most are kept for other addresses' first tables")  # fmt: skip
-        share = max(1, room // len(held))
-        if here >= share:
-            return (f"{here} open tables were created from your address, its share while "
-                    f"{len(held)} addresses hold tables")  # fmt: skip
-        return None
+        """Why no table may be created from ``address`` now, or None (``Supply.refuse``)."""
+        return self.supply.refuse(address)
 
     def crowded(self) -> bool:
         """Whether ``crowded_tables`` of ``max_tables`` are open (untrusted creators')."""
-        return len(self._counted()) >= self.config.crowded_tables * self.config.max_tables
+        return len(self.supply.counted()) >= self.config.crowded_tables * self.config.max_tables
 
     def reclaim(self) -> int:
         """On a crowded server, close every untrusted creator's table empty for
@@ -360,7 +350,7 @@ class Lobby:
         now = trio.current_time()
         grace = self.config.crowded_empty_seconds
         empty = sorted(
-            (t for t in self._counted()
+            (t for t in self.supply.counted()
              if t.empty_since is not None and now - t.empty_since >= grace),
             key=lambda t: t.empty_since or 0.0,
         )  # fmt: skip

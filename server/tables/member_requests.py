@@ -274,7 +274,7 @@ class MemberRequests:
             why = f"seat {seat} was resumed elsewhere; resume it here with its token to act"
             c.member.deliver(wire.error(c.req, "bad_token", why, t.id))
             return None
-        await t.gm.player_acted(seat)  # back from away, even if refused
+        back = await t.gm.player_acted(seat)  # back from away, even if refused
         if t.state != TableState.PLAYING or t.game is None:
             c.member.deliver(wire.error(c.req, "bad_state", f"the table is {t.state}", t.id))
             return None
@@ -283,7 +283,8 @@ class MemberRequests:
         except engine.InvalidActionError as exc:
             c.member.deliver(wire.error(c.req, "bad_action", str(exc), t.id))
         except engine.IllegalActionError as exc:
-            c.member.deliver(wire.error(c.req, "illegal_action", exc.reason, t.id))
+            why = exc.reason + ("; you are back, and play from your next turn" if back else "")
+            c.member.deliver(wire.error(c.req, "illegal_action", why, t.id))
         return None
 
     async def leave(self, c: Leave) -> None:

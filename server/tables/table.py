@@ -145,7 +145,8 @@ class Table:
         self.events = events if events is not None else announced.TableEvents()
         self.gm = gamemaster.GameMaster(self, stakes)  #: his bots, clock, away seats
         self.commands = master_commands.MasterCommands(self.gm)  #: what he decides
-        self.out = Delivery(id, config.event_ring, self.seating, self, self.gm.observe)
+        self.out = Delivery(id, config.event_ring, self.seating, self, self.gm.observe,
+                            self.gm.is_away)  # fmt: skip
         self.gate = StoreGate(id, store, config.store_retry_seconds)
         self.bots = BotTurns(id, self.family, thinker)
         self.restoration = Restoration(id, self.out, self.gm, self.gate)
@@ -413,10 +414,11 @@ class Table:
             self._counter.total += 1
         self.gm.after_action(seat)  # the countdown follows the turn
         numbered: list[Numbered] = out.record(events)
-        first = self.gm.clock_notice(seat, notation) if clock else None
+        first = self.gm.clock_notices(seat, notation) if clock else ()
         # the ok heads the actor's own events and turn: one write carries all three
         ack = None if c is None else (c.member, wire.ok(c.req, self.id))
         out.send_events(numbered, ack, prelude=first)
+        self.gm.tell_away()
         hands = announced.hands_ended(self.id, self.game_no, events)
         if hands:
             self.events.announce(*hands)

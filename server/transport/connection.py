@@ -148,10 +148,10 @@ class SocketSink:
         #: None: not a socket (a test's in-memory stream): nothing is written at once
         self._socket = getattr(stream, "socket", None)
 
-    async def send_all(self, data: bytes) -> None:
+    async def send_all(self, data: bytes | memoryview) -> None:
         await self.stream.send_all(data)
 
-    def write_nowait(self, data: bytes) -> int:
+    def write_nowait(self, data: bytes | memoryview) -> int:
         """Write what the socket takes now. A closed trio socket says -1 for its
         descriptor, so a number reused by another connection is never written to."""
         socket = self._socket

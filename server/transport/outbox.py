@@ -61,6 +61,12 @@ from server.core import wire
 from server.transport.errors import TRANSPORT_ERRORS
 from server.transport.held import HeldBytes
 
+#: The most bytes one write hands the socket before the writer lets every other task
+#: run: a 390 KB lobby listing written whole held the event loop (on loopback, the
+#: peer's receiving too) for milliseconds, while a crowd's listings made every other
+#: client's ping wait behind them; in pieces, a ping waits for a piece at most.
+WRITE_PIECE = 64 * 1024
+
 
 def _unsaid(message: m.Message) -> bytes:
     """Nothing: no binding is agreed yet, so nothing can be said to the peer."""
@@ -83,9 +89,9 @@ _WRITING = WriterState.WRITING
 class Sink(Protocol):
     """Where a connection's bytes go."""
 
-    async def send_all(self, data: bytes) -> None: ...
+    async def send_all(self, data: bytes | memoryview) -> None: ...
 
-    def write_nowait(self, data: bytes) -> int:
+    def write_nowait(self, data: bytes | memoryview) -> int:
         """Write what the transport takes at once without blocking: the count of bytes
         taken (0: none now). ``OSError`` if the peer is gone."""
         ...
@@ -123,7 +129,7 @@ class Outbox:
         self.state = WriterState.IDLE
         #: messages encoded, the binding's own bytes, or what a write left (the sink
         #: took only part of it): one item a message
-        self._queue: list[bytes] = []
+        self._queue: list[bytes | memoryview] = []
         self._limit = limit  #: messages queued at most
         self._byte_limit = byte_limit  #: bytes held at most (0: no limit)
         self.held = 0  #: bytes held: queued, or being written
@@ -227,8 +233,10 @@ class Outbox:
             data = encode(messages[0])
         else:
             data = b"".join([encode(message) for message in messages])
-        try:
-            written = self.sink.write_nowait(data)
+        try:  # a piece at most: the rest goes in the writer's turns, with everyone's
+            written = self.sink.write_nowait(
+                data if len(data) <= WRITE_PIECE else memoryview(data)[:WRITE_PIECE]
+            )
         except OSError:  # the peer is gone: as the writer would find it
             self._end(WriterState.CLOSED)
             return
@@ -236,7 +244,7 @@ class Outbox:
         if written < len(data):
             # a frame may be cut: until the writer sends the rest (WRITING), nothing
             # else may go out, not even a last goodbye
-            rest = data[written:] if written else data
+            rest = memoryview(data)[written:] if written else data  # not copied
             self._queue.append(rest)
             self._start_writer()  # first: shed now, it must not cut the frame short
             self._charge(len(rest))
@@ -352,12 +360,17 @@ class Outbox:
         try:
             while self._queue:
                 batch, self._queue = self._queue, []
-                data = b"".join(batch)
+                data = batch[0] if len(batch) == 1 else b"".join(batch)
                 del batch
                 if not data:  # nothing said yet: no binding
                     continue
                 try:
-                    await self.sink.send_all(data)
+                    if len(data) <= WRITE_PIECE:
+                        await self.sink.send_all(data)
+                    else:  # in pieces, each a turn of its own (``WRITE_PIECE``)
+                        view = memoryview(data)
+                        for start in range(0, len(view), WRITE_PIECE):
+                            await self.sink.send_all(view[start : start + WRITE_PIECE])
                 except TRANSPORT_ERRORS:
                     self._end(WriterState.CLOSED)
                     return

@@ -207,3 +207,24 @@ def test_the_ratings_a_game_changed_read_as_the_servers_sentence() -> None:
     text = "ratings after game 1: ann 1500 → 1512 (+12)"
     lines = Readable().lines(m.Rated(table="4", game=1, changes=changes, text=text))
     assert lines == [f"rated 4 · {text}"]
+
+
+def test_a_right_to_left_name_is_isolated_where_it_enters_a_sentence() -> None:
+    """Before, a Hebrew or Arabic name reordered the words around it in the lobby and the
+    log (the bidi algorithm ran it together with the digits and words beside it)."""
+    from protocol.describe import FSI, PDI, describe_text, seat_name
+
+    dana = "\u05d3\u05e0\u05d4"  # Hebrew letters
+    assert seat_name(dana, 0) == f"{FSI}{dana}{PDI}"
+    assert seat_name("ann", 0) == "ann" and seat_name("Zoë", 1) == "Zoë"  # nothing to isolate
+    names = [seat_name(dana, 0), seat_name("ann", 1)]
+    said = describe_text({"kind": "draw", "seat": 0, "count": 2}, names)
+    assert said.startswith(f"{FSI}{dana}{PDI} draws 2"), said
+    r = Readable()
+    (talk,) = r.lines(m.Talk(table="3", name=dana, text="12 34"))
+    assert f"{FSI}{dana}{PDI}: 12 34" in talk
+    listing = m.Tables(tables=({"table": "3", "ruleset": "switch", "state": "waiting",
+                                "seats": 2, "taken": 1, "players": [dana, None],
+                                "master": dana, "spectators": 0},))  # fmt: skip
+    (line,) = r.lines(listing)
+    assert line.count(FSI) == 2 and line.count(PDI) == 2, line

@@ -195,8 +195,9 @@ async def test_an_address_with_no_table_creates_when_another_filled_its_share(
         await create(lobby, "10.0.0.2", "bob")
     assert "first tables" in str(second.value)
     await create(lobby, "10.0.0.3", "carl")  # the last of the reserve
-    with pytest.raises(LobbyError):
-        await create(lobby, "10.0.0.4", "dora")  # the whole is full
+    before = len(lobby.tables)
+    await create(lobby, "10.0.0.4", "dora")  # the whole is full: the heaviest makes room
+    assert len(lobby.tables) == before
 
 
 async def test_the_share_of_an_address_shrinks_as_addresses_come(nursery, autojump_clock):
@@ -208,6 +209,45 @@ async def test_the_share_of_an_address_shrinks_as_addresses_come(nursery, autoju
     with pytest.raises(LobbyError) as refused:
         await create(lobby, "10.0.0.0", "p0")
     assert "share while 5 addresses" in str(refused.value)
+
+
+async def test_a_newcomer_gets_a_table_from_a_seated_crowd_that_holds_them_all(
+    nursery, autojump_clock
+):
+    lobby = await running_lobby(nursery)
+    crowd: list[Table] = []
+    for address, count in (("10.0.0.1", 6), ("10.0.0.2", 2), ("10.0.0.3", 1), ("10.0.0.4", 1)):
+        for _ in range(count):  # the shared eight, then two first tables from the reserve
+            crowd.append(table := await create(lobby, address, "crowd"))
+            await send(table, Join(Member("sitter"), 1, 0))  # seated: never reclaimed empty
+    assert len(lobby.supply.counted()) == CONFIG.max_tables
+    newest = crowd[5]  # the heaviest address's newest table makes room
+    sitter = newest.seats[0].member
+    mine = await create(lobby, "10.0.9.9", "newcomer")
+    assert mine.state != CLOSED and newest.state == CLOSED
+    assert len(lobby.supply.counted()) == CONFIG.max_tables  # never more
+    assert "a newcomer needed a table" in " ".join(sitter.notices())
+    with pytest.raises(LobbyError):  # no second table for the newcomer on a full server
+        await create(lobby, "10.0.9.9", "newcomer")
+
+
+async def test_a_crowds_creates_at_once_never_pass_max_tables(nursery, autojump_clock):
+    lobby = await running_lobby(nursery, CONFIG.replace(max_tables=20, tables_reserve=5))
+    refused: list[str] = []
+    most = 0
+
+    async def one(address: str) -> None:
+        nonlocal most
+        try:
+            await create(lobby, address, "crowd")
+        except LobbyError as exc:
+            refused.append(str(exc))
+        most = max(most, len([t for t in lobby.tables.values() if t.state != CLOSED]))
+
+    async with trio.open_nursery() as crowd:
+        for i in range(60):  # every create passes its check before any is stored
+            crowd.start_soon(one, f"10.0.{i % 12}.1")
+    assert most <= 20 and len(lobby.tables) <= 20 and refused
 
 
 async def test_a_crowded_server_closes_untrusted_empty_tables_sooner(nursery, autojump_clock):

@@ -466,3 +466,39 @@ async def test_a_frozen_table_moves_no_more(
     await s.send(Act(ann, s.req, ann.token(), str(game.legal_actions(0)[0])))
     assert ann.last_reply(s.req).code == "shutdown"
     assert game.actions_taken == taken
+
+
+async def test_an_away_seat_is_offered_nothing_and_told_after_the_move_that_made_it_away(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock
+) -> None:
+    """Before, an away seat's turns offered legal actions with a full clock that the
+    server had already played (``illegal_action``), and the away notices came before the
+    clock's notice of the timeout that caused them."""
+    s = await open_table(nursery, ["ann", "bob", "cy", "dee"], {"turn_seconds": 30})
+    await s.start(s.members[0])
+    table, game = s.table, s.table.game
+    assert game is not None
+    first = game.to_act
+    assert first is not None
+    while not table.gm.away.is_away(first):
+        await trio.sleep(1)
+    await trio.sleep(0.1)
+    name = table.seats[first].name
+    other = [x.text for x in s.members[(first + 1) % 4].got if isinstance(x, m.Notice)]
+    away_at = next(i for i, t in enumerate(other) if t.startswith(f"{name} is away"))
+    clocks = [i for i, t in enumerate(other) if t.startswith("time's up") and name in t]
+    assert len(clocks) == 2 and clocks[1] < away_at  # the second timeout, then away
+    mine = s.members[first]
+    mark = len(mine.got)
+    while len([x for x in mine.got[mark:] if isinstance(x, m.Turn) and x.to_act == first]) < 2:
+        await trio.sleep(1)  # his turns come round while he is away
+    for turn in [x for x in mine.got[mark:] if isinstance(x, m.Turn)]:
+        assert turn.legal == () or turn.legal == [], turn  # the server plays his seat
+        if turn.to_act == first:
+            assert turn.clock is None  # no countdown runs for an away seat
+    said = [x.text for x in mine.got if isinstance(x, m.Notice)]
+    assert any(t.startswith("you are away at table") and "back" in t for t in said), said
+    await s.send(Join(mine, 50, None))  # he takes his seat back
+    assert not table.gm.away.is_away(first)
+    snap = [x for x in mine.got if isinstance(x, m.Snapshot)][-1]
+    assert snap.legal or game.to_act != first or game.over

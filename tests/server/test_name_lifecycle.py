@@ -80,10 +80,24 @@ async def test_new_names_are_rationed_over_the_whole_server(
     assert [(await names.claim(f"k{i}", "pw", "10.1.20.1")).ok for i in range(3)] == [True] * 3
 
 
+async def test_a_crowd_taking_name_after_name_leaves_a_newcomer_his(
+    autojump_clock: trio.abc.Clock,
+) -> None:
+    """Before, 20 addresses each within their own ration drained the server's (5 x 20 =
+    100) and an honest guest from a new address waited."""
+    store = MemoryStore()
+    names = names_on(store, store.state, new_name_rate())
+    crowd = [await names.claim(f"c{i}x{j}", "pw", f"10.3.{i}.1") for j in range(5)
+             for i in range(20)]  # fmt: skip
+    assert 20 <= sum(r.ok for r in crowd) < 100  # every first, not the reserve after
+    guest = await names.claim("guest", "pw", "10.9.9.9")
+    assert guest.ok, guest.reason
+
+
 def test_the_configured_ration() -> None:
     rate = new_name_rate()
     assert (rate.addresses.burst, rate.addresses.rate * 3600) == (5, 20.0)
-    assert (rate.server.burst, rate.server.rate * 3600) == (100, 600.0)
+    assert (rate.server.burst, rate.server.rate * 3600, rate.reserve) == (100, 600.0, 25)
     assert rate.trusted == {"127.0.0.1", "::1"}
 
 

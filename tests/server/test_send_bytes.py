@@ -216,3 +216,50 @@ def test_the_allocator_is_told_to_give_freed_memory_back_on_glibc() -> None:
 
     glibc = platform.libc_ver()[0] == "glibc"
     assert return_freed_memory() is glibc
+
+
+class _EagerSink:
+    """A socket that takes everything at once, and says what each write was handed."""
+
+    def __init__(self) -> None:
+        self.writes: list[int] = []
+        self.data = bytearray()
+
+    async def send_all(self, data: bytes | memoryview) -> None:
+        self.writes.append(len(data))
+        self.data += data
+        await trio.lowlevel.checkpoint()
+
+    def write_nowait(self, data: bytes | memoryview) -> int:
+        self.writes.append(len(data))
+        self.data += data
+        return len(data)
+
+
+async def test_a_large_reply_is_written_in_pieces_with_a_turn_for_others_between():
+    """Before, a 390 KB lobby listing went to the socket in one write (on loopback the
+    peer's receiving too), and every other connection's reply (a ping's pong) waited for
+    it; a crowd's listings made an honest ping's p99 many times its quiet one."""
+    from server.transport.outbox import WRITE_PIECE
+
+    sink = _EagerSink()
+    outbox = Outbox(sink, 512, 0)
+    outbox.encode = encode
+    message = m.Rulesets(rulesets=tuple({"name": f"r{i}", "text": "b" * 3000} for i in range(100)))
+    others: list[int] = []
+
+    async def meanwhile() -> None:
+        for _ in range(3):
+            others.append(len(sink.writes))
+            await trio.lowlevel.checkpoint()
+
+    async with trio.open_nursery() as nursery:
+        outbox.open(nursery)
+        outbox.reader = trio.lowlevel.current_task()
+        outbox.put((message,))
+        nursery.start_soon(meanwhile)
+        await outbox.flush()
+    frame = encode(message)
+    assert len(frame) > 4 * WRITE_PIECE and bytes(sink.data) == frame
+    assert max(sink.writes) <= WRITE_PIECE and len(sink.writes) >= len(frame) // WRITE_PIECE
+    assert others[1] < len(sink.writes)  # another task ran while the pieces were written

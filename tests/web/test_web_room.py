@@ -129,3 +129,28 @@ def test_a_server_without_shouts_takes_the_shout_line_away(quiet_server, browser
     click(driver, "#shout-go")
     wait_for(lambda: visible(driver, "#shouts-off"), what="shouts are off")
     assert visible(driver, "#shout-form") is None
+
+
+def test_a_right_to_left_name_is_isolated_wherever_the_page_shows_it(server, browsers) -> None:
+    """Before, a Hebrew name ran together with the words and digits beside it in the
+    lobby (the bidi algorithm reordered "master <name> · 0 watching" and "<name>: 12")."""
+    dana = "\u05d3\u05e0\u05d4"
+    player = MsgpackPlayer(server.port, dana)
+    try:
+        table = _table_with_bots(player, "switch", 2)
+        driver = browsers()
+        open_client(driver, server.url)
+        take_guest(driver)
+        card = f'.table-card[data-table="{table}"]'
+        wait_for(lambda: visible(driver, card), what=f"table {table} in the lobby")
+
+        def isolated(where: str) -> list[str]:
+            return [e.text for e in driver.find_elements(By.CSS_SELECTOR, f"{where} bdi")]
+
+        wait_for(lambda: isolated(card).count(dana) >= 2, what="the seat and the master in <bdi>")
+        assert player.request({"type": "shout", "text": "12 34"})["type"] == "ok"
+        wait_for(lambda: dana in isolated("#shouts"), what="the shout's name in <bdi>")
+        _watch(driver, table)
+        wait_for(lambda: dana in isolated("#seats"), what="the seat's name in <bdi>")
+    finally:
+        player.close()

@@ -6,7 +6,7 @@ import { keepFocus, shortcutIndex, turnWords } from "./a11y.js";
 import { TurnAlert, browserEnv } from "./alerts.js";
 import { ordered, playFor } from "./boards/legal.js";
 import { leaveAsks, leaveQuestion } from "./confirm.js";
-import { $, el, fill } from "./dom.js";
+import { $, el, fill, who } from "./dom.js";
 import { houseRules, plural, renderLobby } from "./lobby.js";
 import { Connection } from "./net.js";
 import { CLOCK_WARNING, ClientState, clockLeft, myTurn, names } from "./state.js";
@@ -493,7 +493,7 @@ export class App {
     const reply = await this.conn.request({ type: "get_top", family });
     if (reply.type !== "top") return this.playersDialog(el("p", { class: "error", text: errorText(reply) }));
     const rows = (reply.players || []).map((p) =>
-      el("li", {}, el("button", { type: "button", class: "link", onclick: () => this.finger(p.name) }, p.name), ` ${Math.round(p.rating)} · ${plural(p.games, "game")}`),
+      el("li", {}, el("button", { type: "button", class: "link", onclick: () => this.finger(p.name) }, who(p.name)), ` ${Math.round(p.rating)} · ${plural(p.games, "game")}`),
     );
     this.playersDialog(el("div", { id: "top" }, el("h3", { text: `Best rated: ${reply.family}` }), rows.length ? el("ol", {}, rows) : el("p", { class: "dim", text: "nobody rated yet" })));
   }

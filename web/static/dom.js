@@ -27,6 +27,13 @@ export function el(tag, props = {}, ...children) {
   return node;
 }
 
+/** A name as the page shows it, in its own `<bdi>`: a right-to-left name (Hebrew, Arabic)
+ * keeps its direction without reordering the words beside it ("ann: 12 34" stays so).
+ * @param {string} name @param {Record<string, any>} [props] @returns {HTMLElement} */
+export function who(name, props = {}) {
+  return el("bdi", props, name);
+}
+
 /** @typedef {import("../types").Child} Child */
 
 /** Add children (nodes, strings as text, arrays flattened; null skipped).

@@ -2,7 +2,7 @@
 // The lobby: the tables (with their players and ratings; join, watch, or back to your
 // seat), a table to create (ruleset, seats, bots, the clock and house rules), and the
 // best rated of each family; and the room: who is online, and the shouts.
-import { $, append, el, fill } from "./dom.js";
+import { $, append, el, fill, who } from "./dom.js";
 import { seatListing } from "./state.js";
 
 /** @typedef {import("./app.js").App} App */
@@ -42,7 +42,7 @@ function tableCard(app, info) {
   players.forEach((p, seat) => {
     const label = seatListing(p, seat) ?? "empty";
     seats.append(
-      el("li", { class: p === null ? "dim" : "" }, el("span", { text: label }), el("span", { class: "rating", text: rating(ratings[seat]) })),
+      el("li", { class: p === null ? "dim" : "" }, el("span", {}, p === null ? label : who(label)), el("span", { class: "rating", text: rating(ratings[seat]) })),
     );
   });
   const id = String(info.table);
@@ -51,7 +51,7 @@ function tableCard(app, info) {
     "li",
     { class: "table-card", dataset: { table: id } },
     el("div", { class: "table-head" }, el("b", { text: `Table ${id}` }), el("span", { text: ` · ${info.ruleset} · ${info.state}` })),
-    el("div", { class: "dim small", text: `master ${info.master ?? "-"} · ${info.spectators ?? 0} watching${opts ? ` · ${opts}` : ""}` }),
+    el("div", { class: "dim small" }, "master ", info.master ? who(info.master) : "-", ` · ${info.spectators ?? 0} watching${opts ? ` · ${opts}` : ""}`),
     seats,
     el(
       "div",
@@ -147,7 +147,7 @@ function leaders(app) {
     const top = app.ui.top[family];
     const list = el("ol", { class: "leader-list" });
     for (const p of (top || []).slice(0, 5)) {
-      list.append(el("li", {}, el("button", { type: "button", class: "link", onclick: () => app.finger(p.name) }, p.name), el("span", { class: "rating", text: ` ${Math.round(p.rating)} · ${plural(p.games, "game")}` })));
+      list.append(el("li", {}, el("button", { type: "button", class: "link", onclick: () => app.finger(p.name) }, who(p.name)), el("span", { class: "rating", text: ` ${Math.round(p.rating)} · ${plural(p.games, "game")}` })));
     }
     box.append(el("h3", { text: family }), top && top.length ? list : el("p", { class: "dim small", text: "nobody rated yet" }));
   }
@@ -197,7 +197,7 @@ function renderRoom(app, box) {
       el(
         "li",
         { dataset: { name: String(person.name) } },
-        el("button", { type: "button", class: "link", onclick: () => app.finger(person.name) }, String(person.name)),
+        el("button", { type: "button", class: "link", onclick: () => app.finger(person.name) }, who(String(person.name))),
         el("span", { class: "dim small whereabouts", text: ` ${whereabouts(person)}` }),
       ),
     );
@@ -213,7 +213,7 @@ function renderRoom(app, box) {
   $("#shout-form").hidden = Boolean(app.ui.shoutsOff);
   $("#shouts-off").hidden = !app.ui.shoutsOff;
   const shouts = el("ol", { class: "shout-list", id: "shouts" });
-  for (const s of app.state.shouts.slice(-20).reverse()) shouts.append(el("li", {}, el("b", { class: "who", text: `${s.name}: ` }), el("span", { class: "shout-text", text: s.text })));
+  for (const s of app.state.shouts.slice(-20).reverse()) shouts.append(el("li", {}, el("b", { class: "who" }, who(s.name), ": "), el("span", { class: "shout-text", text: s.text })));
   fill($("#shouts-box"), app.state.shouts.length ? shouts : el("p", { class: "dim small", text: "nobody has shouted yet" }));
 }
 

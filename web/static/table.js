@@ -12,7 +12,7 @@ import { groups, ordered, playFor } from "./boards/legal.js";
 import * as shedding from "./boards/shedding.js";
 import { actionLabel, cardSpan, wordsWithCards } from "./cards.js";
 import { againControls, gameColumns, startGame } from "./again.js";
-import { $, el, fill } from "./dom.js";
+import { $, el, fill, who } from "./dom.js";
 import { away, myTurn, names } from "./state.js";
 
 /** @typedef {import("./app.js").App} App */
@@ -61,8 +61,8 @@ function seatStrip(app, t, n) {
         { class: `seat ${turn ? "turn" : ""} ${status}`, dataset: { seat: String(seat), status } },
         el("span", { class: "marker", "aria-hidden": "true", text: turn ? "▶" : "" }),
         player !== null && !player.startsWith("bot:")
-          ? el("button", { type: "button", class: "link who", onclick: () => app.finger(player) }, n[seat] || "")
-          : el("span", { class: "who", text: n[seat] || `seat ${seat} (empty)` }),
+          ? el("button", { type: "button", class: "link who", onclick: () => app.finger(player) }, who(n[seat] || ""))
+          : el("span", { class: "who" }, n[seat] ? who(n[seat]) : `seat ${seat} (empty)`),
         tags.length ? el("span", { class: "dim", text: ` (${tags.join(", ")})` }) : null,
         status === "away" || status === "gone" ? el("span", { class: "presence warn", text: status }) : null,
         el("span", { class: "badge", text: board && view ? board.seatBadge(view, seat) : "" }),
@@ -192,15 +192,15 @@ export function logLine(entry) {
       // the server's words; from a server that sends none, only what kind of thing happened
       return el("li", { class: "event", dataset: { seq: String(entry.seq) } }, entry.text ? wordsWithCards(entry.text) : entry.ev.kind);
     case "talk":
-      return el("li", { class: "talk" }, el("b", { class: "who", text: `${entry.name}: ` }), el("span", { class: "talk-text", text: entry.text }));
+      return el("li", { class: "talk" }, el("b", { class: "who" }, who(entry.name), ": "), el("span", { class: "talk-text", text: entry.text }));
     case "presence": {
       const words = entry.playing === false ? { ...PRESENCE_WORDS, ...PRESENCE_IDLE } : PRESENCE_WORDS;
-      return el("li", { class: "presence" }, el("b", { class: "who", text: entry.name }), ` ${words[entry.what] || entry.what}`);
+      return el("li", { class: "presence" }, el("b", { class: "who" }, who(entry.name)), ` ${words[entry.what] || entry.what}`);
     }
     case "watcher": {
       const now = `${entry.watching} watcher${entry.watching === 1 ? "" : "s"}`;
       const what = entry.what === "came" ? "came to watch" : entry.what === "went" ? "stopped watching" : entry.what;
-      return el("li", { class: "watcher" }, el("b", { class: "who", text: entry.name || "someone with no name" }), ` ${what} (${now})`);
+      return el("li", { class: "watcher" }, el("b", { class: "who" }, entry.name ? who(entry.name) : "someone with no name"), ` ${what} (${now})`);
     }
     default:
       return el("li", { class: entry.kind }, entry.text);
@@ -251,7 +251,7 @@ export function renderTable(app, t) {
   const shout = $("#shout-line");
   const heard = app.ui.shoutLine;
   shout.hidden = !heard;
-  if (heard) fill(shout, el("b", { class: "who", text: `${heard.name} shouts: ` }), heard.text);
+  if (heard) fill(shout, el("b", { class: "who" }, who(heard.name), " shouts: "), heard.text);
   const log = $("#log");
   const atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
   fill(log, t.log.map((entry) => logLine(entry)));
