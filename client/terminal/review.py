@@ -28,10 +28,14 @@ class Reviewer:
         state: ClientState,
         request: Callable[[m.Message], Awaitable[Any]],
         say: Callable[[str, str], None],
+        changed: Callable[[], None] = lambda: None,
     ) -> None:
         self.state = state
         self.request = request
         self.say = say
+        #: redraw: a step's board lands in the log after the record was fetched, with no
+        #: message behind it to redraw the screen
+        self.changed = changed
         self.replays: dict[str, tuple[int | None, Replay]] = {}
 
     def answered(self, msg: m.Message, reply: Any) -> bool:
@@ -72,3 +76,4 @@ class Reviewer:
         step = max(0, min(step, replay.steps - 1))
         for line in replay.text(step, WIDTH).splitlines():
             self.state.note(table, line)
+        self.changed()
