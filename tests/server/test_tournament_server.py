@@ -166,3 +166,14 @@ async def test_a_final_table_of_the_top_two_decides_the_winner() -> None:
         for client in [*clients, host]:
             await client.aclose()
         server.shutdown()
+
+
+async def test_a_tournament_of_one_round_says_so_in_the_singular() -> None:
+    server = Server(CONFIG, MemoryStore())
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(server.serve)
+        host = await Client.connect(port, "host")
+        made = await host.request(m.CreateTournament(ruleset="switch", rounds=1, seats=4))
+        assert isinstance(made, m.Ok) and "switch, 1 round of 30 minutes;" in made.text, made
+        await host.aclose()
+        server.shutdown()
