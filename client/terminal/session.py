@@ -74,7 +74,7 @@ class Session:
         #: the analysis running in the background (set it to stop the workers)
         self._analysing: threading.Event | None = None
         #: the shared review: the board at the step led or followed (``review``, ``follow``)
-        self.reviewer = Reviewer(conn.state, self._quiet, ui.say, ui.changed)
+        self.reviewer = Reviewer(conn.state, self._quiet, ui.say, ui.changed, lambda: ui.ascii_only)
 
     async def run(self, lines: trio.MemoryReceiveChannel[str]) -> None:
         """Until the lines end (the UI quit) or the connection is gone for good."""

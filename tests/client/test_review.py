@@ -50,6 +50,7 @@ def test_the_board_of_a_step_is_on_screen_without_a_key_pressed(tmp_path, monkey
     monkeypatch.setenv("SWITCHBOARD_CONFIG_DIR", str(tmp_path))
     drawn: list[bool] = []
     redrawn: list[bool] = []
+    header: list[str] = []
 
     async def script(d: Driver) -> None:
         await d.until(lambda: d.table is not None and d.table.my_turn, what="my turn")
@@ -73,7 +74,10 @@ def test_the_board_of_a_step_is_on_screen_without_a_key_pressed(tmp_path, monkey
         )
         await asyncio.sleep(0.5)
         redrawn.append(True in drawn)  # before a key is pressed again
+        # drawn as the rest of the screen is: card symbols, unless the client is --ascii
+        header.extend(ln.data.get("text", "") for ln in d.table.log if "hand 1" in str(ln.data))
         d.line("quit")
 
     assert asyncio.run(run_client(script, game="switch", seats=2, name="ann"), debug=False) == 0
     assert redrawn == [True], "the screen was not redrawn once the board was in the log"
+    assert "switch · hand 1 · dealer" in "\n".join(header), header
