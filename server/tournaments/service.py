@@ -40,6 +40,7 @@ from engine.strategies import default_strategy
 from engine.tournament import SeatRule
 from engine.tournament.swiss import Seating
 from protocol import messages as m
+from protocol.words import plural
 from server.core import wire
 from server.core.commands import Close, EndGame, Start
 from server.store.base import Store, TournamentLogged
@@ -257,7 +258,14 @@ class Tournaments:
             self.books[number] = book
         if self._nursery is not None:
             self._nursery.start_soon(self._run, number)
-        log.info("tournament %s created: %s, %s rounds, by %s", number, ruleset, rounds, host)
+        shape = (
+            "an arena"
+            if format == ARENA
+            else plural(rounds, "round")
+            if rounds
+            else "rounds set at its start"
+        )
+        log.info("tournament %s created: %s, %s, by %s", number, ruleset, shape, host)
         return book
 
     def get(self, number: int) -> Book:
