@@ -60,7 +60,8 @@ def _standing(s: dict[str, Any]) -> str:
     marks = [m for m in ("paused", "withdrawn") if s.get(m)]
     also = f" ({', '.join(marks)})" if marks else ""
     return (
-        f"{s.get('rank')}. {s.get('name')}{also} {s.get('exact')} points"
+        f"{s.get('rank')}. {s.get('name')}{also} {s.get('exact')} point"
+        f"{'' if str(s.get('exact')) == '1' else 's'}"
         f"{DOT}opponents {s.get('opponents')}{DOT}firsts {s.get('firsts')}"
         f"{DOT}score {s.get('score')}"
     )
