@@ -99,6 +99,13 @@ class Steward:
             self.deliver(message)
 
 
+def shape(format: str, rounds: int) -> str:
+    """A new tournament's shape, for the console: ``3 rounds``, ``1 round``, ``an arena``."""
+    if format == ARENA:
+        return "an arena"
+    return plural(rounds, "round") if rounds else "rounds set at its start"
+
+
 def default_rounds(players: int) -> int:
     """About log2(players) + 1, from 3 to 6.
 
@@ -258,14 +265,9 @@ class Tournaments:
             self.books[number] = book
         if self._nursery is not None:
             self._nursery.start_soon(self._run, number)
-        shape = (
-            "an arena"
-            if format == ARENA
-            else plural(rounds, "round")
-            if rounds
-            else "rounds set at its start"
+        log.info(
+            "tournament %s created: %s, %s, by %s", number, ruleset, shape(format, rounds), host
         )
-        log.info("tournament %s created: %s, %s, by %s", number, ruleset, shape, host)
         return book
 
     def get(self, number: int) -> Book:
