@@ -25,13 +25,14 @@ sentences in colour; the server's text mode writes them plain
 from __future__ import annotations
 
 import functools
+import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine.shedding.state import PendingKind
 from engine.shedding.vocabulary import PendingView
-from protocol.cards import SUIT_NAMES, StyleAndTextTuples, cards_fragments
+from protocol.cards import SUIT_NAMES, StyleAndTextTuples, card_text, cards_fragments
 from protocol.words import plural
 
 Names = Sequence[str | None]
@@ -253,11 +254,18 @@ def _cut(s: _Say) -> Line:
     return [("class:log.event", "The cut: "), s.seat(s.ev.get("dealer")), ("", " deals first")]
 
 
+#: a card's code standing as a word of its own in the engine's words: ``9D``, ``AH``
+_CARD_CODE = re.compile(r"(?<![\w])(?:[2-9TJQKA][CDHS])(?![\w])")
+
+
 def _blunder(s: _Say) -> Line:
     ev = s.ev
     out: Line = [s.seat(), ("class:warn", " blunders"), ("", " with "), *s.cards()]
     if ev.get("why"):
-        out.append(("class:dim", f" ({ev['why']})"))
+        why = str(ev["why"])
+        if not s.ascii_only:  # the engine's reason names cards as they are typed (9D)
+            why = _CARD_CODE.sub(lambda c: card_text(c.group(0)), why)
+        out.append(("class:dim", f" ({why})"))
     return out
 
 

@@ -1,9 +1,9 @@
 """Text mode's sentences for looking back at a game: an analysis, its progress, a review's
 step and a hint (``protocol.readable`` writes every other message).
 
->>> r = reviewing(Reviewing("3", 2, "ann", 12, 80, said="step 12: bob play QH"))
+>>> r = reviewing(Reviewing("3", 2, "ann", 12, 80, said="step 12: bob played Q♥"))
 >>> r
-['reviewing 3 · ann leads the review of game 2: step 12: bob play QH (12 of 80)']
+['reviewing 3 · ann leads the review of game 2: step 12: bob played Q♥ (12 of 80)']
 >>> progress(AnalysisProgress("3", 2, 12, 80))
 ['analysis_progress 3 · analysing game 2: 12 of 80 decisions judged']
 """

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from protocol.messages import Tournament, Tournaments
+from protocol.words import plural
 
 DOT = " · "  #: as ``protocol.readable`` joins a line's parts
 
@@ -25,7 +26,7 @@ def _id(msg: Any) -> str:
 def _summary(t: dict[str, Any]) -> str:
     state = t.get("state")
     rounds = t.get("rounds") or "?"
-    where = f"round {t.get('round')} of {rounds}" if state != "waiting" else f"{rounds} rounds"
+    where = f"round {t.get('round')} of {rounds}" if state != "waiting" else plural(rounds, "round")
     if t.get("format") == "arena":
         where = "an arena"
     if t.get("time_left") is not None:
@@ -34,7 +35,7 @@ def _summary(t: dict[str, Any]) -> str:
         where += f"{DOT}{t['winner']} won"
     return (
         f"{t.get('ruleset')}, {t.get('format', 'swiss')}, {state}{DOT}{where}"
-        f"{DOT}{t.get('players')} players{DOT}host {t.get('host')}"
+        f"{DOT}{plural(t.get('players'), 'player')}{DOT}host {t.get('host')}"
     )
 
 
@@ -59,7 +60,8 @@ def _standing(s: dict[str, Any]) -> str:
     marks = [m for m in ("paused", "withdrawn") if s.get(m)]
     also = f" ({', '.join(marks)})" if marks else ""
     return (
-        f"{s.get('rank')}. {s.get('name')}{also} {s.get('exact')} points"
+        f"{s.get('rank')}. {s.get('name')}{also} {s.get('exact')} point"
+        f"{'' if str(s.get('exact')) == '1' else 's'}"
         f"{DOT}opponents {s.get('opponents')}{DOT}firsts {s.get('firsts')}"
         f"{DOT}score {s.get('score')}"
     )

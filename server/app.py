@@ -31,6 +31,7 @@ from typing import Any
 import trio
 
 from protocol.limits import Limits
+from protocol.words import plural
 from server.core.allocator import return_freed_memory
 from server.core.config import ServerConfig
 from server.core.limits import address_key, peer_address
@@ -203,7 +204,7 @@ class Server:
                     clients.start_soon(self._accept, listeners, clients, accept_scope)
                     task_status.started(self.port)
                     await self._stop.wait()
-                    log.info("shutting down: %d connections", len(self.connections))
+                    log.info("shutting down: %s", plural(len(self.connections), "connection"))
                     accept_scope.cancel()
                     lobby.freeze()  # no bot or clock moves while the players are told
                     for conn in list(self.connections):

@@ -28,10 +28,17 @@ class Reviewer:
         state: ClientState,
         request: Callable[[m.Message], Awaitable[Any]],
         say: Callable[[str, str], None],
+        changed: Callable[[], None] = lambda: None,
+        ascii_only: Callable[[], bool] = lambda: False,
     ) -> None:
         self.state = state
         self.request = request
         self.say = say
+        #: redraw: a step's board lands in the log after the record was fetched, with no
+        #: message behind it to redraw the screen
+        self.changed = changed
+        #: whether the screen draws cards in ASCII now (``--ascii``, or toggled)
+        self.ascii_only = ascii_only
         self.replays: dict[str, tuple[int | None, Replay]] = {}
 
     def answered(self, msg: m.Message, reply: Any) -> bool:
@@ -70,5 +77,6 @@ class Reviewer:
             held = self.replays[table] = (game, Replay(record))
         replay = held[1]
         step = max(0, min(step, replay.steps - 1))
-        for line in replay.text(step, WIDTH).splitlines():
+        for line in replay.text(step, WIDTH, self.ascii_only()).splitlines():
             self.state.note(table, line)
+        self.changed()

@@ -30,6 +30,7 @@ from client.terminal import players
 from client.terminal.app import ClientApp
 from client.terminal.moves import blunder_penalty, draw_alias, spelled_out, square_problem
 from client.terminal.review import Reviewer
+from client.terminal.tournaments import tournament_page
 from protocol import fields
 from protocol import messages as m
 from protocol.commands import CommandError, as_listed, parse_command
@@ -74,7 +75,7 @@ class Session:
         #: the analysis running in the background (set it to stop the workers)
         self._analysing: threading.Event | None = None
         #: the shared review: the board at the step led or followed (``review``, ``follow``)
-        self.reviewer = Reviewer(conn.state, self._quiet, ui.say)
+        self.reviewer = Reviewer(conn.state, self._quiet, ui.say, ui.changed, lambda: ui.ascii_only)
 
     async def run(self, lines: trio.MemoryReceiveChannel[str]) -> None:
         """Until the lines end (the UI quit) or the connection is gone for good."""
@@ -383,6 +384,8 @@ class Session:
             self.ui.say(f"{reply.name} has {plural(reply.balance, 'chip')}", "class:ok")
         elif isinstance(reply, (m.Profile, m.History, m.Top, m.People)):
             self.ui.show_lines(players.title(reply), players.describe(reply), "class:ok")
+        elif isinstance(reply, (m.Tournaments, m.Tournament)):
+            self.ui.show_lines(*tournament_page(reply), "class:ok")
         elif isinstance(reply, m.Named):
             self.ui.say(f"you are {reply.name}", "class:ok")
         elif isinstance(reply, m.HelpText):

@@ -106,7 +106,7 @@ def plan_tables(people: int, rule: SeatRule) -> Layout:
     >>> plan_tables(5, SeatRule.only([4]))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    engine.tournament.sizes.SeatingError: cannot seat 5 players at tables of (4,) with ...
+    engine.tournament.sizes.SeatingError: cannot seat 5 players at tables of 4 with ...
     """
     if people < 1:
         raise SeatingError("a round needs at least one player")
@@ -127,7 +127,9 @@ def plan_tables(people: int, rule: SeatRule) -> Layout:
         if best is not None:
             seats = best[2]
             return Layout(tuple(seats), tuple(_bots_last(seats, bots, rule.max_bots)))
+    sizes = [str(n) for n in rule.sizes]
+    where = ", ".join(sizes[:-1]) + f" or {sizes[-1]}" if len(sizes) > 1 else sizes[0]
     raise SeatingError(
-        f"cannot seat {people} players at tables of {rule.sizes!r}"
-        f" with at most {rule.max_bots} bot a table"
+        f"cannot seat {people} player{'' if people == 1 else 's'} at tables of {where}"
+        f" with at most {rule.max_bots} bot{'' if rule.max_bots == 1 else 's'} a table"
     )

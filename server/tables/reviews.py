@@ -22,7 +22,9 @@ from typing import TYPE_CHECKING, Any
 import trio
 
 from protocol import messages as m
+from protocol.describe import seat_name
 from protocol.fields import RUNNING
+from protocol.words import action_words
 from server.core import wire
 from server.core.config import ServerConfig
 from server.core.limits import TokenBucket
@@ -133,5 +135,5 @@ def _said(table: Table, step: int) -> str:
         return ""
     seat, notation = table.final_record()["actions"][step - 1]
     players = table.players()
-    who = players[seat] if 0 <= seat < len(players) and players[seat] else f"seat {seat}"
-    return f"step {step}: {who} {notation}"
+    who = seat_name(players[seat], seat) if 0 <= seat < len(players) else None
+    return f"step {step}: {who or f'seat {seat}'} {action_words(notation)}"

@@ -40,6 +40,7 @@ from engine.strategies import default_strategy
 from engine.tournament import SeatRule
 from engine.tournament.swiss import Seating
 from protocol import messages as m
+from protocol.words import plural
 from server.core import wire
 from server.core.commands import Close, EndGame, Start
 from server.store.base import Store, TournamentLogged
@@ -96,6 +97,13 @@ class Steward:
     def deliver_many(self, messages: Any) -> None:
         for message in messages:
             self.deliver(message)
+
+
+def shape(format: str, rounds: int) -> str:
+    """A new tournament's shape, for the console: ``3 rounds``, ``1 round``, ``an arena``."""
+    if format == ARENA:
+        return "an arena"
+    return plural(rounds, "round") if rounds else "rounds set at its start"
 
 
 def default_rounds(players: int) -> int:
@@ -257,7 +265,9 @@ class Tournaments:
             self.books[number] = book
         if self._nursery is not None:
             self._nursery.start_soon(self._run, number)
-        log.info("tournament %s created: %s, %s rounds, by %s", number, ruleset, rounds, host)
+        log.info(
+            "tournament %s created: %s, %s, by %s", number, ruleset, shape(format, rounds), host
+        )
         return book
 
     def get(self, number: int) -> Book:

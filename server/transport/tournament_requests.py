@@ -12,6 +12,7 @@ from typing import Any
 
 import engine
 from protocol import messages as m
+from protocol.words import plural
 from server.core import wire
 from server.tournaments.book import Book, BookError
 from server.tournaments.service import Tournaments
@@ -83,11 +84,12 @@ async def create_tournament(session: ClientSession, msg: m.CreateTournament) -> 
     except BookError as exc:
         session.deliver(wire.error(msg.id, exc.code, str(exc)))
         return
+    minutes = f"{book.minutes:g} minute" + ("" if f"{book.minutes:g}" == "1" else "s")
     if book.format == "arena":
-        shape = f"an arena of {book.minutes:g} minutes"
+        shape = f"an arena of {minutes}"
     else:
-        rounds = f"{book.rounds} rounds" if book.rounds else "rounds as the players call for"
-        shape = f"{rounds} of {book.minutes:g} minutes"
+        rounds = plural(book.rounds, "round") if book.rounds else "rounds as the players call for"
+        shape = f"{rounds} of {minutes}"
     text = (
         f"tournament {book.number} is open: {book.ruleset}, {shape}; players type: enter"
         f" {book.number}; you start it: tournament {book.number} start"
@@ -143,7 +145,9 @@ async def start_tournament(session: ClientSession, msg: m.StartTournament) -> No
     except BookError as exc:
         session.deliver(wire.error(msg.id, exc.code, str(exc)))
         return
-    text = f"tournament {book.number} starts: {book.rounds} rounds; round 1 is being seated"
+    text = (
+        f"tournament {book.number} starts: {plural(book.rounds, 'round')}; round 1 is being seated"
+    )
     session.deliver(wire.ok(msg.id, None, text))
 
 

@@ -203,3 +203,23 @@ def test_ascii_hand_sizes_are_a_plain_list() -> None:
     hands = next(line for line in drawn.splitlines() if line.startswith("Hands:"))
     assert " ," not in hands, hands
     assert re.search(r"a \(you\) \d+, (> )?b \d+, (> )?c \d+$", hands), hands
+
+
+def test_a_hand_wrapped_goes_on_at_its_indent_whatever_suit_the_line_starts_with() -> None:
+    """A suit's gap is between suits on a line, not at the start of the next one: the
+    second line of a hand starts at the same column whether it starts a suit or not."""
+    from client.terminal.boards.common import wrap_cards
+    from protocol.cards import card_fragments
+
+    def line2(hand: list[str], gaps: list[bool]) -> str:
+        cards = [
+            [*([("", " ")] if g else []), *card_fragments(c)]
+            for c, g in zip(hand, gaps, strict=True)
+        ]
+        lines = wrap_cards([("", "Hand: ")], cards, 22, 2)
+        return fragment_list_to_text(lines[1])
+
+    hand = ["5C", "7C", "JC", "2D", "6D", "JK"]
+    starts_a_suit = line2(hand, [False, False, False, True, False, True])
+    goes_on = line2(hand, [False, False, False, True, False, False])
+    assert starts_a_suit.index("JK") == goes_on.index("JK") == 3, (starts_a_suit, goes_on)

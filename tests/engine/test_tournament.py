@@ -32,8 +32,13 @@ def test_table_sizes(
 
 
 def test_no_split_fits_is_a_clear_error() -> None:
-    with pytest.raises(SeatingError, match="cannot seat 2 players at tables of \\(4,\\)"):
+    with pytest.raises(SeatingError, match="cannot seat 2 players at tables of 4 with"):
         plan_tables(2, SeatRule.only([4]))
+    with pytest.raises(SeatingError) as one:  # said in words: no '1 players', no tuple
+        plan_tables(1, SeatRule.between(4, 9, preferred=4))
+    assert str(one.value) == (
+        "cannot seat 1 player at tables of 4, 5, 6, 7, 8 or 9 with at most 1 bot a table"
+    )
     with pytest.raises(SeatingError, match="preferred size 5"):
         SeatRule.between(2, 4, preferred=5)
 

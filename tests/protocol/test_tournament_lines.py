@@ -39,3 +39,15 @@ def test_the_json_lines_read_back() -> None:
         m.Tournament(tournament=2, summary=SUMMARY, standings=(STANDING,), id=3),
     ):
         assert parse_line(format_line(message)) == message
+
+
+def test_one_round_and_one_player_are_counted_in_the_singular() -> None:
+    one = {**SUMMARY, "state": "waiting", "round": 0, "rounds": 1, "players": 1}
+    listed = ServerTextCodec().encode(m.Tournaments(tournaments=(one,))).decode()
+    assert " · 1 round · 1 player · " in " ".join(listed.split()), listed
+
+
+def test_one_point_is_a_point() -> None:
+    one = m.Tournament(tournament=2, summary=SUMMARY, standings=({**STANDING, "exact": "1"},))
+    lines = ServerTextCodec().encode(one).decode().splitlines()
+    assert lines[1].startswith("tournament 2 · 1. bob 1 point · "), lines[1]

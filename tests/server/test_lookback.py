@@ -4,6 +4,7 @@ a game against bots."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 
 import pytest
@@ -111,6 +112,9 @@ async def test_followers_receive_the_leaders_step(served: Running) -> None:
     first = await bob.wait_for(lambda x: isinstance(x, m.Reviewing))
     assert isinstance(first, m.Reviewing) and (first.leader, first.step) == ("ann", 3)
     assert first.said.startswith("step 3: ")
+    # told as what was done, cards as a person reads them (not the notation typed)
+    done = r"step 3: (ann|bot 1|seat 1) (played|drew|named|passed|called|conceded)\b[^A-Z]*"
+    assert re.fullmatch(done, first.said), first.said
     assert isinstance(await bob.request(m.Follow(table=table, name="ANN")), m.Ok)
     now = await bob.wait_for(lambda x: isinstance(x, m.Reviewing))
     assert isinstance(now, m.Reviewing) and now.step == 3  # the leader's step, at once

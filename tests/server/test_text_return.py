@@ -4,9 +4,11 @@ sits, and ``back`` or ``look`` sits it there again."""
 
 from __future__ import annotations
 
+import logging
 import re
 import select
 
+import pytest
 import trio
 from test_restart_gm import MakeServer, make_server, serving  # the fixture, reused
 
@@ -74,6 +76,19 @@ async def test_nc_ends_with_the_goodbye_of_quit(make_server: MakeServer) -> None
         await person.type("quit")
         assert await person.line_with("goodbye") == "goodbye quit · goodbye"
         assert await person.hung_up()
+
+
+async def test_the_console_counts_the_connections_it_shuts_down_in_words(
+    make_server: MakeServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="switchboard.server")
+    async with serving(make_server) as (_server, port):
+        ann = await Person.connect(port)
+        await ann.type("name ann")
+        await ann.line_with("named")
+    assert "goodbye shutdown" in await ann.line_with("goodbye")
+    said = [r.getMessage() for r in caplog.records if "shutting down:" in r.getMessage()]
+    assert said == ["shutting down: 1 connection"], said
 
 
 async def test_a_returning_name_is_told_its_seat_and_takes_it_back(

@@ -5,10 +5,12 @@ are the stored games'."""
 from __future__ import annotations
 
 import dataclasses
+import logging
 import random
 import re
 from fractions import Fraction
 
+import pytest
 import trio
 from e2e_client import TEST_CONFIG, Client
 
@@ -165,4 +167,20 @@ async def test_a_final_table_of_the_top_two_decides_the_winner() -> None:
         assert listed.tournaments[0]["winner"] == book.winner()
         for client in [*clients, host]:
             await client.aclose()
+        server.shutdown()
+
+
+async def test_a_tournament_of_one_round_says_so_in_the_singular(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.INFO, logger="switchboard")
+    server = Server(CONFIG, MemoryStore())
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(server.serve)
+        host = await Client.connect(port, "host")
+        made = await host.request(m.CreateTournament(ruleset="switch", rounds=1, seats=4))
+        assert isinstance(made, m.Ok) and "switch, 1 round of 30 minutes;" in made.text, made
+        logged = [r.getMessage() for r in caplog.records if "created: switch" in r.getMessage()]
+        assert logged == ["tournament 1 created: switch, 1 round, by host"], logged
+        await host.aclose()
         server.shutdown()

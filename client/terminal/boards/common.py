@@ -104,6 +104,8 @@ def wrap_cards(
         if used + w > width and used > indent:
             lines.append([("", " " * indent)])
             used = indent
+            if card[:1] == [("", " ")]:  # a suit's gap parts suits on a line, not lines
+                card, w = card[1:], w - 1
         lines[-1].extend([("", " "), *card])
         used += w
     return lines
