@@ -331,4 +331,13 @@ def seat_round(
         Table(tuple(search.players[m].name for m in members), bots)
         for members, bots in zip(search.tables, layout.bots, strict=True)
     )
-    return Seating(round_number, tables)
+    seating = Seating(round_number, tables)
+    if first or not meetings or opts.forbidden:
+        return seating
+    # The search weighs repeats against the spread of points, and may buy a closer table
+    # with a repeat; never past block seating's own repeats, where the search began.
+    block = Seating(
+        round_number,
+        tuple(Table(tuple(p.name for p in g), b) for g, b in zip(groups, layout.bots, strict=True)),
+    )
+    return block if seating.repeat_weight(meetings) > block.repeat_weight(meetings) else seating
