@@ -1385,6 +1385,22 @@ class Tournament(Message):
     id: Id = field(default=None, kw_only=True)
 
 
+@message("your_table", SERVER)
+@dataclass(frozen=True, slots=True)
+class YourTable(Message):
+    """A round is seated: your seat in it is ``seat`` at ``table`` (held for you by
+    name), in round ``round`` of tournament ``tournament`` (``final``: the final
+    table). A client sits down there by itself (``join``); text mode makes it the
+    current table, so ``join`` and ``look`` mean it."""
+
+    tournament: Count
+    round: Count
+    table: Word
+    seat: Seat
+    final: Bool = False
+    id: Id = field(default=None, kw_only=True)
+
+
 @message("create_tournament", CLIENT)
 @dataclass(frozen=True, slots=True)
 class CreateTournament(Message):
@@ -1469,4 +1485,5 @@ __all__ += [
     "Tournament",
     "Tournaments",
     "Withdraw",
+    "YourTable",
 ]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from protocol.messages import Tournament, Tournaments
+from protocol.messages import Tournament, Tournaments, YourTable
 
 DOT = " · "  #: as ``protocol.readable`` joins a line's parts
 
@@ -79,3 +79,17 @@ def tournament_lines(msg: Tournament) -> list[str]:
         what = "over" if t.get("over") else (f"join {table}" if table else "opening")
         out.append(f"{head}{DOT}table {table or '-'}: {players}{DOT}{what}")
     return out
+
+
+def your_table_lines(msg: YourTable) -> list[str]:
+    """Where a round seats you; the table becomes the current one, so a bare ``look``
+    (or ``join``) takes the seat held there for you and shows the table.
+
+    >>> your_table_lines(YourTable(tournament=1, round=2, table="7", seat=3))
+    ['your table for round 2 is 7 (seat 3): look (or join) sits you there and shows it']
+    """
+    when = "the final" if msg.final else f"round {msg.round}"
+    return [
+        f"your table for {when} is {msg.table} (seat {msg.seat}): look (or join) sits you"
+        " there and shows it"
+    ]

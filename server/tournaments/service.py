@@ -538,15 +538,18 @@ class Tournaments:
                 )
                 book.apply("opened", opened[0])
                 self._tables[table.id] = book.number
+        final = book.final_round is not None and book.round == book.final_round
         for at in book.current_tables():
             for seat, name in enumerate(at.seats):
                 if name is not None and at.table is not None:
-                    when = "" if book.format == ARENA else f" for round {book.round}"
-                    text = (
-                        f"your table{when} of tournament {book.number} is {at.table}"
-                        f" (seat {seat}): join {at.table}"
+                    told = m.YourTable(
+                        tournament=book.number,
+                        round=book.round,
+                        table=str(at.table),
+                        seat=seat,
+                        final=final,
                     )
-                    self.tell(name, wire.notice(text, table=at.table))
+                    self.tell(name, told)
         await trio.sleep(self.countdown_seconds)
         for at in book.current_tables():
             waiting = None if at.table is None else self.lobby.get(at.table)

@@ -15,9 +15,9 @@ STANDING = {"rank": 1, "name": "bob", "points": 1.667, "exact": "5/3", "opponent
 def test_the_sentences_of_a_tournament() -> None:
     codec = ServerTextCodec()
     listed = codec.encode(m.Tournaments(tournaments=(SUMMARY,), id=4)).decode()
-    assert listed == (
-        "tournaments #4 2 · kilodney, swiss, playing · round 2 of 3 · 6 players · host ann"
-        " · enter 2 to play\n"
+    assert listed == (  # over 80 columns: broken between words, the rest indented
+        "tournaments #4 2 · kilodney, swiss, playing · round 2 of 3 · 6 players · host\n"
+        "  ann · enter 2 to play\n"
     )
     shown = m.Tournament(
         tournament=2,
@@ -26,7 +26,7 @@ def test_the_sentences_of_a_tournament() -> None:
         tables=({"index": 0, "table": "9", "players": ["bob", "cy", "bot"], "over": False},),
         tiebreaks=({"name": "points", "how": "the share of each table beaten"},),
     )
-    lines = codec.encode(shown).decode().splitlines()
+    lines = [line for line in codec.encode(shown).decode().splitlines() if line[0] != " "]
     assert lines[1] == "tournament 2 · 1. bob 5/3 points · opponents 0.9 · firsts 1 · score 40"
     assert lines[2].startswith("tournament 2 · 2. cy (paused) 5/3 points")
     assert lines[3] == "tournament 2 · ranked by points: the share of each table beaten"
@@ -39,3 +39,16 @@ def test_the_json_lines_read_back() -> None:
         m.Tournament(tournament=2, summary=SUMMARY, standings=(STANDING,), id=3),
     ):
         assert parse_line(format_line(message)) == message
+
+
+def test_your_table_is_a_sentence_and_the_current_table() -> None:
+    """Told his table, a person reads where he sits; bare table commands then mean it."""
+    codec = ServerTextCodec()
+    told = m.YourTable(tournament=2, round=3, table="7", seat=1)
+    assert codec.encode(told).decode() == (
+        "your table for round 3 is 7 (seat 1): look (or join) sits you there and shows it\n"
+    )
+    assert codec.table == "7"
+    final = m.YourTable(tournament=2, round=4, table="8", seat=0, final=True)
+    assert codec.encode(final).decode().startswith("your table for the final is 8 (seat 0)")
+    assert parse_line(format_line(final)) == final

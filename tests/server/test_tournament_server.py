@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import re
 from fractions import Fraction
 
 import trio
@@ -20,7 +19,6 @@ from server.store.base import MemoryStore
 from server.tournaments.book import OVER
 
 CONFIG = dataclasses.replace(TEST_CONFIG, tournament_countdown_seconds=0.0)
-TABLE = re.compile(r"your table for round (\d+) of tournament (\d+) is (\d+)")
 
 
 async def attend(client: Client, rounds: int, seed: int) -> list[int]:
@@ -31,8 +29,8 @@ async def attend(client: Client, rounds: int, seed: int) -> list[int]:
         msg = await client.next(timeout=60)
         if isinstance(msg, m.Notice) and "is over" in msg.text:
             return played
-        if isinstance(msg, m.Notice) and (found := TABLE.search(msg.text)):
-            table = found.group(3)
+        if isinstance(msg, m.YourTable):  # told in a typed message, acted on unparsed
+            table = msg.table
             seated = await client.request(m.Join(table=table))
             assert isinstance(seated, m.Seated), seated
             over = await client.play(table, rng)
