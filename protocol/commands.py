@@ -520,7 +520,7 @@ def _admin(args: list[str], rest: str, table: str | None) -> Message:
 # ------------------------------------------------------------- tournaments
 _HOST_USAGE = (
     "host RULESET [format=swiss|arena] [rounds=N] [minutes=N] [seats=N] [wait=N]"
-    " [strength=true] [apart=NAME+NAME,...] [final=N]"
+    " [strength=true] [apart=NAME+NAME,...] [final=N] [bots=N]"
 )
 
 
@@ -528,7 +528,7 @@ def _host(args: list[str], rest: str, table: str | None) -> Message:
     if not args:
         raise _usage(_HOST_USAGE)
     options = parse_options(args[1:], _HOST_USAGE)
-    known = {"rounds", "minutes", "seats", "wait", "format", "strength", "apart", "final"}
+    known = {"rounds", "minutes", "seats", "wait", "format", "strength", "apart", "final", "bots"}
     unknown = sorted(set(options) - known)
     if unknown:
         raise CommandError(f"unknown setting {unknown[0]!r}; usage: {_HOST_USAGE}")
@@ -1051,6 +1051,7 @@ _LOBBY_FORMS: dict[type[Message], Callable[[Any], str]] = {
         "strength=true" if m.by_strength else "",
         "apart=" + ",".join(p.replace(" ", "+") for p in m.apart) if m.apart else "",
         f"final={m.final}" if m.final else "",
+        "" if m.bots == 1 else f"bots={m.bots}",
     ),
     EnterTournament: lambda m: f"enter {m.tournament}",
     Withdraw: lambda m: (

@@ -1411,7 +1411,9 @@ class CreateTournament(Message):
     fits (null: any size the ruleset allows, 4 preferred where it may be, else its
     most); round 1 ``by_strength`` (the strongest together) or mixed; ``apart``: pairs
     never seated together, each line two names; ``final``: the top ``final`` of the
-    standings play one last game that decides the winner (0: none). Reply: ``ok``."""
+    standings play one last game that decides the winner (0: none); ``bots``: the most
+    server bots a table where no split of the players fits (0: people only). Reply:
+    ``ok``."""
 
     ruleset: Word
     rounds: Count = 0
@@ -1422,6 +1424,7 @@ class CreateTournament(Message):
     by_strength: Bool = False
     apart: Lines = ()
     final: Count = 0
+    bots: Count = 1
     id: Id = field(default=None, kw_only=True)
 
 

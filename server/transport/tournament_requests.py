@@ -79,6 +79,7 @@ async def create_tournament(session: ClientSession, msg: m.CreateTournament) -> 
             by_strength=msg.by_strength,
             forbidden=[(a, b) for a, b in pairs],
             final=msg.final,
+            max_bots=msg.bots,
         )
     except BookError as exc:
         session.deliver(wire.error(msg.id, exc.code, str(exc)))
