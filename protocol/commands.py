@@ -553,7 +553,10 @@ def _host(args: list[str], rest: str, table: str | None) -> Message:
 
 
 def _tournament(args: list[str], rest: str, table: str | None) -> Message:
-    usage = "tournament [N] [start|end]"
+    usage = "tournament [N] [start|end|record]"
+    if args and args[-1].lower() == "record" and len(args) <= 2:
+        number = _int(args[0], "N", usage) if len(args) == 2 else None
+        return GetTournament(tournament=number, record=True)
     if len(args) == 2 and args[1].lower() == "start":
         return StartTournament(tournament=_int(args[0], "N", usage))
     if len(args) == 2 and args[1].lower() == "end":
@@ -598,8 +601,9 @@ def _standings(args: list[str], rest: str, table: str | None) -> Message:
 TOURNAMENT_COMMANDS: tuple[Command, ...] = (
     Command("tournaments", "tournaments", "list the tournaments", "lobby",
             _no_args(ListTournaments, "tournaments")),
-    Command("tournament", "tournament [N] [start|end]", "a tournament's standings and round"
-            " (no N: yours); its host starts it, or ends it early", "lobby", _tournament),
+    Command("tournament", "tournament [N] [start|end|record]", "a tournament's standings and"
+            " round (no N: yours); its host starts it, or ends it early; record: its whole"
+            " record (the terminal client saves it as a file)", "lobby", _tournament),
     Command("host", _HOST_USAGE, "host a tournament: Swiss rounds (rounds 0: about log2 of"
             " the players plus one), or an arena of minutes", "lobby", _host),
     Command("enter", "enter N", "enter tournament N (or say you are back after a pause)",
@@ -1044,7 +1048,9 @@ _LOBBY_FORMS: dict[type[Message], Callable[[Any], str]] = {
     Analyse: lambda m: f"analyse {m.table}" + ("" if m.game is None else f" {m.game}"),
     Help: lambda m: _join_words("help", m.topic or ""),
     ListTournaments: lambda m: "tournaments",
-    GetTournament: lambda m: _join_words("tournament", _opt(m.tournament)),
+    GetTournament: lambda m: _join_words(
+        "tournament", _opt(m.tournament), "record" if m.record else ""
+    ),
     CreateTournament: lambda m: _join_words(
         "host", m.ruleset, f"format={m.format}", f"rounds={m.rounds}", f"minutes={m.minutes}",
         "" if m.seats is None else f"seats={m.seats}", f"wait={m.wait}",

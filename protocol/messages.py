@@ -1364,10 +1364,11 @@ class Tournaments(Message):
 @message("get_tournament", CLIENT)
 @dataclass(frozen=True, slots=True)
 class GetTournament(Message):
-    """One tournament's standings and round (``None``: the one you play in).
-    Reply: ``tournament``."""
+    """One tournament's standings and round (``None``: the one you play in); ``record``:
+    with its whole record (every round's tables and points). Reply: ``tournament``."""
 
     tournament: OptCount = None
+    record: Bool = False
     id: Id = field(default=None, kw_only=True)
 
 
@@ -1375,13 +1376,15 @@ class GetTournament(Message):
 @dataclass(frozen=True, slots=True)
 class Tournament(Message):
     """One tournament: its ``summary`` (as listed), the ``standings`` best first, the
-    current round's ``tables``, and how each tiebreak is computed (``tiebreaks``)."""
+    current round's ``tables``, how each tiebreak is computed (``tiebreaks``), and its
+    ``record`` when asked for (``get_tournament`` ``record``)."""
 
     tournament: Count
     summary: Payload = field(default_factory=dict)
     standings: Payloads = ()
     tables: Payloads = ()
     tiebreaks: Payloads = ()
+    record: Payload = field(default_factory=dict, metadata={OMIT_EMPTY: True})
     id: Id = field(default=None, kw_only=True)
 
 

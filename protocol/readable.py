@@ -582,5 +582,6 @@ _WRITERS: dict[type[Message], Any] = {
 
 # The tournament replies' sentences live in their own module.
 _WRITERS[Tournaments] = lambda self, msg: tournaments_lines(msg)
-_WRITERS[Tournament] = lambda self, msg: tournament_lines(msg)
+# A tournament's record asked for is its JSON line, whole, as a table's record is.
+_WRITERS[Tournament] = lambda self, msg: None if msg.record else tournament_lines(msg)
 _WRITERS[YourTable] = lambda self, msg: your_table_lines(msg)

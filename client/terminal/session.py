@@ -83,6 +83,7 @@ class Session:
             lambda: ui.pages.title,
             self.sit_told,
             lambda text: ui.say(text, "class:ok"),
+            self.save_record,
         )
 
     async def run(self, lines: trio.MemoryReceiveChannel[str]) -> None:

@@ -17,6 +17,7 @@ asked for again.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from protocol import messages as m
@@ -24,7 +25,7 @@ from protocol import messages as m
 TITLE = "Tournament"
 LIST_TITLE = "Tournaments"
 #: what can be typed about a tournament, the last line of its page
-COMMANDS = "enter N · withdraw · sitout · standings · tournaments"
+COMMANDS = "enter N · withdraw · sitout · standings · tournament N record · tournaments"
 
 
 def clock(seconds: int) -> str:
@@ -116,7 +117,8 @@ class Desk:
 
     ``show`` draws a reply's page (the log keeps it too), ``redraw`` the page on screen
     again (a push: the log is not filled with every change), ``sit`` sits us at a table
-    the way typing ``join TABLE`` would (the session's own)."""
+    the way typing ``join TABLE`` would (the session's own), ``save`` keeps a record
+    asked for as a file (``switchboard replay FILE`` shows it)."""
 
     def __init__(
         self,
@@ -125,12 +127,14 @@ class Desk:
         shown_title: Callable[[], str],
         sit: Callable[[str], Awaitable[None]],
         say: Callable[[str], None],
+        save: Callable[[str, dict[str, Any]], Path] | None = None,
     ) -> None:
         self.show = show
         self.redraw = redraw
         self.shown_title = shown_title
         self.sit = sit
         self.say = say
+        self.save = save
         #: the last ``tournament`` heard of each number (a reply or a push)
         self.heard: dict[int, m.Tournament] = {}
 
@@ -138,6 +142,10 @@ class Desk:
         """A reply asked for: its page."""
         if isinstance(reply, m.Tournaments):
             self.show(LIST_TITLE, tournaments_page(reply))
+            return
+        if reply.record and self.save is not None:  # ``tournament N record``: kept as a file
+            path = self.save(f"tournament{reply.tournament}", dict(reply.record))
+            self.say(f"tournament {reply.tournament}'s record saved to {path}")
             return
         self.heard[reply.tournament] = reply
         self.show(page_title(reply.tournament), tournament_page(reply))
@@ -158,3 +166,41 @@ class Desk:
         when = "the final" if msg.final else f"round {msg.round}"
         self.say(f"tournament {msg.tournament}, {when}: your table is {msg.table}")
         await self.sit(msg.table)
+
+
+def _ordinal(place: int) -> str:
+    """A place (0 the best) as read: ``1st``, ``2nd``, ``3rd``, ``4th``."""
+    return {0: "1st", 1: "2nd", 2: "3rd"}.get(place, f"{place + 1}th")
+
+
+def is_tournament_record(record: dict[str, Any]) -> bool:
+    """Whether a saved record is a tournament's (``tournament N record``), not a game's."""
+    return record.get("kind") == "tournament"
+
+
+def record_lines(record: dict[str, Any]) -> list[str]:
+    """A tournament's record as ``switchboard replay`` prints it: each round's tables with
+    each seat's place and points, then the final standings and the winner."""
+    s = record.get("summary", {})
+    lines = [f"Tournament {record.get('tournament')}: {s.get('ruleset')}, {s.get('format')},"
+             f" host {s.get('host')}, {len(record.get('entries', []))} entries"]  # fmt: skip
+    if record.get("ended"):
+        lines.append(f"  over: {record['ended']}")
+    for r in record.get("rounds", []):
+        lines.append(f"Round {r.get('round')}" + (" (the final table)" if r.get("final") else ""))
+        for t in r.get("tables", []):
+            places = t.get("places") or []
+            points = t.get("points") or {}
+            seats = []
+            for i, name in enumerate(t.get("players", [])):
+                place = f" {_ordinal(places[i])}" if i < len(places) else ""
+                got = f" +{points[name]}" if name in points else ""
+                seats.append(f"{name}{place}{got}")
+            game = f" game {t['game']}" if t.get("game") is not None else ""
+            scored = t.get("outcome") or "not scored yet"
+            lines.append(f"  table {t.get('table')}{game} ({scored}): " + ", ".join(seats))
+    lines.append("Standings")
+    lines += standings_lines(record.get("standings", []))
+    if s.get("winner"):
+        lines.append(f"{s['winner']} wins the night")
+    return lines

@@ -31,10 +31,14 @@ def standing_map(s: Standing, book: Book) -> dict[str, Any]:
 
 
 def tournament_message(
-    book: Book, req: int | None = None, time_left: float | None = None
+    book: Book,
+    req: int | None = None,
+    time_left: float | None = None,
+    record: dict[str, Any] | None = None,
 ) -> m.Message:
     """The ``tournament`` reply: summary (with the round's, or the arena's, seconds left),
-    standings, the round's tables (an arena's: every table running), tiebreaks."""
+    standings, the round's tables (an arena's: every table running), tiebreaks, and
+    (asked for) the whole ``record``."""
     shown = book.running_tables() if book.format == ARENA else book.current_tables()
     tables = [
         {
@@ -53,5 +57,6 @@ def tournament_message(
         standings=tuple(standing_map(s, book) for s in book.standings()),
         tables=tuple(tables),
         tiebreaks=tuple({"name": name, "how": how} for name, how in TIEBREAKS),
+        record=record or {},
         id=req,
     )

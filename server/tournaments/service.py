@@ -58,6 +58,7 @@ from server.tournaments.book import (
     seated_entry,
 )
 from server.tournaments.messages import tournament_message
+from server.tournaments.record import tournament_record
 
 log = logging.getLogger("switchboard.tournaments")
 
@@ -374,9 +375,11 @@ class Tournaments:
             return None
         return max(0.0, deadline - trio.current_time())
 
-    def message(self, book: Book, req: int | None = None) -> m.Message:
-        """The ``tournament`` message for ``book`` as it stands now."""
-        return tournament_message(book, req, self.time_left(book.number))
+    def message(self, book: Book, req: int | None = None, record: bool = False) -> m.Message:
+        """The ``tournament`` message for ``book`` as it stands now (``record``: with the
+        tournament's whole record)."""
+        whole = tournament_record(book) if record else None
+        return tournament_message(book, req, self.time_left(book.number), whole)
 
     def ending(self, number: int) -> bool:
         """Whether the host is ending tournament ``number`` early."""
@@ -416,6 +419,7 @@ class Tournaments:
                     "places": list(end.places),
                     "scores": list(end.scores),
                     "outcome": end.outcome,
+                    "game": end.game,
                 }
                 seq = book.entries + sum(1 for b, _ in planned if b is book)
                 txn.writes.append(TournamentLogged(book.number, seq, "played", data))

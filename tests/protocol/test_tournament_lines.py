@@ -52,3 +52,14 @@ def test_your_table_is_a_sentence_and_the_current_table() -> None:
     final = m.YourTable(tournament=2, round=4, table="8", seat=0, final=True)
     assert codec.encode(final).decode().startswith("your table for the final is 8 (seat 0)")
     assert parse_line(format_line(final)) == final
+
+
+def test_a_record_asked_for_is_one_json_line_whole() -> None:
+    """``tournament 2 record`` at ``nc``: the record is not broken into sentences (nor at
+    80 columns), so the line can be saved as it is."""
+    codec = ServerTextCodec()
+    record = {"kind": "tournament", "ended": "all rounds played", "rounds": [], "note": "x" * 90}
+    shown = m.Tournament(tournament=2, summary=SUMMARY, record=record, id=5)
+    (line,) = codec.encode(shown).decode().splitlines()
+    assert line.startswith("tournament #5 2 {") and '"ended":"all rounds played"' in line
+    assert parse_line(line) == shown
