@@ -520,7 +520,13 @@ def _admin(args: list[str], rest: str, table: str | None) -> Message:
 # ------------------------------------------------------------- tournaments
 _HOST_USAGE = (
     "host RULESET [format=swiss|arena] [rounds=N] [minutes=N] [seats=N] [wait=N]"
-    " [strength=true] [apart=NAME+NAME,...] [final=N] [bots=N]"
+    " [strength=true] [apart=NAME+NAME,...] [final=N] [bots=N] [option=value ...]"
+)
+
+
+#: the settings ``host`` takes for the tournament itself (the rest are the tables' options)
+HOST_SETTINGS = frozenset(
+    {"rounds", "minutes", "seats", "wait", "format", "strength", "apart", "final", "bots"}
 )
 
 
@@ -528,11 +534,10 @@ def _host(args: list[str], rest: str, table: str | None) -> Message:
     if not args:
         raise _usage(_HOST_USAGE)
     options = parse_options(args[1:], _HOST_USAGE)
-    known = {"rounds", "minutes", "seats", "wait", "format", "strength", "apart", "final", "bots"}
-    unknown = sorted(set(options) - known)
-    if unknown:
-        raise CommandError(f"unknown setting {unknown[0]!r}; usage: {_HOST_USAGE}")
-    counts: dict[str, Any] = {}
+    # the tournament's own settings; any other name=value is an option of every table
+    table_options = {k: v for k, v in options.items() if k not in HOST_SETTINGS}
+    options = {k: v for k, v in options.items() if k in HOST_SETTINGS}
+    counts: dict[str, Any] = {"options": table_options} if table_options else {}
     if "format" in options:
         counts["format"] = str(options.pop("format"))
     if "strength" in options:
@@ -1058,6 +1063,7 @@ _LOBBY_FORMS: dict[type[Message], Callable[[Any], str]] = {
         "apart=" + ",".join(p.replace(" ", "+") for p in m.apart) if m.apart else "",
         f"final={m.final}" if m.final else "",
         "" if m.bots == 1 else f"bots={m.bots}",
+        *format_options(m.options),
     ),
     EnterTournament: lambda m: f"enter {m.tournament}",
     Withdraw: lambda m: (

@@ -1415,8 +1415,9 @@ class CreateTournament(Message):
     most); round 1 ``by_strength`` (the strongest together) or mixed; ``apart``: pairs
     never seated together, each line two names; ``final``: the top ``final`` of the
     standings play one last game that decides the winner (0: none); ``bots``: the most
-    server bots a table where no split of the players fits (0: people only). Reply:
-    ``ok``."""
+    server bots a table where no split of the players fits (0: people only); ``options``:
+    every table's options, as ``create_table``'s (house rules, ``rated``,
+    ``turn_seconds``). Reply: ``ok``."""
 
     ruleset: Word
     rounds: Count = 0
@@ -1428,6 +1429,7 @@ class CreateTournament(Message):
     apart: Lines = ()
     final: Count = 0
     bots: Count = 1
+    options: Payload = field(default_factory=dict, metadata={OMIT_EMPTY: True})
     id: Id = field(default=None, kw_only=True)
 
 

@@ -81,6 +81,7 @@ async def create_tournament(session: ClientSession, msg: m.CreateTournament) -> 
             forbidden=[(a, b) for a, b in pairs],
             final=msg.final,
             max_bots=msg.bots,
+            options=dict(msg.options),
         )
     except BookError as exc:
         session.deliver(wire.error(msg.id, exc.code, str(exc)))
