@@ -60,3 +60,16 @@ def tournament_message(
         record=record or {},
         id=req,
     )
+
+
+def your_tables(book: Book) -> list[tuple[str, m.YourTable]]:
+    """Each person seated in the round under way, and the ``your_table`` that tells him
+    where (tables not opened yet are left out: they are told once open)."""
+    final = book.final_round is not None and book.round == book.final_round
+    return [
+        (name, m.YourTable(tournament=book.number, round=book.round, table=str(at.table),
+                           seat=seat, final=final))
+        for at in book.current_tables()
+        for seat, name in enumerate(at.seats)
+        if name is not None and at.table is not None
+    ]  # fmt: skip

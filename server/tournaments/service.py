@@ -57,7 +57,7 @@ from server.tournaments.book import (
     BookError,
     seated_entry,
 )
-from server.tournaments.messages import tournament_message
+from server.tournaments.messages import tournament_message, your_tables
 from server.tournaments.record import tournament_record
 
 log = logging.getLogger("switchboard.tournaments")
@@ -362,6 +362,8 @@ class Tournaments:
             await self.store.commit(TournamentLogged(book.number, book.entries, kind, data), *also)
             book.apply(kind, data)
         self._changed(book.number)
+        if kind in ("entered", "withdrew", "paused", "back"):  # (the rest push themselves)
+            self.push(book)
 
     def time_left(self, number: int) -> float | None:
         """Seconds left in the round under way (an arena: in the arena); None: none runs."""
@@ -542,18 +544,8 @@ class Tournaments:
                 )
                 book.apply("opened", opened[0])
                 self._tables[table.id] = book.number
-        final = book.final_round is not None and book.round == book.final_round
-        for at in book.current_tables():
-            for seat, name in enumerate(at.seats):
-                if name is not None and at.table is not None:
-                    told = m.YourTable(
-                        tournament=book.number,
-                        round=book.round,
-                        table=str(at.table),
-                        seat=seat,
-                        final=final,
-                    )
-                    self.tell(name, told)
+        for name, told in your_tables(book):
+            self.tell(name, told)
         await trio.sleep(self.countdown_seconds)
         for at in book.current_tables():
             waiting = None if at.table is None else self.lobby.get(at.table)
@@ -565,6 +557,7 @@ class Tournaments:
         end (or at once, a grace later); when the host ends the tournament, at once."""
         number = book.number
         self._deadlines[number] = trio.current_time() + book.minutes * 60
+        self.push(book)  # the round's clock runs: everyone is told its time left
         with trio.move_on_at(self._deadlines[number]):
             await self._until_round_over(book)
         if book.round_over():

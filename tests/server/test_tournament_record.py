@@ -38,6 +38,15 @@ async def test_the_record_of_a_two_round_tournament_and_its_replay(tmp_path: Pat
                 for i, client in enumerate(clients):
                     players.start_soon(attend, client, 2, i)
                 assert isinstance(await host.request(m.StartTournament(tournament=1)), m.Ok)
+        # each round's clock is pushed as it starts, before any game of the round can end
+        inbox = clients[0].inbox
+        told = [i for i, x in enumerate(inbox) if isinstance(x, m.YourTable)]
+        assert len(told) == 2
+        for i in told:
+            pushed = next(x for x in inbox[i:] if isinstance(x, m.Tournament))
+            assert pushed.summary["time_left"] is not None, pushed.summary
+            assert 0 < pushed.summary["time_left"] <= 30 * 60
+            assert not any(t["over"] for t in pushed.tables)  # no game had ended yet
         reply = await clients[0].request(m.GetTournament(tournament=1, record=True))
         plain = await clients[0].request(m.GetTournament(tournament=1))
         for client in [*clients, host]:
