@@ -1,13 +1,14 @@
 """A tournament's page in a phone-size browser: the host's form creates one, the host
 enters from its page, pauses and comes back, starts it (the page sits down at round 1's
 table by itself), sees the round's clock counting down, ends it early, and reads the
-podium with the winner named."""
+podium with the winner named; every screen of it fits a phone, its targets big enough."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from conftest import wait_for
+from test_phone import check
 from webpage import click, open_client, take_name, visible
 
 try:
@@ -34,10 +35,12 @@ def test_host_a_tournament_from_a_phone(server: Any, browsers: Any) -> None:
         box.clear()
         box.send_keys(value)
     assert driver.find_element(By.ID, "tour-bots").is_selected()  # bots fill, by default
+    check(driver, "the lobby with the host's form open")  # a phone first: fits, big targets
     click(driver, "#tour-go")
     wait_for(lambda: visible(driver, "#tour-enter"), what="the new tournament's page")
     number = int(driver.execute_script("return window.switchboard.tour.current"))
     assert visible(driver, "#tour-start") and visible(driver, "#tour-end")  # the host's
+    check(driver, "the tournament's page")
     click(driver, "#tour-enter")
     click(driver, "#tour-pause")  # sits out, shown paused ...
     wait_for(lambda: "paused" in page_text(driver, "#standings tr.me"), what="paused")
@@ -63,3 +66,5 @@ def test_host_a_tournament_from_a_phone(server: Any, browsers: Any) -> None:
     assert page_text(driver, "#tour-winner") == "hostess"
     assert page_text(driver, "#standings tbody tr td") == "1"
     assert page_text(driver, "#tour-clock") == ""  # no round runs any more
+    driver.execute_script("document.querySelector('.tiebreaks').open = true")
+    check(driver, "the podium and the tiebreaks")
