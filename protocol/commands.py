@@ -529,7 +529,13 @@ def _admin(args: list[str], rest: str, table: str | None) -> Message:
 # ------------------------------------------------------------- tournaments
 _HOST_USAGE = (
     "host RULESET [format=swiss|arena] [rounds=N] [minutes=N] [seats=N] [wait=N]"
-    " [strength=true] [apart=NAME+NAME,...] [final=N]"
+    " [strength=true] [apart=NAME+NAME,...] [final=N] [bots=N] [option=value ...]"
+)
+
+
+#: the settings ``host`` takes for the tournament itself (the rest are the tables' options)
+HOST_SETTINGS = frozenset(
+    {"rounds", "minutes", "seats", "wait", "format", "strength", "apart", "final", "bots"}
 )
 
 
@@ -537,11 +543,10 @@ def _host(args: list[str], rest: str, table: str | None) -> Message:
     if not args:
         raise _usage(_HOST_USAGE)
     options = parse_options(args[1:], _HOST_USAGE)
-    known = {"rounds", "minutes", "seats", "wait", "format", "strength", "apart", "final"}
-    unknown = sorted(set(options) - known)
-    if unknown:
-        raise CommandError(f"unknown setting {unknown[0]!r}; usage: {_HOST_USAGE}")
-    counts: dict[str, Any] = {}
+    # the tournament's own settings; any other name=value is an option of every table
+    table_options = {k: v for k, v in options.items() if k not in HOST_SETTINGS}
+    options = {k: v for k, v in options.items() if k in HOST_SETTINGS}
+    counts: dict[str, Any] = {"options": table_options} if table_options else {}
     if "format" in options:
         counts["format"] = str(options.pop("format"))
     if "strength" in options:
@@ -562,7 +567,10 @@ def _host(args: list[str], rest: str, table: str | None) -> Message:
 
 
 def _tournament(args: list[str], rest: str, table: str | None) -> Message:
-    usage = "tournament [N] [start|end]"
+    usage = "tournament [N] [start|end|record]"
+    if args and args[-1].lower() == "record" and len(args) <= 2:
+        number = _int(args[0], "N", usage) if len(args) == 2 else None
+        return GetTournament(tournament=number, record=True)
     if len(args) == 2 and args[1].lower() == "start":
         return StartTournament(tournament=_int(args[0], "N", usage))
     if len(args) == 2 and args[1].lower() == "end":
@@ -607,8 +615,9 @@ def _standings(args: list[str], rest: str, table: str | None) -> Message:
 TOURNAMENT_COMMANDS: tuple[Command, ...] = (
     Command("tournaments", "tournaments", "list the tournaments", "lobby",
             _no_args(ListTournaments, "tournaments")),
-    Command("tournament", "tournament [N] [start|end]", "a tournament's standings and round"
-            " (no N: yours); its host starts it, or ends it early", "lobby", _tournament),
+    Command("tournament", "tournament [N] [start|end|record]", "a tournament's standings and"
+            " round (no N: yours); its host starts it, or ends it early; record: its whole"
+            " record (the terminal client saves it as a file)", "lobby", _tournament),
     Command("host", _HOST_USAGE, "host a tournament: Swiss rounds (rounds 0: about log2 of"
             " the players plus one), or an arena of minutes", "lobby", _host),
     Command("enter", "enter N", "enter tournament N (or say you are back after a pause)",
@@ -1059,13 +1068,17 @@ _LOBBY_FORMS: dict[type[Message], Callable[[Any], str]] = {
     Analyse: lambda m: f"analyse {m.table}" + ("" if m.game is None else f" {m.game}"),
     Help: lambda m: _join_words("help", m.topic or ""),
     ListTournaments: lambda m: "tournaments",
-    GetTournament: lambda m: _join_words("tournament", _opt(m.tournament)),
+    GetTournament: lambda m: _join_words(
+        "tournament", _opt(m.tournament), "record" if m.record else ""
+    ),
     CreateTournament: lambda m: _join_words(
         "host", m.ruleset, f"format={m.format}", f"rounds={m.rounds}", f"minutes={m.minutes}",
         "" if m.seats is None else f"seats={m.seats}", f"wait={m.wait}",
         "strength=true" if m.by_strength else "",
         "apart=" + ",".join(p.replace(" ", "+") for p in m.apart) if m.apart else "",
         f"final={m.final}" if m.final else "",
+        "" if m.bots == 1 else f"bots={m.bots}",
+        *format_options(m.options),
     ),
     EnterTournament: lambda m: f"enter {m.tournament}",
     Withdraw: lambda m: (

@@ -1373,10 +1373,11 @@ class Tournaments(Message):
 @message("get_tournament", CLIENT)
 @dataclass(frozen=True, slots=True)
 class GetTournament(Message):
-    """One tournament's standings and round (``None``: the one you play in).
-    Reply: ``tournament``."""
+    """One tournament's standings and round (``None``: the one you play in); ``record``:
+    with its whole record (every round's tables and points). Reply: ``tournament``."""
 
     tournament: OptCount = None
+    record: Bool = False
     id: Id = field(default=None, kw_only=True)
 
 
@@ -1384,13 +1385,31 @@ class GetTournament(Message):
 @dataclass(frozen=True, slots=True)
 class Tournament(Message):
     """One tournament: its ``summary`` (as listed), the ``standings`` best first, the
-    current round's ``tables``, and how each tiebreak is computed (``tiebreaks``)."""
+    current round's ``tables``, how each tiebreak is computed (``tiebreaks``), and its
+    ``record`` when asked for (``get_tournament`` ``record``)."""
 
     tournament: Count
     summary: Payload = field(default_factory=dict)
     standings: Payloads = ()
     tables: Payloads = ()
     tiebreaks: Payloads = ()
+    record: Payload = field(default_factory=dict, metadata={OMIT_EMPTY: True})
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("your_table", SERVER)
+@dataclass(frozen=True, slots=True)
+class YourTable(Message):
+    """A round is seated: your seat in it is ``seat`` at ``table`` (held for you by
+    name), in round ``round`` of tournament ``tournament`` (``final``: the final
+    table). A client sits down there by itself (``join``); text mode makes it the
+    current table, so ``join`` and ``look`` mean it."""
+
+    tournament: Count
+    round: Count
+    table: Word
+    seat: Seat
+    final: Bool = False
     id: Id = field(default=None, kw_only=True)
 
 
@@ -1404,7 +1423,10 @@ class CreateTournament(Message):
     fits (null: any size the ruleset allows, 4 preferred where it may be, else its
     most); round 1 ``by_strength`` (the strongest together) or mixed; ``apart``: pairs
     never seated together, each line two names; ``final``: the top ``final`` of the
-    standings play one last game that decides the winner (0: none). Reply: ``ok``."""
+    standings play one last game that decides the winner (0: none); ``bots``: the most
+    server bots a table where no split of the players fits (0: people only); ``options``:
+    every table's options, as ``create_table``'s (house rules, ``rated``,
+    ``turn_seconds``). Reply: ``ok``."""
 
     ruleset: Word
     rounds: Count = 0
@@ -1415,6 +1437,8 @@ class CreateTournament(Message):
     by_strength: Bool = False
     apart: Lines = ()
     final: Count = 0
+    bots: Count = 1
+    options: Payload = field(default_factory=dict, metadata={OMIT_EMPTY: True})
     id: Id = field(default=None, kw_only=True)
 
 
@@ -1478,6 +1502,7 @@ __all__ += [
     "Tournament",
     "Tournaments",
     "Withdraw",
+    "YourTable",
 ]
 
 

@@ -77,9 +77,10 @@ from protocol.messages import (
     Turn,
     Watcher,
     Welcome,
+    YourTable,
 )
 from protocol.payloads import Leader, Person, Rating
-from protocol.tournament_lines import tournament_lines, tournaments_lines
+from protocol.tournament_lines import tournament_lines, tournaments_lines, your_table_lines
 from protocol.words import plural
 
 DOT = " · "
@@ -589,5 +590,7 @@ _WRITERS: dict[type[Message], Any] = {
 
 # The tournament replies' sentences live in their own module.
 _WRITERS[Tournaments] = lambda self, msg: tournaments_lines(msg)
-_WRITERS[Tournament] = lambda self, msg: tournament_lines(msg)
+# A tournament's record asked for is its JSON line, whole, as a table's record is.
+_WRITERS[Tournament] = lambda self, msg: None if msg.record else tournament_lines(msg)
+_WRITERS[YourTable] = lambda self, msg: your_table_lines(msg)
 _WRITERS[Rated] = lambda self, msg: [f"rated {msg.table}{DOT}{msg.text}"]

@@ -118,6 +118,7 @@ from protocol.messages import (
     UnknownMessage,
     Watcher,
     Welcome,
+    YourTable,
 )
 from protocol.msgpack_codec import depth_ok
 from protocol.readable import Readable
@@ -152,6 +153,7 @@ _KINDS: dict[str, tuple[Callable[[Any], str], Callable[[str], Any]]] = {
         lambda t: () if t == "-" else tuple(int(x) for x in t.split(",")),
     ),
     "full": (lambda v: "full" if v else "public", lambda t: {"full": True, "public": False}[t]),
+    "bool": (lambda v: "true" if v else "false", lambda t: {"true": True, "false": False}[t]),
 }
 
 
@@ -228,6 +230,12 @@ SPECS: tuple[LineSpec, ...] = (
     LineSpec("stats", Stats, (), (), "json:stats"),
     LineSpec("tournaments", Tournaments, (), (), "json:tournaments"),
     LineSpec("tournament", Tournament, (("tournament", "int"),), (), "rest"),
+    LineSpec(
+        "your_table",
+        YourTable,
+        (("tournament", "int"), ("round", "int"), ("table", "word"), ("seat", "int")),
+        (("final", "bool"),),
+    ),
     LineSpec(
         "analysis_progress",
         AnalysisProgress,
@@ -553,7 +561,7 @@ class ServerTextCodec:
     line's own if it is ``hello ...``, otherwise an implied one offering every
     version this code speaks. ``table`` is the current table, which bare table
     commands use: the table of the last ``join``, ``watch`` or ``resume`` line,
-    or of the last ``seated`` or ``view`` line sent, whichever came last. The
+    or of the last ``seated``, ``view`` or ``your_table`` line sent, whichever came last. The
     server's connection also sets ``table`` when a ``create`` of this session
     succeeds: only it knows which reply answers the create.
     """
@@ -650,7 +658,7 @@ class ServerTextCodec:
 
     def encode(self, message: Message) -> bytes:
         """The line(s) for a server message, as bytes."""
-        if isinstance(message, (Seated, Snapshot)):
+        if isinstance(message, (Seated, Snapshot, YourTable)):
             self.table = message.table
         if isinstance(message, (Turn, Snapshot)):
             self.legal[message.table] = tuple(message.legal)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from protocol.messages import Tournament, Tournaments
+from protocol.messages import Tournament, Tournaments, YourTable
 from protocol.words import plural
 
 DOT = " · "  #: as ``protocol.readable`` joins a line's parts
@@ -56,7 +56,8 @@ def tournaments_lines(msg: Tournaments) -> list[str]:
     return out
 
 
-def _standing(s: dict[str, Any]) -> str:
+def standing_line(s: dict[str, Any]) -> str:
+    """One standing in words: rank, name, points, then the tiebreaks."""
     marks = [m for m in ("paused", "withdrawn") if s.get(m)]
     also = f" ({', '.join(marks)})" if marks else ""
     return (
@@ -71,7 +72,7 @@ def tournament_lines(msg: Tournament) -> list[str]:
     """The tournament's state, its standings best first, the tiebreaks, its tables."""
     head = f"tournament{_id(msg)} {msg.tournament}"
     out = [f"{head}{DOT}{_summary(msg.summary)}"]
-    out += [f"{head}{DOT}{_standing(s)}" for s in msg.standings]
+    out += [f"{head}{DOT}{standing_line(s)}" for s in msg.standings]
     if msg.standings:
         ties = "; ".join(f"{t.get('name')}: {t.get('how')}" for t in msg.tiebreaks)
         out.append(f"{head}{DOT}ranked by {ties}")
@@ -81,3 +82,27 @@ def tournament_lines(msg: Tournament) -> list[str]:
         what = "over" if t.get("over") else (f"join {table}" if table else "opening")
         out.append(f"{head}{DOT}table {table or '-'}: {players}{DOT}{what}")
     return out
+
+
+def your_table_lines(msg: YourTable) -> list[str]:
+    """Where a round seats you; the table becomes the current one, so a bare ``look``
+    (or ``join``) takes the seat held there for you and shows the table.
+
+    >>> your_table_lines(YourTable(tournament=1, round=2, table="7", seat=3))
+    ['your table for round 2 is 7 (seat 3): look (or join) sits you there and shows it']
+    """
+    when = "the final" if msg.final else f"round {msg.round}"
+    return [
+        f"your table for {when} is {msg.table} (seat {msg.seat}): look (or join) sits you"
+        " there and shows it"
+    ]
+
+
+def winner_line(tournament: int, summary: dict[str, Any]) -> str | None:
+    """The end of a tournament in words, once it has a winner (else None).
+
+    >>> winner_line(3, {"winner": "ann", "state": "over"})
+    'tournament 3 is over: ann wins the night'
+    """
+    winner = summary.get("winner")
+    return f"tournament {tournament} is over: {winner} wins the night" if winner else None

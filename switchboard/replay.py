@@ -1,5 +1,8 @@
 """Step through a finished game: `switchboard replay FILE` or `... replay HOST[:PORT] TABLE`.
 
+A tournament's record (saved by `tournament N record`) is printed instead: each round's
+tables with places and points, then the final standings and the winner.
+
 FILE is a record saved as JSON (the client's `record` command saves one; a
 server's export is the same shape). From a server, the table's record is
 fetched page by page: the full record of a finished game, or the public event
@@ -66,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from client.terminal.replay import Replay, ReplayApp, load_record
+    from client.terminal.tournament import is_tournament_record, record_lines
     from switchboard.play import parse_address, wants_ascii
 
     try:
@@ -76,6 +80,9 @@ def run(args: argparse.Namespace) -> int:
 
             host, port = parse_address(args.source)
             record = trio.run(fetch_record, host, port, args.table, args.name)
+        if is_tournament_record(record):  # a tournament's: its rounds and standings
+            print("\n".join(record_lines(record)))
+            return 0
         replay = Replay(record, seat=args.seat)
     except Exception as exc:  # a bad file, a refused request: say it plainly
         print(f"switchboard replay: {exc}", file=sys.stderr)

@@ -383,6 +383,72 @@ export interface Top extends Message {
   players?: TopPlayer[];
 }
 
+// ---------------------------------------------------------------- tournaments
+
+/** A tournament as listed (`tournaments`), and the head of one (`tournament`). */
+export interface TournamentSummary {
+  tournament: number;
+  format: "swiss" | "arena" | string;
+  ruleset: string;
+  host: string;
+  players: number;
+  /** 0 before round 1 is seated */
+  round: number;
+  /** 0 while the host left it to the players' count */
+  rounds: number;
+  state: "waiting" | "playing" | "over" | string;
+  final?: number;
+  winner?: string | null;
+  /** seconds left in the round under way (or the arena); null when none runs */
+  time_left?: number | null;
+}
+/** One line of the standings, best first. */
+export interface Standing {
+  rank: number;
+  name: string;
+  points: number;
+  /** the points exactly, as a fraction: "7/6" */
+  exact: string;
+  opponents: number;
+  firsts: number;
+  score: number;
+  games: number;
+  paused: boolean;
+  withdrawn: boolean;
+}
+export interface TournamentTable {
+  index: number;
+  table: string | null;
+  /** a bot's seat is "bot" */
+  players: string[];
+  over: boolean;
+}
+export interface Tiebreak {
+  name: string;
+  how: string;
+}
+export interface Tournaments extends Message {
+  type: "tournaments";
+  tournaments?: TournamentSummary[];
+}
+export interface TournamentMessage extends Message {
+  type: "tournament";
+  tournament: number;
+  summary: TournamentSummary;
+  standings?: Standing[];
+  tables?: TournamentTable[];
+  tiebreaks?: Tiebreak[];
+}
+/** A round is seated: our seat, held for us by name; the page sits down there itself. */
+export interface YourTable extends Message {
+  type: "your_table";
+  tournament: number;
+  round: number;
+  table: string;
+  seat: number;
+  final?: boolean;
+}
+
 /** Every message the page reads from the server. */
 export type ServerMessage =
   | Welcome
@@ -405,7 +471,10 @@ export type ServerMessage =
   | Shouted
   | People
   | Profile
-  | Top;
+  | Top
+  | Tournaments
+  | TournamentMessage
+  | YourTable;
 
 /** A request's reply: the specific answer, `ok`, or `error` (a dropped connection answers
  * every waiting request with `error disconnected`). */

@@ -57,6 +57,7 @@ class Change(Enum):
     NOTICE = "notice"  #: a notice from the server
     NAME = "name"  #: who we are
     GAP = "gap"  #: an event past one we never saw, not applied: ask for the missing ones
+    TOURNAMENT = "tournament"  #: a tournament's standings, or the table a round gives us
 
 
 def display_name(player: str | None) -> str | None:
@@ -222,6 +223,10 @@ class ClientState:
         #: who is online (``people``'s maps), the names online and the guests, as last asked
         self.people: list[Person] = []
         self.online: tuple[int, int] | None = None
+        #: each tournament's last ``tournament`` heard (a reply or the server's push)
+        self.tournaments: dict[int, m.Tournament] = {}
+        #: the table the last round seated us at (``your_table``)
+        self.your_table: m.YourTable | None = None
         #: called with each table's talk line as it arrives (the session keeps a held
         #: seat's talk between runs: the server replays events, never talk)
         self.on_talk: Callable[[str, LogLine], None] | None = None
@@ -449,6 +454,14 @@ class ClientState:
             t.add("note", {"text": line.split(DOT, 1)[-1]})
         return Change.EVENT
 
+    def _tournament(self, msg: m.Tournament | m.YourTable) -> Change:
+        """A tournament's standings (pushed as they change), or our table in its round."""
+        if isinstance(msg, m.Tournament):
+            self.tournaments[msg.tournament] = msg
+        else:
+            self.your_table = msg
+        return Change.TOURNAMENT
+
     def _notice(self, text: str) -> None:
         self.notices.append(text)
         self.notice_lines.append(LogLine("notice", {"text": text}))
@@ -473,4 +486,6 @@ _FOLDS: dict[type, Callable[[ClientState, Any], Change | None]] = {
     m.Rated: ClientState._rated,
     m.Reviewing: ClientState._reviewing,
     m.Analysis: ClientState._analysis,
+    m.Tournament: ClientState._tournament,
+    m.YourTable: ClientState._tournament,
 }

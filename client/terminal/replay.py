@@ -48,7 +48,7 @@ def load_record(path: str | Path) -> dict[str, Any]:
     """A record from a JSON file (a ``record`` reply saved by the client, or
     ``game.record()`` dumped as JSON)."""
     data = json.loads(Path(path).read_text(encoding="utf-8"))
-    if not isinstance(data, dict) or "ruleset" not in data:
+    if not isinstance(data, dict) or "ruleset" not in data:  # (a tournament's has one too)
         raise ValueError(f"{path}: not a game record (no 'ruleset')")
     return data
 

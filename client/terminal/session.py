@@ -30,7 +30,7 @@ from client.terminal import players
 from client.terminal.app import ClientApp
 from client.terminal.moves import blunder_penalty, draw_alias, spelled_out, square_problem
 from client.terminal.review import Reviewer
-from client.terminal.tournaments import tournament_page
+from client.terminal.tournament import Desk
 from protocol import fields
 from protocol import messages as m
 from protocol.commands import CommandError, as_listed, parse_command
@@ -76,6 +76,15 @@ class Session:
         self._analysing: threading.Event | None = None
         #: the shared review: the board at the step led or followed (``review``, ``follow``)
         self.reviewer = Reviewer(conn.state, self._quiet, ui.say, ui.changed, lambda: ui.ascii_only)
+        #: the tournaments heard of; a round's table is sat at by itself
+        self.desk = Desk(
+            lambda title, lines: ui.show_lines(title, lines, "class:ok"),
+            ui.pages.show_lines,
+            lambda: ui.pages.title,
+            self.sit_told,
+            lambda text: ui.say(text, "class:ok"),
+            self.save_record,
+        )
 
     async def run(self, lines: trio.MemoryReceiveChannel[str]) -> None:
         """Until the lines end (the UI quit) or the connection is gone for good."""
@@ -164,11 +173,29 @@ class Session:
             elif isinstance(msg, m.Reviewing) and self._nursery is not None:
                 if self.reviewer.follows(msg):
                     self._nursery.start_soon(self.reviewer.draw, msg.table, msg.step, msg.game)
+            elif isinstance(msg, m.Tournament):
+                self.desk.pushed(msg)
+            elif isinstance(msg, m.YourTable) and self._nursery is not None:
+                self._nursery.start_soon(self.desk.told, msg)
             elif isinstance(msg, m.AnalysisProgress):
                 self.ui.say(f"analysing table {msg.table}: {msg.done}/{msg.total} decisions")
             self.ui.ring_on_turn()
             self.ui.changed()
         self.ui.say("the connection is closed", "class:error")
+
+    async def sit_told(self, table: str) -> None:
+        """Sit at the table a tournament's round gives us (the seat is held for our name)
+        and show it, as typing ``join TABLE`` would."""
+        self._arriving.add(table)
+        reply = await self._quiet(m.Join(table=table))
+        if isinstance(reply, m.Seated):
+            self.ui.pages.close()
+            self.ui.show_table(table)
+        else:
+            self._arriving.discard(table)
+            why = getattr(reply, "text", "") or "the connection is gone"
+            self.ui.say(f"could not sit at table {table}: {why}", "class:error")
+        self.ui.changed()
 
     def _show_notice(self, msg: m.Notice) -> None:
         """A notice on the reply line at a table, unless it is that table's own: its log has
@@ -384,8 +411,8 @@ class Session:
             self.ui.say(f"{reply.name} has {plural(reply.balance, 'chip')}", "class:ok")
         elif isinstance(reply, (m.Profile, m.History, m.Top, m.People)):
             self.ui.show_lines(players.title(reply), players.describe(reply), "class:ok")
-        elif isinstance(reply, (m.Tournaments, m.Tournament)):
-            self.ui.show_lines(*tournament_page(reply), "class:ok")
+        elif isinstance(reply, (m.Tournament, m.Tournaments)):
+            self.desk.reply(reply)
         elif isinstance(reply, m.Named):
             self.ui.say(f"you are {reply.name}", "class:ok")
         elif isinstance(reply, m.HelpText):

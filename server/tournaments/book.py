@@ -74,6 +74,7 @@ class RoundTable:
     table: int | None = None
     result: GameResult | None = None
     outcome: str | None = None
+    game: int | None = None  #: the table's game that was scored (logs before it: None)
 
 
 @dataclass(slots=True)
@@ -150,6 +151,7 @@ class Book:
                     data["round"], at.seats, tuple(data["places"]), tuple(data["scores"])
                 )
                 at.outcome = data.get("outcome")
+                at.game = data.get("game")
             case "ended":
                 self.ended = str(data.get("reason", "over"))
             case _:

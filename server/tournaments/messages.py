@@ -31,10 +31,14 @@ def standing_map(s: Standing, book: Book) -> dict[str, Any]:
 
 
 def tournament_message(
-    book: Book, req: int | None = None, time_left: float | None = None
+    book: Book,
+    req: int | None = None,
+    time_left: float | None = None,
+    record: dict[str, Any] | None = None,
 ) -> m.Message:
     """The ``tournament`` reply: summary (with the round's, or the arena's, seconds left),
-    standings, the round's tables (an arena's: every table running), tiebreaks."""
+    standings, the round's tables (an arena's: every table running), tiebreaks, and
+    (asked for) the whole ``record``."""
     shown = book.running_tables() if book.format == ARENA else book.current_tables()
     tables = [
         {
@@ -53,5 +57,19 @@ def tournament_message(
         standings=tuple(standing_map(s, book) for s in book.standings()),
         tables=tuple(tables),
         tiebreaks=tuple({"name": name, "how": how} for name, how in TIEBREAKS),
+        record=record or {},
         id=req,
     )
+
+
+def your_tables(book: Book) -> list[tuple[str, m.YourTable]]:
+    """Each person seated in the round under way, and the ``your_table`` that tells him
+    where (tables not opened yet are left out: they are told once open)."""
+    final = book.final_round is not None and book.round == book.final_round
+    return [
+        (name, m.YourTable(tournament=book.number, round=book.round, table=str(at.table),
+                           seat=seat, final=final))
+        for at in book.current_tables()
+        for seat, name in enumerate(at.seats)
+        if name is not None and at.table is not None
+    ]  # fmt: skip

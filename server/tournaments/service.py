@@ -58,7 +58,8 @@ from server.tournaments.book import (
     BookError,
     seated_entry,
 )
-from server.tournaments.messages import tournament_message
+from server.tournaments.messages import tournament_message, your_tables
+from server.tournaments.record import tournament_record
 
 log = logging.getLogger("switchboard.tournaments")
 
@@ -371,6 +372,8 @@ class Tournaments:
             await self.store.commit(TournamentLogged(book.number, book.entries, kind, data), *also)
             book.apply(kind, data)
         self._changed(book.number)
+        if kind in ("entered", "withdrew", "paused", "back"):  # (the rest push themselves)
+            self.push(book)
 
     def time_left(self, number: int) -> float | None:
         """Seconds left in the round under way (an arena: in the arena); None: none runs."""
@@ -384,9 +387,11 @@ class Tournaments:
             return None
         return max(0.0, deadline - trio.current_time())
 
-    def message(self, book: Book, req: int | None = None) -> m.Message:
-        """The ``tournament`` message for ``book`` as it stands now."""
-        return tournament_message(book, req, self.time_left(book.number))
+    def message(self, book: Book, req: int | None = None, record: bool = False) -> m.Message:
+        """The ``tournament`` message for ``book`` as it stands now (``record``: with the
+        tournament's whole record)."""
+        whole = tournament_record(book) if record else None
+        return tournament_message(book, req, self.time_left(book.number), whole)
 
     def ending(self, number: int) -> bool:
         """Whether the host is ending tournament ``number`` early."""
@@ -426,6 +431,7 @@ class Tournaments:
                     "places": list(end.places),
                     "scores": list(end.scores),
                     "outcome": end.outcome,
+                    "game": end.game,
                 }
                 seq = book.entries + sum(1 for b, _ in planned if b is book)
                 txn.writes.append(TournamentLogged(book.number, seq, "played", data))
@@ -548,15 +554,8 @@ class Tournaments:
                 )
                 book.apply("opened", opened[0])
                 self._tables[table.id] = book.number
-        for at in book.current_tables():
-            for seat, name in enumerate(at.seats):
-                if name is not None and at.table is not None:
-                    when = "" if book.format == ARENA else f" for round {book.round}"
-                    text = (
-                        f"your table{when} of tournament {book.number} is {at.table}"
-                        f" (seat {seat}): join {at.table}"
-                    )
-                    self.tell(name, wire.notice(text, table=at.table))
+        for name, told in your_tables(book):
+            self.tell(name, told)
         await trio.sleep(self.countdown_seconds)
         for at in book.current_tables():
             waiting = None if at.table is None else self.lobby.get(at.table)
@@ -568,6 +567,7 @@ class Tournaments:
         end (or at once, a grace later); when the host ends the tournament, at once."""
         number = book.number
         self._deadlines[number] = trio.current_time() + book.minutes * 60
+        self.push(book)  # the round's clock runs: everyone is told its time left
         with trio.move_on_at(self._deadlines[number]):
             await self._until_round_over(book)
         if book.round_over():

@@ -55,7 +55,8 @@ async def get_tournament(session: ClientSession, msg: m.GetTournament) -> None:
     if (service := _service(session, msg.id)) is None:
         return
     try:
-        session.deliver(service.message(_mine(service, session, msg.tournament), msg.id))
+        book = _mine(service, session, msg.tournament)
+        session.deliver(service.message(book, msg.id, record=msg.record))
     except BookError as exc:
         session.deliver(wire.error(msg.id, exc.code, str(exc)))
 
@@ -80,6 +81,8 @@ async def create_tournament(session: ClientSession, msg: m.CreateTournament) -> 
             by_strength=msg.by_strength,
             forbidden=[(a, b) for a, b in pairs],
             final=msg.final,
+            max_bots=msg.bots,
+            options=dict(msg.options),
         )
     except BookError as exc:
         session.deliver(wire.error(msg.id, exc.code, str(exc)))

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from protocol import fields as f
 from protocol import messages as m
+from protocol.commands import HOST_SETTINGS
 
 WORD_ALPHABET = st.characters(
     blacklist_categories=("Cs", "Cc", "Zs", "Zl", "Zp"), blacklist_characters="=\x85"
@@ -139,6 +140,8 @@ TEXT_OVERRIDES: dict[tuple[type[m.Message], str], st.SearchStrategy[Any]] = {
     (m.SetOptions, "options"): st.dictionaries(option_keys, payload_values, min_size=1, max_size=4),
     # a tournament's format is one of two words; the pairs kept apart are two plain names
     (m.CreateTournament, "format"): st.sampled_from(["swiss", "arena"]),
+    # a table option named as one of the tournament's own settings would be read as that
+    (m.CreateTournament, "options"): options.filter(lambda d: not set(d) & HOST_SETTINGS),
     (m.CreateTournament, "apart"): st.lists(
         st.tuples(plain_names, plain_names).map(" ".join), max_size=3
     ).map(tuple),

@@ -15,9 +15,9 @@ STANDING = {"rank": 1, "name": "bob", "points": 1.667, "exact": "5/3", "opponent
 def test_the_sentences_of_a_tournament() -> None:
     codec = ServerTextCodec()
     listed = codec.encode(m.Tournaments(tournaments=(SUMMARY,), id=4)).decode()
-    assert listed == (
+    assert listed == (  # over 80 columns: broken between words, the rest indented
         "tournaments #4 2 · kilodney, swiss, playing · round 2 of 3 · 6 players · host\n"
-        "  ann · enter 2 to play\n"  # text mode wraps at 80 columns, between words
+        "  ann · enter 2 to play\n"
     )
     shown = m.Tournament(
         tournament=2,
@@ -26,7 +26,7 @@ def test_the_sentences_of_a_tournament() -> None:
         tables=({"index": 0, "table": "9", "players": ["bob", "cy", "bot"], "over": False},),
         tiebreaks=({"name": "points", "how": "the share of each table beaten"},),
     )
-    lines = codec.encode(shown).decode().splitlines()
+    lines = [line for line in codec.encode(shown).decode().splitlines() if line[0] != " "]
     assert lines[1] == "tournament 2 · 1. bob 5/3 points · opponents 0.9 · firsts 1 · score 40"
     assert lines[2].startswith("tournament 2 · 2. cy (paused) 5/3 points")
     assert lines[3] == "tournament 2 · ranked by points: the share of each table beaten"
@@ -51,3 +51,27 @@ def test_one_point_is_a_point() -> None:
     one = m.Tournament(tournament=2, summary=SUMMARY, standings=({**STANDING, "exact": "1"},))
     lines = ServerTextCodec().encode(one).decode().splitlines()
     assert lines[1].startswith("tournament 2 · 1. bob 1 point · "), lines[1]
+
+
+def test_your_table_is_a_sentence_and_the_current_table() -> None:
+    """Told his table, a person reads where he sits; bare table commands then mean it."""
+    codec = ServerTextCodec()
+    told = m.YourTable(tournament=2, round=3, table="7", seat=1)
+    assert codec.encode(told).decode() == (
+        "your table for round 3 is 7 (seat 1): look (or join) sits you there and shows it\n"
+    )
+    assert codec.table == "7"
+    final = m.YourTable(tournament=2, round=4, table="8", seat=0, final=True)
+    assert codec.encode(final).decode().startswith("your table for the final is 8 (seat 0)")
+    assert parse_line(format_line(final)) == final
+
+
+def test_a_record_asked_for_is_one_json_line_whole() -> None:
+    """``tournament 2 record`` at ``nc``: the record is not broken into sentences (nor at
+    80 columns), so the line can be saved as it is."""
+    codec = ServerTextCodec()
+    record = {"kind": "tournament", "ended": "all rounds played", "rounds": [], "note": "x" * 90}
+    shown = m.Tournament(tournament=2, summary=SUMMARY, record=record, id=5)
+    (line,) = codec.encode(shown).decode().splitlines()
+    assert line.startswith("tournament #5 2 {") and '"ended":"all rounds played"' in line
+    assert parse_line(line) == shown

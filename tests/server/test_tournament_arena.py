@@ -7,7 +7,6 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import random
-import re
 
 import trio
 from e2e_client import TEST_CONFIG, Client
@@ -18,7 +17,6 @@ from server.store.base import MemoryStore
 from server.tournaments.book import OVER
 
 CONFIG = dataclasses.replace(TEST_CONFIG, tournament_countdown_seconds=0.0)
-TABLE = re.compile(r"your table of tournament 1 is (\d+) \(seat")
 
 
 async def attend(client: Client, seed: int) -> int:
@@ -29,8 +27,9 @@ async def attend(client: Client, seed: int) -> int:
         msg = await client.next(timeout=60)
         if isinstance(msg, m.Notice) and msg.text.startswith("tournament 1 is over"):
             return games
-        if isinstance(msg, m.Notice) and (found := TABLE.search(msg.text)):
-            table = found.group(1)
+        if isinstance(msg, m.YourTable):  # told in a typed message, acted on unparsed
+            assert msg.tournament == 1
+            table = msg.table
             seated = await client.request(m.Join(table=table))
             assert isinstance(seated, m.Seated), seated
             await client.play(table, rng)

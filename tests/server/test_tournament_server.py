@@ -7,7 +7,6 @@ from __future__ import annotations
 import dataclasses
 import logging
 import random
-import re
 from fractions import Fraction
 
 import pytest
@@ -22,7 +21,6 @@ from server.store.base import MemoryStore
 from server.tournaments.book import OVER
 
 CONFIG = dataclasses.replace(TEST_CONFIG, tournament_countdown_seconds=0.0)
-TABLE = re.compile(r"your table for round (\d+) of tournament (\d+) is (\d+)")
 
 
 async def attend(client: Client, rounds: int, seed: int) -> list[int]:
@@ -33,8 +31,8 @@ async def attend(client: Client, rounds: int, seed: int) -> list[int]:
         msg = await client.next(timeout=60)
         if isinstance(msg, m.Notice) and "is over" in msg.text:
             return played
-        if isinstance(msg, m.Notice) and (found := TABLE.search(msg.text)):
-            table = found.group(3)
+        if isinstance(msg, m.YourTable):  # told in a typed message, acted on unparsed
+            table = msg.table
             seated = await client.request(m.Join(table=table))
             assert isinstance(seated, m.Seated), seated
             over = await client.play(table, rng)

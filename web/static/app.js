@@ -14,6 +14,7 @@ import { inviteBody, inviteTable } from "./invite.js";
 import { loadSettings, settingsPanel } from "./settings.js";
 import { newSecret, store } from "./store.js";
 import { boardOf, renderTable } from "./table.js";
+import { TournamentDesk, renderTournament, renderTournamentCards } from "./tournament.js";
 
 /** @typedef {import("../types").ServerMessage} ServerMessage */
 /** @typedef {import("../types").Reply} Reply */
@@ -43,6 +44,8 @@ const NAME_RULE = /^[\p{L}\p{N}][\p{L}\p{N}_.-]{0,23}$/u;
 export class App {
   constructor() {
     this.state = new ClientState();
+    /** the tournaments heard of, and the table a round gives us (tournament.js) */
+    this.tour = new TournamentDesk(this);
     /** @type {Screen} */
     this.ui = {
       screen: "none",
@@ -166,6 +169,7 @@ export class App {
   /** The table list and who is online, as the terminal client's lobby asks them together. */
   async refreshLobby() {
     this.conn.request({ type: "who" });
+    this.tour.refresh();
     await this.conn.request({ type: "list_tables" });
   }
 
@@ -181,6 +185,7 @@ export class App {
   /** @param {ServerMessage} msg */
   onMessage(msg) {
     const changed = this.state.handle(msg);
+    this.tour.handle(msg);
     const t = "table" in msg && msg.table !== undefined && msg.table !== null ? this.state.tables.get(String(msg.table)) : undefined;
     if (changed === "gap" && t) {
       if (t.token) this.conn.request({ type: "resume", table: t.table, token: t.token, last_seq: t.seq });
@@ -543,7 +548,7 @@ export class App {
   /** @param {string} screen */
   show(screen) {
     this.ui.screen = screen;
-    for (const id of ["name-screen", "lobby", "table"]) $(`#${id}`).hidden = true;
+    for (const id of ["name-screen", "lobby", "table", "tournament"]) $(`#${id}`).hidden = true;
     $(`#${screen === "name" ? "name-screen" : screen}`).hidden = false;
     if (screen === "name") setTimeout(() => $("#name-input").focus(), 0);
     this.render();
@@ -554,7 +559,10 @@ export class App {
     this.drawing = true;
     requestAnimationFrame(() => {
       this.drawing = false;
-      if (this.ui.screen === "lobby") keepFocus($("#lobby"), () => renderLobby(this, $("#lobby")));
+      if (this.ui.screen === "lobby") {
+        keepFocus($("#lobby"), () => renderLobby(this, $("#lobby")));
+        renderTournamentCards(this, $("#lobby"));
+      } else if (this.ui.screen === "tournament") renderTournament(this, $("#tournament"));
       else if (this.ui.screen === "table") {
         const t = this.table();
         if (t) keepFocus($("#table-main"), () => renderTable(this, t));
@@ -581,6 +589,7 @@ export class App {
 
   /** The turn clock, counting down; red with a line in the log at 10 s on our turn. */
   tick() {
+    this.tour.tick();
     const t = this.table();
     const clock = $("#clock");
     const left = t && t.state === "playing" ? clockLeft(t) : null;
