@@ -6,9 +6,10 @@ Run: ``python bench/arena.py [--games 2000] [--jobs 2] [--only abbott:2,switch:4
 Each table is ``switchboard arena RULESET SEARCH heuristic random`` at the usual table
 size (the command is printed above it), so any one can be re-run on its own. The
 reference beside each strategy is the even share (1/seats): a strategy no better than
-chance wins that often. Every seat rotates over the same deals (see ``client/bots/arena.py``),
-and under each table every pair of strategies is compared deal by deal. ``--head-to-head``
-leaves random out: search and heuristic then hold half the seats each, the direct test of
+chance wins that often. Every seat rotates over the same deals (see
+``engine/tournament/rotation.py``), and under each table every pair of strategies is
+compared deal by deal. ``--head-to-head`` leaves random out: search and heuristic then
+hold half the seats each, the direct test of
 whether search is the better; each such table ends with its row (the paired
 difference, search's time a move) beside the target (the difference above 0 with 95%
 confidence, at most a second a move at the 99th percentile of CPU time). ``--save``

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 #: Formatted text as prompt_toolkit takes it: (style, text) pairs. Plain tuples here, so
 #: the server's text mode can share the words without a terminal library.
@@ -103,6 +104,11 @@ def card_fragments(card: str, ascii_only: bool = False, extra: str = "") -> Styl
     return [(style, card_text(card, ascii_only))]
 
 
+@lru_cache(maxsize=256)  # a deck's cards, each drawn in every sentence that names it
+def _fragment(card: str, ascii_only: bool) -> tuple[str, str]:
+    return card_style(card), card_text(card, ascii_only)
+
+
 def cards_fragments(
     cards: Iterable[str],
     ascii_only: bool = False,
@@ -116,6 +122,12 @@ def cards_fragments(
     """
     pending = list(highlight)
     out: StyleAndTextTuples = []
+    if not pending:  # the usual case (every sentence of a log): no highlight to look for
+        for card in cards:
+            if out:
+                out.append(("", sep))
+            out.append(_fragment(card, ascii_only))
+        return out
     for i, card in enumerate(cards):
         if i:
             out.append(("", sep))

@@ -28,6 +28,7 @@ import functools
 import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
+from operator import itemgetter
 from typing import Any
 
 from engine.shedding.state import PendingKind
@@ -37,6 +38,7 @@ from protocol.words import plural
 
 Names = Sequence[str | None]
 Line = StyleAndTextTuples
+_text_of = itemgetter(1)  #: a fragment's text, without its style
 
 
 #: The prefix of a server bot's entry in a table's ``players``: ``bot:STRATEGY``.
@@ -103,8 +105,10 @@ def seat_listing(player: str | None, seat: int) -> str | None:
 
 
 def _name(names: Names, seat: Any) -> str:
-    if isinstance(seat, int) and 0 <= seat < len(names) and names[seat]:
-        return str(names[seat])
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        name = names[seat]
+        if name:
+            return str(name)
     return f"seat {seat}"
 
 
@@ -124,6 +128,8 @@ def _ordinal(n: Any) -> str:
 
 class _Say:
     """What one event's sentence is built from: the names, the ASCII switch, the event."""
+
+    __slots__ = ("ascii_only", "ev", "names", "who")
 
     def __init__(self, ev: Mapping[str, Any], names: Names, ascii_only: bool) -> None:
         self.ev, self.names, self.ascii_only = ev, names, ascii_only
@@ -336,7 +342,7 @@ def describe_event(ev: Mapping[str, Any], names: Names, ascii_only: bool = False
 
 def describe_text(ev: Mapping[str, Any], names: Names, ascii_only: bool = False) -> str:
     """``describe_event`` as plain text: the sentence a text-mode line carries."""
-    return "".join([text for _style, text in describe_event(ev, names, ascii_only)])
+    return "".join(map(_text_of, describe_event(ev, names, ascii_only)))
 
 
 def pending_text(pending: PendingView) -> str:

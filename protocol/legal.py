@@ -55,30 +55,48 @@ _VERBS = {"play": "play", "move": "move", "suit": "suit", "ally": "ally", "last"
 
 def group_of(action: str) -> str:
     """Which group an action belongs to, by its verb."""
-    verb = action.split(" ", 1)[0].lower()
-    return _VERBS.get(verb, "other")
+    verb = action.partition(" ")[0]
+    return _VERBS.get(verb) or _VERBS.get(verb.lower(), "other")
 
 
 def choices(legal: Sequence[str]) -> Choices:
     """``(heading, [(action, label), ...])`` per non-empty group, in ``GROUPS`` order:
     every legal action exactly once, its label what is typed after the heading's verb
-    (``7H 7D`` under "You may play")."""
+    (``7H 7D`` under "You may play"). Made for every turn that offers moves, so the
+    usual case, every action of one group (a hand's plays), is grouped in one pass."""
     if not legal:
         return ()
-    by_group: dict[str, list[str]] = {}
+    verbs = _VERBS  # group_of's lookup, inlined: this runs for every turn that offers moves
+    groups = []
     for action in legal:
-        by_group.setdefault(group_of(action), []).append(action)
+        verb = action.partition(" ")[0]
+        groups.append(verbs.get(verb) or verbs.get(verb.lower(), "other"))
+    first = groups[0]
+    if groups.count(first) == len(groups):
+        return (_labelled(first, legal, alone=True),)
+    by_group: dict[str, list[str]] = {}
+    for group, action in zip(groups, legal, strict=True):
+        by_group.setdefault(group, []).append(action)
     out: list[tuple[str, tuple[tuple[str, str], ...]]] = []
-    for group, heading, strip in GROUPS:
+    for group, _heading, _strip in GROUPS:
         items = by_group.get(group)
-        if not items:
-            continue
-        if group == "other" and not out:
-            heading = OTHER_FIRST
-        cut = len(strip)
-        labelled = tuple([(a, a[cut:] if cut and a.startswith(strip) else a) for a in items])
-        out.append((heading, labelled))
+        if items:
+            out.append(_labelled(group, items, alone=not out))
     return tuple(out)
+
+
+_GROUP = {group: (heading, strip) for group, heading, strip in GROUPS}
+
+
+def _labelled(
+    group: str, items: Sequence[str], *, alone: bool
+) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """One group's heading and its ``(action, label)`` pairs; ``alone``: no group before it."""
+    heading, strip = _GROUP[group]
+    if group == "other" and alone:
+        heading = OTHER_FIRST
+    cut = len(strip)
+    return heading, tuple([(a, a[cut:] if cut and a.startswith(strip) else a) for a in items])
 
 
 def _plays(legal: Sequence[str]) -> list[str]:

@@ -6,11 +6,13 @@ Why this design:
   dealt last) and so does the deal, so each deal is played ``seats`` times,
   the line-up rotated one seat each time (duplicate bridge's idea: luck of the
   deal cancels out), and successive deals walk through every distinct seating
-  of the line-up. A game's seed fixes every shuffle of every hand, so the
-  rotated replays of a deal really are the same cards.
+  of the line-up (``engine.tournament.rotation``, pure and shared). A game's
+  seed fixes every shuffle of every hand, so the rotated replays of a deal
+  really are the same cards.
 - **Win rate per seat played.** A strategy may hold several seats of one game
   (three strategies at a four-seat table); each seat it held is one trial and
-  a win is that seat finishing alone on top (a shared top counts as a share).
+  a win is that seat finishing alone on top (a shared top counts as a share,
+  ``engine.tournament.first_shares``).
   The 95% interval is Wilson's score interval, which stays inside [0, 1] and
   behaves at small counts where the normal approximation does not.
 - **A rating that uses the whole finishing order.** openskill's Plackett-Luce
@@ -44,7 +46,7 @@ import multiprocessing
 import random
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -55,6 +57,11 @@ from engine.places import outcome_places
 from engine.places import places_for as places_for  # for the arena's callers
 from engine.places import places_from_scores as places_from_scores
 from engine.strategies import Strategy, get_strategy
+from engine.tournament import first_shares
+from engine.tournament.rotation import distinct_arrangements as distinct_arrangements
+from engine.tournament.rotation import lineup_for as lineup_for
+from engine.tournament.rotation import schedule as schedule
+from engine.tournament.rotation import seatings as seatings
 
 #: A game that has not ended after this many actions is stopped and counted as a draw.
 MAX_ACTIONS = 20_000
@@ -170,75 +177,6 @@ def quantile(values: Sequence[float], q: float) -> float:
     ordered = sorted(values)
     rank = max(1, math.ceil(q * len(ordered)))
     return ordered[rank - 1]
-
-
-def lineup_for(entrants: Sequence[str], seats: int) -> list[str]:
-    """The multiset of strategies at a table: the entrants cycled to fill the seats.
-
-    >>> lineup_for(["a", "b", "c"], 4)
-    ['a', 'b', 'c', 'a']
-    """
-    return [entrants[i % len(entrants)] for i in range(seats)]
-
-
-def distinct_arrangements(items: Sequence[str], limit: int = 5000) -> list[list[str]]:
-    """Every distinct ordering of ``items`` (a multiset) in a fixed order,
-    or just its rotations when there would be more than ``limit``.
-
-    >>> distinct_arrangements(["a", "a", "b"])
-    [['a', 'a', 'b'], ['a', 'b', 'a'], ['b', 'a', 'a']]
-    """
-    counts: dict[str, int] = {}
-    for item in items:
-        counts[item] = counts.get(item, 0) + 1
-    total = math.factorial(len(items))
-    for c in counts.values():
-        total //= math.factorial(c)
-    if total > limit:
-        return [list(items[i:]) + list(items[:i]) for i in range(len(items))]
-    keys = sorted(counts)
-    out: list[list[str]] = []
-
-    def walk(prefix: list[str]) -> None:
-        if len(prefix) == len(items):
-            out.append(list(prefix))
-            return
-        for k in keys:
-            if counts[k]:
-                counts[k] -= 1
-                prefix.append(k)
-                walk(prefix)
-                prefix.pop()
-                counts[k] += 1
-
-    walk([])
-    return out
-
-
-def seatings(entrants: Sequence[str], seats: int) -> list[list[str]]:
-    """The line-ups deals walk through: the distinct seatings of the entrants
-    cycled to fill the table, or, with more entrants than seats, every group of
-    ``seats`` of them in turn (a round robin).
-
-    >>> seatings(["a", "b", "c"], 2)
-    [['a', 'b'], ['b', 'a'], ['a', 'c'], ['c', 'a'], ['b', 'c'], ['c', 'b']]
-    """
-    if len(entrants) <= seats:
-        return distinct_arrangements(lineup_for(entrants, seats))
-    out: list[list[str]] = []
-    for group in combinations(entrants, seats):
-        out += [[group[(s + k) % seats] for s in range(seats)] for k in range(seats)]
-    return out
-
-
-def schedule(entrants: Sequence[str], seats: int, games: int) -> Iterator[tuple[int, list[str]]]:
-    """``(deal, lineup by seat)`` for each game: each deal is played once per
-    rotation of its seating, and deals walk through the seatings."""
-    arrangements = seatings(entrants, seats)
-    for i in range(games):
-        deal, turn = divmod(i, seats)
-        base = arrangements[deal % len(arrangements)]
-        yield deal, [base[(s + turn) % seats] for s in range(seats)]
 
 
 def play_game(
@@ -478,11 +416,10 @@ class Book:
         if places is None:
             self.unfinished += 1
             return
-        for s, label in enumerate(labels):
-            if places[s] == 0:
-                share = 1 / list(places).count(0)
-                self.standings[label].wins += share
-                tally[label][0] += share
+        for label, share in zip(labels, first_shares(places), strict=True):
+            if share:
+                self.standings[label].wins += float(share)
+                tally[label][0] += float(share)
         teams = self.model.rate([[self.ratings[x]] for x in labels], ranks=list(places))
         shift: dict[str, float] = defaultdict(float)
         sigma: dict[str, float] = {}

@@ -9,7 +9,8 @@ from the same games. The server's tournament subsystem and the in-process arena 
 - ``scoring``: a game's points, ``(k - place) / (k - 1)``, and the standings' tiebreaks;
 - ``swiss``: seating a Swiss round (ratings first, then points and fewer repeat meetings),
   and block seating, the reference it is measured against;
-- ``arena``: the table arena's seating of whoever is free.
+- ``arena``: the table arena's seating of whoever is free;
+- ``rotation``: every line-up of a deal plays it once per seat (the strategies' arena).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from engine.tournament.scoring import (
     TIEBREAKS,
     GameResult,
     Standing,
+    first_shares,
     game_points,
     points_table,
     round_averages,
@@ -32,6 +34,7 @@ __all__ = [
     "SeatRule",
     "SeatingError",
     "Standing",
+    "first_shares",
     "game_points",
     "plan_tables",
     "points_table",

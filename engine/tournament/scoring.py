@@ -41,6 +41,18 @@ def game_points(places: Sequence[int]) -> tuple[Fraction, ...]:
     return tuple(points)
 
 
+def first_shares(places: Sequence[int]) -> tuple[Fraction, ...]:
+    """Each seat's share of the game's win: 1 alone on top, ``1/n`` on a top shared by
+    ``n`` seats, else 0. The win a seat's record counts (a strategy's win rate in the
+    arena); the standings' ``firsts`` count a shared first whole instead.
+
+    >>> [str(p) for p in first_shares([0, 1, 0, 3])]
+    ['1/2', '0', '1/2', '0']
+    """
+    tops = sum(1 for place in places if place == 0)
+    return tuple(Fraction(1, tops) if place == 0 else Fraction(0) for place in places)
+
+
 @dataclass(frozen=True, slots=True)
 class GameResult:
     """One finished game of a round: who sat where (``None`` for a bot), places and scores.

@@ -129,3 +129,25 @@ def test_forbidden_pair_that_cannot_be_parted_is_an_error() -> None:
             round_number=2,
             options=Options.forbidding([("a", "b")]),
         )
+
+
+def test_rotation_seats_every_entrant_at_every_seat_of_a_round_robin() -> None:
+    from collections import Counter
+
+    from engine.tournament.rotation import schedule, seatings
+
+    entrants = ["a", "b", "c", "d", "e"]
+    plan = list(schedule(entrants, 3, 3 * len(seatings(entrants, 3))))
+    per_seat = Counter((seat, name) for _, lineup in plan for seat, name in enumerate(lineup))
+    assert len(set(per_seat.values())) == 1 and len(per_seat) == 3 * len(entrants)
+    assert all(len(set(lineup)) == 3 for _, lineup in plan)  # a group, never a repeat
+
+
+def test_first_shares_split_a_shared_top_and_sum_to_one_win() -> None:
+    from fractions import Fraction
+
+    from engine.tournament import first_shares
+
+    assert first_shares([1, 0, 2]) == (0, 1, 0)
+    assert sum(first_shares([0, 0, 0, 3])) == 1
+    assert first_shares([0, 0, 0, 3])[0] == Fraction(1, 3)

@@ -237,3 +237,17 @@ async def test_a_table_lists_its_options_in_words() -> None:
         assert len(said) == 4 and not any("=" in s for s in said)
         assert tables[plain.table]["options_text"] == []
         await ann.aclose()
+
+
+def test_choices_group_alike_in_one_group_or_many() -> None:
+    """One group (the usual turn) and mixed groups are worded alike: a verb's case does
+    not split a group, and the groups keep their order whatever the actions' order."""
+    assert choices(["play 2H", "PLAY 3S"]) == (
+        ("You may play", (("play 2H", "2H"), ("PLAY 3S", "PLAY 3S"))),
+    )
+    assert choices(["draw", "Suit hearts", "play 2H"]) == (
+        ("You may play", (("play 2H", "2H"),)),
+        ("Name a suit", (("Suit hearts", "Suit hearts"),)),
+        ("or", (("draw", "draw"),)),
+    )
+    assert choices(["pass"]) == (("You may", (("pass", "pass"),)),)
