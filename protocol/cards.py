@@ -104,9 +104,10 @@ def card_fragments(card: str, ascii_only: bool = False, extra: str = "") -> Styl
     return [(style, card_text(card, ascii_only))]
 
 
-@lru_cache(maxsize=256)  # a deck's cards, each drawn in every sentence that names it
-def _fragment(card: str, ascii_only: bool) -> tuple[str, str]:
-    return card_style(card), card_text(card, ascii_only)
+@lru_cache(maxsize=512)  # a deck's cards, each drawn in every sentence that names it
+def _fragment(card: str, ascii_only: bool, reading: bool = False) -> tuple[str, str]:
+    text = card_reading(card) if reading and not ascii_only else card_text(card, ascii_only)
+    return card_style(card), text
 
 
 def cards_fragments(
@@ -115,8 +116,10 @@ def cards_fragments(
     sep: str = " ",
     highlight: Iterable[str] = (),
     highlight_style: str = "class:best",
+    reading: bool = False,
 ) -> StyleAndTextTuples:
     """Cards separated by ``sep``; those in ``highlight`` also get ``highlight_style``.
+    ``reading``: tens as ``10♥`` (a sentence), not a board's two cells (``T♥``).
 
     ``highlight`` is a multiset: two equal cards highlight only as many as it lists.
     """
@@ -126,7 +129,7 @@ def cards_fragments(
         for card in cards:
             if out:
                 out.append(("", sep))
-            out.append(_fragment(card, ascii_only))
+            out.append(_fragment(card, ascii_only, reading))
         return out
     for i, card in enumerate(cards):
         if i:

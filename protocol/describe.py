@@ -33,7 +33,7 @@ from typing import Any
 
 from engine.shedding.state import PendingKind
 from engine.shedding.vocabulary import PendingView
-from protocol.cards import SUIT_NAMES, StyleAndTextTuples, card_text, cards_fragments
+from protocol.cards import SUIT_NAMES, StyleAndTextTuples, card_reading, cards_fragments
 from protocol.words import plural
 
 Names = Sequence[str | None]
@@ -116,7 +116,7 @@ def _cards(ev: Mapping[str, Any], ascii_only: bool) -> Line:
     cards = ev.get("cards")
     if cards is None and ev.get("card"):
         cards = [ev["card"]]
-    return cards_fragments(list(cards or []), ascii_only)
+    return cards_fragments(list(cards or []), ascii_only, reading=True)  # a sentence: 10♥
 
 
 def _ordinal(n: Any) -> str:
@@ -270,7 +270,7 @@ def _blunder(s: _Say) -> Line:
     if ev.get("why"):
         why = str(ev["why"])
         if not s.ascii_only:  # the engine's reason names cards as they are typed (9D)
-            why = _CARD_CODE.sub(lambda c: card_text(c.group(0)), why)
+            why = _CARD_CODE.sub(lambda c: card_reading(c.group(0)), why)
         out.append(("class:dim", f" ({why})"))
     return out
 

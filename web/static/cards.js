@@ -61,8 +61,9 @@ export function byRankDesc(cards) {
 }
 
 const CARD_WORD = /^(?:[2-9TJQKA][CDHS]|JK)$/;
-/** A card as the server's words write it: `K♣`, `T♥`, `JK` (a word of its own). */
-const CARD_IN_TEXT = /(?<![\p{L}\p{N}])([2-9TJQKA][♣♦♥♠]|JK)(?![\p{L}\p{N}])/u;
+/** A card as the server's words write it: `K♣`, `10♥` (a board's `T♥` too), `JK` (a word
+ * of its own). */
+const CARD_IN_TEXT = /(?<![\p{L}\p{N}])((?:10|[2-9TJQKA])[♣♦♥♠]|JK)(?![\p{L}\p{N}])/u;
 /** @type {Record<string, string>} */
 const SUIT_OF_GLYPH = { "♣": "C", "♦": "D", "♥": "H", "♠": "S" };
 
@@ -79,7 +80,8 @@ export function splitCards(text) {
   parts.forEach((part, i) => {
     if (i % 2 === 0) {
       if (part) out.push(part);
-    } else out.push({ card: part === "JK" ? "JK" : part[0] + SUIT_OF_GLYPH[part[1]], text: part });
+    } else if (part === "JK") out.push({ card: "JK", text: part });
+    else out.push({ card: (part.startsWith("10") ? "T" : part[0]) + SUIT_OF_GLYPH[part.slice(-1)], text: part });
   });
   return out;
 }

@@ -14,12 +14,13 @@ import { byClass, byTag, install, text } from "./fakedom.js";
 install();
 
 test("the server's words are cut into text and cards, and joined again are the same words", () => {
-  const said = "bob plays T♣ JK Q♥ and is out; 10 points (JKL stays a word)";
+  const said = "bob plays 10♣ JK Q♥ T♦ and is out; 10 points (JKL stays a word)";
   const runs = splitCards(said);
   assert.deepEqual(runs.filter((r) => typeof r !== "string"), [
-    { card: "TC", text: "T♣" },
+    { card: "TC", text: "10♣" },
     { card: "JK", text: "JK" },
     { card: "QH", text: "Q♥" },
+    { card: "TD", text: "T♦" },
   ]);
   assert.equal(runs.map((r) => (typeof r === "string" ? r : r.text)).join(""), said);
   const nodes = wordsWithCards("ann draws 2 cards: 2♦ 3♠");
