@@ -67,7 +67,7 @@ from wsproto.utilities import generate_accept_token
 
 from server.core.limits import AddressBudget
 from server.transport.proxied import HttpPolicy, client_address, host_allowed
-from server.transport.web import Resource
+from server.transport.web import Resource, page_path
 
 #: No names besides localhost and IP literals, no proxies (``http_hosts``, ``http_proxies``).
 OPEN_POLICY = HttpPolicy()
@@ -308,7 +308,7 @@ class HttpServer:
         path = request.target.split(b"?", 1)[0].decode("latin-1")
         if path == WS_PATH:
             return self._upgrade(request)
-        resource = self.site.get(path)
+        resource = self.site.get(page_path(path))
         if resource is None:
             return self._respond(404, b"not found\n", "text/plain; charset=utf-8", request)
         headers = [("etag", resource.etag), ("cache-control", "no-cache")]

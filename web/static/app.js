@@ -7,6 +7,7 @@ import { $, el, fill } from "./dom.js";
 import { houseRules, renderLobby } from "./lobby.js";
 import { Connection } from "./net.js";
 import { CLOCK_WARNING, ClientState, clockLeft, myTurn } from "./state.js";
+import { LookBack } from "./review.js";
 import { newSecret, store } from "./store.js";
 import { boardOf, renderTable } from "./table.js";
 
@@ -51,6 +52,7 @@ export class App {
       shoutLine: null,
     };
     this.drawing = false;
+    this.lookback = new LookBack(this);
     /** @type {ReturnType<typeof setTimeout> | null} */
     this.saving = null;
     /** @type {ReturnType<typeof setTimeout> | undefined} */
@@ -74,6 +76,7 @@ export class App {
   /** @param {Welcome} welcome */
   async onOpen(welcome) {
     this.state.server = welcome.server || "";
+    const linked = this.lookback.fromLink(); // a game's link: its replay, named or not
     const known = store.identity();
     if (known) {
       const reply = await this.conn.request({ type: "claim_name", name: known.name, secret: known.secret });
@@ -83,7 +86,7 @@ export class App {
       }
       this.toast(errorText(reply));
     }
-    this.show("name");
+    if (!linked) this.show("name");
   }
 
   async afterNamed() {
@@ -147,6 +150,7 @@ export class App {
   /** @param {ServerMessage} msg */
   onMessage(msg) {
     const changed = this.state.handle(msg);
+    this.lookback.onMessage(msg);
     const t = "table" in msg && msg.table !== undefined && msg.table !== null ? this.state.tables.get(String(msg.table)) : undefined;
     if (changed === "gap" && t) {
       if (t.token) this.conn.request({ type: "resume", table: t.table, token: t.token, last_seq: t.seq });
@@ -423,7 +427,9 @@ export class App {
     if (reply.type !== "profile") return this.playersDialog(el("p", { class: "error", text: errorText(reply) }));
     const ratings = (reply.ratings || []).map((r) => el("li", { text: `${r.family}: ${Math.round(r.rating)} (${r.games} games)` }));
     const tallies = (reply.tallies || []).map((r) => el("li", { text: `${r.ruleset}: ${r.won} won of ${r.played}` }));
-    const recent = (reply.recent || []).map((g) => el("li", { text: `${g.ruleset} at table ${g.table}: ${g.places && g.places[g.seat] === 0 ? "won" : "played"} · ${(g.players || []).join(", ")}` }));
+    const recent = (reply.recent || []).map((g) =>
+      el("li", {}, `${g.ruleset} at table ${g.table}: ${g.places && g.places[g.seat] === 0 ? "won" : "played"} · ${(g.players || []).join(", ")} `, g.game ? el("button", { type: "button", class: "link replay-game", onclick: () => this.lookback.open(String(g.table), Number(g.game)) }, "Replay") : null),
+    );
     const mine = reply.name === this.state.name ? store.identity() : null;
     this.playersDialog(
       el(
@@ -505,7 +511,7 @@ export class App {
   /** @param {string} screen */
   show(screen) {
     this.ui.screen = screen;
-    for (const id of ["name-screen", "lobby", "table"]) $(`#${id}`).hidden = true;
+    for (const id of ["name-screen", "lobby", "table", "replay"]) $(`#${id}`).hidden = true;
     $(`#${screen === "name" ? "name-screen" : screen}`).hidden = false;
     if (screen === "name") setTimeout(() => $("#name-input").focus(), 0);
     this.render();
@@ -517,6 +523,7 @@ export class App {
     requestAnimationFrame(() => {
       this.drawing = false;
       if (this.ui.screen === "lobby") renderLobby(this, $("#lobby"));
+      else if (this.ui.screen === "replay") this.lookback.render();
       else if (this.ui.screen === "table") {
         const t = this.table();
         if (t) renderTable(this, t);
@@ -603,6 +610,10 @@ export class App {
     const typing = e.target instanceof HTMLElement && e.target.closest("input, textarea, select");
     if (typing) {
       if (e.key === "Escape") e.target.blur();
+      return;
+    }
+    if (this.ui.screen === "replay" && !$("#dialog", HTMLDialogElement).open) {
+      this.lookback.key(e);
       return;
     }
     if (this.ui.screen !== "table" || $("#dialog", HTMLDialogElement).open) return;
