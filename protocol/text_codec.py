@@ -99,6 +99,7 @@ from protocol.messages import (
     Profile,
     Received,
     Record,
+    Replay,
     Resume,
     Reviewing,
     Rulesets,
@@ -241,6 +242,7 @@ SPECS: tuple[LineSpec, ...] = (
         "text:said",
     ),
     LineSpec("hinted", Hinted, (("table", "word"),), (), "rest"),
+    LineSpec("replay", Replay, (("table", "word"), ("game", "int")), (), "rest"),
 )
 BY_WORD: dict[str, LineSpec] = {s.word: s for s in SPECS}
 BY_CLASS: dict[type[Message], LineSpec] = {s.cls: s for s in SPECS}

@@ -32,6 +32,9 @@ PAGE = 40
 #: 1 MiB by default, with room for the record's head).
 BUDGET = 512 * 1024
 
+#: Bytes left for what surrounds a page's JSON on its line or frame.
+HEADROOM = 256
+
 
 @dataclass(frozen=True, slots=True)
 class ReplayPage:
@@ -92,16 +95,16 @@ def page(
     head["names"] = names
     game = record_start(record)
     steps: list[dict[str, Any]] = []
-    room = budget
+    room = budget - len(json.dumps(head)) - HEADROOM
     if start == 0:
         steps.append(_step(game, 0, None, list(game.opening_events), names))
-        room -= len(json.dumps(steps[-1]))
+        room -= len(json.dumps(steps[-1])) + 1
     for number, (seat, notation) in enumerate(actions[:end], start=1):
         events = game.apply(seat, notation)
         if number < start:
             continue
         step = _step(game, number, [seat, notation], events, names)
-        room -= len(json.dumps(step))
+        room -= len(json.dumps(step)) + 1
         if room < 0 and steps:
             break
         steps.append(step)

@@ -62,7 +62,10 @@ async def get_replay(session: ClientSession, msg: m.GetReplay) -> None:
         session.deliver(wire.error(msg.id, "no_record", text, number))
         return
     try:
-        page = replays.page(found.record, found.names, msg.start)
+        budget = replays.BUDGET
+        if session.binding is not None and session.binding.page_budget is not None:
+            budget = min(budget, session.binding.page_budget)  # a text line's room
+        page = replays.page(found.record, found.names, msg.start, budget=budget)
     except (ValueError, KeyError) as exc:  # a record the engine refuses (an illegal action)
         text = f"game {msg.game} of table {number} cannot be replayed: {exc}"
         session.deliver(wire.error(msg.id, "no_record", text, number))

@@ -67,7 +67,9 @@ async def play_one(c: Client, table: str) -> None:
         await c.play(table)
 
 
-async def replay_of(c: Client, table: str, game: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+async def replay_of(
+    c: Client, table: str, game: int
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Every page of a replay joined: its record's head and all its steps."""
     steps: list[dict[str, Any]] = []
     start: int | None = 0

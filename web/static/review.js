@@ -332,59 +332,76 @@ export class LookBack {
     );
   }
 
-  /** The table's talk beside the replay: it goes on while the table looks back.
-   * @param {string} table */
-  talkBox(table) {
+  /** The table's talk beside the replay: it goes on while the table looks back (the form
+   * is made once, so a redraw never loses what is being typed). @param {string} table */
+  talkLines(table) {
     const t = this.app.state.tables.get(table);
-    if (!t) return null;
-    const lines = t.log.filter((e) => e.kind === "talk").slice(-30);
+    if (!t) return [];
+    return t.log
+      .slice(-60)
+      .map((e) => (e.kind === "talk" ? el("li", { class: "talk" }, el("b", { class: "who", text: `${e.name}: ` }), el("span", { class: "talk-text", text: e.text })) : null))
+      .filter(Boolean);
+  }
+
+  /** The screen's parts that stay: its bar, the board's place, the side and the talk form. */
+  skeleton() {
+    const screen = $("#replay");
+    if (screen.querySelector("#replay-main")) return;
     const input = el("input", { id: "replay-talk", name: "talk", maxlength: "400", autocomplete: "off", placeholder: "Say something" });
     const form = el("form", { class: "talk-form" }, el("label", { for: "replay-talk", class: "sr-only", text: "Talk to the table" }), input, el("button", { type: "submit" }, "Say"));
     form.addEventListener("submit", (e) => {
       e.preventDefault();
-      this.app.conn.request({ type: "say", table, text: input.value }).then((reply) => reply.type === "error" && this.app.toast(said(reply)));
+      const model = this.model;
+      if (!model || !input.value.trim()) return;
+      this.app.conn.request({ type: "say", table: model.table, text: input.value }).then((reply) => reply.type === "error" && this.app.toast(said(reply)));
       input.value = "";
     });
-    return el(
-      "section",
-      { class: "replay-talk" },
-      el("h2", { class: "sr-only", text: "Talk" }),
-      el("ol", { class: "log", id: "replay-log", "aria-live": "polite" }, lines.map((e) => (e.kind === "talk" ? el("li", { class: "talk" }, el("b", { class: "who", text: `${e.name}: ` }), el("span", { class: "talk-text", text: e.text })) : null))),
-      form,
+    const main = el("div", { class: "table-main", id: "replay-main" });
+    swipeable(main, (delta) => this.model && this.go(this.model.at + delta));
+    fill(
+      screen,
+      el("div", { class: "table-bar" }, el("h1", { id: "replay-title" }), el("button", { type: "button", id: "replay-close", onclick: () => this.close() }, "Close")),
+      el(
+        "div",
+        { class: "table-layout" },
+        main,
+        el("aside", { class: "talk-pane replay-side" }, el("div", { id: "replay-side" }), el("section", { class: "replay-talk", id: "replay-talk-box" }, el("h2", { class: "sr-only", text: "Talk" }), el("ol", { class: "log", id: "replay-log", "aria-live": "polite" }), form)),
+      ),
     );
   }
 
   /** Draw the replay screen. */
   render() {
-    const screen = $("#replay");
+    this.skeleton();
     const model = this.model;
-    const title = model ? `Table ${model.table} · game ${model.game}${model.head ? ` · ${model.head.ruleset}` : ""}` : "Replay";
-    const bar = el(
-      "div",
-      { class: "table-bar" },
-      el("h1", { id: "replay-title", text: title }),
-      el("button", { type: "button", id: "replay-close", onclick: () => this.close() }, "Close"),
-    );
-    if (!model) return fill(screen, bar, el("p", { class: "dim", text: "Loading the replay…" }));
+    fill($("#replay-title"), model ? `Table ${model.table} · game ${model.game}${model.head ? ` · ${model.head.ruleset}` : ""}` : "Replay");
+    const atTable = model !== null && this.app.state.tables.has(model.table);
+    $("#replay-talk-box").hidden = !atTable;
+    if (!model) {
+      fill($("#replay-main"), el("p", { class: "dim", text: "Loading the replay…" }));
+      fill($("#replay-side"));
+      return;
+    }
     const progress = this.progress.get(key(model.table, model.game));
-    const main = el("div", { class: "table-main", id: "replay-main" }, renderReplay(model, { go: (s) => this.go(s), showSeat: (seat) => ((model.seat = seat), this.app.render()) }));
-    swipeable(main, (delta) => this.go(model.at + delta));
+    fill($("#replay-main"), renderReplay(model, { go: (s) => this.go(s), showSeat: (seat) => ((model.seat = seat), this.app.render()) }));
     const tools = el(
       "div",
       { class: "row" },
-      model.analysis ? null : el("button", { type: "button", id: "analyse", disabled: Boolean(progress), onclick: () => this.analyse(model.table, model.game) }, progress ? "Analysing…" : "Analyse"),
+      model.analysis || !this.app.state.name ? null : el("button", { type: "button", id: "analyse", disabled: Boolean(progress), onclick: () => this.analyse(model.table, model.game) }, progress ? "Analysing…" : "Analyse"),
       el("button", { type: "button", id: "download", disabled: !model.complete(), onclick: () => this.download() }, "Download"),
       el("a", { href: gameLink(model.table, model.game), id: "replay-link", class: "small" }, "Link"),
     );
-    const side = el(
-      "aside",
-      { class: "talk-pane replay-side" },
+    fill(
+      $("#replay-side"),
       tools,
       progress ? el("progress", { id: "analysis-progress", max: String(progress.total || 1), value: String(progress.done), "aria-label": "analysis progress" }) : null,
       summary(model, (s) => this.go(s)),
       this.reviewBox(model),
-      this.talkBox(model.table),
     );
-    fill(screen, bar, el("div", { class: "table-layout" }, main, side));
+    if (atTable) {
+      const log = $("#replay-log");
+      fill(log, this.talkLines(model.table));
+      log.scrollTop = log.scrollHeight;
+    }
   }
 }
