@@ -112,6 +112,13 @@ def test_replay_analysis_and_the_games_link(server, browsers) -> None:
     game = driver.execute_script("return window.switchboard.lookback.model.game")
     assert driver.current_url.endswith(f"/g/{table}-{game}")
 
+    # the same replay from the player's own page (finger): his last games
+    click(driver, "#replay-close")
+    wait_for(lambda: visible(driver, "#table"), what="back at the table")
+    click(driver, "#me")
+    click(driver, "#profile button.replay-game", "a last game's Replay")
+    wait_for(lambda: visible(driver, "#replay-body") and at(driver)[1] == last, what="replay")
+
     # the game's link, in a browser with no name yet: the same game
     stranger = browsers(DESKTOP)
     stranger.get(f"{server.url}g/{table}-{game}")
