@@ -100,6 +100,9 @@ async def test_a_finished_game_replays_step_by_step_to_its_end(served: Running) 
     assert head["seed"] == record.record["seed"] and head["names"][0] == "ann"
     assert all(len(s["hands"]) == 2 for s in steps)  # the game is over: every hand shown
     assert any(s["said"] for s in steps[1:])
+    # the head and the steps' actions are the record `switchboard replay FILE` reads
+    saved = {**head, "actions": [s["action"] for s in steps[1:]]}
+    assert engine.replay(saved).record()["actions"] == actions
     # a later game at the table: the first is still there, read from the store
     await play_one(ann, table)
     again_head, again = await replay_of(ann, table, 1)
