@@ -190,6 +190,7 @@ function hands(model, onSeat) {
 export function summary(model, onStep) {
   const analysis = model.analysis;
   if (!analysis) return null;
+  const names = model.names();
   const rows = (analysis.players || []).map((p) => {
     const marked = p.marked || {};
     const costly = (p.costliest || []).map((index) =>
@@ -198,7 +199,7 @@ export function summary(model, onStep) {
     return el(
       "tr",
       {},
-      el("td", { text: p.name }),
+      el("td", { text: names[p.seat] || p.name }),
       el("td", { text: typeof p.accuracy === "number" ? `${Math.round(p.accuracy * 100)}%` : "" }),
       el("td", { text: `${marked.inaccuracy ?? 0} / ${marked.mistake ?? 0} / ${marked.blunder ?? 0}` }),
       el("td", {}, costly.flatMap((b, i) => (i ? [" ", b] : [b]))),
@@ -238,11 +239,11 @@ export function renderReplay(model, controls) {
   const nav = el(
     "div",
     { class: "row replay-nav", id: "replay-nav" },
-    el("button", { type: "button", id: "replay-first", "aria-label": "first step", onclick: () => controls.go(0) }, "⏮"),
+    el("button", { type: "button", id: "replay-first", "aria-label": "first step", onclick: () => controls.go(0) }, "|◀"),
     el("button", { type: "button", id: "replay-prev", "aria-label": "previous step", onclick: () => controls.go(model.at - 1) }, "◀"),
     el("span", { class: "replay-at", id: "replay-at", text: `step ${model.at} of ${model.total}` }),
     el("button", { type: "button", id: "replay-next", "aria-label": "next step", onclick: () => controls.go(model.at + 1) }, "▶"),
-    el("button", { type: "button", id: "replay-last", "aria-label": "last step", onclick: () => controls.go(model.total) }, "⏭"),
+    el("button", { type: "button", id: "replay-last", "aria-label": "last step", onclick: () => controls.go(model.total) }, "▶|"),
   );
   const marked = model.markedSteps();
   const marks = marked.length
