@@ -17,6 +17,7 @@ about half of it.
 
     nice -n 10 python bench/analysis_cpu.py                 # 20 games a family
     nice -n 10 python bench/analysis_cpu.py --games 5       # a quick look
+    nice -n 10 python bench/analysis_cpu.py --only abbott:4 --only kilodney:6
 """
 
 from __future__ import annotations
@@ -71,14 +72,19 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20, help="games a family (20)")
     parser.add_argument("--seed", type=int, default=1, help="the first game's seed (1)")
+    parser.add_argument("--only", action="append", metavar="RULESET:SEATS",
+                        help="measure these only (repeat; default: all four)")  # fmt: skip
     args = parser.parse_args()
+    families = FAMILIES
+    if args.only:
+        families = tuple((r, int(n)) for r, _, n in (o.partition(":") for o in args.only))
     worlds = ServerConfig().analysis_worlds
     settings = Settings(worlds=worlds)
     print(f"analysis CPU a game, {args.games} games a family, worlds={worlds} (the server's"
           " default), one core")  # fmt: skip
     print(f"{'family':<12} {'actions':>7} {'judged':>6} {'p50 s':>7} {'p99 s':>7} {'max s':>7}"
           f"   reference: replay p50 ms")  # fmt: skip
-    for ruleset, seats in FAMILIES:
+    for ruleset, seats in families:
         costs: list[float] = []
         judged: list[int] = []
         actions: list[int] = []
