@@ -122,3 +122,19 @@ test("a hint is offered only against bots", () => {
   assert.ok(!againstBots(/** @type {any} */ ({ ...t, players: ["ann", "bob", "bot:search"] })));
   assert.ok(!againstBots(/** @type {any} */ ({ ...t, seat: null })));
 });
+
+test("a swipe left is the next step, right the previous; a scroll is neither", async () => {
+  const { swipeable } = await import("../static/replay.js");
+  const node = document.createElement("div");
+  const moves = [];
+  swipeable(/** @type {any} */ (node), (delta) => moves.push(delta));
+  const swipe = (x0, y0, x1, y1) => {
+    for (const listener of node.listeners.touchstart) listener({ changedTouches: [{ clientX: x0, clientY: y0 }] });
+    for (const listener of node.listeners.touchend) listener({ changedTouches: [{ clientX: x1, clientY: y1 }] });
+  };
+  swipe(300, 100, 100, 110);
+  swipe(100, 100, 300, 90);
+  swipe(100, 100, 130, 400); // a scroll down
+  swipe(100, 100, 120, 100); // too short
+  assert.deepEqual(moves, [1, -1]);
+});
