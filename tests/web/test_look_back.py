@@ -62,6 +62,15 @@ def at(driver: Any) -> tuple[int, int]:
     return int(words[1]), int(words[3])
 
 
+def state(driver: Any) -> Any:
+    """What the page's review knows (said when a step does not come)."""
+    return driver.execute_script(
+        "const l = window.switchboard.lookback;"
+        "return {following: l.following, away: l.away, leading: l.leading,"
+        " leaders: [...(l.leaders.get(l.model && l.model.table) || new Map())]}"
+    )
+
+
 def press(driver: Any, key: str) -> None:
     driver.find_element(By.TAG_NAME, "body").send_keys(key)
 
@@ -157,10 +166,13 @@ def test_a_watcher_follows_the_review_step_for_step(server, browsers) -> None:
     click(watcher, f'#lookback button.follow[data-leader="{leader}"]', "the follow button")
     wait_for(lambda: visible(watcher, "#replay-body"), what="the follower's replay")
     wait_for(lambda: at(watcher)[1] > 2, what="the follower's steps")
-    for _ in range(3):
+    for n in range(1, 4):
         press(lead, Keys.ARROW_RIGHT)
-        want = at(lead)[0]
-        wait_for(lambda want=want: at(watcher)[0] == want, what=f"the follower at step {want}")
+        wait_for(lambda n=n: at(lead)[0] == n, what=f"the leader at step {n}")
+        try:
+            wait_for(lambda n=n: at(watcher)[0] == n, what=f"the follower at step {n}")
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}; the follower's review: {state(watcher)}") from None
     assert at(watcher)[0] == 3
     # the watcher steps away, the leader goes on; back to the leader, at his step
     press(watcher, Keys.HOME)
