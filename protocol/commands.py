@@ -67,6 +67,7 @@ from protocol.messages import (
     GetHistory,
     GetProfile,
     GetRecord,
+    GetReplay,
     GetTop,
     GetTournament,
     HandOver,
@@ -460,6 +461,15 @@ def _analyse(args: list[str], rest: str, table: str | None) -> Message:
     return Analyse(table=args[0] if args else _need_table(table, "analyse"), game=game)
 
 
+def _steps(args: list[str], rest: str, table: str | None) -> Message:
+    usage = "steps TABLE GAME [START]"
+    if not 2 <= len(args) <= 3:
+        raise _usage(usage)
+    game = _int(args[1], "GAME", usage)
+    start = _int(args[2], "START", usage) if len(args) == 3 else 0
+    return GetReplay(table=args[0], game=game, start=start)
+
+
 def _review(args: list[str], rest: str, table: str | None) -> Message:
     usage = "review STEP"
     if len(args) != 1:
@@ -692,6 +702,9 @@ COMMANDS: tuple[Command, ...] = (
     Command("analyse", "analyse [TABLE [GAME]]", "the server's analysis of a finished game"
             " (the table's last by default): marks, better moves, each player's accuracy",
             "table", _analyse, ("analyze",)),
+    Command("steps", "steps TABLE GAME [START]", "a finished game's replay worked out by the"
+            " server: each step's board, hands and words, a page from step START", "table",
+            _steps),
     Command("review", "review STEP", "lead the table's review of its finished game: you are"
             " at STEP (0: the deal); who follows you is sent each step", "table", _review),
     Command("follow", "follow [NAME]", "follow NAME's review of the finished game (no NAME:"
@@ -1066,6 +1079,7 @@ _LOBBY_FORMS: dict[type[Message], Callable[[Any], str]] = {
     GetTop: lambda m: _join_words("top", m.family, "" if m.count is None else str(m.count)),
     GetRecord: lambda m: f"record {m.table}" + (f" {m.start}" if m.start else ""),
     Analyse: lambda m: f"analyse {m.table}" + ("" if m.game is None else f" {m.game}"),
+    GetReplay: lambda m: f"steps {m.table} {m.game}" + (f" {m.start}" if m.start else ""),
     Help: lambda m: _join_words("help", m.topic or ""),
     ListTournaments: lambda m: "tournaments",
     GetTournament: lambda m: _join_words(

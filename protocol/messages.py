@@ -1534,3 +1534,43 @@ class Rated(Message):
 
 
 __all__ += ["PlayAgain", "Rated"]
+
+
+# ------------------------------------------------------ a finished game's replay
+@message("get_replay", CLIENT)
+@dataclass(frozen=True, slots=True)
+class GetReplay(Message):
+    """Ask for the replay of game ``game`` of ``table`` (any finished game the server
+    keeps, by its number at the table), steps from ``start``: answered ``replay``, one
+    page of steps. A game still running is refused (``bad_state``: its deal is secret)."""
+
+    table: Word
+    game: Count
+    start: Count = 0
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("replay", SERVER)
+@dataclass(frozen=True, slots=True)
+class Replay(Message):
+    """One page of a finished game's replay, worked out by the server: ``record`` is the
+    full record but its actions (``ruleset``, ``seats``, ``seed``, ``options``,
+    ``dealer``, ``deck``) with ``names``, each seat's player as shown; ``steps`` holds
+    steps ``start`` onwards, each ``{"step", "action", "view", "hands", "said"}``: the
+    action that led to it (``[seat, notation]``; null at step 0, the deal), the public
+    view after it, each seat's hand then (the game is over: the record shows them all;
+    empty in a family without hands) and the events' sentences. ``next``: the ``start``
+    of the following page (null: the last); ``total``: the number of actions (steps 0
+    to ``total``)."""
+
+    table: Word
+    game: Count
+    record: Payload = field(default_factory=dict)
+    steps: Payloads = ()
+    start: Count = 0
+    next: OptCount = None
+    total: Count = 0
+    id: Id = field(default=None, kw_only=True)
+
+
+__all__ += ["GetReplay", "Replay"]

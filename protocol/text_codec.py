@@ -100,6 +100,7 @@ from protocol.messages import (
     Rated,
     Received,
     Record,
+    Replay,
     Resume,
     Reviewing,
     Rulesets,
@@ -251,6 +252,7 @@ SPECS: tuple[LineSpec, ...] = (
     ),
     LineSpec("hinted", Hinted, (("table", "word"),), (), "rest"),
     LineSpec("rated", Rated, (("table", "word"), ("game", "int")), (), "rest"),
+    LineSpec("replay", Replay, (("table", "word"), ("game", "int")), (), "rest"),
 )
 BY_WORD: dict[str, LineSpec] = {s.word: s for s in SPECS}
 BY_CLASS: dict[type[Message], LineSpec] = {s.cls: s for s in SPECS}

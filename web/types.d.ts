@@ -448,6 +448,113 @@ export interface YourTable extends Message {
   seat: number;
   final?: boolean;
 }
+// ---------------------------------------------------------------- looking back
+
+/** One step of a finished game's replay, worked out by the server. */
+export interface ReplayStep {
+  /** 0: the deal; N: after the record's Nth action */
+  step: number;
+  /** the `[seat, notation]` that led here; null at the deal */
+  action: [number, string] | null;
+  /** the public view after the step */
+  view: View;
+  /** each seat's hand then (empty in a family without hands) */
+  hands: string[][];
+  /** the step's events in the server's words */
+  said: string[];
+}
+/** The full record but its actions, with each seat's player as shown. */
+export interface RecordHead {
+  ruleset: string;
+  seats: number;
+  seed?: number;
+  options?: Record<string, unknown>;
+  dealer?: number | null;
+  deck?: string[] | null;
+  names?: string[];
+  [field: string]: unknown;
+}
+export interface Replay extends Message {
+  type: "replay";
+  table: string;
+  game: number;
+  record: RecordHead;
+  steps?: ReplayStep[];
+  start?: number;
+  next?: number | null;
+  total?: number;
+}
+export interface RecordPage extends Message {
+  type: "record";
+  table: string;
+  record: Record<string, unknown>;
+  full?: boolean;
+  start?: number;
+  next?: number | null;
+  total?: number;
+  game?: number;
+}
+/** One judged decision of an analysis. */
+export interface Decision {
+  /** the action's place in the record: replay step index + 1 */
+  index: number;
+  seat: number;
+  played: string;
+  best: string;
+  values?: Record<string, number>;
+  loss?: number;
+  mark?: "inaccuracy" | "mistake" | "blunder" | null;
+  exact?: boolean;
+  exact_mark?: boolean;
+  error?: number;
+  capped?: string | null;
+}
+/** A player's summary in an analysis. */
+export interface PlayerSummary {
+  seat: number;
+  name: string;
+  decisions?: number;
+  marked?: Record<string, number>;
+  accuracy?: number;
+  mean_loss?: number;
+  /** the indexes of his costliest marked decisions, costliest first */
+  costliest?: number[];
+}
+export interface AnalysisBody {
+  players?: PlayerSummary[];
+  decisions?: Decision[];
+  [field: string]: unknown;
+}
+export interface Analysis extends Message {
+  type: "analysis";
+  table: string;
+  game: number;
+  analysis: AnalysisBody;
+}
+export interface AnalysisProgress extends Message {
+  type: "analysis_progress";
+  table: string;
+  game: number;
+  done: number;
+  total: number;
+}
+export interface Reviewing extends Message {
+  type: "reviewing";
+  table: string;
+  game: number;
+  leader: string;
+  step: number;
+  total: number;
+  said?: string;
+}
+export interface Hinted extends Message {
+  type: "hinted";
+  table: string;
+  best: string;
+  values?: Record<string, number>;
+  exact?: boolean;
+  text?: string;
+}
 
 /** Every message the page reads from the server. */
 export type ServerMessage =
@@ -474,7 +581,13 @@ export type ServerMessage =
   | Top
   | Tournaments
   | TournamentMessage
-  | YourTable;
+  | YourTable
+  | Replay
+  | RecordPage
+  | Analysis
+  | AnalysisProgress
+  | Reviewing
+  | Hinted;
 
 /** A request's reply: the specific answer, `ok`, or `error` (a dropped connection answers
  * every waiting request with `error disconnected`). */

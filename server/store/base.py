@@ -386,6 +386,19 @@ class PlayedGame:
 
 
 @dataclass(frozen=True, slots=True)
+class FinishedGame:
+    """A game over (finished or abandoned) as the store keeps it: its full record (the
+    ``engine.replay`` input: ruleset, seats, seed, options, dealer, deck, actions) and its
+    players as shown (``GameResult.shown``; empty when no result was kept, as for an
+    abandoned game). ``Store.finished_game`` reads one by its table and number."""
+
+    table: int
+    game: int
+    record: dict[str, Any]
+    names: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Tally:
     """A player's games played and won in one ruleset (won: place 0, shared or not)."""
 
@@ -749,6 +762,11 @@ class Store(Protocol):
         """The analysis kept for game ``game`` of ``table`` (``AnalysisKept.data``), or None."""
         ...
 
+    async def finished_game(self, table: int, game: int) -> FinishedGame | None:
+        """Game ``game`` of ``table`` if it is over (finished or abandoned), with its whole
+        record; None if there is no such game or it is still running (its deal is secret)."""
+        ...
+
     async def aclose(self) -> None:
         """Finish every queued write and close."""
         ...
@@ -768,6 +786,9 @@ class MemoryStore:
         self.entries: dict[str, list[Entry]] = {}  #: account -> its statement, oldest first
         self.results: list[GameResult] = []  #: finished games, oldest first (profiles)
         self.analyses: dict[tuple[int, int], str] = {}  #: (table, game) -> its analysis
+        #: (table, game) -> the record of each game over, kept as it ends (a table's
+        #: state holds only its last game)
+        self.finished: dict[tuple[int, int], dict[str, Any]] = {}
         self._writes = 0
         self._commits = 0
 
@@ -788,6 +809,8 @@ class MemoryStore:
                 self.talk.append(w)
             elif isinstance(w, AnalysisKept):
                 self.analyses[(w.table, w.game)] = w.data
+            elif isinstance(w, GameEnded):
+                self._keep_finished(w.table)
             elif isinstance(w, GameResult):
                 self.results.append(w)
             elif isinstance(w, ChipsMoved):
@@ -827,6 +850,23 @@ class MemoryStore:
     async def analysis(self, table: int, game: int) -> str | None:
         await trio.lowlevel.checkpoint()
         return self.analyses.get((table, game))
+
+    def _keep_finished(self, table: int) -> None:
+        t = self.state.tables[table]
+        g = t.game
+        assert g is not None
+        self.finished[(table, g.number)] = {
+            "ruleset": t.ruleset, "seats": t.seats, "seed": g.seed, "options": dict(t.options),
+            "dealer": g.dealer, "deck": g.deck, "actions": [list(a) for a in g.actions],
+        }  # fmt: skip
+
+    async def finished_game(self, table: int, game: int) -> FinishedGame | None:
+        await trio.lowlevel.checkpoint()
+        record = self.finished.get((table, game))
+        if record is None:
+            return None
+        shown = next((r.shown for r in self.results if (r.table, r.game) == (table, game)), ())
+        return FinishedGame(table, game, dict(record), tuple(shown))
 
     async def aclose(self) -> None:
         await trio.lowlevel.checkpoint()

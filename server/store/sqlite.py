@@ -93,6 +93,7 @@ from server.store.base import (
     BotReserved,
     ChipsMoved,
     Entry,
+    FinishedGame,
     GameEnded,
     GamePlayers,
     GameResult,
@@ -563,6 +564,9 @@ class SQLiteStore:
 
         return await self.run_in_writer(read)
 
+    async def finished_game(self, table: int, game: int) -> FinishedGame | None:
+        return await self.run_in_writer(lambda conn: _finished_game(conn, table, game))
+
     # ------------------------------------------------------------ profiles
     async def history(self, player: str, start: int, limit: int) -> tuple[list[PlayedGame], int]:
         return await self.run_in_writer(lambda c: profile_sql.history(c, player, start, limit))
@@ -873,6 +877,29 @@ def _read_actions(
             (table, game),
         )
     ]
+
+
+def _finished_game(conn: sqlite3.Connection, table: int, game: int) -> FinishedGame | None:
+    """Game ``game`` of ``table`` with its whole record, if it is over."""
+    row = conn.execute(
+        "SELECT t.ruleset, t.seats, t.options, g.seed, g.dealer, g.deck FROM games g"
+        " JOIN tables t ON t.id = g.table_id"
+        " WHERE g.table_id = ? AND g.game = ? AND g.ended IS NOT NULL",
+        (table, game),
+    ).fetchone()
+    if row is None:
+        return None
+    ruleset, seats, options, seed, dealer, deck = row
+    record = {
+        "ruleset": ruleset, "seats": seats, "seed": seed, "options": json.loads(options),
+        "dealer": dealer, "deck": None if deck is None else json.loads(deck),
+        "actions": _read_actions(conn, table, game, None, None),
+    }  # fmt: skip
+    shown = conn.execute(
+        "SELECT shown FROM results WHERE table_id = ? AND game = ?", (table, game)
+    ).fetchone()
+    names = () if shown is None else tuple(json.loads(shown[0]))
+    return FinishedGame(table, game, record, names)
 
 
 def _actions_before(

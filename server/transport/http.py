@@ -70,7 +70,7 @@ from wsproto.utilities import generate_accept_token
 from server.core.limits import AddressBudget
 from server.transport.invite import QR_PATH, invite_link, invite_table, qr_svg, qr_table
 from server.transport.proxied import HttpPolicy, client_address, host_allowed
-from server.transport.web import CONTENT_TYPES, Resource
+from server.transport.web import CONTENT_TYPES, Resource, page_path
 
 #: No names besides localhost and IP literals, no proxies (``http_hosts``, ``http_proxies``).
 OPEN_POLICY = HttpPolicy()
@@ -311,7 +311,7 @@ class HttpServer:
         path, _, query = request.target.decode("latin-1").partition("?")
         if path == WS_PATH:
             return self._upgrade(request)
-        resource = self.site.get(path) or self._invite(request, path, query)
+        resource = self.site.get(page_path(path)) or self._invite(request, path, query)
         if resource is None:
             return self._respond(404, b"not found\n", "text/plain; charset=utf-8", request)
         headers = [("etag", resource.etag), ("cache-control", "no-cache")]

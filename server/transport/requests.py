@@ -33,7 +33,7 @@ from server.operators.admin import ADMIN_TYPES
 from server.store.base import StoreError
 from server.tables import room
 from server.tables.lobby import LobbyError
-from server.transport import lookback
+from server.transport import lookback, replays
 from server.transport.errors import Closing, ConnectionLost
 from server.transport.session import ClientSession
 from server.transport.tournament_requests import TOURNAMENT_HANDLERS
@@ -461,4 +461,5 @@ HANDLERS: dict[type[m.Message], Handler] = {
     **dict.fromkeys((m.GetProfile, m.GetHistory, m.GetTop), players),
     **TOURNAMENT_HANDLERS,
     **lookback.HANDLERS,
+    **replays.HANDLERS,
 }

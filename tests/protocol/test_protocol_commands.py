@@ -107,6 +107,8 @@ CASES = [
     ("close  game over, thanks ", m.CloseTable(table=T, reason="game over, thanks")),
     ("record t9 500", m.GetRecord(table="t9", start=500)),
     ("analyse", m.Analyse(table=T)),
+    ("steps 4 2", m.GetReplay(table="4", game=2)),
+    ("steps 4 2 40", m.GetReplay(table="4", game=2, start=40)),
     ("analyze t9 2", m.Analyse(table="t9", game=2)),
     ("review 12", m.Review(table=T, step=12)),
     ("follow ann", m.Follow(table=T, name="ann")),

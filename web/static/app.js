@@ -12,6 +12,7 @@ import { Connection } from "./net.js";
 import { CLOCK_WARNING, ClientState, clockLeft, myTurn, names } from "./state.js";
 import { inviteBody, inviteTable } from "./invite.js";
 import { loadSettings, settingsPanel } from "./settings.js";
+import { LookBack } from "./review.js";
 import { newSecret, store } from "./store.js";
 import { boardOf, renderTable } from "./table.js";
 import { TournamentDesk, renderTournament, renderTournamentCards } from "./tournament.js";
@@ -59,6 +60,7 @@ export class App {
       shoutLine: null,
     };
     this.drawing = false;
+    this.lookback = new LookBack(this);
     /** @type {ReturnType<typeof setTimeout> | null} */
     this.saving = null;
     /** @type {ReturnType<typeof setTimeout> | undefined} */
@@ -87,6 +89,7 @@ export class App {
   /** @param {Welcome} welcome */
   async onOpen(welcome) {
     this.state.server = welcome.server || "";
+    const linked = this.lookback.fromLink(); // a game's link: its replay, named or not
     const known = store.identity();
     if (known) {
       const reply = await this.conn.request({ type: "claim_name", name: known.name, secret: known.secret });
@@ -96,7 +99,7 @@ export class App {
       }
       this.toast(errorText(reply));
     }
-    this.show("name");
+    if (!linked) this.show("name");
   }
 
   async afterNamed() {
@@ -186,6 +189,7 @@ export class App {
   onMessage(msg) {
     const changed = this.state.handle(msg);
     this.tour.handle(msg);
+    this.lookback.onMessage(msg);
     const t = "table" in msg && msg.table !== undefined && msg.table !== null ? this.state.tables.get(String(msg.table)) : undefined;
     if (changed === "gap" && t) {
       if (t.token) this.conn.request({ type: "resume", table: t.table, token: t.token, last_seq: t.seq });
@@ -466,7 +470,9 @@ export class App {
     if (reply.type !== "profile") return this.playersDialog(el("p", { class: "error", text: errorText(reply) }));
     const ratings = (reply.ratings || []).map((r) => el("li", { text: `${r.family}: ${Math.round(r.rating)} (${plural(r.games, "game")})` }));
     const tallies = (reply.tallies || []).map((r) => el("li", { text: `${r.ruleset}: ${r.won} won of ${r.played}` }));
-    const recent = (reply.recent || []).map((g) => el("li", { text: `${g.ruleset} at table ${g.table}: ${g.places && g.places[g.seat] === 0 ? "won" : "played"} · ${(g.players || []).join(", ")}` }));
+    const recent = (reply.recent || []).map((g) =>
+      el("li", {}, `${g.ruleset} at table ${g.table}: ${g.places && g.places[g.seat] === 0 ? "won" : "played"} · ${(g.players || []).join(", ")} `, g.game ? el("button", { type: "button", class: "link replay-game", onclick: () => this.lookback.open(String(g.table), Number(g.game)) }, "Replay") : null),
+    );
     const mine = reply.name === this.state.name ? store.identity() : null;
     this.playersDialog(
       el(
@@ -548,7 +554,7 @@ export class App {
   /** @param {string} screen */
   show(screen) {
     this.ui.screen = screen;
-    for (const id of ["name-screen", "lobby", "table", "tournament"]) $(`#${id}`).hidden = true;
+    for (const id of ["name-screen", "lobby", "table", "tournament", "replay"]) $(`#${id}`).hidden = true;
     $(`#${screen === "name" ? "name-screen" : screen}`).hidden = false;
     if (screen === "name") setTimeout(() => $("#name-input").focus(), 0);
     this.render();
@@ -563,6 +569,7 @@ export class App {
         keepFocus($("#lobby"), () => renderLobby(this, $("#lobby")));
         renderTournamentCards(this, $("#lobby"));
       } else if (this.ui.screen === "tournament") renderTournament(this, $("#tournament"));
+      else if (this.ui.screen === "replay") this.lookback.render();
       else if (this.ui.screen === "table") {
         const t = this.table();
         if (t) keepFocus($("#table-main"), () => renderTable(this, t));
@@ -670,6 +677,10 @@ export class App {
     const typing = e.target instanceof HTMLElement && e.target.closest("input, textarea, select");
     if (typing) {
       if (e.key === "Escape") e.target.blur();
+      return;
+    }
+    if (this.ui.screen === "replay" && !$("#dialog", HTMLDialogElement).open) {
+      this.lookback.key(e);
       return;
     }
     if (this.ui.screen !== "table" || $("#dialog", HTMLDialogElement).open) return;

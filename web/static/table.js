@@ -244,6 +244,7 @@ export function renderTable(app, t) {
     recent(t),
     board && view ? board.render(view, ctx) : el("p", { class: "dim board-wait", text: t.state === "waiting" ? "Waiting for the game to start." : "" }),
     result(t, n),
+    app.lookback?.tableBar(t),
     actions(app, t),
     againControls(app, t),
     masterControls(app, t),

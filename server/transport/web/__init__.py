@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
@@ -109,6 +110,21 @@ def rules_pages() -> dict[str, Resource]:
         if text is not None:
             table[f"/rules/{family}"] = Resource.of(text.encode(), CONTENT_TYPES[".txt"])
     return table
+
+
+#: A finished game's link, ``/g/TABLE-GAME``: the page itself (``index.html``), which
+#: reads its path and opens that game's replay.
+GAME_LINK = re.compile(r"/g/[0-9]{1,12}-[0-9]{1,9}")
+
+
+def page_path(path: str) -> str:
+    """The site path that serves ``path``: ``/index.html`` for one of the page's own
+    links, else ``path`` itself.
+
+    >>> page_path("/g/12-3"), page_path("/g/x"), page_path("/app.js")
+    ('/index.html', '/g/x', '/app.js')
+    """
+    return "/index.html" if GAME_LINK.fullmatch(path) else path
 
 
 @functools.cache
