@@ -202,7 +202,7 @@ def terminal_player(port: int, seen: dict[str, Any]) -> None:
             await asyncio.sleep(0.03)
         seen["tables"] = len({table for table, _seq in typed})
         d.line("standings 1")
-        await d.until_screen("wins the night", timeout=20)
+        await d.until_screen(" won · ", timeout=20)  # the page: "... · NAME won · ..."
         final = d.state.tournaments[1]
         seen["standings"] = [(s["rank"], s["name"], s["exact"]) for s in final.standings]
         seen["screen"] = d.screen()
