@@ -12,14 +12,21 @@ from typing import Any
 from protocol import messages as m
 from server.core import wire
 from server.tables import analyses, reviews
+from server.tables.table import Table
 from server.transport.session import ClientSession
+
+
+def _table(session: ClientSession, msg: Any) -> Table | None:
+    """The table ``msg`` names, or None once ``no_table`` is said."""
+    table = session.services.lobby.get(msg.table)
+    if table is None:
+        session.deliver(wire.error(msg.id, "no_table", f"there is no table {msg.table}"))
+    return table
 
 
 async def analyse(session: ClientSession, msg: m.Analyse) -> None:
     lobby = session.services.lobby
-    table = lobby.get(msg.table)
-    if table is None:
-        session.deliver(wire.error(msg.id, "no_table", f"there is no table {msg.table}"))
+    if (table := _table(session, msg)) is None:
         return
     if lobby.nursery is None:
         session.deliver(wire.error(msg.id, "shutdown", "the server is not running tables"))
@@ -36,28 +43,18 @@ async def analyse(session: ClientSession, msg: m.Analyse) -> None:
         session.deliver(wire.ok(msg.id, table.id, text))
 
 
-async def review(session: ClientSession, msg: m.Review) -> None:
-    lobby = session.services.lobby
-    table = lobby.get(msg.table)
-    if table is None:
-        session.deliver(wire.error(msg.id, "no_table", f"there is no table {msg.table}"))
+async def review(session: ClientSession, msg: m.Review | m.Follow) -> None:
+    """``review`` leads the table's review to a step; ``follow`` follows a leader (or,
+    with no name, steps away)."""
+    if (table := _table(session, msg)) is None:
         return
+    relay = session.services.lobby.reviews
     try:
-        lobby.reviews.lead(table, session, msg.step)
-    except reviews.Refused as exc:
-        session.deliver(wire.error(msg.id, exc.code, str(exc), table.id))
-        return
-    session.deliver(wire.ok(msg.id, table.id))
-
-
-async def follow(session: ClientSession, msg: m.Follow) -> None:
-    lobby = session.services.lobby
-    table = lobby.get(msg.table)
-    if table is None:
-        session.deliver(wire.error(msg.id, "no_table", f"there is no table {msg.table}"))
-        return
-    try:
-        said = lobby.reviews.follow(table, session, msg.name)
+        if isinstance(msg, m.Review):
+            relay.lead(table, session, msg.step)
+            said = ""
+        else:
+            said = relay.follow(table, session, msg.name)
     except reviews.Refused as exc:
         session.deliver(wire.error(msg.id, exc.code, str(exc), table.id))
         return
@@ -65,13 +62,10 @@ async def follow(session: ClientSession, msg: m.Follow) -> None:
 
 
 async def hint(session: ClientSession, msg: m.Hint) -> None:
-    lobby = session.services.lobby
-    table = lobby.get(msg.table)
-    if table is None:
-        session.deliver(wire.error(msg.id, "no_table", f"there is no table {msg.table}"))
+    if (table := _table(session, msg)) is None:
         return
     try:
-        answer = await lobby.analyses.hint(session, session.peer, table)
+        answer = await session.services.lobby.analyses.hint(session, session.peer, table)
     except analyses.Refused as exc:
         session.deliver(wire.error(msg.id, exc.code, str(exc), table.id))
         return
@@ -83,6 +77,6 @@ async def hint(session: ClientSession, msg: m.Hint) -> None:
 HANDLERS: dict[type[m.Message], Callable[[ClientSession, Any], Awaitable[None]]] = {
     m.Analyse: analyse,
     m.Review: review,
-    m.Follow: follow,
+    m.Follow: review,
     m.Hint: hint,
 }
