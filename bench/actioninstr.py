@@ -55,8 +55,8 @@ def _work(tables: int, actions: int) -> None:
     seeds = random.Random(2026)
     secrets.randbits = seeds.getrandbits  # type: ignore[assignment]  # every deal's seed
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    import actioncpu  # noqa: PLC0415  # puts the measured tree first on the path
-    import trio  # noqa: PLC0415
+    import actioncpu  # puts the measured tree first on the path
+    import trio
 
     trio._core._run._r.seed(2026)  # trio reverses a batch of tasks at random: seeded
     tmp = Path(tempfile.mkdtemp(prefix="sb-actioninstr-"))
