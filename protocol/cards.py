@@ -105,7 +105,8 @@ def card_fragments(card: str, ascii_only: bool = False, extra: str = "") -> Styl
 
 
 @lru_cache(maxsize=256)  # a deck's cards, each drawn in every sentence that names it
-def _fragment(card: str, ascii_only: bool) -> tuple[str, str]:
+def cached_fragment(card: str, ascii_only: bool) -> tuple[str, str]:
+    """A card's ``(style, text)``, worked out once per card (the sentences' hot path)."""
     return card_style(card), card_text(card, ascii_only)
 
 
@@ -126,7 +127,7 @@ def cards_fragments(
         for card in cards:
             if out:
                 out.append(("", sep))
-            out.append(_fragment(card, ascii_only))
+            out.append(cached_fragment(card, ascii_only))
         return out
     for i, card in enumerate(cards):
         if i:

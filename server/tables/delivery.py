@@ -187,9 +187,10 @@ class Delivery:
         game = self._stage.game
         if seat is None or game is None or self._stage.state != TableState.PLAYING:
             return []
-        if self._away(seat):  # played at once: a list would be stale when it arrived
+        actions = game.legal_actions(seat)  # most seats have none: away is asked of the rest
+        if not actions or self._away(seat):  # played at once: a list would be stale
             return []
-        return [str(a) for a in game.legal_actions(seat)]
+        return [str(a) for a in actions]
 
     def snapshot(
         self, seat: int | None, req: int | None = None, *, legal: bool = True
