@@ -14,7 +14,8 @@ machine slow the run down, but do not change what it executes, so two runs of on
 tree agree to a fraction of a percent and a few percent between two trees is real.
 
 The workload is made repeatable: the deals' seeds (``secrets.randbits``) come from a
-seeded generator, trio's scheduler is seeded, and ``PYTHONHASHSEED`` is fixed. Start-up
+seeded generator, trio's scheduler is seeded, ``PYTHONHASHSEED`` is fixed, and the
+store's commits always gather (``GATHER_SECONDS``, otherwise a matter of the clock). Start-up
 (the interpreter, the imports, the tables made and seated) is removed by counting two
 runs, of ``N`` and ``2N`` actions, and taking the difference: the instructions of the
 last ``N`` actions, every cost an action brings with it (the games it ends, the next
@@ -31,6 +32,7 @@ the defaults (1,000 actions) take a few minutes a tree.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import shutil
@@ -58,7 +60,13 @@ def _work(tables: int, actions: int) -> None:
     import actioncpu  # puts the measured tree first on the path
     import trio
 
+    from server.store import sqlite
+
     trio._core._run._r.seed(2026)  # trio reverses a batch of tasks at random: seeded
+    # A commit waits a tick for others to join it if the last began under a millisecond
+    # before (``GATHER_SECONDS``): a matter of the clock, which valgrind slows down as
+    # it likes; here it always waits, as on a busy server, so every run groups alike.
+    sqlite.GATHER_SECONDS = math.inf
     tmp = Path(tempfile.mkdtemp(prefix="sb-actioninstr-"))
     try:
         trio.run(actioncpu.tables_pass, tables, actions, tmp)
