@@ -152,7 +152,7 @@ def must(view: Mapping[str, Any] | None, legal: Sequence[str]) -> str | None:
     """``must_text`` for any family's view (a wire payload): only a shedding game owes
     answers (a pick-up, a suit, a drawn card); ``None`` with no view or another family.
     (Only the seat to act is asked: the server says it only with legal actions.)"""
-    if not view:
+    if not view or view.get("family") != "shedding":  # the usual answer, asked at once
         return None
     shown = cast(View, view)
     return must_text(shown, legal) if is_shedding(shown) else None
