@@ -105,7 +105,9 @@ def card_fragments(card: str, ascii_only: bool = False, extra: str = "") -> Styl
 
 
 @lru_cache(maxsize=512)  # a deck's cards, each drawn in every sentence that names it
-def _fragment(card: str, ascii_only: bool, reading: bool = False) -> tuple[str, str]:
+def cached_fragment(card: str, ascii_only: bool, reading: bool = False) -> tuple[str, str]:
+    """A card's ``(style, text)``, worked out once per card (the sentences' hot path);
+    ``reading``: a ten as ``10♥``, as a sentence writes it."""
     text = card_reading(card) if reading and not ascii_only else card_text(card, ascii_only)
     return card_style(card), text
 
@@ -129,7 +131,7 @@ def cards_fragments(
         for card in cards:
             if out:
                 out.append(("", sep))
-            out.append(_fragment(card, ascii_only, reading))
+            out.append(cached_fragment(card, ascii_only, reading))
         return out
     for i, card in enumerate(cards):
         if i:

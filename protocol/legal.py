@@ -62,41 +62,50 @@ def group_of(action: str) -> str:
 def choices(legal: Sequence[str]) -> Choices:
     """``(heading, [(action, label), ...])`` per non-empty group, in ``GROUPS`` order:
     every legal action exactly once, its label what is typed after the heading's verb
-    (``7H 7D`` under "You may play"). Made for every turn that offers moves, so the
-    usual case, every action of one group (a hand's plays), is grouped in one pass."""
+    (``7H 7D`` under "You may play"). Made for every turn that offers moves: each
+    action's group and label are worked out once and kept (``_part``), and the usual
+    case, every action of one group (a hand's plays), is grouped in one pass."""
     if not legal:
         return ()
-    verbs = _VERBS  # group_of's lookup, inlined: this runs for every turn that offers moves
-    groups = []
-    for action in legal:
-        verb = action.partition(" ")[0]
-        groups.append(verbs.get(verb) or verbs.get(verb.lower(), "other"))
-    first = groups[0]
-    if groups.count(first) == len(groups):
-        return (_labelled(first, legal, alone=True),)
-    by_group: dict[str, list[str]] = {}
-    for group, action in zip(groups, legal, strict=True):
-        by_group.setdefault(group, []).append(action)
+    get = _PARTS.get
+    parts = [get(a) or _part(a) for a in legal]
+    first = parts[0][0]
+    for group, _pair in parts:
+        if group != first:
+            break
+    else:  # one group: it comes first, so the other moves' heading is "You may"
+        heading = OTHER_FIRST if first == "other" else _GROUP[first][0]
+        return ((heading, tuple([pair for _group, pair in parts])),)
+    by_group: dict[str, list[tuple[str, str]]] = {}
+    for group, pair in parts:
+        by_group.setdefault(group, []).append(pair)
     out: list[tuple[str, tuple[tuple[str, str], ...]]] = []
-    for group, _heading, _strip in GROUPS:
-        items = by_group.get(group)
-        if items:
-            out.append(_labelled(group, items, alone=not out))
+    for group, heading, _strip in GROUPS:
+        pairs = by_group.get(group)
+        if pairs:
+            out.append((OTHER_FIRST if group == "other" and not out else heading, tuple(pairs)))
     return tuple(out)
 
 
 _GROUP = {group: (heading, strip) for group, heading, strip in GROUPS}
+#: Each action seen, with its group and its ``(action, label)`` pair: a game offers the
+#: same few actions turn after turn (``play 7H``, ``draw``), so each is worded once.
+_PARTS: dict[str, tuple[str, tuple[str, str]]] = {}
+#: How many actions ``_PARTS`` keeps before it starts again (a shedding hand's sets and
+#: runs are many, but a game's are far fewer)
+_PARTS_KEPT = 4096
 
 
-def _labelled(
-    group: str, items: Sequence[str], *, alone: bool
-) -> tuple[str, tuple[tuple[str, str], ...]]:
-    """One group's heading and its ``(action, label)`` pairs; ``alone``: no group before it."""
-    heading, strip = _GROUP[group]
-    if group == "other" and alone:
-        heading = OTHER_FIRST
+def _part(action: str) -> tuple[str, tuple[str, str]]:
+    """``action``'s group and its ``(action, label)`` pair, kept for the next turn."""
+    group = group_of(action)
+    strip = _GROUP[group][1]
     cut = len(strip)
-    return heading, tuple([(a, a[cut:] if cut and a.startswith(strip) else a) for a in items])
+    pair = (action, action[cut:] if cut and action.startswith(strip) else action)
+    if len(_PARTS) >= _PARTS_KEPT:
+        _PARTS.clear()
+    _PARTS[action] = (group, pair)
+    return group, pair
 
 
 def _plays(legal: Sequence[str]) -> list[str]:
@@ -143,7 +152,7 @@ def must(view: Mapping[str, Any] | None, legal: Sequence[str]) -> str | None:
     """``must_text`` for any family's view (a wire payload): only a shedding game owes
     answers (a pick-up, a suit, a drawn card); ``None`` with no view or another family.
     (Only the seat to act is asked: the server says it only with legal actions.)"""
-    if not view:
+    if not view or view.get("family") != "shedding":  # the usual answer, asked at once
         return None
     shown = cast(View, view)
     return must_text(shown, legal) if is_shedding(shown) else None

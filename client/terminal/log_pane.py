@@ -71,7 +71,7 @@ def _shout(entry: LogLine, names: list[str | None], ascii_only: bool) -> StyleAn
 
 
 #: A card as a sentence writes it (``Q♥``, ``T♣``, ``JK``), a whole word
-_CARD = re.compile(r"(?<!\S)(?:[2-9TJQKA][♣♦♥♠]|JK)(?=$|[\s,;:.)])")
+_CARD = re.compile(r"(?<!\S)(?:(?:10|[2-9TJQKA])[♣♦♥♠]|JK)(?=$|[\s,;:.)])")
 _LETTERS = str.maketrans({glyph: suit for suit, glyph in SUIT_SYMBOLS.items()})
 #: What else of a sentence an ASCII terminal writes otherwise: the dot between its parts
 _ASCII = str.maketrans({"·": "-"})
@@ -81,9 +81,9 @@ def said(text: str, names: Sequence[str | None], ascii_only: bool) -> StyleAndTe
     """A sentence the server composed, laid out: its cards coloured (in letters in ASCII
     mode: ``QH``), the seats' names as the log marks them. The words are the server's.
 
-    >>> said("bob plays Q♥ Q♠", ["ann", "bob"], True)
+    >>> said("bob plays Q♥ 10♠", ["ann", "bob"], True)
     [('class:log.seat', 'bob'), ('', ' plays '), ('class:card.red', 'QH'), ('', ' '), \
-('class:card.black', 'QS')]
+('class:card.black', 'TS')]
     """
     marks = [re.escape(n) for n in sorted({n for n in names if n}, key=len, reverse=True)]
     pattern = _CARD.pattern + (f"|(?<!\\S)(?:{'|'.join(marks)})(?=$|[\\s,;:.)])" if marks else "")
@@ -96,7 +96,7 @@ def said(text: str, names: Sequence[str | None], ascii_only: bool) -> StyleAndTe
             out.append(("", text[at : found.start()]))
         word = found.group()
         if _CARD.fullmatch(word):
-            out.append((card_style(word.translate(_LETTERS)), card_text_of(word, ascii_only)))
+            out.append((card_style(_code(word)), card_text_of(word, ascii_only)))
         else:
             out.append(("class:log.seat", word))
         at = found.end()
@@ -105,9 +105,16 @@ def said(text: str, names: Sequence[str | None], ascii_only: bool) -> StyleAndTe
     return out
 
 
+def _code(word: str) -> str:
+    """A card as a sentence writes it (``10♥``, ``Q♠``) in notation (``TH``, ``QS``)."""
+    letters = word.translate(_LETTERS)
+    return "T" + letters[2:] if letters.startswith("10") else letters
+
+
 def card_text_of(word: str, ascii_only: bool) -> str:
-    """A card as the sentence wrote it, or in letters in ASCII mode."""
-    return word.translate(_LETTERS) if ascii_only else word
+    """A card as the sentence wrote it, or in letters in ASCII mode (``TH``, as the ASCII
+    boards write it)."""
+    return _code(word) if ascii_only else word
 
 
 def _event(entry: LogLine, names: list[str | None], ascii_only: bool) -> StyleAndTextTuples:

@@ -121,8 +121,9 @@ class Delivery:
         self._observe = observe  #: the bots' strategies are shown each event as it is kept
         #: whether a seat is away: the server plays it at once, so it is offered nothing
         self._away = away
-        #: the seats' occupants last read, and their names as the log says them
-        self._names: tuple[list[str | None], tuple[str | None, ...]] = ([], ())
+        #: the seats' changes when their names were last read, and those names as the log
+        #: says them
+        self._names: tuple[int, tuple[str | None, ...]] = (-1, ())
 
     # ---------------------------------------------------------- numbering
     def new_game(self, base: int) -> None:
@@ -157,15 +158,17 @@ class Delivery:
         return True
 
     def names(self) -> tuple[str | None, ...]:
-        """Each seat's name as the log says it now (``seat_name``), read again only when
-        the occupants changed. A seat nobody holds is named as the bot's (``bot 2``): every
-        seat of a game is played, and a seat is empty while events are made only as a
-        stored game is replayed after a restart, when its bots are not back yet."""
-        players = self._stage.players()
+        """Each seat's name as the log says it now (``seat_name``), read again only when a
+        seat changed hands (``Seating.changes``). A seat nobody holds is named as the bot's
+        (``bot 2``), as is a server bot's: every seat of a game is played, and a seat is
+        empty while events are made only as a stored game is replayed after a restart,
+        when its bots are not back yet. So the names hang on the holders alone."""
+        changes = self._seating.changes
         kept, names = self._names
-        if players != kept:
+        if changes != kept:
+            players = self._stage.players()
             names = tuple(seat_name(BOT if p is None else p, i) for i, p in enumerate(players))
-            self._names = (players, names)
+            self._names = (changes, names)
         return names
 
     def record(self, events: list[Event]) -> list[Numbered]:
@@ -187,9 +190,10 @@ class Delivery:
         game = self._stage.game
         if seat is None or game is None or self._stage.state != TableState.PLAYING:
             return []
-        if self._away(seat):  # played at once: a list would be stale when it arrived
+        actions = game.legal_actions(seat)  # most seats have none: away is asked of the rest
+        if not actions or self._away(seat):  # played at once: a list would be stale
             return []
-        return [str(a) for a in game.legal_actions(seat)]
+        return [str(a) for a in actions]
 
     def snapshot(
         self, seat: int | None, req: int | None = None, *, legal: bool = True

@@ -92,6 +92,9 @@ class Seating:
         #: The seats whose players asked to play the next game (``server.tables.again``);
         #: a seat that changes hands, or a new deal, forgets it.
         self.again: set[int] = set()
+        #: Counts the seats changing hands (``hold``, ``sit``, ``free``): who reads the
+        #: holders' names keeps them until it moves (``server.tables.delivery``).
+        self.changes = 0
 
     # ------------------------------------------------------------ queries
     def members(self) -> list[Member]:
@@ -135,6 +138,7 @@ class Seating:
     def hold(self, seat: int, name: str | None, th: bytes | None) -> None:
         """``seat`` is held by ``name`` with token hash ``th`` (a restore: nobody connected)."""
         self._found.clear()
+        self.changes += 1
         self.seats[seat] = Seat(name, th)
 
     def sit(self, seat: int, name: str, th: bytes, member: Member) -> None:
@@ -143,6 +147,7 @@ class Seating:
         self._found.clear()  # the seat's old token holds it no more
         if self.seats[seat].name != name:
             self.again.discard(seat)
+        self.changes += 1
         self.seats[seat] = Seat(name, th, member)
 
     def connect(self, seat: int, member: Member) -> None:
@@ -154,6 +159,7 @@ class Seating:
         """``seat`` is empty: a server bot plays it."""
         self._found.clear()
         self.again.discard(seat)
+        self.changes += 1
         self.seats[seat] = Seat()
 
     def unseat(self, seat: int) -> None:
