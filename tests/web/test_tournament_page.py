@@ -9,9 +9,11 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Iterator
 from typing import Any
 
-from conftest import wait_for
+import pytest
+from conftest import Server, wait_for
 from test_phone import check
 from webpage import click, open_client, take_name, visible
 
@@ -20,6 +22,18 @@ try:
     from selenium.webdriver.support.ui import Select
 except ImportError:  # the fixtures skip (or, in CI, fail) and say why
     pass
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The browsers' server, a round's tables starting half a second after its seating
+    (not the default 10: the test waits for the round's clock)."""
+    srv = Server(tmp_path_factory.mktemp("web"), "tournament_countdown_seconds = 0.5\n")
+    try:
+        yield srv
+    finally:
+        srv.stop()
+        print("server log:", "".join(srv.log[-60:]))  # shown when a test fails
 
 
 def page_text(driver: Any, css: str) -> str:
