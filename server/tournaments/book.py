@@ -162,7 +162,8 @@ class Book:
                 at.outcome = data.get("outcome")
                 at.game = data.get("game")
             case "clocked":
-                self.clock_round, self.clock_at, self.held = int(data["round"]), data["at"], 0.0
+                self.clock_round, self.clock_at = int(data["round"]), float(data["at"])
+                self.held = 0.0
             case "halted":
                 self.halted_at = float(data["at"])
             case "resumed":
