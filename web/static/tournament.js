@@ -79,22 +79,15 @@ export function roundLabel(t) {
   return `Round ${t.round} of ${t.rounds || "?"}`;
 }
 
-/** The pairs never seated together, from what the host typed: a pair a line (or split by
- * commas), two names each, by spaces or a `+`: "ann bob", "ann+bob". A line of one name
- * or of three is an error, its words in `bad`.
- * @param {string} text @returns {{pairs: string[], bad: string[]}} */
+/** The pairs never seated together, as the wire's `apart` lines, from what the host
+ * typed: a pair a line (or split by commas), the names by spaces or a `+`: "ann bob",
+ * "ann+bob". A line that is not two names is sent as typed: the server's error says why.
+ * @param {string} text @returns {string[]} */
 export function apartPairs(text) {
-  /** @type {string[]} */
-  const pairs = [];
-  /** @type {string[]} */
-  const bad = [];
-  for (const line of text.split(/[\n,;]/)) {
-    const names = line.split(/[\s+]+/).filter(Boolean);
-    if (!names.length) continue;
-    if (names.length === 2) pairs.push(names.join(" "));
-    else bad.push(line.trim());
-  }
-  return { pairs, bad };
+  return text
+    .split(/[\n,;]/)
+    .map((line) => line.split(/[\s+]+/).filter(Boolean).join(" "))
+    .filter(Boolean);
 }
 
 /** The create_tournament request the host's form makes (numbers as numbers, the empty
@@ -113,7 +106,7 @@ export function createRequest(form, options = {}) {
   // bots allowed: at most one a table, where no split of the people fits; none: people only
   msg.bots = form.bots === false ? 0 : 1;
   if (form.by_strength === "strength" || form.by_strength === true) msg.by_strength = true;
-  const { pairs } = apartPairs(String(form.apart ?? ""));
+  const pairs = apartPairs(String(form.apart ?? ""));
   if (pairs.length) msg.apart = pairs;
   if (Object.keys(options).length) msg.options = options;
   return msg;
@@ -311,8 +304,6 @@ function createForm(app) {
       else if (input instanceof HTMLInputElement || input instanceof HTMLSelectElement || input instanceof HTMLTextAreaElement) values[input.name] = input.value;
     }
     const game = chosen();
-    const { bad } = apartPairs(String(values.apart ?? ""));
-    if (bad.length) return app.toast(`Never seated together: two names a pair, not "${bad[0]}"`);
     app.tour.create(values, game ? readOptions(form, game, OPTION_PREFIX) : {});
   });
   return el("details", { id: "tour-create", dataset: { key: rulesetKey(app) } }, el("summary", { text: "Host a tournament" }), form);
