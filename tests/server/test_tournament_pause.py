@@ -52,7 +52,7 @@ async def play(client: Client, table: str, seed: int) -> None:
     await client.play(table, random.Random(seed))
 
 
-async def test_a_pause_lets_the_hand_finish_stops_the_clock_and_seats_no_round() -> None:
+async def test_a_pause_lets_the_hand_finish_and_stops_the_clock_until_resumed() -> None:
     server = Server(CONFIG, MemoryStore())
     hands: list[int] = []  #: hands scored since the pause was asked for
     asked = trio.Event()
@@ -161,3 +161,23 @@ async def test_the_pause_and_the_rounds_cap_are_kept_across_a_restart() -> None:
         await service.hold(1, "host", False)
         await trio.sleep(1.0)
         assert (service.time_left(1) or 0) < paused_left - 0.8
+
+
+async def test_a_paused_arena_seats_nobody_and_its_time_stands_still() -> None:
+    server = Server(CONFIG, MemoryStore())
+    async with serving_server(server) as (_, port):
+        c = [await Client.connect(port, n) for n in NAMES]
+        service = server.tournaments
+        book = await service.create("host", "switch", format="arena", minutes=1, sizes=(4,))
+        for n in NAMES:
+            await service.enter(1, n)
+        await service.hold(1, "host", True)
+        await service.start(1, "host")
+        await trio.sleep(1.5)  # four free players make a table: none while paused
+        assert book.round == 0
+        assert service.time_left(1) == 60.0
+        await service.hold(1, "host", False)
+        await until(lambda: opened(book, 1))
+        assert (service.time_left(1) or 0) < 60.0
+        for client in c:
+            await client.aclose()
