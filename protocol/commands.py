@@ -83,12 +83,14 @@ from protocol.messages import (
     Look,
     Message,
     PauseGame,
+    PauseTournament,
     Ping,
     PlayAgain,
     Pong,
     Quit,
     Resume,
     ResumeGame,
+    ResumeTournament,
     Review,
     Say,
     SeatBot,
@@ -576,15 +578,24 @@ def _host(args: list[str], rest: str, table: str | None) -> Message:
     return CreateTournament(ruleset=args[0], **counts)
 
 
+#: what the host types after ``tournament N`` to run it, and the request each one makes
+_HOST_VERBS: dict[
+    str, type[StartTournament | EndTournament | PauseTournament | ResumeTournament]
+] = {
+    "start": StartTournament,
+    "end": EndTournament,
+    "pause": PauseTournament,
+    "resume": ResumeTournament,
+}
+
+
 def _tournament(args: list[str], rest: str, table: str | None) -> Message:
-    usage = "tournament [N] [start|end|record]"
+    usage = "tournament [N] [start|pause|resume|end|record]"
     if args and args[-1].lower() == "record" and len(args) <= 2:
         number = _int(args[0], "N", usage) if len(args) == 2 else None
         return GetTournament(tournament=number, record=True)
-    if len(args) == 2 and args[1].lower() == "start":
-        return StartTournament(tournament=_int(args[0], "N", usage))
-    if len(args) == 2 and args[1].lower() == "end":
-        return EndTournament(tournament=_int(args[0], "N", usage))
+    if len(args) == 2 and args[1].lower() in _HOST_VERBS:
+        return _HOST_VERBS[args[1].lower()](tournament=_int(args[0], "N", usage))
     if len(args) > 1:
         raise _usage(usage)
     return GetTournament(tournament=_int(args[0], "N", usage) if args else None)
@@ -625,9 +636,11 @@ def _standings(args: list[str], rest: str, table: str | None) -> Message:
 TOURNAMENT_COMMANDS: tuple[Command, ...] = (
     Command("tournaments", "tournaments", "list the tournaments", "lobby",
             _no_args(ListTournaments, "tournaments")),
-    Command("tournament", "tournament [N] [start|end|record]", "a tournament's standings and"
-            " round (no N: yours); its host starts it, or ends it early; record: its whole"
-            " record (the terminal client saves it as a file)", "lobby", _tournament),
+    Command("tournament", "tournament [N] [start|pause|resume|end|record]", "a tournament's"
+            " standings and round (no N: yours); its host starts it, pauses it (games finish"
+            " their hand, then wait; the round's clock stops; no round starts) and resumes"
+            " it, or ends it early; record: its whole record (the terminal client saves it as"
+            " a file)", "lobby", _tournament),
     Command("host", _HOST_USAGE, "host a tournament: Swiss rounds (rounds 0: about log2 of"
             " the players plus one), or an arena of minutes", "lobby", _host),
     Command("enter", "enter N", "enter tournament N (or say you are back after a pause)",
@@ -1102,6 +1115,8 @@ _LOBBY_FORMS: dict[type[Message], Callable[[Any], str]] = {
     ),
     StartTournament: lambda m: f"tournament {m.tournament} start",
     EndTournament: lambda m: f"tournament {m.tournament} end",
+    PauseTournament: lambda m: f"tournament {m.tournament} pause",
+    ResumeTournament: lambda m: f"tournament {m.tournament} resume",
     SitOut: lambda m: _join_words("sitout", _opt(m.tournament)),
 }  # fmt: skip
 

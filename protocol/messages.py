@@ -1491,12 +1491,35 @@ class SitOut(Message):
     id: Id = field(default=None, kw_only=True)
 
 
+@message("pause_tournament", CLIENT)
+@dataclass(frozen=True, slots=True)
+class PauseTournament(Message):
+    """The host pauses his whole tournament: no round is seated or started and the
+    round's time cap stands still; a game in play finishes its hand, then waits paused
+    until ``resume_tournament``. Reply: ``ok``."""
+
+    tournament: Count
+    id: Id = field(default=None, kw_only=True)
+
+
+@message("resume_tournament", CLIENT)
+@dataclass(frozen=True, slots=True)
+class ResumeTournament(Message):
+    """The host resumes his paused tournament: the games play on, the cap counts again
+    and the next round is seated when it is due. Reply: ``ok``."""
+
+    tournament: Count
+    id: Id = field(default=None, kw_only=True)
+
+
 __all__ += [
     "CreateTournament",
     "EndTournament",
     "EnterTournament",
     "GetTournament",
     "ListTournaments",
+    "PauseTournament",
+    "ResumeTournament",
     "SitOut",
     "StartTournament",
     "Tournament",

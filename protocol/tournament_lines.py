@@ -31,6 +31,8 @@ def _summary(t: dict[str, Any]) -> str:
         where = "an arena"
     if t.get("time_left") is not None:
         where += f", {_clock(int(t['time_left']))} left"
+    if t.get("paused"):
+        where += f"{DOT}paused by its host: games wait after their hand"
     if t.get("winner"):
         where += f"{DOT}{t['winner']} won"
     return (

@@ -397,6 +397,8 @@ export interface TournamentSummary {
   /** 0 while the host left it to the players' count */
   rounds: number;
   state: "waiting" | "playing" | "over" | string;
+  /** the host has paused it: no round starts, the round's clock stands still */
+  paused?: boolean;
   final?: number;
   winner?: string | null;
   /** seconds left in the round under way (or the arena); null when none runs */

@@ -119,7 +119,7 @@ class ClientApp:
         )
         self.application: Application[int] = Application(
             layout=Layout(self._build_layout(), focused_element=self.input_field),
-            key_bindings=build_keys(self.pages, self.exit),
+            key_bindings=build_keys(self.pages, self.exit, self.submit),
             style=STYLE,
             full_screen=True,
             mouse_support=False,

@@ -26,6 +26,7 @@ from client.terminal.lobby_screen import LobbyScreen
 from client.terminal.page import Page, wrap_page
 from client.terminal.rules import rules_lines
 from client.terminal.screen import Screen
+from client.terminal.tournament import KEY_LINE, page_number
 from protocol.commands import ACTION_HELP
 
 HELP_TITLE = "Help"
@@ -85,8 +86,9 @@ class Pages:
         self.show(Page(HELP_TITLE, lambda width: wrap_page(self.help_lines(), width), ""))
 
     def show_lines(self, title: str, lines: list[str]) -> None:
-        """A reply of several lines as a page of its own."""
-        self.show(Page(title, lambda width: wrap_page(lines, width), PAGE_CLOSES))
+        """A reply of several lines as a page of its own (a tournament's says its keys)."""
+        closes = KEY_LINE if page_number(title) is not None else PAGE_CLOSES
+        self.show(Page(title, lambda width: wrap_page(lines, width), closes))
 
     def text(self) -> StyleAndTextTuples:
         """The page on screen, in the box its frame leaves (two columns and two rows)."""

@@ -33,7 +33,20 @@ from protocol.tournament_lines import (
 TITLE = "Tournament"
 LIST_TITLE = "Tournaments"
 #: what can be typed about a tournament, the last line of its page
-COMMANDS = "enter N · withdraw · sitout · standings · tournament N record · tournaments"
+COMMANDS = (
+    "enter N · withdraw · sitout · standings · tournament N record · tournaments"
+    " · the host: tournament N start|pause|resume|end"
+)
+#: the keys of a tournament's page: each one's key, its name on the page's key line, what
+#: it does there, and the line it types for tournament N (as typing it would)
+PAGE_KEYS: tuple[tuple[str, str, str, str], ...] = (
+    ("f5", "F5", "pause", "sitout {n}"),
+    ("f6", "F6", "back", "enter {n}"),
+    ("f7", "F7", "host: pause all", "tournament {n} pause"),
+    ("f8", "F8", "resume all", "tournament {n} resume"),
+)
+#: the page's key line, its last (how to close it last of all)
+KEY_LINE = " · ".join(f"{name} {what}" for _, name, what, _ in PAGE_KEYS) + " · Escape closes"
 
 
 def tournaments_page(msg: m.Tournaments) -> list[str]:
@@ -53,6 +66,31 @@ def tournament_page(msg: m.Tournament) -> list[str]:
 
 def page_title(number: int) -> str:
     return f"{TITLE} {number}"
+
+
+def page_number(title: str) -> int | None:
+    """The tournament whose page has ``title`` (None: the page is another's).
+
+    >>> page_number("Tournament 3"), page_number("Tournaments"), page_number("Help")
+    (3, None, None)
+    """
+    head, _, number = title.partition(" ")
+    return int(number) if head == TITLE and number.isdigit() else None
+
+
+def key_typed(key: str, title: str) -> str | None:
+    """The line a page key types on the page titled ``title`` (None: not a tournament's
+    page, or not one of its keys): F5 ``sitout N``, F6 ``enter N``, the host's F7
+    ``tournament N pause`` and F8 ``tournament N resume``.
+
+    >>> key_typed("f5", "Tournament 3"), key_typed("f6", "Tournament 3")
+    ('sitout 3', 'enter 3')
+    >>> key_typed("f5", "Help") is None
+    True
+    """
+    number = page_number(title)
+    typed = next((line for k, _, _, line in PAGE_KEYS if k == key), None)
+    return None if number is None or typed is None else typed.format(n=number)
 
 
 class Desk:

@@ -10,7 +10,8 @@ scores then, ties sharing a place), never dropped.
 
 Each seating is logged as a round of its own (``seated``), so the book, the standings
 and a restart work as in the Swiss format; the arena's end is counted from its start
-on the wall clock (``started``'s ``at``), so a restart does not lengthen it.
+on the wall clock (``started``'s ``at``), so a restart does not lengthen it. While the
+host pauses the tournament nobody is seated and its time stands still (``Book.arena_left``).
 """
 
 from __future__ import annotations
@@ -53,21 +54,22 @@ class ArenaHost(Protocol):
 
 
 def seconds_left(book: Book) -> float:
-    """The arena's time left, on the wall clock from its start."""
-    started = book.at if book.at is not None else time.time()
-    return max(0.0, book.minutes * 60 - (time.time() - started))
+    """The arena's time left, on the wall clock from its start (less its pauses)."""
+    return book.arena_left(time.time())
 
 
 async def run_arena(host: ArenaHost, book: Book) -> str:
     """Seat whoever is free until the time is up, then end what still runs; why it
     ended (the final table, if any, and the end are the service's)."""
-    end_at = trio.current_time() + seconds_left(book)
     if any(t.table is None for t in book.current_tables()):  # a restart mid-opening
         await host.open_round(book)
     waiting: dict[str, float] = {}  #: free player -> since when (trio's clock)
-    while trio.current_time() < end_at and not host.ending(book.number):
-        await _seat_the_free(host, book, waiting)
-        with trio.move_on_at(min(end_at, trio.current_time() + TICK_SECONDS)):
+    while (left := seconds_left(book)) > 0 and not host.ending(book.number):
+        if book.paused:
+            waiting.clear()  # a pause is nobody's wait
+        else:
+            await _seat_the_free(host, book, waiting)
+        with trio.move_on_after(min(left, TICK_SECONDS)):
             await host.changed(book.number)
     while book.running_tables():  # the end: every game still running ends as it stands
         for at in book.running_tables():

@@ -25,6 +25,11 @@ The entries and their data:
   ``table``), in the transaction that creates it;
 - ``played``: a table's game ended (``round``, ``index``, ``places``, ``scores``,
   ``outcome``), in the transaction that stores the end;
+- ``clocked``: a Swiss round's time cap starts counting (``round``, ``at``: the wall
+  clock), so a restart keeps the cap where it was rather than starting it again;
+- ``halted``, ``resumed``: the host paused the whole tournament, or resumed it (``at``:
+  the wall clock); the time between them is not counted against a round's cap (nor an
+  arena's length);
 - ``ended``: the tournament is over (``reason``).
 """
 
@@ -100,6 +105,10 @@ class Book:
     final_round: int | None = None  #: the final table's round, once seated
     started: bool = False
     entries: int = 0
+    halted_at: float | None = None  #: when the host paused it (wall clock); None: running
+    clock_round: int = 0  #: the round whose time cap is counting (0: none yet)
+    clock_at: float | None = None  #: when that round's cap started counting (wall clock)
+    held: float = 0.0  #: seconds the cap (an arena: its length) was stopped by pauses
 
     # ------------------------------------------------------------ the log
     def apply(self, kind: str, data: dict[str, Any]) -> None:
@@ -152,6 +161,16 @@ class Book:
                 )
                 at.outcome = data.get("outcome")
                 at.game = data.get("game")
+            case "clocked":
+                self.clock_round, self.clock_at = int(data["round"]), float(data["at"])
+                self.held = 0.0
+            case "halted":
+                self.halted_at = float(data["at"])
+            case "resumed":
+                if self.halted_at is not None:
+                    since = max(self.halted_at, self.clock_at or self.at or self.halted_at)
+                    self.held += max(0.0, float(data["at"]) - since)
+                self.halted_at = None
             case "ended":
                 self.ended = str(data.get("reason", "over"))
             case _:
@@ -174,6 +193,38 @@ class Book:
     def results(self) -> list[GameResult]:
         """Every game played so far, round by round."""
         return [t.result for r in self.played_rounds for t in r if t.result is not None]
+
+    @property
+    def paused(self) -> bool:
+        """Whether the host has paused the whole tournament (and not resumed it)."""
+        return self.halted_at is not None and self.ended is None
+
+    def cap_left(self, now: float) -> float | None:
+        """Seconds left of the round's time cap at ``now`` (wall clock), stopped while the
+        tournament is paused; None: the round under way has no cap counting yet.
+
+        >>> book = Book(1, minutes=10, clock_round=1, clock_at=100.0)
+        >>> book.played_rounds = [[]]
+        >>> book.cap_left(160.0)
+        540.0
+        >>> book.apply("halted", {"at": 160.0})
+        >>> book.cap_left(1000.0)  # paused: the cap stands still
+        540.0
+        >>> book.apply("resumed", {"at": 400.0})
+        >>> book.cap_left(460.0)
+        480.0
+        """
+        if self.clock_at is None or self.clock_round != self.round:
+            return None
+        return self._left(self.clock_at, now)
+
+    def arena_left(self, now: float) -> float:
+        """Seconds left of an arena at ``now`` (wall clock), stopped while it is paused."""
+        return self._left(self.at if self.at is not None else now, now)
+
+    def _left(self, start: float, now: float) -> float:
+        stop = now if self.halted_at is None else max(start, min(now, self.halted_at))
+        return max(0.0, start + self.minutes * 60 + self.held - stop)
 
     def round_over(self) -> bool:
         """Whether every table of the current round has played (True before round 1)."""
@@ -280,6 +331,7 @@ class Book:
             "round": self.round,
             "rounds": self.rounds,
             "state": self.state,
+            "paused": self.paused,
             "final": self.final,
             "winner": self.winner() if self.state == OVER else None,
         }

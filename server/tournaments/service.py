@@ -21,7 +21,8 @@ enters again.
 After a restart every tournament comes back from its log (``server.tournaments.book``):
 the tables of the round under way come back with the lobby's (their games resume where
 they were), a table of the round not yet opened is opened, and the round's time cap
-starts again from the restart (the clock of the lost minutes is not kept).
+counts on from the round's start as logged (``server.tournaments.round_run``). The host
+may pause the whole tournament and resume it (``round_run`` says what a pause does).
 """
 
 from __future__ import annotations
@@ -60,6 +61,12 @@ from server.tournaments.book import (
 )
 from server.tournaments.messages import tournament_message, your_tables
 from server.tournaments.record import tournament_record
+from server.tournaments.round_run import (
+    pause_table,
+    play_round,
+    resume_tables,
+    until_resumed,
+)
 
 log = logging.getLogger("switchboard.tournaments")
 
@@ -80,6 +87,8 @@ ARENA_WAIT_SECONDS = 25.0
 MAX_ROUNDS = 12
 
 Tell = Callable[[str, m.Message], None]
+#: The log entries a request makes that everyone is told of at once.
+PUSHED = frozenset({"entered", "withdrew", "paused", "back", "halted", "resumed"})
 
 
 class Steward:
@@ -156,9 +165,8 @@ class Tournaments:
         self._lock = trio.Lock()  #: one log entry at a time (their numbers follow)
         self._wake: dict[int, trio.Event] = {}
         self._started: dict[int, trio.Event] = {}
-        self._capped: set[int] = set()  #: tournaments whose round ran out of time
+        self.capped: set[int] = set()  #: tournaments whose round ran out of time
         self._ending: set[int] = set()  #: tournaments their host is ending early
-        self._deadlines: dict[int, float] = {}  #: a Swiss round's time cap (trio's clock)
         self._nursery: trio.Nursery | None = None
         for number, entries in sorted((logs or {}).items()):
             book = Book(number)
@@ -344,6 +352,26 @@ class Tournaments:
         self._started_event(number).set()
         return book
 
+    async def hold(self, number: int, by: str, paused: bool, operator: bool = False) -> Book:
+        """The host (or an operator) pauses the whole tournament (``paused``) or resumes
+        it: what a pause does is ``server.tournaments.round_run``'s."""
+        book = self.get(number)
+        verb = "pauses" if paused else "resumes"
+        if not (operator or by == book.host):
+            raise BookError(f"only the host ({book.host}) {verb} tournament {number}", "not_master")
+        if book.state == OVER or number in self._ending:
+            raise BookError(f"tournament {number} is over")
+        if book.paused == paused:
+            raise BookError(f"tournament {number} is {'paused' if paused else 'not paused'}")
+        await self.record(book, "halted" if paused else "resumed", {"at": time.time()})
+        if not paused:
+            resume_tables(self, book)
+        return book
+
+    def steward(self, table_id: int) -> Steward:
+        """The game master of a tournament's table."""
+        return Steward(self._tables[table_id])
+
     async def end(self, number: int, by: str, operator: bool = False) -> Book:
         """The host (or an operator) ends the tournament now: every game still running
         is scored as it stands (never dropped), then the final standings are told."""
@@ -372,7 +400,7 @@ class Tournaments:
             await self.store.commit(TournamentLogged(book.number, book.entries, kind, data), *also)
             book.apply(kind, data)
         self._changed(book.number)
-        if kind in ("entered", "withdrew", "paused", "back"):  # (the rest push themselves)
+        if kind in PUSHED:  # (the rest push themselves)
             self.push(book)
 
     def time_left(self, number: int) -> float | None:
@@ -382,10 +410,7 @@ class Tournaments:
             return None
         if book.format == ARENA:
             return seconds_left(book)
-        deadline = self._deadlines.get(number)
-        if deadline is None or book.round_over():
-            return None
-        return max(0.0, deadline - trio.current_time())
+        return None if book.round_over() else book.cap_left(time.time())
 
     def message(self, book: Book, req: int | None = None, record: bool = False) -> m.Message:
         """The ``tournament`` message for ``book`` as it stands now (``record``: with the
@@ -454,9 +479,14 @@ class Tournaments:
             table.submit_nowait(Close("its tournament game is over"))
 
     def _heard(self, event: Any) -> None:
-        """A hand ended at a table whose round is out of time: end its game now."""
-        if isinstance(event, HandEnded) and self._tables.get(event.table) in self._capped:
+        """A hand ended at a table whose round is out of time: end its game now; at a
+        table of a paused tournament: pause its game there."""
+        if not isinstance(event, HandEnded) or (number := self._tables.get(event.table)) is None:
+            return
+        if number in self.capped:
             self.end_game_at(event.table)
+        elif self.books[number].paused:
+            pause_table(self, event.table)
 
     def end_game_at(self, table_id: int) -> None:
         table = self.lobby.get(table_id)
@@ -483,7 +513,7 @@ class Tournaments:
             if book.round and not book.round_over():
                 if number not in self._ending:
                     await self.open_round(book)
-                await self._play_round(book)
+                await play_round(self, book)
             elif number in self._ending:
                 await self.finish(book, "ended early by its host")
             elif book.format == ARENA or book.round >= book.rounds:
@@ -493,10 +523,14 @@ class Tournaments:
                         final = book.final_seating()
                 except BookError as exc:  # nobody left for it: the standings decide
                     reason = f"{reason}; no final table: {exc}"
-                if final is not None:
+                if final is not None and book.paused:
+                    await until_resumed(self, book)
+                elif final is not None:
                     await self._seat(book, final, final=True)
                 else:
                     await self.finish(book, reason)
+            elif book.paused:  # no round is seated while the host pauses
+                await until_resumed(self, book)
             else:
                 await self._pause_the_absent(book)
                 try:
@@ -557,39 +591,11 @@ class Tournaments:
         for name, told in your_tables(book):
             self.tell(name, told)
         await trio.sleep(self.countdown_seconds)
+        await until_resumed(self, book)  # a round seated before a pause starts after it
         for at in book.current_tables():
             waiting = None if at.table is None else self.lobby.get(at.table)
             if waiting is not None and waiting.state == TABLE_WAITING and at.result is None:
                 await waiting.submit(Start(steward, None))
-
-    async def _play_round(self, book: Book) -> None:
-        """Wait for every table of the round to end; at the cap, end each at its hand's
-        end (or at once, a grace later); when the host ends the tournament, at once."""
-        number = book.number
-        self._deadlines[number] = trio.current_time() + book.minutes * 60
-        self.push(book)  # the round's clock runs: everyone is told its time left
-        with trio.move_on_at(self._deadlines[number]):
-            await self._until_round_over(book)
-        if book.round_over():
-            return
-        self._capped.add(number)
-        try:
-            if number not in self._ending:
-                for at in book.current_tables():
-                    if at.result is None and at.table is not None:
-                        self._notice_cap(at.table)
-                with trio.move_on_after(self.cap_grace_seconds):
-                    await self._until_round_over(book)
-            while not book.round_over():  # every game still running ends as it stands
-                for at in book.current_tables():
-                    if at.result is None and at.table is not None:
-                        self.end_game_at(at.table)
-                with trio.move_on_after(5.0):
-                    await self._until_round_over(book, ending_too=False)
-                if not book.round_over() and self.stuck(book):
-                    await self.score_lost_tables(book)
-        finally:
-            self._capped.discard(number)
 
     async def score_lost_tables(self, book: Book) -> None:
         """A table gone before its game's end was heard (it failed) scores as a tie of
@@ -607,17 +613,6 @@ class Tournaments:
         heard): nothing will end it, so ``score_lost_tables`` does."""
         return all(at.table is None or self.lobby.get(at.table) is None
                    for at in book.running_tables())  # fmt: skip
-
-    def _notice_cap(self, table_id: int) -> None:
-        table = self.lobby.get(table_id)
-        if table is not None:
-            table.notice_all("the round's time is up: this game ends when the hand ends")
-
-    async def _until_round_over(self, book: Book, *, ending_too: bool = True) -> None:
-        """Wait until the round is over (or, ``ending_too``, the host ends the tournament)."""
-        while not book.round_over() and not (ending_too and book.number in self._ending):
-            event = self._wake.setdefault(book.number, trio.Event())
-            await event.wait()
 
     async def finish(self, book: Book, reason: str) -> None:
         await self.record(book, "ended", {"reason": reason})

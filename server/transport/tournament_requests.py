@@ -1,4 +1,4 @@
-"""The players' tournament requests: list, show, host, enter, withdraw, start.
+"""The players' tournament requests: list, show, host, enter, withdraw, start, pause.
 
 Each handler answers through ``session.deliver``; the work is the tournaments
 service's (``server.tournaments.service``), whose ``BookError`` carries the wire
@@ -166,6 +166,27 @@ async def end_tournament(session: ClientSession, msg: m.EndTournament) -> None:
     session.deliver(wire.ok(msg.id, None, text))
 
 
+async def hold_tournament(
+    session: ClientSession, msg: m.PauseTournament | m.ResumeTournament
+) -> None:
+    if (service := _service(session, msg.id)) is None or (name := _named(session, msg.id)) is None:
+        return
+    paused = isinstance(msg, m.PauseTournament)
+    try:
+        book = await service.hold(msg.tournament, name, paused, session.operator)
+    except BookError as exc:
+        session.deliver(wire.error(msg.id, exc.code, str(exc)))
+        return
+    if paused:
+        text = (
+            f"tournament {book.number} is paused: games finish their hand, then wait; the"
+            f" round's clock stops; tournament {book.number} resume goes on"
+        )
+    else:
+        text = f"tournament {book.number} resumes: the games play on and the round's clock runs"
+    session.deliver(wire.ok(msg.id, None, text))
+
+
 async def sit_out(session: ClientSession, msg: m.SitOut) -> None:
     if (service := _service(session, msg.id)) is None or (name := _named(session, msg.id)) is None:
         return
@@ -188,4 +209,6 @@ TOURNAMENT_HANDLERS: dict[type[m.Message], Handler] = {
     m.StartTournament: start_tournament,
     m.EndTournament: end_tournament,
     m.SitOut: sit_out,
+    m.PauseTournament: hold_tournament,
+    m.ResumeTournament: hold_tournament,
 }

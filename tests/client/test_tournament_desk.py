@@ -8,6 +8,7 @@ import asyncio
 import dataclasses
 import threading
 import time
+from collections.abc import Awaitable, Callable
 
 import trio
 from harness import Driver, run_client
@@ -72,29 +73,6 @@ def test_a_push_redraws_the_page_on_screen_and_says_the_winner_once() -> None:
 
 
 def test_a_tournament_typed_at_the_terminal_client() -> None:
-    ports: list[int] = []
-    stop = threading.Event()
-
-    def serve() -> None:
-        async def main() -> None:
-            from server.app import Server
-            from server.core.config import ServerConfig
-
-            async with trio.open_nursery() as nursery:
-                config = ServerConfig(
-                    host="127.0.0.1",
-                    port=0,
-                    scrypt_n=2**4,
-                    bot_delay_seconds=0.02,
-                    tournament_countdown_seconds=0.0,
-                )
-                server = Server(config)
-                ports.append(await nursery.start(server.serve))
-                await trio.to_thread.run_sync(stop.wait, abandon_on_cancel=True)
-                server.shutdown()
-
-        trio.run(main)
-
     async def script(d: Driver) -> None:
         await d.until_screen("lobby")
         d.line("host switch rounds=1 minutes=5 seats=2")
@@ -123,6 +101,35 @@ def test_a_tournament_typed_at_the_terminal_client() -> None:
         assert "1." in d.screen() and "ann" in d.screen()
         d.keys("\x04")
 
+    played_at_a_server(script)
+
+
+def played_at_a_server(script: Callable[[Driver], Awaitable[None]]) -> None:
+    """Run the terminal client as ann under ``script`` against a server of its own (a
+    thread), its rounds' tables starting at once."""
+    ports: list[int] = []
+    stop = threading.Event()
+
+    def serve() -> None:
+        async def main() -> None:
+            from server.app import Server
+            from server.core.config import ServerConfig
+
+            async with trio.open_nursery() as nursery:
+                config = ServerConfig(
+                    host="127.0.0.1",
+                    port=0,
+                    scrypt_n=2**4,
+                    bot_delay_seconds=0.02,
+                    tournament_countdown_seconds=0.0,
+                )
+                server = Server(config)
+                ports.append(await nursery.start(server.serve))
+                await trio.to_thread.run_sync(stop.wait, abandon_on_cancel=True)
+                server.shutdown()
+
+        trio.run(main)
+
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     try:
@@ -134,3 +141,37 @@ def test_a_tournament_typed_at_the_terminal_client() -> None:
     finally:
         stop.set()
         thread.join(10)
+
+
+def test_the_tournament_page_pauses_and_comes_back_by_its_keys() -> None:
+    """F5 sits out (as ``sitout N``), F6 is back (``enter N``); the host's F7 pauses the
+    whole tournament and F8 resumes it; the page's key line names them."""
+    f5, f6, f7, f8 = "\x1b[15~", "\x1b[17~", "\x1b[18~", "\x1b[19~"
+
+    async def script(d: Driver) -> None:
+        await d.until_screen("lobby")
+        d.line("host switch rounds=1 minutes=5 seats=2")
+        await d.until_screen("tournament 1 is open")
+        d.line("enter 1")
+        await d.until_screen("you are in tournament 1")
+        d.line("tournament 1")
+        await d.until_screen("Tournament 1")
+        assert "F5 pause · F6 back · F7 host: pause all · F8 resume all" in d.screen()
+        assert "ann (paused)" not in d.screen()
+        d.keys(f5)  # the push draws the page again
+        await d.until_screen("ann (paused)")
+        d.keys(f6)
+        await d.until(lambda: "ann (paused)" not in d.screen(), what="back")
+        d.keys(f7)
+        await d.until_screen("paused by its host")
+        d.keys(f8)
+        await d.until(lambda: "paused by its host" not in d.screen(), what="resumed")
+        d.keys("\x1b")  # closed, the keys type nothing
+        await d.until(lambda: "Tournament 1" not in d.screen(), what="the page closed")
+        said = d.screen().count("you sit out")
+        d.keys(f5)
+        await asyncio.sleep(0.3)
+        assert d.screen().count("you sit out") == said
+        d.keys("\x04")
+
+    played_at_a_server(script)

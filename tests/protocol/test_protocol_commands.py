@@ -68,6 +68,8 @@ CASES = [
     ("tournament 3", m.GetTournament(tournament=3)),
     ("tournament 3 start", m.StartTournament(tournament=3)),
     ("tournament 3 end", m.EndTournament(tournament=3)),
+    ("tournament 3 pause", m.PauseTournament(tournament=3)),
+    ("tournament 3 resume", m.ResumeTournament(tournament=3)),
     ("sitout", m.SitOut()),
     ("sitout 3", m.SitOut(tournament=3)),
     ("standings", m.GetTournament()),

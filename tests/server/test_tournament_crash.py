@@ -9,6 +9,7 @@ import json
 import random
 import signal
 import sqlite3
+import time
 from pathlib import Path
 
 import trio
@@ -89,6 +90,7 @@ async def test_kill_9_mid_round_resumes_with_the_standings_exact(tmp_path: Path)
         clients = [await Client.connect(port, n) for n in NAMES]
         for client in clients:
             assert isinstance(await client.request(m.EnterTournament(tournament=1)), m.Ok)
+        started = time.time()  # (round 1's cap starts counting a moment later)
         assert isinstance(await host.request(m.StartTournament(tournament=1)), m.Ok)
         with trio.fail_after(60):
             async with trio.open_nursery() as players:
@@ -104,9 +106,14 @@ async def test_kill_9_mid_round_resumes_with_the_standings_exact(tmp_path: Path)
                 assert await proc.wait() == -signal.SIGKILL
         for client in [host, *clients]:
             await client.aclose()
+        await trio.sleep(max(0.0, started + 3 - time.time()))  # time enough to tell apart
 
         proc, port, _log = await start_server(nursery, data, config)
         clients = [await Client.connect(port, n) for n in NAMES]
+        # round 1's cap (30 minutes) was kept: it counts on, never from the restart
+        shown = await clients[0].request(m.GetTournament(tournament=1))
+        assert isinstance(shown, m.Tournament) and shown.summary["round"] == 1
+        assert shown.summary["time_left"] <= 30 * 60 - (time.time() - started) + 1
         with trio.fail_after(120):
             async with trio.open_nursery() as players:
                 for i, (client, name) in enumerate(zip(clients, NAMES, strict=True)):

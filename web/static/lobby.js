@@ -64,30 +64,34 @@ function tableCard(app, info) {
   );
 }
 
-/** The form's field for one option. @param {RuleOption} option */
-function optionInput(option) {
-  const name = `opt-${option.name}`;
+/** The form's field for one option (`prefix` before its id and name: another form's
+ * fields, such as a tournament's tables' options, keep ids of their own).
+ * @param {RuleOption} option @param {string} [prefix] */
+export function optionInput(option, prefix = "") {
+  const name = `${prefix || "opt-"}${option.name}`;
+  const field = `${prefix}${option.name}`;
   const label = el("label", { for: name, text: option.name.replaceAll("_", " ") });
   let input;
   if (option.choices) {
-    input = el("select", { id: name, name: option.name }, option.choices.map((c) => el("option", { value: String(c), selected: c === option.default }, String(c))));
+    input = el("select", { id: name, name: field }, option.choices.map((c) => el("option", { value: String(c), selected: c === option.default }, String(c))));
   } else if (typeof option.default === "boolean") {
-    input = el("input", { id: name, name: option.name, type: "checkbox", checked: option.default });
+    input = el("input", { id: name, name: field, type: "checkbox", checked: option.default });
   } else if (typeof option.default === "number" || option.min !== undefined) {
-    input = el("input", { id: name, name: option.name, type: "number", inputmode: "numeric", min: option.min, max: option.max, placeholder: option.default === null ? "default" : String(option.default) });
+    input = el("input", { id: name, name: field, type: "number", inputmode: "numeric", min: option.min, max: option.max, placeholder: option.default === null ? "default" : String(option.default) });
   } else {
-    input = el("input", { id: name, name: option.name, type: "text", placeholder: String(option.default ?? "") });
+    input = el("input", { id: name, name: field, type: "text", placeholder: String(option.default ?? "") });
   }
   return el("div", { class: "field" }, label, input, el("small", { class: "dim", text: option.doc || "" }));
 }
 
-/** The options the form sets that differ from the ruleset's defaults.
- * @param {HTMLFormElement} form @param {Ruleset} ruleset */
-function readOptions(form, ruleset) {
+/** The options the form sets that differ from the ruleset's defaults (`prefix`: as
+ * `optionInput` was given it). @param {HTMLFormElement} form @param {Ruleset} ruleset
+ * @param {string} [prefix] */
+export function readOptions(form, ruleset, prefix = "") {
   /** @type {Record<string, unknown>} */
   const out = {};
   for (const option of ruleset.options || []) {
-    const input = form.elements.namedItem(option.name);
+    const input = form.elements.namedItem(`${prefix}${option.name}`);
     if (!(input instanceof HTMLInputElement || input instanceof HTMLSelectElement)) continue;
     let value;
     if (input instanceof HTMLInputElement && input.type === "checkbox") value = input.checked;
@@ -122,7 +126,7 @@ function createForm(app) {
     } },
     rulesets.map((r) => el("option", { value: r.name, selected: r === chosen }, r.name)),
   );
-  const houseRules = (chosen.options || []).map(optionInput);
+  const houseRules = (chosen.options || []).map((o) => optionInput(o));
   const form = el(
     "form",
     { id: "create-form", class: "card-box" },

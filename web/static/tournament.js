@@ -1,11 +1,14 @@
 // @ts-check
 // The evening's tournaments in the browser: a card for each in the lobby (Enter), the page
 // of one (its standings with the tiebreaks, the round and its clock, who is paused, the
-// tables of the round, Withdraw / Pause / Back, the host's Start and End), the podium at
-// the end, and the host's form to create one. The server pushes a tournament's standings
+// tables of the round, Withdraw / Pause / Back, the host's Start, Pause tournament /
+// Resume tournament and End), the podium at the end, and the host's form to create one
+// (every setting the wire takes: the format and its rounds or the arena's wait, the
+// tables' size and house rules, round 1 by rating, the pairs never seated together). The server pushes a tournament's standings
 // whenever they change (never polled here) and tells each player his table in a round
 // (`your_table`): the page sits down there by itself.
 import { append, el, fill } from "./dom.js";
+import { optionInput, readOptions } from "./lobby.js";
 
 /** @typedef {import("./app.js").App} App */
 /** @typedef {import("../types").ServerMessage} ServerMessage */
@@ -13,6 +16,11 @@ import { append, el, fill } from "./dom.js";
 /** @typedef {import("../types").Standing} Standing */
 /** @typedef {import("../types").TournamentSummary} TournamentSummary */
 /** @typedef {import("../types").TournamentMessage} TournamentMessage */
+/** @typedef {import("../types").Ruleset} Ruleset */
+
+/** The prefix of the host's form's house-rule fields (their own ids beside the new-table
+ * form's). */
+const OPTION_PREFIX = "tour-opt-";
 
 // ---- pure: what the page shows, tested under node ----------------------------------
 
@@ -25,11 +33,13 @@ export function clockText(seconds) {
 }
 
 /** The seconds left in the round now, from the `time_left` the server sent at `heardAt`
- * (ms, the page's clock) counted down; null when no round runs.
+ * (ms, the page's clock) counted down (standing still while the host has `paused` the
+ * tournament); null when no round runs.
  * @param {number | null | undefined} timeLeft @param {number} heardAt @param {number} now
- * @returns {number | null} */
-export function secondsLeft(timeLeft, heardAt, now) {
+ * @param {boolean} [paused] @returns {number | null} */
+export function secondsLeft(timeLeft, heardAt, now, paused = false) {
   if (timeLeft === null || timeLeft === undefined) return null;
+  if (paused) return Math.max(0, timeLeft);
   return Math.max(0, timeLeft - (now - heardAt) / 1000);
 }
 
@@ -63,23 +73,42 @@ export function podium(standings) {
  * "Over". @param {TournamentSummary} t @returns {string} */
 export function roundLabel(t) {
   if (t.state === "over") return "Over";
+  if (t.paused) return `${roundLabel({ ...t, paused: false })} · paused`;
   if (t.format === "arena") return t.state === "waiting" ? "Arena · waiting" : "Arena";
   if (t.state === "waiting" || !t.round) return t.rounds ? `Waiting · ${t.rounds} rounds` : "Waiting";
   return `Round ${t.round} of ${t.rounds || "?"}`;
 }
 
+/** The pairs never seated together, as the wire's `apart` lines, from what the host
+ * typed: a pair a line (or split by commas), the names by spaces or a `+`: "ann bob",
+ * "ann+bob". A line that is not two names is sent as typed: the server's error says why.
+ * @param {string} text @returns {string[]} */
+export function apartPairs(text) {
+  return text
+    .split(/[\n,;]/)
+    .map((line) => line.split(/[\s+]+/).filter(Boolean).join(" "))
+    .filter(Boolean);
+}
+
 /** The create_tournament request the host's form makes (numbers as numbers, the empty
- * left to the server's defaults). @param {Record<string, string | boolean>} form
- * @returns {{type: string} & Record<string, unknown>} */
-export function createRequest(form) {
+ * left to the server's defaults; `options`: the tables' house rules that differ from the
+ * game's defaults). @param {Record<string, string | boolean>} form
+ * @param {Record<string, unknown>} [options] @returns {{type: string} & Record<string, unknown>} */
+export function createRequest(form, options = {}) {
+  const format = String(form.format || "swiss");
   /** @type {{type: string} & Record<string, unknown>} */
-  const msg = { type: "create_tournament", ruleset: String(form.ruleset), format: String(form.format || "swiss") };
-  for (const key of ["rounds", "minutes", "seats", "final"]) {
+  const msg = { type: "create_tournament", ruleset: String(form.ruleset), format };
+  const keys = ["rounds", "minutes", "seats", "final", ...(format === "arena" ? ["wait"] : [])];
+  for (const key of keys) {
     const value = String(form[key] ?? "").trim();
     if (value !== "") msg[key] = Number(value);
   }
   // bots allowed: at most one a table, where no split of the people fits; none: people only
   msg.bots = form.bots === false ? 0 : 1;
+  if (form.by_strength === "strength" || form.by_strength === true) msg.by_strength = true;
+  const pairs = apartPairs(String(form.apart ?? ""));
+  if (pairs.length) msg.apart = pairs;
+  if (Object.keys(options).length) msg.options = options;
   return msg;
 }
 
@@ -145,9 +174,9 @@ export class TournamentDesk {
     return reply;
   }
 
-  /** @param {Record<string, string | boolean>} form */
-  async create(form) {
-    const reply = await this.app.conn.request(createRequest(form));
+  /** @param {Record<string, string | boolean>} form @param {Record<string, unknown>} [options] */
+  async create(form, options = {}) {
+    const reply = await this.app.conn.request(createRequest(form, options));
     if (reply.type === "error") return this.app.toast(reply.text || reply.code);
     if (reply.type === "ok" && reply.text) this.app.toast(reply.text);
     await this.app.conn.request({ type: "list_tournaments" });
@@ -158,7 +187,9 @@ export class TournamentDesk {
   /** The seconds left in tournament `n`'s round now. @param {number} n */
   left(n) {
     const heard = this.heard.get(n);
-    return heard ? secondsLeft(heard.msg.summary.time_left, heard.heardAt, Date.now()) : null;
+    if (!heard) return null;
+    const t = heard.msg.summary;
+    return secondsLeft(t.time_left, heard.heardAt, Date.now(), Boolean(t.paused));
   }
 
   /** The page's round clock, counting down between pushes. */
@@ -226,31 +257,54 @@ function field(id, label, input) {
   return el("div", { class: "field" }, el("label", { for: id, text: label }), input);
 }
 
-/** The host's form: format, game, rounds, minutes a round, seats, bots allowed, a final.
- * @param {App} app */
+/** The host's form: format, game, rounds (or the arena's wait), minutes, seats, bots
+ * allowed, a final, round 1's seating, the pairs kept apart, the tables' house rules (the
+ * chosen game's, drawn again when the game changes). A phone first: one labelled field a
+ * line. @param {App} app */
 function createForm(app) {
   const games = app.state.rulesets.map((r) => el("option", { value: r.name }, r.name));
+  const ruleset = el("select", { id: "tour-ruleset", name: "ruleset" }, games);
+  const format = el("select", { id: "tour-format", name: "format" }, el("option", { value: "swiss" }, "Swiss rounds"), el("option", { value: "arena" }, "Table arena"));
+  const rounds = field("tour-rounds", "Rounds", el("input", { id: "tour-rounds", name: "rounds", type: "number", inputmode: "numeric", min: 0, max: 12, placeholder: "by players" }));
+  const wait = field("tour-wait", "Seconds a player waits before bots fill his table", el("input", { id: "tour-wait", name: "wait", type: "number", inputmode: "numeric", min: 0, max: 3600, placeholder: "25" }));
+  const houseRules = el("div", { id: "tour-options" });
+  /** The chosen game (its house rules are the tables' options). @returns {Ruleset | undefined} */
+  const chosen = () => app.state.rulesets.find((r) => r.name === ruleset.value);
+  const drawRules = () => fill(houseRules, ...(chosen()?.options || []).map((o) => optionInput(o, OPTION_PREFIX)));
+  const showFormat = () => {
+    rounds.hidden = format.value === "arena";
+    wait.hidden = format.value !== "arena";
+  };
+  ruleset.addEventListener("change", drawRules);
+  format.addEventListener("change", showFormat);
+  drawRules();
+  showFormat();
   const form = el(
     "form",
     { id: "tour-form", class: "tour-form" },
-    field("tour-format", "Format", el("select", { id: "tour-format", name: "format" }, el("option", { value: "swiss" }, "Swiss rounds"), el("option", { value: "arena" }, "Table arena"))),
-    field("tour-ruleset", "Game", el("select", { id: "tour-ruleset", name: "ruleset" }, games)),
-    field("tour-rounds", "Rounds", el("input", { id: "tour-rounds", name: "rounds", type: "number", inputmode: "numeric", min: 0, max: 12, placeholder: "by players" })),
-    field("tour-minutes", "Minutes a round", el("input", { id: "tour-minutes", name: "minutes", type: "number", inputmode: "numeric", min: 1, max: 1440, value: 30 })),
+    field("tour-format", "Format", format),
+    field("tour-ruleset", "Game", ruleset),
+    rounds,
+    wait,
+    field("tour-minutes", "Minutes a round (an arena: its length)", el("input", { id: "tour-minutes", name: "minutes", type: "number", inputmode: "numeric", min: 1, max: 1440, value: 30 })),
     field("tour-seats", "Seats a table", el("input", { id: "tour-seats", name: "seats", type: "number", inputmode: "numeric", min: 2, max: 9, placeholder: "any" })),
     field("tour-final", "Final table of", el("input", { id: "tour-final", name: "final", type: "number", inputmode: "numeric", min: 0, max: 9, placeholder: "none" })),
+    field("tour-strength", "Round 1", el("select", { id: "tour-strength", name: "by_strength" }, el("option", { value: "mixed" }, "Mixed ratings at each table"), el("option", { value: "strength" }, "By rating, the strongest together"))),
+    field("tour-apart", "Never seated together (a pair a line: ann bob)", el("textarea", { id: "tour-apart", name: "apart", rows: 2, autocapitalize: "none", spellcheck: "false" })),
     el("label", { class: "check" }, el("input", { id: "tour-bots", name: "bots", type: "checkbox", checked: true }), " Bots fill the gaps"),
+    el("details", { id: "tour-rules" }, el("summary", { text: "Table options (house rules)" }), houseRules),
     el("button", { type: "submit", id: "tour-go", class: "primary" }, "Create tournament"),
   );
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     /** @type {Record<string, string | boolean>} */
     const values = {};
-    for (const input of form.querySelectorAll("input, select")) {
+    for (const input of form.querySelectorAll("input, select, textarea")) {
       if (input instanceof HTMLInputElement && input.type === "checkbox") values[input.name] = input.checked;
-      else if (input instanceof HTMLInputElement || input instanceof HTMLSelectElement) values[input.name] = input.value;
+      else if (input instanceof HTMLInputElement || input instanceof HTMLSelectElement || input instanceof HTMLTextAreaElement) values[input.name] = input.value;
     }
-    app.tour.create(values);
+    const game = chosen();
+    app.tour.create(values, game ? readOptions(form, game, OPTION_PREFIX) : {});
   });
   return el("details", { id: "tour-create", dataset: { key: rulesetKey(app) } }, el("summary", { text: "Host a tournament" }), form);
 }
@@ -292,6 +346,10 @@ export function renderTournament(app, root) {
       actions.append(el("button", { type: "button", id: "tour-withdraw", onclick: () => confirm("Withdraw for good? Your points stay in the standings.") && desk.ask({ type: "withdraw", tournament: n }) }, "Withdraw"));
     }
     if (host && t.state === "waiting") actions.append(el("button", { type: "button", class: "primary", id: "tour-start", onclick: () => desk.ask({ type: "start_tournament", tournament: n }) }, "Start"));
+    if (host && (t.state !== "waiting" || t.paused)) {
+      const verb = t.paused ? "resume_tournament" : "pause_tournament";
+      actions.append(el("button", { type: "button", id: "tour-hold", class: t.paused ? "primary" : "", onclick: () => desk.ask({ type: verb, tournament: n }) }, t.paused ? "Resume tournament" : "Pause tournament"));
+    }
     if (host) actions.append(el("button", { type: "button", id: "tour-end", onclick: () => confirm("End the tournament now? Games still running are scored as they stand.") && desk.ask({ type: "end_tournament", tournament: n }) }, "End"));
   }
   const body = el("div", { class: "card-box" });

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import { install } from "./fakedom.js";
 
 install();
-const { TournamentDesk, clockText, createRequest, orderedStandings, podium, roundLabel, secondsLeft } = await import("../static/tournament.js");
+const { TournamentDesk, apartPairs, clockText, createRequest, orderedStandings, podium, roundLabel, secondsLeft } = await import("../static/tournament.js");
 
 /** @param {number} rank @param {string} name @param {object} [more] */
 const standing = (rank, name, more = {}) => ({
@@ -67,4 +67,28 @@ test("the desk keeps the pushed standings, updates the list, and sits down where
   assert.ok(desk.handle({ type: "your_table", tournament: 2, round: 1, table: "7", seat: 2 }));
   assert.deepEqual(joined, ["7"]);
   assert.equal(desk.handle({ type: "notice", text: "hello" }), false);
+});
+
+test("the host's form carries round 1 by rating, the pairs kept apart, the arena's wait and the tables' options", () => {
+  const msg = createRequest(
+    { ruleset: "kilodney", format: "arena", rounds: "4", minutes: "90", wait: "40", by_strength: "strength", apart: "ann bob\ncy+dee, eve fay", bots: true },
+    { target: 300 },
+  );
+  assert.deepEqual(msg, {
+    type: "create_tournament", ruleset: "kilodney", format: "arena", rounds: 4, minutes: 90, wait: 40, bots: 1,
+    by_strength: true, apart: ["ann bob", "cy dee", "eve fay"], options: { target: 300 },
+  });
+  const swiss = createRequest({ ruleset: "switch", format: "swiss", wait: "40", by_strength: "mixed", apart: "  " });
+  assert.equal(swiss.wait, undefined); // a Swiss tournament has no wait
+  assert.equal(swiss.by_strength, undefined);
+  assert.equal(swiss.apart, undefined);
+  assert.equal(swiss.options, undefined);
+  assert.deepEqual(apartPairs("ann\n bob  cy \nx y z"), ["ann", "bob cy", "x y z"]); // the server says what is wrong
+});
+
+test("a paused tournament's clock stands still and its round says so", () => {
+  assert.equal(secondsLeft(90, 1000, 31000, true), 90);
+  const t = { tournament: 1, format: "swiss", ruleset: "switch", host: "ann", players: 5, round: 2, rounds: 3, state: "playing", paused: true };
+  assert.equal(roundLabel(t), "Round 2 of 3 · paused");
+  assert.equal(roundLabel({ ...t, state: "over" }), "Over");
 });
