@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import digest_corpus
+import pytest
 from shedding_house import fitting
 
 import engine
@@ -128,8 +129,14 @@ def test_the_corpus_covers_every_preset() -> None:
     assert len(games) == len(PRESETS) * GAMES_PER_PRESET
 
 
-def test_every_recorded_game_replays_to_the_same_digests() -> None:
-    for number, entry in enumerate(digest_corpus.read(CORPUS)):
+#: The corpus is replayed in parts, so that parallel test workers share it.
+PARTS = 8
+
+
+@pytest.mark.parametrize("part", range(PARTS))
+def test_every_recorded_game_replays_to_the_same_digests(part: int) -> None:
+    games = list(enumerate(digest_corpus.read(CORPUS)))
+    for number, entry in games[part::PARTS]:
         record = entry["record"]
         first, same_chain = digest_corpus.first_difference(entry, _digests)
         assert first is None, (
