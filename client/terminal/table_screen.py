@@ -19,6 +19,7 @@ from client.terminal.lobby_screen import PANEL_WIDTH, LobbyScreen
 from client.terminal.screen import Screen
 from engine.views import is_abbott
 from protocol import fields
+from protocol.describe import seat_words
 from protocol.words import plural
 
 
@@ -42,7 +43,7 @@ def seat_label(t: TableState, seat: int | None) -> str:
         return str(names[seat])
     if seat is not None and t.view and is_abbott(t.view) and t.view.get("seat_names"):
         return str(t.view["seat_names"][seat])
-    return f"seat {seat}"
+    return seat_words(seat)
 
 
 class TableScreen:

@@ -9,7 +9,7 @@ import { leaveAsks, leaveQuestion } from "./confirm.js";
 import { $, el, fill, who } from "./dom.js";
 import { houseRules, plural, renderLobby } from "./lobby.js";
 import { Connection } from "./net.js";
-import { CLOCK_WARNING, ClientState, clockLeft, myTurn, names } from "./state.js";
+import { CLOCK_WARNING, ClientState, clockLeft, myTurn, names, seatWords } from "./state.js";
 import { inviteBody, inviteTable } from "./invite.js";
 import { loadSettings, settingsPanel } from "./settings.js";
 import { LookBack } from "./review.js";
@@ -583,7 +583,7 @@ export class App {
    * @param {TableRecord | null} t */
   announceTurn(t) {
     const view = t && t.view;
-    const waiting = t !== null && t.state === "playing" && view && !view.over && t.toAct !== null ? names(t)[t.toAct] || `seat ${t.toAct}` : null;
+    const waiting = t !== null && t.state === "playing" && view && !view.over && t.toAct !== null ? names(t)[t.toAct] || seatWords(t.toAct) : null;
     const words = t === null ? "" : turnWords({ mine: myTurn(t), must: t.must, choices: t.choices, waitingFor: waiting });
     const live = $("#turn-live");
     if (live.textContent !== words) live.textContent = words;
