@@ -2,7 +2,7 @@
 // The web client: the terminal client's sibling for people without Python. It speaks the
 // WebSocket binding of docs/protocol.md, keeps its name's secret and its seats' tokens per
 // server in this browser, and shows the same lobby, boards, legal actions, talk and rules.
-import { keepFocus, shortcutIndex, turnWords } from "./a11y.js";
+import { MORE_KEY, keepFocus, keyPages, shortcutIndex, turnWords } from "./a11y.js";
 import { TurnAlert, browserEnv } from "./alerts.js";
 import { ordered, playFor } from "./boards/legal.js";
 import { leaveAsks, leaveQuestion } from "./confirm.js";
@@ -36,6 +36,7 @@ import { TournamentDesk, renderTournament, renderTournamentCards } from "./tourn
  * @property {Status} status
  * @property {boolean} shoutsOff the server answered a shout with not_allowed
  * @property {{name: string, text: string} | null} shoutLine the last shout heard at a table
+ * @property {number} [keyPage] which page of keys the actions have (a11y.js's MORE_KEY turns it)
  */
 
 const FAMILIES = ["shedding", "abbott", "kilodney"];
@@ -350,6 +351,14 @@ export class App {
     }
     this.render();
     return reply;
+  }
+
+  /** Give the keys to the next page of actions (where they outnumber the keys). */
+  nextKeys() {
+    const t = this.table();
+    const pages = t ? keyPages(ordered(t.choices, t.legal).length) : 1;
+    this.ui.keyPage = ((this.ui.keyPage || 0) + 1) % pages;
+    this.render();
   }
 
   /** @param {string} action */
@@ -686,7 +695,14 @@ export class App {
     if (this.ui.screen !== "table" || $("#dialog", HTMLDialogElement).open) return;
     const t = this.table();
     if (!t) return;
-    const action = ordered(t.choices, t.legal)[shortcutIndex(e.key)];
+    const list = ordered(t.choices, t.legal);
+    const pages = keyPages(list.length);
+    if (e.key === MORE_KEY && pages > 1 && myTurn(t)) {
+      e.preventDefault();
+      this.nextKeys();
+      return;
+    }
+    const action = list[shortcutIndex(e.key, (this.ui.keyPage || 0) % pages)];
     if (action && myTurn(t)) {
       e.preventDefault();
       this.act(action);

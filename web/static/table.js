@@ -5,7 +5,7 @@
 // Every sentence of the game (an event, what a seat must answer, a legal move's label and
 // its group's heading) is the server's, laid out here as it came; only cards are drawn as
 // cards (coloured, and in a label with their suit's glyph).
-import { shortcutKey } from "./a11y.js";
+import { MORE_KEY, keyPages, shortcutKey } from "./a11y.js";
 import * as abbott from "./boards/abbott.js";
 import * as kilodney from "./boards/kilodney.js";
 import { groups, ordered, playFor } from "./boards/legal.js";
@@ -89,10 +89,16 @@ export function actions(app, t) {
   }
   if (t.must) box.append(el("p", { class: "must", id: "must" }, wordsWithCards(t.must)));
   const keys = ordered(t.choices, t.legal);
+  const pages = keyPages(keys.length);
+  const page = (app.ui.keyPage || 0) % pages;
+  if (pages > 1) {
+    // more actions than keys: 0 gives the keys to the next actions (the buttons say which)
+    box.append(el("button", { type: "button", class: "more-keys", dataset: { key: "more" }, "aria-keyshortcuts": MORE_KEY, onclick: () => app.nextKeys() }, el("kbd", { text: MORE_KEY }), `Keys for more moves (${page + 1} of ${pages})`));
+  }
   for (const [heading, items] of groups(t.choices, t.legal)) {
     const row = el("div", { class: "action-row" }, el("span", { class: "heading", text: heading }));
     for (const [action, label] of items) {
-      const key = shortcutKey(keys.indexOf(action));
+      const key = shortcutKey(keys.indexOf(action), page);
       row.append(
         el(
           "button",
