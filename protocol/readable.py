@@ -558,7 +558,10 @@ TEXT_PLACES = {
     "watching": "watching table {table}",
     "playing": "playing at table {table} ({seat})",
     "seated": "sitting at table {table} ({seat}), no game running",
+    "over": "sitting at table {table} ({seat}), the game is over",
 }
+#: The states of a table whose game has ended (its players still seated).
+_ENDED = ("over", "closed")
 
 
 def places(person: Person, words: Mapping[str, str]) -> list[str]:
@@ -566,6 +569,9 @@ def places(person: Person, words: Mapping[str, str]) -> list[str]:
     ``words`` says it (text mode's ``TEXT_PLACES``, or a client's shorter words), and
     last the tables the server left out of its list.
 
+    >>> places({"name": "ann", "state": "seated", "idle": 0,
+    ...     "tables": [{"table": "4", "seat": 0, "state": "over"}]}, TEXT_PLACES)
+    ['sitting at table 4 (seat 1), the game is over']
     >>> places({"name": "ann", "state": "playing", "idle": 0, "more": 2,
     ...     "tables": [{"table": "3", "seat": 1, "state": "playing"},
     ...                {"table": "5", "seat": None, "state": "waiting"}]}, TEXT_PLACES)
@@ -575,6 +581,8 @@ def places(person: Person, words: Mapping[str, str]) -> list[str]:
     for spot in person["tables"]:
         seat = spot["seat"]
         kind = "watching" if seat is None else "playing" if spot["state"] in _RUNNING else "seated"
+        if kind == "seated" and spot["state"] in _ENDED and "over" in words:
+            kind = "over"  # not "waiting": the game there has been played
         out.append(words[kind].format(table=spot["table"], seat=seat_words(seat)))
     more = person.get("more")  # the tables the server left out of the list
     if isinstance(more, int) and more > 0:

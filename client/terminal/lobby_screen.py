@@ -105,6 +105,7 @@ class LobbyScreen:
         for person in state.people[:rows]:
             where = [
                 f"{'watching' if spot['seat'] is None else 'at'} {spot['table']}"
+                + (" (over)" if spot["state"] in ("over", "closed") else "")
                 for spot in person["tables"]
             ]
             more = person.get("more", 0)  # the tables the server left out of its list
