@@ -15,6 +15,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from client.net.state import CLOCK_WARNING, TableState
 from client.terminal.boards import BoardContext, render_board
+from client.terminal.end_table import end_lines
 from client.terminal.lobby_screen import PANEL_WIDTH, LobbyScreen
 from client.terminal.screen import Screen
 from engine.views import is_abbott
@@ -145,7 +146,10 @@ class TableScreen:
             view["to_act"] = None
         board = render_board(view, ctx)
         if finished:
-            board = [*board, ("", "\n"), ("class:turn", "Game over.")]
+            # The scores of each hand first: at 80x24 the board below may not all fit.
+            scores = "\n".join(end_lines(t, width))
+            board = [("class:heading", scores), ("", "\n\n"), *board]
+            board += [("", "\n"), ("class:turn", "Game over.")]
             if t.master and t.master == self.app.state.name:
                 # Two short lines: the board does not wrap, and at 80 columns it is 55 wide.
                 board.append(("", " `start` deals a new game;\n`leave` returns to the lobby."))

@@ -47,7 +47,7 @@ async def test_create_seats_its_creator_and_start_deals_him_in(running: Running)
     await read_until(stream, buf, "named")
     assert "table 1 is open" in await read_until(stream, buf, "ok")
     seated = await read_until(stream, buf, "seated")
-    assert seated.startswith("seated 1 · you sit in seat 0 at table 1")
+    assert seated.startswith("seated 1 · you sit in seat 1 at table 1")
     view = await read_until(stream, buf, "view")
     assert "seats: typist (you, game master), empty" in view
     assert "type start to deal" in view
@@ -56,10 +56,10 @@ async def test_create_seats_its_creator_and_start_deals_him_in(running: Running)
     await stream.send_all(b"start\n")
     assert (await read_until(stream, buf, "ok")) == "ok"
     started = await read_until(stream, buf, "view")
-    assert "typist (you, game master), bot 1 (" in started and "your hand" in started
+    assert "typist (you, game master), bot 2 (" in started and "your hand" in started
     await stream.send_all(b"tables\n")
     tables = await read_until(stream, buf, "tables")
-    assert tables.startswith("tables 1 · switch, playing · 2 seats: typist, bot 1 ("), tables
+    assert tables.startswith("tables 1 · switch, playing · 2 seats: typist, bot 2 ("), tables
     await stream.aclose()
 
 
