@@ -120,7 +120,8 @@ def test_finger_history_and_top_read_as_sentences() -> None:
 
 def test_a_bot_has_one_name_in_the_lobby_the_seats_and_the_log() -> None:
     """A bot was ``the bot`` in the log and plain ``bot`` in the lobby's list: now it is
-    ``bot 1`` everywhere, its strategy beside it where the seats are listed."""
+    ``bot 2`` everywhere (seats count from 1 in words), its strategy beside it where the
+    seats are listed."""
     r = Readable()
     table = {"table": "3", "ruleset": "switch", "state": "playing", "seats": 2, "taken": 1,
              "players": list(PLAYERS), "master": None, "spectators": 0}  # fmt: skip
@@ -228,3 +229,18 @@ def test_a_right_to_left_name_is_isolated_where_it_enters_a_sentence() -> None:
                                 "master": dana, "spectators": 0},))  # fmt: skip
     (line,) = r.lines(listing)
     assert line.count(FSI) == 2 and line.count(PDI) == 2, line
+
+
+def test_a_tournament_table_is_listed_as_its_and_offers_a_seat_only_to_its_players() -> None:
+    """A round's table held every seat for its players: the lobby offered ``join`` to
+    anyone while one of them had not come, and named its master ``tournament:1``."""
+    r = Readable()
+    table = {"table": "5", "ruleset": "switch", "state": "waiting", "seats": 3, "taken": 2,
+             "players": ["ann", "bob", None], "master": "tournament:1",
+             "spectators": 0}  # fmt: skip
+    (listed,) = r.lines(m.Tables(tables=(table,)))
+    assert "a table of tournament 1" in listed and "tournament:1" not in listed, listed
+    assert listed.endswith("watch 5 to watch"), listed
+    r.me = "ann"
+    (mine,) = r.lines(m.Tables(tables=(table,)))
+    assert mine.endswith("join 5 to sit"), mine
