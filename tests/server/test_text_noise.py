@@ -98,3 +98,40 @@ async def test_rules_prints_a_games_rules_at_80_columns(running: Running) -> Non
     await ann.send_all(b"rules chess\n")
     assert "no game called chess" in await read_until(ann, buf, "error")
     await ann.aclose()
+
+
+async def test_standings_after_a_tournaments_end_are_its_final_ones() -> None:
+    """``standings`` (no number) once the last round was over said "you play in no
+    tournament": a player asking then wants the final standings of the one he played."""
+    import dataclasses
+
+    from e2e_client import TEST_CONFIG, Client
+    from test_tournament_server import attend
+
+    from protocol import messages as m
+    from server.app import Server
+    from server.store.base import MemoryStore
+
+    server = Server(dataclasses.replace(TEST_CONFIG, tournament_countdown_seconds=0.0),
+                    MemoryStore())  # fmt: skip
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(server.serve)
+        clients = [await Client.connect(port, n) for n in ("sa", "sb")]
+        host = await Client.connect(port, "host")
+        made = await host.request(m.CreateTournament(ruleset="switch", rounds=1, seats=2))
+        assert isinstance(made, m.Ok), made
+        for client in clients:
+            assert isinstance(await client.request(m.EnterTournament(tournament=1)), m.Ok)
+        with trio.fail_after(60):
+            async with trio.open_nursery() as players:
+                for i, client in enumerate(clients):
+                    players.start_soon(attend, client, 1, i)
+                assert isinstance(await host.request(m.StartTournament(tournament=1)), m.Ok)
+        final = await clients[0].request(m.GetTournament())
+        assert isinstance(final, m.Tournament), final
+        assert final.summary["state"] == "over" and len(final.standings) == 2, final
+        nobody = await host.request(m.GetTournament())  # the host played in none
+        assert isinstance(nobody, m.Error) and nobody.code == "no_tournament", nobody
+        for client in [*clients, host]:
+            await client.aclose()
+        server.shutdown()
