@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from client.net.state import LogLine, TableState
-from protocol.describe import seat_words
+from protocol.describe import BOT, seat_name
 
 NAME = 10  #: the width of the players' column
 HAND = 6  #: the width of a hand's column
@@ -53,6 +53,31 @@ def game_hands(log: Iterable[LogLine]) -> list[Mapping[str, Any]]:
     return out
 
 
+def with_last_hand(
+    hands: list[Mapping[str, Any]], scores: Sequence[Any], count: int
+) -> list[Mapping[str, Any]]:
+    """``hands`` and, when the game ended in the middle of a hand (kilodney ends the moment
+    a player reaches the target), that last hand: what the total has beyond the hands.
+
+    >>> last = with_last_hand([{"hand_number": 1, "points": [3, 1]}], [5, 1], 2)[-1]
+    >>> last["hand_number"], last["points"]
+    (2, [2, 0])
+    """
+    if not hands or not all(isinstance(s, int) for s in scores) or len(scores) < count:
+        return hands
+    done = [0] * count
+    for hand in hands:
+        for seat in range(count):
+            got = _points(hand, seat)
+            done[seat] += int(got) if got.lstrip("+-").isdigit() else 0
+    rest = [int(scores[seat]) - done[seat] for seat in range(count)]
+    if not any(rest):
+        return hands
+    number = hands[-1].get("hand_number")
+    after = number + 1 if isinstance(number, int) else len(hands) + 1
+    return [*hands, {"hand_number": after, "points": rest}]
+
+
 def _signed(n: Any) -> str:
     return f"+{n}" if isinstance(n, int) and n > 0 else str(n)
 
@@ -73,7 +98,7 @@ def end_lines(t: TableState, width: int) -> list[str]:
     scores: Sequence[Any] = (t.view.get("scores") if t.view else None) or []
     names = t.names
     count = max(len(scores), len(names))
-    hands = game_hands(t.log)
+    hands = with_last_hand(game_hands(t.log), scores, count)
     if len(hands) < 2:
         hands = []
     changes = {c.get("seat"): c for c in t.rated if isinstance(c, Mapping)}
@@ -88,7 +113,9 @@ def end_lines(t: TableState, width: int) -> list[str]:
     line += f"{'total':>{TOTAL}}" + (f"{'rating':>{RATING}}" if rating else "")
     out = [line]
     for seat in range(count):
-        name = (names[seat] if seat < len(names) else None) or seat_words(seat)
+        # a seat empty now was played by a server bot (every seat of a game is played),
+        # named as the server's log names it
+        name = (names[seat] if seat < len(names) else None) or str(seat_name(BOT, seat))
         row = f"{name[: NAME - 1]:<{NAME}}" + "".join(f"{_points(h, seat):>{HAND}}" for h in shown)
         row += f"{scores[seat] if seat < len(scores) else '':>{TOTAL}}"
         change = changes.get(seat)
