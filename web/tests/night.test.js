@@ -128,3 +128,15 @@ test("a kilodney lead of 40 cards: every button gets a key, on the page 0 turns 
   }
   assert.equal(keyed.size, 40, "every one of the 40 moves has a key");
 });
+
+test("a tournament's table in the lobby: run by the tournament, and no Join for others", async () => {
+  const { install, byTag, text } = await import("./fakedom.js");
+  install();
+  const { tableCard } = await import("../static/lobby.js");
+  const info = /** @type {any} */ ({ table: "5", ruleset: "switch", family: "shedding", state: "waiting", seats: 3, taken: 2, players: ["ann", "bob", null], master: "tournament:1", spectators: 0, options: {}, options_text: [], ratings: [] });
+  const app = /** @type {any} */ ({ state: { name: "cy", tables: new Map() }, join() {}, watch() {}, tableOf() { return null; } });
+  const card = tableCard(app, info);
+  assert.ok(text(card).includes("tournament 1") && !text(card).includes("tournament:1"), text(card));
+  const join = byTag(card, "button").find((b) => b.dataset.join === "5");
+  assert.ok(join && join.getAttribute("disabled") !== null, "a seat held for the round's player is not offered");
+});
