@@ -140,3 +140,14 @@ test("a tournament's table in the lobby: run by the tournament, and no Join for 
   const join = byTag(card, "button").find((b) => b.dataset.join === "5");
   assert.ok(join && join.getAttribute("disabled") !== null, "a seat held for the round's player is not offered");
 });
+
+test("a game that ended mid-hand shows that hand too: the totals beyond the hands", async () => {
+  const { withLastHand } = await import("../static/again.js");
+  const hand = (/** @type {number} */ n, /** @type {number[]} */ p) => /** @type {any} */ ({ kind: "event", ev: { kind: "hand_end", hand_number: n, hand_points: p }, seq: n, text: null });
+  const hands = [hand(1, [3, 1]), hand(2, [0, 4])];
+  const shown = withLastHand(hands, [5, 5]);
+  assert.equal(shown.length, 3);
+  assert.deepEqual(/** @type {any} */ (shown[2].ev).points, [2, 0]);
+  assert.equal(shown[2].ev.hand_number, 3);
+  assert.equal(withLastHand(hands, [3, 5]).length, 2, "totals that are the hands' sum add nothing");
+});
