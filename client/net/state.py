@@ -15,7 +15,7 @@ table remembers ``seq`` so that a reconnect resumes from exactly there.
 <Change.TABLE: 'table'>
 >>> t = st.tables["t1"]
 >>> t.legal, t.names
-(('draw',), ['ann', 'bot 1'])
+(('draw',), ['ann', 'bot 2'])
 >>> st.handle(TableEvent(table="t1", seq=4, event={"kind": "draw", "seat": 0}))
 <Change.EVENT: 'event'>
 >>> st.handle(TableEvent(table="t1", seq=4, event={"kind": "draw", "seat": 0})) is None

@@ -51,7 +51,7 @@ def shown_names(players: Sequence[str | None], seats: int) -> list[str]:
     """Each seat's name as a replay shows it (a bot by its seat, as the log names it).
 
     >>> shown_names(["ann", "bot:search"], 2)
-    ['ann', 'bot 1']
+    ['ann', 'bot 2']
     >>> shown_names([], 2)
     ['seat 1', 'seat 2']
     """

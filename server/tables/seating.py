@@ -33,9 +33,9 @@ name or machine could be shown two hands.
 >>> w.refusal(ann, 0, by_token=False) is None  # her own seat
 True
 >>> w.refusal(ann, 1, by_token=False)
-'your name has been shown the hand of seat 0 in this game'
+'your name has been shown the hand of seat 1 in this game'
 >>> w.refusal(bob, 1, by_token=False)
-'your address has been shown the hand of seat 0 in this game'
+'your address has been shown the hand of seat 1 in this game'
 >>> w.refusal(Conn("bob", "10.0.0.2"), 1, by_token=False) is None
 True
 """

@@ -73,14 +73,16 @@ async def test_a_review_step_is_one_line(running: Running) -> None:
     ann, buf = await typist(
         running, "name ann s3cret-ann", "create switch 2 turn_seconds=0", "start"
     )
-    await read_until(ann, buf, "turn")
+    await lines_for(ann, buf)  # the deal
     await ann.send_all(b"end\n")
     await read_until(ann, buf, "notice")
     await lines_for(ann, buf)
-    await ann.send_all(b"review 1\n")
+    await ann.send_all(b"review 0\n")
     first = await lines_for(ann, buf)
-    assert len(first) == 1 and first[0].startswith("ok · step 1: bot 2 "), first
-    assert first[0].endswith("(1 of 1)") or " of " in first[0], first
+    assert len(first) == 1 and first[0].startswith("ok · the deal (0 of "), first
+    await ann.send_all(b"review 0\n")  # a later step: the reply says it, once
+    again = await lines_for(ann, buf)
+    assert len(again) == 1 and again[0].startswith("ok · the deal (0 of "), again
     await ann.aclose()
 
 
