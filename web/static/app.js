@@ -366,6 +366,7 @@ export class App {
     const t = this.table();
     if (!t) return;
     this.ui.confirming = false;
+    this.ui.keyPage = 0; // the next turn's keys start on their first page
     const reply = await this.conn.request({ type: "act", table: t.table, action });
     if (reply.type === "ok") this.ui.selection = [];
     else {
