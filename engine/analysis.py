@@ -746,7 +746,7 @@ def summarise(
         out.append(
             PlayerSummary(
                 seat,
-                names[seat] if seat < len(names) and names[seat] else f"seat {seat}",
+                names[seat] if seat < len(names) and names[seat] else f"seat {seat + 1}",  # from 1
                 len(mine),
                 marked,
                 round(clean / len(mine), 3) if mine else 1.0,

@@ -8,7 +8,7 @@ returns a message (``protocol.messages``); commands that act at a table use
 to a given client message.
 
 >>> parse_command("join t1 2")
-Join(table='t1', seat=2, id=None)
+Join(table='t1', seat=1, id=None)
 >>> parse_command("play qh", table="t1")
 Act(table='t1', action='play QH', id=None)
 >>> parse_command("#7 at t2 say good game")
@@ -40,6 +40,7 @@ from typing import Any
 
 from engine.actions import VERB_ALIASES, VERBS, expected_verbs
 from engine.cards import parse_cards
+from protocol.describe import seat_number, seat_words
 from protocol.errors import LocalProtocolError, ProtocolError
 from protocol.messages import (
     VERSIONS,
@@ -148,6 +149,15 @@ def _int(text: str, what: str, usage: str) -> int:
     if not _DIGITS.fullmatch(text):
         raise CommandError(f"{what} must be a whole number, not {text!r}; usage: {usage}")
     return int(text)
+
+
+def _seat(text: str, usage: str) -> int:
+    """A seat as a person types it, counted from 1 (``seat_number``), as the wire's
+    0-based ``seat``: ``join 4 1`` takes the first seat, the wire's seat 0."""
+    number = _int(text, "SEAT", usage)
+    if number < 1:
+        raise CommandError(f"seats are counted from 1, not {text!r}; usage: {usage}")
+    return number - 1
 
 
 def _need_table(table: str | None, usage: str) -> str:
@@ -289,7 +299,7 @@ def _join(args: list[str], rest: str, table: str | None) -> Message:
         return Join(table=table)
     if len(args) > 2:
         raise _usage(usage)
-    seat = _int(args[1], "SEAT", usage) if len(args) == 2 else None
+    seat = _seat(args[1], usage) if len(args) == 2 else None
     return Join(table=args[0], seat=seat)
 
 
@@ -341,12 +351,19 @@ def _shouts(args: list[str], rest: str, table: str | None) -> Message:
 
 
 def _resume(args: list[str], rest: str, table: str | None) -> Message:
-    usage = "resume TABLE TOKEN SEQ (take back a seat), or resume (the game, master only)"
+    """``resume TABLE TOKEN [seq=N]``: the seat's token takes it back, with the events
+    after the N-th (none: all of them). The last event seen is named ``seq=N`` so that
+    nothing after the token reads like a seat; a bare N is still read as it, for the
+    clients written before."""
+    usage = "resume TABLE TOKEN [seq=N] (take back a seat), or resume (the game, master only)"
     if not args:
         return ResumeGame(table=_need_table(table, "resume"))
-    if len(args) != 3:
+    if len(args) not in (2, 3):
         raise _usage(usage)
-    return Resume(table=args[0], token=args[1], last_seq=_int(args[2], "SEQ", usage))
+    seq = "0" if len(args) == 2 else args[2]
+    if seq.lower().startswith("seq="):
+        seq = seq[len("seq=") :]
+    return Resume(table=args[0], token=args[1], last_seq=_int(seq, "SEQ", usage))
 
 
 def _say(args: list[str], rest: str, table: str | None) -> Message:
@@ -367,7 +384,7 @@ def _bot(args: list[str], rest: str, table: str | None) -> Message:
         raise _usage(usage)
     return SeatBot(
         table=_need_table(table, usage),
-        seat=_int(args[0], "SEAT", usage),
+        seat=_seat(args[0], usage),
         strategy=args[1] if len(args) == 2 else None,
     )
 
@@ -375,7 +392,7 @@ def _bot(args: list[str], rest: str, table: str | None) -> Message:
 def _unseat(args: list[str], rest: str, table: str | None) -> Message:
     if len(args) != 1:
         raise _usage("unseat SEAT")
-    return Unseat(table=_need_table(table, "unseat SEAT"), seat=_int(args[0], "SEAT", "unseat"))
+    return Unseat(table=_need_table(table, "unseat SEAT"), seat=_seat(args[0], "unseat SEAT"))
 
 
 def _start(args: list[str], rest: str, table: str | None) -> Message:
@@ -680,7 +697,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("create", "create RULESET SEATS [option=value ...]",
             "open a table (you are its game master)", "lobby", _create),
     Command("join", "join [TABLE [SEAT]]",
-            "take a seat (any free one if no SEAT; no TABLE: the current one)", "lobby", _join,
+            "take a seat (seats count from 1; any free one if no SEAT; no TABLE: the current"
+            " one)", "lobby", _join,
             ("sit",)),
     Command("watch", "watch TABLE [SEQ]", "watch a table (SEQ: the last event seen)", "lobby",
             _watch,
@@ -691,8 +709,9 @@ COMMANDS: tuple[Command, ...] = (
             " none)", "lobby", _shout),
     Command("shouts", "shouts on|off", "hear everyone's shouts (on, the default) or not",
             "lobby", _shouts),
-    Command("resume", "resume [TABLE TOKEN SEQ]", "take back your seat after a reconnect"
-            " (with no arguments: resume a paused game)", "lobby", _resume),
+    Command("resume", "resume [TABLE TOKEN [seq=N]]", "take back your seat after a reconnect"
+            " (seq=N: the last event seen, none: all of them; with no arguments: resume a"
+            " paused game)", "lobby", _resume),
     Command("back", "back [TABLE]", "sit again in the seat your name holds (after a lost"
             " connection or a server restart)", "lobby", _back),
     Command("leave", "leave", "leave the current table (in a running game a bot takes your"
@@ -1055,8 +1074,8 @@ _TABLE_FORMS: dict[type[Message], Callable[[Any], str]] = {
     PlayAgain: lambda m: "again",
     PauseGame: lambda m: "pause",
     ResumeGame: lambda m: "resume",
-    SeatBot: lambda m: _join_words("bot", str(m.seat), m.strategy or ""),
-    Unseat: lambda m: f"unseat {m.seat}",
+    SeatBot: lambda m: _join_words("bot", str(seat_number(m.seat)), m.strategy or ""),
+    Unseat: lambda m: f"unseat {seat_number(m.seat)}",
     SetOptions: lambda m: " ".join(["set", *format_options(m.options)]),
     SetPrize: lambda m: f"prize {m.chips}",
     HandOver: lambda m: f"master {m.name}",
@@ -1081,11 +1100,13 @@ _LOBBY_FORMS: dict[type[Message], Callable[[Any], str]] = {
     CreateTable: lambda m: " ".join(
         ["create", m.ruleset, str(m.seats), *format_options(m.options)]
     ),
-    Join: lambda m: _join_words("join", m.table, "" if m.seat is None else str(m.seat)),
+    Join: lambda m: _join_words(
+        "join", m.table, "" if m.seat is None else str(seat_number(m.seat))
+    ),
     Spectate: lambda m: _join_words(
         "watch", m.table, "" if m.last_seq is None else str(m.last_seq)
     ),
-    Resume: lambda m: f"resume {m.table} {m.token} {m.last_seq}",
+    Resume: lambda m: f"resume {m.table} {m.token}" + (f" seq={m.last_seq}" if m.last_seq else ""),
     GetChips: lambda m: _join_words("chips", m.name or ""),
     GetProfile: lambda m: _join_words("finger", m.name or ""),
     GetHistory: _format_history,
@@ -1188,6 +1209,13 @@ class Situation:
     legal: tuple[str, ...] = ()
 
 
+#: Text mode's ``rules`` (answered by the connection: ``protocol.text_rules``), as help
+#: lists it.
+RULES_HELP = (
+    "rules [GAME] - a game's rules: abbott, shedding, kilodney or a ruleset such as switch"
+    " (no GAME: your table's)"
+)
+
 #: How many legal actions ``help`` lists before it says how many more there are.
 HELP_LEGAL = 12
 
@@ -1217,7 +1245,7 @@ def situation_lines(now: Situation) -> list[str]:
     if now.seat is None:
         out.append(f"  you are watching table {t}: join {t} sits you in a free seat")
     else:
-        out.append(f"  you sit in seat {now.seat} at table {t}")
+        out.append(f"  you sit in {seat_words(now.seat)} at table {t}")
     running = now.state in ("playing", "paused")
     if now.legal:
         shown = ", ".join(now.legal[:HELP_LEGAL])
@@ -1261,6 +1289,8 @@ def help_lines(topic: str | None = None, now: Situation | None = None) -> list[s
             lines = ["actions (type them bare at your table): " + expected_verbs()]
             return lines + ["  " + line for line in action_help(word)]
         command = _BY_NAME.get(word)
+        if command is None and word == "rules":
+            return [RULES_HELP.replace(" - ", ": ", 1)]
         if command is None:
             return [_unknown(topic)]
         lines = [f"{command.usage}: {command.summary}"]
@@ -1273,6 +1303,7 @@ def help_lines(topic: str | None = None, now: Situation | None = None) -> list[s
     for group, title in _GROUPS:
         lines.append(f"{title}:")
         lines += [f"  {c.usage} - {c.summary}" for c in COMMANDS if c.group == group]
+    lines.append(f"  {RULES_HELP} (text mode; the terminal client: F2)")
     lines.append("Actions (at your table): " + expected_verbs())
     lines.append("Any table command may start with 'at TABLE' to use another table.")
     return lines

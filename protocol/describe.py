@@ -80,28 +80,69 @@ def isolated(name: str) -> str:
     return f"{FSI}{name}{PDI}"
 
 
+def seat_number(seat: int) -> int:
+    """The number a person reads and types for a seat: seats count from 1 wherever a
+    person meets them (sentences, text mode's and the terminal's commands, the browser's
+    labels), while the wire's ``seat`` fields count from 0 as machines do.
+
+    >>> seat_number(0), seat_number(5)
+    (1, 6)
+    """
+    return seat + 1
+
+
+def seat_words(seat: object) -> str:
+    """A seat named in a sentence: ``seat 1`` for the wire's seat 0 (``seat_number``);
+    a value that is no seat's index is shown as it came.
+
+    >>> seat_words(0), seat_words(3), seat_words(None)
+    ('seat 1', 'seat 4', 'seat None')
+    """
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        return f"seat {seat_number(seat)}"
+    return f"seat {seat}"
+
+
+#: The prefix of the game master's name at a tournament's table: ``tournament:N``.
+TOURNAMENT_MASTER = "tournament:"
+
+
+def master_words(master: str) -> str:
+    """A table's game master as a sentence names him: a tournament's table is run by
+    ``tournament 3`` (its master's name on the wire is ``tournament:3``, a name nobody
+    can claim), a person by his name.
+
+    >>> master_words("tournament:3"), master_words("ann")
+    ('tournament 3', 'ann')
+    """
+    if master.startswith(TOURNAMENT_MASTER):
+        return f"tournament {master[len(TOURNAMENT_MASTER) :]}"
+    return isolated(master)
+
+
 def seat_name(player: str | None, seat: int) -> str | None:
     """How a seat's player is named to a person, the one name used everywhere (the
     lobby's list, the table's seats, the log): a person by his name; a server bot
-    (``bot:STRATEGY``) by its seat, so two bots of one strategy never look alike;
-    ``None`` for an empty seat.
+    (``bot:STRATEGY``) by its seat as a person counts it (``seat_number``: the wire's
+    seat 3 is ``bot 4``), so two bots of one strategy never look alike and a bot's name
+    never changes while it sits; ``None`` for an empty seat.
 
     A right-to-left name comes isolated (``isolated``), since it goes into sentences.
 
     >>> seat_name("ann", 0), seat_name("bot:search", 3), seat_name(None, 1)
-    ('ann', 'bot 3', None)
+    ('ann', 'bot 4', None)
     """
     if player is None:
         return None
-    return f"bot {seat}" if player.startswith(BOT) else isolated(player)
+    return f"bot {seat_number(seat)}" if player.startswith(BOT) else isolated(player)
 
 
 def seat_listing(player: str | None, seat: int) -> str | None:
     """``seat_name`` where the seats are listed (the lobby, a table's seats), with a
-    bot's strategy beside the name it goes by: ``bot 3 (search)``.
+    bot's strategy beside the name it goes by: ``bot 4 (search)``.
 
     >>> seat_listing("bot:search", 3), seat_listing("ann", 0)
-    ('bot 3 (search)', 'ann')
+    ('bot 4 (search)', 'ann')
     """
     name = seat_name(player, seat)
     if name is None or player is None or not player.startswith(BOT):
@@ -115,7 +156,7 @@ def _name(names: Names, seat: Any) -> str:
         name = names[seat]
         if name:
             return str(name)
-    return f"seat {seat}"
+    return seat_words(seat)
 
 
 def _cards(ev: Mapping[str, Any], ascii_only: bool) -> Line:

@@ -67,7 +67,16 @@ def review_sentence(msg: Reviewing) -> str:
     return f"{msg.leader} leads the review of game {msg.game}: {said} ({msg.step} of {msg.total})"
 
 
-def reviewing(msg: Reviewing) -> list[str]:
+def review_step(msg: Reviewing) -> str:
+    """The step a leader has gone to, as his reply says it to him (his own ``reviewing``
+    line is not written: one line a step)."""
+    return f"{msg.said or 'the deal'} ({msg.step} of {msg.total})"
+
+
+def reviewing(msg: Reviewing, me: str | None = None) -> list[str]:
+    """Another's step; ours was said by the reply to our ``review`` (``review_step``)."""
+    if me is not None and msg.leader.casefold() == me.casefold():
+        return []
     return [f"reviewing {msg.table}{DOT}{review_sentence(msg)}"]
 
 
@@ -79,6 +88,6 @@ def hinted(msg: Hinted) -> list[str]:
 WRITERS: dict[type[Message], Callable[[Any, Any], list[str]]] = {
     AnalysisProgress: lambda _r, msg: progress(msg),
     Analysis: lambda _r, msg: analysis(msg),
-    Reviewing: lambda _r, msg: reviewing(msg),
+    Reviewing: lambda r, msg: reviewing(msg, r.me),
     Hinted: lambda _r, msg: hinted(msg),
 }

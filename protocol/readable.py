@@ -40,11 +40,14 @@ from engine.views import View, is_abbott, is_kilodney, is_shedding
 from protocol.cards import SUIT_NAMES, card_text, sort_cards
 from protocol.describe import (
     RATED_WHEN,
+    TOURNAMENT_MASTER,
     describe_text,
     isolated,
+    master_words,
     pending_text,
     seat_listing,
     seat_name,
+    seat_words,
 )
 from protocol.legal import must as legal_must
 from protocol.lookback_text import WRITERS as LOOKBACK_WRITERS
@@ -118,6 +121,11 @@ class Readable:
         self.me: str | None = None  #: the name this connection goes by
         #: the first line claimed a name: the welcome that answers it asks for none
         self.naming = False
+        #: each table's last snapshot: the next one that only seats someone is said short
+        self.shown: dict[str, Snapshot] = {}
+        #: a deal's snapshot at our turn, written with the turn that follows it (its
+        #: ``legal`` is empty by the protocol: the turn says what we may do)
+        self.held: dict[str, Snapshot] = {}
 
     # ------------------------------------------------------------ names
     def name(self, table: str, seat: Any) -> str:
@@ -125,8 +133,8 @@ class Readable:
         lobby's list and the seats name it: ``protocol.describe.seat_name``)."""
         players = self.players.get(table, [])
         if not isinstance(seat, int) or not 0 <= seat < len(players):
-            return f"seat {seat}"
-        return seat_name(players[seat], seat) or f"seat {seat}"
+            return seat_words(seat)
+        return seat_name(players[seat], seat) or seat_words(seat)
 
     def _names(self, table: str) -> list[str]:
         return [self.name(table, i) for i in range(len(self.players.get(table, [])))]
@@ -141,6 +149,7 @@ class Readable:
         """Keep what later sentences need from a line written in the JSON format."""
         if isinstance(message, (Snapshot, Seated, Presence)):
             self.lines(message)
+            self.held.clear()  # a JSON line was written: nothing waits for its turn
 
     def _welcome(self, msg: Welcome) -> list[str]:
         return [
@@ -184,17 +193,38 @@ class Readable:
     def _seated(self, msg: Seated) -> list[str]:
         self.seats[msg.table] = msg.seat
         return [
-            f"seated{_id(msg)} {msg.table}{DOT}you sit in seat {msg.seat} at table {msg.table}."
-            f" If your connection drops, resume {msg.table} {msg.token} 0 takes the seat back"
+            f"seated{_id(msg)} {msg.table}{DOT}you sit in {seat_words(msg.seat)}"
+            f" at table {msg.table}."
+            f" If your connection drops, resume {msg.table} {msg.token} takes the seat back"
         ]
 
     def _snapshot(self, msg: Snapshot) -> list[str]:
         table = msg.table
+        before = self.shown.get(table)
+        self.shown[table] = msg
+        self.held.pop(table, None)  # a newer view of the table says it all
         self.players[table] = list(msg.players)
         self.seats[table] = msg.seat
         self.running[table] = msg.state in _RUNNING
         if self.running[table]:
             self.played[table] = list(msg.players)
+        seated = _seat_changes(before, msg)
+        if seated:  # only a seat taken or freed: the others at the table read just that
+            return [f"view{_id(msg)} {table}{DOT}{'; '.join(seated)}"]
+        view = msg.view
+        if (
+            msg.state == "playing" and msg.id is None and not msg.legal
+            and msg.seat is not None and isinstance(view, dict)
+            and view.get("to_act") == msg.seat and not view.get("over")
+        ):  # fmt: skip
+            self.held[table] = msg  # the deal, at our turn: written with the turn's moves
+            return []
+        return [self._view_line(msg)]
+
+    def _view_line(self, msg: Snapshot, turn: Turn | None = None) -> str:
+        """The table in one line: its seats, then the game as ``msg`` (or ``turn``,
+        the turn that follows a deal's snapshot: what we may do) has it."""
+        table = msg.table
         seats = []
         for i, who in enumerate(msg.players):
             tags = [
@@ -222,8 +252,12 @@ class Readable:
             if msg.state in ("over", "closed"):  # an ended game keeps its last view
                 view = view.copy()
                 view["over"] = True
-            parts += self._situation(table, msg.seat, view, msg.legal, msg.clock, must=msg.must)
-        return [f"view{_id(msg)} {table}{DOT}{DOT.join(parts)}"]
+            if turn is not None:
+                view = turn.view or view
+            legal, clock, must = (msg.legal, msg.clock, msg.must) if turn is None else (
+                turn.legal, turn.clock, turn.must)  # fmt: skip
+            parts += self._situation(table, msg.seat, view, legal, clock, must=must)
+        return f"view{_id(msg)} {table}{DOT}{DOT.join(parts)}"
 
     def _event(self, msg: TableEvent) -> list[str]:
         said = msg.text  # the server's, naming who played then; an older server's: ours
@@ -235,6 +269,11 @@ class Readable:
         view = msg.view  # None from an older server: its ``to_act`` says what there is
         if view["over"] if view else msg.to_act is None:
             self.running[msg.table] = False
+        held = self.held.pop(msg.table, None)
+        if held is not None:  # the deal's view, now with what we may do, says this turn
+            if msg.legal and msg.seat == held.seat:
+                return [self._view_line(held, msg)]
+            return [self._view_line(held), *self._turn(msg)]
         parts = self._situation(
             msg.table, msg.seat, view, msg.legal, msg.clock, msg.to_act, brief=True, must=msg.must
         )
@@ -268,7 +307,7 @@ class Readable:
             scores = [] if view is None else view["scores"]
             if scores:
                 named = zip(
-                    names or [f"seat {i}" for i in range(len(scores))], scores, strict=False
+                    names or [seat_words(i) for i in range(len(scores))], scores, strict=False
                 )
                 parts.append("scores: " + ", ".join(f"{n} {s}" for n, s in named))
             return parts
@@ -398,7 +437,11 @@ class Readable:
             who = ", ".join(p for p in listed if p) or "nobody"
             free = t["seats"] - t["taken"]
             parts = [f"{t['ruleset']}, {t['state']}", f"{plural(t['seats'], 'seat')}: {who}"]
-            if t["master"]:
+            tournament = str(t["master"] or "").startswith(TOURNAMENT_MASTER)
+            if tournament:  # its seats are held for the round's players, by name
+                parts.append(f"a table of {master_words(str(t['master']))}")
+                free = int(self.me is not None and self.me in t["players"])
+            elif t["master"]:
                 parts.append(f"game master {isolated(t['master'])}")
             if t["spectators"]:
                 parts.append(f"{t['spectators']} watching")
@@ -513,9 +556,12 @@ def quiet_time(seconds: int) -> str:
 #: How text mode says each kind of place in a ``people`` entry (``places``).
 TEXT_PLACES = {
     "watching": "watching table {table}",
-    "playing": "playing at table {table} (seat {seat})",
-    "seated": "sitting at table {table} (seat {seat}), no game running",
+    "playing": "playing at table {table} ({seat})",
+    "seated": "sitting at table {table} ({seat}), no game running",
+    "over": "sitting at table {table} ({seat}), the game is over",
 }
+#: The states of a table whose game has ended (its players still seated).
+_ENDED = ("over", "closed")
 
 
 def places(person: Person, words: Mapping[str, str]) -> list[str]:
@@ -523,16 +569,21 @@ def places(person: Person, words: Mapping[str, str]) -> list[str]:
     ``words`` says it (text mode's ``TEXT_PLACES``, or a client's shorter words), and
     last the tables the server left out of its list.
 
+    >>> places({"name": "ann", "state": "seated", "idle": 0,
+    ...     "tables": [{"table": "4", "seat": 0, "state": "over"}]}, TEXT_PLACES)
+    ['sitting at table 4 (seat 1), the game is over']
     >>> places({"name": "ann", "state": "playing", "idle": 0, "more": 2,
     ...     "tables": [{"table": "3", "seat": 1, "state": "playing"},
     ...                {"table": "5", "seat": None, "state": "waiting"}]}, TEXT_PLACES)
-    ['playing at table 3 (seat 1)', 'watching table 5', 'and 2 tables more']
+    ['playing at table 3 (seat 2)', 'watching table 5', 'and 2 tables more']
     """
     out = []
     for spot in person["tables"]:
         seat = spot["seat"]
         kind = "watching" if seat is None else "playing" if spot["state"] in _RUNNING else "seated"
-        out.append(words[kind].format(table=spot["table"], seat=seat))
+        if kind == "seated" and spot["state"] in _ENDED and "over" in words:
+            kind = "over"  # not "waiting": the game there has been played
+        out.append(words[kind].format(table=spot["table"], seat=seat_words(seat)))
     more = person.get("more")  # the tables the server left out of the list
     if isinstance(more, int) and more > 0:
         out.append(f"and {plural(more, 'table')} more")
@@ -545,7 +596,7 @@ def _whereabouts(person: Person) -> str:
     >>> _whereabouts({"name": "ann", "state": "playing", "idle": 0, "tables": [
     ...     {"table": "3", "seat": 1, "state": "playing"},
     ...     {"table": "5", "seat": None, "state": "waiting"}]})
-    'playing at table 3 (seat 1); watching table 5'
+    'playing at table 3 (seat 2); watching table 5'
     >>> _whereabouts({"name": "ann", "state": "idle", "idle": 0, "tables": []})
     'in the lobby'
     >>> _whereabouts({"name": "ann", "state": "watching", "idle": 0, "more": 3,
@@ -553,6 +604,33 @@ def _whereabouts(person: Person) -> str:
     'watching table 5; and 3 tables more'
     """
     return "; ".join(places(person, TEXT_PLACES)) or "in the lobby"
+
+
+def _seat_changes(before: Snapshot | None, now: Snapshot) -> list[str]:
+    """What changed between a table's two snapshots when it is only who sits where
+    (the same state, view, game master and our own seat): a sentence a seat. Empty when
+    anything else changed (the whole view is written then).
+
+    >>> was = Snapshot(table="2", seq=0, state="waiting", view={}, seat=0, players=["ann", None])
+    >>> _seat_changes(was, Snapshot(table="2", seq=0, state="waiting", view={}, seat=0,
+    ...     players=["ann", "bob"]))
+    ['bob sits in seat 2']
+    """
+    if (
+        before is None or now.id is not None or before.state != now.state
+        or before.seat != now.seat or before.master != now.master or before.view != now.view
+        or len(before.players) != len(now.players) or before.players == now.players
+    ):  # fmt: skip
+        return []
+    out = []
+    for i, (was, who) in enumerate(zip(before.players, now.players, strict=True)):
+        if was == who:
+            continue
+        if who is None:
+            out.append(f"{seat_words(i)} is free")
+        else:
+            out.append(f"{seat_listing(who, i)} sits in {seat_words(i)}")
+    return out
 
 
 def _id(msg: Message) -> str:

@@ -123,6 +123,7 @@ from protocol.messages import (
 )
 from protocol.msgpack_codec import depth_ok
 from protocol.readable import Readable
+from protocol.text_rules import TextRules, rules_reply
 
 #: The formats of a text connection's server lines: sentences for people, JSON for programs.
 FORMATS = ("text", "json")
@@ -547,6 +548,7 @@ def fit(line: str, columns: int = LINE_COLUMNS) -> list[str]:
 _SPOKEN = (Talk, Shouted)
 
 _FORMAT_LINE = re.compile(r"(?:#(\d{1,10}) +)?format(?: +(\S+))?", re.IGNORECASE)
+_RULES_LINE = re.compile(r"(?:#(\d{1,10}) +)?rules(?: +(\S+))?", re.IGNORECASE)
 _GUEST_LINE = re.compile(r"(?:#(\d{1,10}) +)?name +(\S+)", re.IGNORECASE)
 
 
@@ -574,7 +576,7 @@ class ServerTextCodec:
         self.reader = LineReader(limits)
         self.table: str | None = None
         self._greeted = False
-        self._pending: deque[Received | TextFormat] = deque()
+        self._pending: deque[Received | TextFormat | TextRules] = deque()
         self.format = "text"
         self.readable = Readable()
         self._switches: dict[int, tuple[Message, str]] = {}  #: id(reply) -> its format
@@ -596,8 +598,9 @@ class ServerTextCodec:
         ``RemoteProtocolError`` (a line over the limit: fatal)."""
         self.reader.receive_data(data)
 
-    def next_message(self) -> Received | TextFormat | None:
-        """The next message (or a ``TextFormat``), or ``None`` until more data arrives."""
+    def next_message(self) -> Received | TextFormat | TextRules | None:
+        """The next message (or a ``TextFormat`` or ``TextRules``, the connection's own),
+        or ``None`` until more data arrives."""
         if self._pending:
             return self._pending.popleft()
         while True:
@@ -605,7 +608,7 @@ class ServerTextCodec:
             if line is None:
                 return None
             if isinstance(line, bytes | bytearray):
-                message: Received | TextFormat = InvalidMessage(
+                message: Received | TextFormat | TextRules = InvalidMessage(
                     "", "bad_command", "the line is not UTF-8"
                 )
             else:
@@ -621,8 +624,10 @@ class ServerTextCodec:
                     return Hello(client="text")
             return message
 
-    def _parse(self, line: str) -> Received | TextFormat:
+    def _parse(self, line: str) -> Received | TextFormat | TextRules:
         stripped = line.strip()
+        if match := _RULES_LINE.fullmatch(stripped):
+            return TextRules(match.group(2), int(match.group(1)) if match.group(1) else None)
         if match := _FORMAT_LINE.fullmatch(stripped):
             request_id = int(match.group(1)) if match.group(1) else None
             request = TextFormat((match.group(2) or "").lower(), request_id)
@@ -657,6 +662,16 @@ class ServerTextCodec:
         # (replies to earlier commands, events) keep the format they were asked in.
         self._switches[id(reply)] = (reply, request.format)
         return reply
+
+    def rules(self, request: TextRules) -> Message:
+        """The reply to ``rules [GAME]``: the game's rules (none named: the game of the
+        current table, as its last view said it)."""
+        game = request.game
+        shown = None if self.table is None else self.readable.shown.get(self.table)
+        if game is None and shown is not None:
+            family = shown.view.get("family") if isinstance(shown.view, dict) else None
+            game = str(family) if family else shown.ruleset
+        return rules_reply(game, request.id)
 
     def encode(self, message: Message) -> bytes:
         """The line(s) for a server message, as bytes."""

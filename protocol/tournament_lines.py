@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from protocol.describe import seat_words
 from protocol.messages import Tournament, Tournaments, YourTable
 from protocol.words import plural
 
@@ -91,11 +92,11 @@ def your_table_lines(msg: YourTable) -> list[str]:
     (or ``join``) takes the seat held there for you and shows the table.
 
     >>> your_table_lines(YourTable(tournament=1, round=2, table="7", seat=3))
-    ['your table for round 2 is 7 (seat 3): look (or join) sits you there and shows it']
+    ['your table for round 2 is 7 (seat 4): look (or join) sits you there and shows it']
     """
     when = "the final" if msg.final else f"round {msg.round}"
     return [
-        f"your table for {when} is {msg.table} (seat {msg.seat}): look (or join) sits you"
+        f"your table for {when} is {msg.table} ({seat_words(msg.seat)}): look (or join) sits you"
         " there and shows it"
     ]
 

@@ -21,10 +21,25 @@ from typing import Any
 from switchboard import analyze
 
 
+def _seat_number(text: str) -> int:
+    """``--seat N`` as a person counts seats (from 1), as the record's 0-based seat."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a seat is a number, not {text!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"seats are counted from 1, not {number}")
+    return number - 1
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("source", metavar="FILE|HOST[:PORT]", help="a record file, or a server")
     parser.add_argument("table", nargs="?", help="the table to fetch (with a server)")
-    parser.add_argument("--seat", type=int, help="show the game as this seat saw it (full records)")
+    parser.add_argument(
+        "--seat",
+        type=_seat_number,
+        help="show the game as this seat saw it, seats counted from 1 (full records)",
+    )
     parser.add_argument(
         "--name",
         help="the name to claim on the server (default: the one last used there, else none)",

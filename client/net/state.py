@@ -15,7 +15,7 @@ table remembers ``seq`` so that a reconnect resumes from exactly there.
 <Change.TABLE: 'table'>
 >>> t = st.tables["t1"]
 >>> t.legal, t.names
-(('draw',), ['ann', 'bot 1'])
+(('draw',), ['ann', 'bot 2'])
 >>> st.handle(TableEvent(table="t1", seq=4, event={"kind": "draw", "seat": 0}))
 <Change.EVENT: 'event'>
 >>> st.handle(TableEvent(table="t1", seq=4, event={"kind": "draw", "seat": 0})) is None
@@ -140,6 +140,8 @@ class TableState:
     watching: int | None = None
     #: whose review of the finished game we follow (``follow``; None: nobody's)
     following: str | None = None
+    #: the rating changes of the last game (``rated``'s ``changes``), for the end screen
+    rated: tuple[Any, ...] = ()
 
     def add(self, kind: str, data: dict[str, Any], seq: int | None = None) -> LogLine:
         """Append a line to the log, with the names of who sits where now."""
@@ -385,6 +387,7 @@ class ClientState:
         """The ratings a finished game changed: in its table's log, after its end."""
         if msg.table in self.tables:
             self.tables[msg.table].add("note", {"text": msg.text})
+            self.tables[msg.table].rated = tuple(msg.changes)
         return Change.NOTICE
 
     def _sat_down(self, t: TableState, before: tuple[str | None, ...]) -> None:

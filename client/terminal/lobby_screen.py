@@ -14,7 +14,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from client.terminal.players import with_rating
 from client.terminal.screen import Screen
-from protocol.describe import seat_name
+from protocol.describe import seat_name, seat_words
 from protocol.payloads import TableSummary
 
 PANEL_WIDTH = 24
@@ -105,6 +105,7 @@ class LobbyScreen:
         for person in state.people[:rows]:
             where = [
                 f"{'watching' if spot['seat'] is None else 'at'} {spot['table']}"
+                + (" (over)" if spot["state"] in ("over", "closed") else "")
                 for spot in person["tables"]
             ]
             more = person.get("more", 0)  # the tables the server left out of its list
@@ -131,10 +132,10 @@ class LobbyScreen:
     def my_tables(self) -> dict[str, str]:
         """Table -> ``seat N`` or ``watching``: where we sit (by the server's list, and
         by this connection) and what we watch."""
-        mine = {tid: f"seat {seat}" for tid, seat in self.seated_by_server().items()}
+        mine = {tid: seat_words(seat) for tid, seat in self.seated_by_server().items()}
         for tid, tt in self.app.state.tables.items():
             if tt.seat is not None:
-                mine[tid] = f"seat {tt.seat}"
+                mine[tid] = seat_words(tt.seat)
             else:
                 mine.setdefault(tid, "watching")
         return mine

@@ -26,7 +26,7 @@ from client.net.state import MAX_LOG, LogLine
 from client.terminal.screen import Screen
 from client.terminal.wrap import wrap_fragments
 from protocol.cards import SUIT_SYMBOLS, card_style
-from protocol.describe import describe_event, isolated
+from protocol.describe import describe_event, isolated, seat_words
 from protocol.words import plural
 
 #: A presence's words, by what happened, while a game runs (a left seat is a bot's)
@@ -47,7 +47,7 @@ def _talk(entry: LogLine, names: list[str | None], ascii_only: bool) -> StyleAnd
 
 
 def _presence(entry: LogLine, names: list[str | None], ascii_only: bool) -> StyleAndTextTuples:
-    words = PRESENCE_WORDS | {"sat": f" sits down (seat {entry.data.get('seat')})"}
+    words = PRESENCE_WORDS | {"sat": f" sits down ({seat_words(entry.data.get('seat'))})"}
     if not entry.data.get("playing", True):
         words |= PRESENCE_IDLE
     what = str(entry.data.get("what"))

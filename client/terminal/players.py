@@ -92,6 +92,7 @@ PLACES = {
     "watching": "watching table {table}",
     "playing": "playing at table {table}",
     "seated": "seated at table {table}, waiting",
+    "over": "seated at table {table}, game over",
 }
 
 
@@ -102,6 +103,9 @@ def whereabouts(person: Person) -> str:
     ...     {"table": "3", "seat": 1, "state": "playing"},
     ...     {"table": "5", "seat": None, "state": "waiting"}]})
     'playing at table 3, watching table 5'
+    >>> whereabouts({"name": "ann", "state": "seated", "idle": 0, "tables": [
+    ...     {"table": "4", "seat": 0, "state": "over"}]})
+    'seated at table 4, game over'
     >>> whereabouts({"name": "ann", "state": "idle", "tables": [], "idle": 7500})
     'in the lobby, idle 2 h 5 min'
     """

@@ -41,7 +41,7 @@ from client.terminal.boards import BoardContext, render_board
 from client.terminal.public_board import PublicBoard
 from client.terminal.style import STYLE
 from engine.views import as_view
-from protocol.describe import describe_event
+from protocol.describe import describe_event, seat_words
 
 
 def load_record(path: str | Path) -> dict[str, Any]:
@@ -143,7 +143,7 @@ class Replay:
         if label.startswith("{"):
             seat = int(label[1 : label.index("}")])
             named = seat < len(self.names) and self.names[seat]
-            who = self.names[seat] if named else f"seat {seat}"
+            who = self.names[seat] if named else seat_words(seat)
             label = f"{who}{label[label.index('}') + 1 :]}"
         return f"{i}/{self.steps - 1} {label}"
 

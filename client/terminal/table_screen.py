@@ -15,10 +15,12 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from client.net.state import CLOCK_WARNING, TableState
 from client.terminal.boards import BoardContext, render_board
+from client.terminal.end_table import end_lines
 from client.terminal.lobby_screen import PANEL_WIDTH, LobbyScreen
 from client.terminal.screen import Screen
 from engine.views import is_abbott
 from protocol import fields
+from protocol.describe import seat_words
 from protocol.words import plural
 
 
@@ -42,7 +44,7 @@ def seat_label(t: TableState, seat: int | None) -> str:
         return str(names[seat])
     if seat is not None and t.view and is_abbott(t.view) and t.view.get("seat_names"):
         return str(t.view["seat_names"][seat])
-    return f"seat {seat}"
+    return seat_words(seat)
 
 
 class TableScreen:
@@ -144,7 +146,10 @@ class TableScreen:
             view["to_act"] = None
         board = render_board(view, ctx)
         if finished:
-            board = [*board, ("", "\n"), ("class:turn", "Game over.")]
+            # The scores of each hand first: at 80x24 the board below may not all fit.
+            scores = "\n".join(end_lines(t, width))
+            board = [("class:heading", scores), ("", "\n\n"), *board]
+            board += [("", "\n"), ("class:turn", "Game over.")]
             if t.master and t.master == self.app.state.name:
                 # Two short lines: the board does not wrap, and at 80 columns it is 55 wide.
                 board.append(("", " `start` deals a new game;\n`leave` returns to the lobby."))

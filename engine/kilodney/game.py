@@ -336,7 +336,7 @@ class Kilodney(Game[KilodneyView]):
                 return "you are out of this hand (knocked out or stranded)"
             if not self.in_hand[seat]:
                 return "you have played all your cards and are out of this hand"
-            return f"it is not your turn; seat {self.turn} is to play"
+            return f"it is not your turn; seat {self.turn + 1} is to play (counted from 1)"
         if not isinstance(action, Play):
             return "in kilodney the only action is 'play CARD' (e.g. play QH)"
         if len(action.cards) != 1:

@@ -23,7 +23,7 @@ from typing import Any
 
 from engine.events import Event
 from engine.registry import record_start
-from protocol.describe import describe_text, seat_name
+from protocol.describe import describe_text, seat_name, seat_words
 
 #: Steps in one ``replay`` reply at most.
 PAGE = 40
@@ -51,14 +51,14 @@ def shown_names(players: Sequence[str | None], seats: int) -> list[str]:
     """Each seat's name as a replay shows it (a bot by its seat, as the log names it).
 
     >>> shown_names(["ann", "bot:search"], 2)
-    ['ann', 'bot 1']
+    ['ann', 'bot 2']
     >>> shown_names([], 2)
-    ['seat 0', 'seat 1']
+    ['seat 1', 'seat 2']
     """
     out = []
     for seat in range(seats):
         player = players[seat] if seat < len(players) else None
-        out.append(seat_name(player, seat) or f"seat {seat}")
+        out.append(seat_name(player, seat) or seat_words(seat))
     return out
 
 

@@ -49,7 +49,7 @@ import engine
 from engine.events import Event
 from engine.game import Game
 from engine.strategies import Strategy, default_strategy, get_strategy, strategies
-from protocol.describe import isolated
+from protocol.describe import isolated, seat_words
 from protocol.fields import RUNNING, TableState
 from protocol.words import action_words
 from server.core import wire
@@ -362,7 +362,7 @@ class GameMaster:
         )]  # fmt: skip
         if self._went_away == seat:
             said.append(wire.notice(
-                f"{name} is away at table {table.id}: seat {seat} plays by itself until they"
+                f"{name} is away at table {table.id}: {seat_words(seat)} plays by itself until they"
                 " come back", table=table.id))  # fmt: skip
         return said
 

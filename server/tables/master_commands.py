@@ -34,6 +34,7 @@ import trio
 
 import engine
 from engine.strategies import default_strategy, strategies
+from protocol.describe import seat_words
 from protocol.fields import TableState
 from server.core import wire
 from server.core.commands import (
@@ -200,7 +201,7 @@ class MasterCommands:
             or not isinstance(seat, int)
             or not 0 <= seat < len(self.table.seats)
         ):
-            return self._error(c, "no_seat", f"there is no seat {seat!r}")
+            return self._error(c, "no_seat", f"there is no {seat_words(seat)}")
         return None
 
     def _seat_bot(self, c: SeatBot) -> Decision:
@@ -208,7 +209,7 @@ class MasterCommands:
             return refused
         seat, holder = c.seat, self.table.seats[c.seat].name
         if holder is not None:
-            return self._error(c, "seat_taken", f"{holder} holds seat {seat}; unseat first")
+            return self._error(c, "seat_taken", f"{holder} holds {seat_words(seat)}; unseat first")
         name = c.strategy
         if name is not None:
             known = strategies(self.table.family)
@@ -224,7 +225,7 @@ class MasterCommands:
             self.gm.strategy_for(seat)  # made now, between actions: mid-game, shown the game
 
         return self._ok(
-            c, f"seat {seat}: bot {name}",
+            c, f"{seat_words(seat)}: bot {name}",
             writes=(BotReserved(self.table.id, seat, name),), then=reserve, snapshots=True,
         )  # fmt: skip
 
@@ -237,7 +238,7 @@ class MasterCommands:
         if seat in self.gm.bots:  # a reserved seat never holds a player (join refuses it)
             writes.append(BotReserved(table.id, seat, None))
         elif holder is None:
-            return self._error(c, "no_seat", f"seat {seat} is already empty")
+            return self._error(c, "no_seat", f"{seat_words(seat)} is already empty")
 
         def unreserve() -> None:
             self.gm.bots.pop(seat, None)
@@ -246,11 +247,15 @@ class MasterCommands:
 
         if holder is None:
             return self._ok(
-                c, f"seat {seat} is free", writes=tuple(writes), then=unreserve, snapshots=True
+                c,
+                f"{seat_words(seat)} is free",
+                writes=tuple(writes),
+                then=unreserve,
+                snapshots=True,
             )
         writes += [SeatSet(table.id, seat, None, None), *self.gm.back_writes(seat)]
         return self._ok(
-            c, f"{holder} unseated from seat {seat}",
+            c, f"{holder} unseated from {seat_words(seat)}",
             writes=tuple(writes), change=FreeSeat(seat), then=unreserve, snapshots=True,
         )  # fmt: skip
 

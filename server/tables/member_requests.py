@@ -19,6 +19,7 @@ import engine
 from engine.described import GameRecord
 from engine.events import Event
 from engine.game import Game
+from protocol.describe import seat_words
 from protocol.fields import TableState
 from server.core import records, wire
 from server.core.commands import (
@@ -140,9 +141,9 @@ class MemberRequests:
                 return None, ("table_full", "every seat is taken")
             seat = free[0]
         elif not 0 <= c.seat < len(seats):
-            return None, ("no_seat", f"there is no seat {c.seat}")
+            return None, ("no_seat", f"there is no {seat_words(c.seat)}")
         elif seats[c.seat].name is not None or gm.reserved(c.seat):
-            return None, ("seat_taken", f"seat {c.seat} is taken")
+            return None, ("seat_taken", f"{seat_words(c.seat)} is taken")
         else:
             seat = c.seat
         if dealt:
@@ -200,7 +201,7 @@ class MemberRequests:
         t = self.table
         seat = t.seating.seat_of(c.member)
         if seat is not None:
-            text = f"you sit in seat {seat} here: this is your seat (leave first to watch)"
+            text = f"you sit in {seat_words(seat)} here: this is your seat (leave first to watch)"
             c.member.deliver_many([wire.ok(c.req, t.id, text), t.out.snapshot(seat)])
             return
         came = t.seating.watch(c.member)
@@ -271,7 +272,7 @@ class MemberRequests:
             c.member.deliver(wire.error(c.req, "bad_token", NO_TOKEN, t.id))
             return None
         if seating.seats[seat].member is not c.member:  # one seat, one connection
-            why = f"seat {seat} was resumed elsewhere; resume it here with its token to act"
+            why = f"{seat_words(seat)} was resumed elsewhere; resume it here with its token to act"
             c.member.deliver(wire.error(c.req, "bad_token", why, t.id))
             return None
         back = await t.gm.player_acted(seat)  # back from away, even if refused

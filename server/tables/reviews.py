@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING, Any
 import trio
 
 from protocol import messages as m
-from protocol.describe import seat_name
+from protocol.describe import BOT, seat_name, seat_words
 from protocol.fields import RUNNING
+from protocol.lookback_text import review_step
 from protocol.words import action_words
 from server.core import wire
 from server.core.config import ServerConfig
@@ -75,9 +76,10 @@ class Reviews:
             review = self._tables[table.id] = TableReview(table.game_no, total)
         return review
 
-    def lead(self, table: Table, member: Member, step: int) -> None:
+    def lead(self, table: Table, member: Member, step: int) -> str:
         """``member`` leads his review at ``step``: sent to his followers (and, at his
-        first step, to everyone at the table)."""
+        first step, to everyone at the table). The reply's words: the step, said to the
+        leader once (a person at ``nc`` reads one line a step, not the step and an ok)."""
         name = member.name
         if name is None:
             raise Refused("need_name", "claim a name to lead a review")
@@ -98,12 +100,13 @@ class Reviews:
         if first:
             for other in table.members():
                 other.deliver(message)
-            return
+            return review_step(message)
         review.followers = [(f, led) for f, led in review.followers
                             if table.seating.is_member(f)]  # fmt: skip
         for follower, led in review.followers:
             if led == name:
                 follower.deliver(message)
+        return review_step(message)
 
     def follow(self, table: Table, member: Member, leader: str | None) -> str:
         """``member`` follows ``leader`` (None: nobody); sent his step now. The reply."""
@@ -135,5 +138,7 @@ def _said(table: Table, step: int) -> str:
         return ""
     seat, notation = table.final_record()["actions"][step - 1]
     players = table.players()
-    who = seat_name(players[seat], seat) if 0 <= seat < len(players) else None
-    return f"step {step}: {who or f'seat {seat}'} {action_words(notation)}"
+    # A seat empty now was a bot's at the end (every seat of a game is played), named as
+    # the log names it (``server.tables.delivery``).
+    who = seat_name(players[seat] or BOT, seat) if 0 <= seat < len(players) else None
+    return f"step {step}: {who or seat_words(seat)} {action_words(notation)}"

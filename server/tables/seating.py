@@ -33,9 +33,9 @@ name or machine could be shown two hands.
 >>> w.refusal(ann, 0, by_token=False) is None  # her own seat
 True
 >>> w.refusal(ann, 1, by_token=False)
-'your name has been shown the hand of seat 0 in this game'
+'your name has been shown the hand of seat 1 in this game'
 >>> w.refusal(bob, 1, by_token=False)
-'your address has been shown the hand of seat 0 in this game'
+'your address has been shown the hand of seat 1 in this game'
 >>> w.refusal(Conn("bob", "10.0.0.2"), 1, by_token=False) is None
 True
 """
@@ -50,6 +50,7 @@ from typing import Any
 
 import trio
 
+from protocol.describe import seat_words
 from server.core import wire
 from server.core.commands import Member
 from server.core.limits import fold_name
@@ -295,18 +296,19 @@ class Witnesses:
         name = getattr(member, "name", None)
         own = None if name is None else self._names.get(fold_name(name))
         if own is not None and own != seat:
-            return f"your name has been shown the hand of seat {own} in this game"
+            return f"your name has been shown the hand of {seat_words(own)} in this game"
         try:
             held = self._connections.get(member)
         except TypeError:
             held = None
         if held is not None and held != seat:
-            return f"this connection has been shown the hand of seat {held} in this game"
+            return f"this connection has been shown the hand of {seat_words(held)} in this game"
         peer = _address(member)
         if self.by_address and not by_token and own is None and peer is not None:
             others = self._addresses.get(peer, set()) - {seat}
             if others:
-                return f"your address has been shown the hand of seat {min(others)} in this game"
+                seen = seat_words(min(others))
+                return f"your address has been shown the hand of {seen} in this game"
         return None
 
     def seat_for(self, member: Any) -> int | None:

@@ -34,6 +34,7 @@ from protocol.msgpack_codec import MsgpackDecoder
 from protocol.msgpack_codec import encode as msgpack_encode
 from protocol.sniff import MSGPACK, TEXT
 from protocol.text_codec import ServerTextCodec, TextFormat
+from protocol.text_rules import TextRules
 from server.core import wire
 from server.transport.shared_listing import msgpack_tables, text_tables
 
@@ -181,6 +182,8 @@ class TextFraming:
         message = self._codec.next_message()
         if isinstance(message, TextFormat):  # text mode's own: answered here
             return Answered(self._codec.set_format(message))
+        if isinstance(message, TextRules):
+            return Answered(self._codec.rules(message))
         return message
 
     def focus(self, table: int) -> None:

@@ -51,8 +51,7 @@ async def review(session: ClientSession, msg: m.Review | m.Follow) -> None:
     relay = session.services.lobby.reviews
     try:
         if isinstance(msg, m.Review):
-            relay.lead(table, session, msg.step)
-            said = ""
+            said = relay.lead(table, session, msg.step)
         else:
             said = relay.follow(table, session, msg.name)
     except reviews.Refused as exc:

@@ -35,10 +35,16 @@ def _named(session: ClientSession, req: int | None) -> str | None:
 
 
 def _mine(service: Tournaments, session: ClientSession, number: int | None) -> Book:
-    """Tournament ``number``, or (None) the one the session's player plays in."""
+    """Tournament ``number``, or (None) the one the session's player plays in, else the
+    last he played in: a player who asks for the standings once the last round is over
+    wants its final ones, not to be told he plays in none."""
     if number is not None:
         return service.get(number)
-    book = None if session.name is None else service.tournament_of(session.name)
+    name = session.name
+    book = None if name is None else service.tournament_of(name)
+    if book is None and name is not None:
+        played = [b for b in service.books.values() if name in b.entrants]
+        book = max(played, key=lambda b: b.number, default=None)
     if book is None:
         raise BookError("you play in no tournament: name one", "no_tournament")
     return book

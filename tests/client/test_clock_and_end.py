@@ -135,3 +135,41 @@ def test_the_ratings_a_game_changed_are_shown_after_its_end() -> None:
     screen = asyncio.run(draw())
     assert "ann 1500 → 1512 (+12)" in screen, screen
     assert screen.index("Game over") < screen.index("ratings after game 1"), screen
+
+
+def test_the_end_screen_shows_each_hands_points_per_player_at_80_by_24() -> None:
+    """The end screen had the rating line but no table of the hands, as the browser has."""
+    import engine
+
+    async def draw() -> str:
+        state = ClientState()
+        state.name = "ann"
+        game = engine.new_game("switch", seats=3, seed=5)
+        view = {**game.view(0), "over": True, "to_act": None, "scores": [12, 30, 7]}
+        players = ("ann", "ben", "bot:heuristic")
+        state.handle(m.Snapshot(table="4", seq=1, state="playing", view=view, seat=0,
+                                players=players))  # fmt: skip
+        with create_pipe_input() as pipe:
+            app = ClientApp(state, lambda _line: None, input=pipe, output=DummyOutput())
+        app.show_table("4")
+        for n, points in enumerate(([0, 30, 0], [12, 0, 7]), start=1):
+            ev = {"kind": "hand_end", "hand_number": n, "points": points, "seat": None}
+            state.handle(m.TableEvent(table="4", seq=1 + n, event=ev))
+        state.handle(m.TableEvent(table="4", seq=4, event={"kind": "game_end", "winner": 1}))
+        changes = ({"seat": 0, "name": "ann", "before": 1500, "after": 1492},
+                   {"seat": 1, "name": "ben", "before": 1500, "after": 1512})  # fmt: skip
+        state.handle(m.Rated(table="4", game=1, changes=changes, text="ratings after game 1"))
+        state.handle(m.Snapshot(table="4", seq=4, state="over", view=view, seat=0,
+                                players=players))  # fmt: skip
+        return render_text(app, 80, 24)
+
+    screen = asyncio.run(draw())
+    lines = screen.splitlines()
+    assert len(lines) <= 24 and all(len(line) <= 80 for line in lines), screen
+    head = next(line for line in lines if line.lstrip().startswith("hand "))
+    assert head.split()[:5] == ["hand", "1", "2", "total", "rating"], head
+    rows = {line.split()[0]: line.split()[:5] for line in lines if line.split()[:1] in
+            (["ann"], ["ben"], ["bot"])}  # fmt: skip
+    assert rows["ann"] == ["ann", "0", "+12", "12", "-8"], screen
+    assert rows["ben"] == ["ben", "+30", "0", "30", "+12"], screen
+    assert "Game over" in screen, screen

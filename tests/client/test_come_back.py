@@ -62,7 +62,7 @@ def test_a_restarted_client_is_back_in_its_seat(tmp_path, monkeypatch) -> None:
 
     async def third(d: Driver) -> None:  # no token kept: the server's list says where we sit
         await d.until_screen("Your tables")
-        await d.until(lambda: f"{seen['table']} seat {seen['seat']}" in d.screen(), what="list")
+        await d.until(lambda: f"{seen['table']} seat {seen['seat'] + 1}" in d.screen(), what="list")
         assert d.app.current is None or d.app.current == seen["table"]
         d.line("lobby")
         d.line(f"table {seen['table']}")

@@ -21,9 +21,9 @@ def test_a_caught_up_event_keeps_the_name_of_who_played_it() -> None:
     t = st.tables["1"]
     t.backfill_to = 9  # the log asked for the game's last events after the snapshot
     st.handle(m.TableEvent(table="1", seq=8, event={"kind": "game_end", "winner": 1},
-                           text="Game over: bot 1 wins"))  # fmt: skip
+                           text="Game over: bot 2 wins"))  # fmt: skip
     (line,) = [x for x in t.log if x.kind == "event"]
-    assert _text(describe(line, t.names, False)) == "Game over: bot 1 wins"
+    assert _text(describe(line, t.names, False)) == "Game over: bot 2 wins"
     # composed by the client with the names of now, it would relabel the past:
     assert describe_text(line.data, t.names) == "Game over: gus wins"
 
@@ -33,13 +33,13 @@ def test_cards_in_the_servers_words_follow_the_ascii_switch() -> None:
     st.handle(m.Snapshot(table="1", seq=3, state="playing", view={"to_act": 0}, seat=0,
                          players=("ann", "bot:random")))  # fmt: skip
     st.handle(m.TableEvent(table="1", seq=4, event={"kind": "play", "seat": 1, "cards": ["QH"]},
-                           text="bot 1 plays Q♥ · scores ann 0"))  # fmt: skip
+                           text="bot 2 plays Q♥ · scores ann 0"))  # fmt: skip
     t = st.tables["1"]
     line = t.log[-1]
     drawn = describe(line, t.names, True)
-    assert _text(drawn) == "bot 1 plays QH - scores ann 0"
-    assert ("class:card.red", "QH") in drawn and ("class:log.seat", "bot 1") in drawn
-    assert _text(describe(line, t.names, False)) == "bot 1 plays Q♥ · scores ann 0"
+    assert _text(drawn) == "bot 2 plays QH - scores ann 0"
+    assert ("class:card.red", "QH") in drawn and ("class:log.seat", "bot 2") in drawn
+    assert _text(describe(line, t.names, False)) == "bot 2 plays Q♥ · scores ann 0"
 
 
 def test_an_older_servers_event_is_described_alike() -> None:

@@ -162,3 +162,19 @@ def test_a_public_log_replays_with_a_board_and_names(ruleset: str, seats: int) -
             assert board[key] == real[key], key
     text = replay.text(replay.steps - 1)
     assert "ann" in text and "seat 0" not in text, text
+
+
+def test_replay_takes_its_seat_as_a_person_counts_seats() -> None:
+    """``switchboard replay --seat 1`` is the first seat (the record's seat 0); 0 is refused."""
+    import argparse
+
+    import pytest
+
+    from switchboard import replay as command
+
+    parser = argparse.ArgumentParser()
+    command.add_arguments(parser)
+    assert parser.parse_args(["game.json", "--seat", "1"]).seat == 0
+    assert parser.parse_args(["game.json"]).seat is None
+    with pytest.raises(SystemExit):
+        parser.parse_args(["game.json", "--seat", "0"])

@@ -205,3 +205,23 @@ def test_back_in_the_lobby_the_table_list_is_fresh(tmp_path, monkeypatch) -> Non
         d.line("quit")
 
     assert asyncio.run(run_client(script, game="switch", name="ann")) == 0
+
+
+def test_a_finished_table_reads_over_not_waiting_in_the_panel_and_in_who() -> None:
+    """A player still seated at a table whose game has ended is not "waiting" there."""
+    over = m.People(
+        people=({"name": "dan", "state": "seated", "idle": 0,
+                 "tables": [{"table": "7", "seat": 1, "state": "over"}]},),
+        total=1,
+        guests=0,
+    )  # fmt: skip
+    st = ClientState()
+    st.name = "alice"
+    st.handle(over)
+    panel = [line.split("│")[-1] for line in _screen(_app(st, None), 80, 24).splitlines()]
+    assert any("dan" in line and "at 7 (over)" in line for line in panel), panel
+    st.handle(_snapshot(1, ("alice", "bob", "bot:heuristic")))
+    app = _app(st)
+    trio.run(_session(app)._after, m.Who(), over)
+    screen = _screen(app, 80, 24)
+    assert "dan  seated at table 7, game over" in screen and "waiting" not in screen, screen

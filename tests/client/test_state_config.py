@@ -54,6 +54,6 @@ def test_a_finished_games_board_still_names_the_bots_that_left_it() -> None:
     st.handle(m.Snapshot("t1", 9, "over", view, seat=0, players=("ann", None)))
     t = st.tables["t1"]
     assert t.players == ("ann", None)  # the seat is free to join...
-    assert t.names == ["ann", "bot 1"]  # ...but the finished game was played by the bot
+    assert t.names == ["ann", "bot 2"]  # ...but the finished game was played by the bot
     st.handle(m.Snapshot("t1", 10, "waiting", {}, seat=0, players=("ann", None)))
     assert t.names == ["ann", None]

@@ -59,8 +59,8 @@ def test_a_log_line_names_who_played_then_not_who_sits_now() -> None:
     screen = _screen(_app(st))
     assert "bob plays 3♣" in screen, screen
     assert "bob plays 4♣" in screen, screen
-    assert "bob 0" in screen and "bot 1 0" not in screen, screen
-    assert "bot 1 plays 5♣" in screen, screen  # the bot's own play is the bot's
+    assert "bob 0" in screen and "bot 2 0" not in screen, screen
+    assert "bot 2 plays 5♣" in screen, screen  # the bot's own play is the bot's
 
 
 def test_a_caught_up_line_names_the_players_of_its_time_as_far_as_known() -> None:
@@ -93,7 +93,7 @@ def test_a_player_who_left_and_sat_again_is_not_gone() -> None:
     assert t.away(1) is None
     screen = _screen(_app(st))
     assert "bob" in screen and "(gone)" not in screen, screen
-    assert "bob sits down (seat 1)" in screen, screen  # the log says he came back
+    assert "bob sits down (seat 2)" in screen, screen  # the log says he came back
 
 
 def test_only_a_change_of_seat_is_told() -> None:
@@ -106,7 +106,7 @@ def test_only_a_change_of_seat_is_told() -> None:
     st.handle(_snapshot(1, ("alice", "bob", "bot:random"), state="waiting"))
     assert [line.kind for line in st.tables["1"].log] == []
     st.handle(_snapshot(1, ("alice", "bob", "cy"), state="waiting"))
-    assert "cy sits down (seat 2)" in _screen(_app(st))
+    assert "cy sits down (seat 3)" in _screen(_app(st))
 
 
 def test_a_player_who_dropped_stays_gone_until_he_is_back() -> None:
@@ -212,9 +212,9 @@ def test_a_bot_has_one_name_in_the_lobby_and_at_the_table() -> None:
     ]
     lobby = _screen(_app(st, None), 80, 24)
     row = next(line for line in lobby.splitlines() if line.startswith("1 "))
-    assert "alice, bot 1, bot 2" in row and "(bot)" not in row, row
+    assert "alice, bot 2, bot 3" in row and "(bot)" not in row, row
     st.handle(_snapshot(1, ("alice", "bot:search", "bot:search")))
-    assert "bot 1" in _screen(_app(st), 80, 24)
+    assert "bot 2" in _screen(_app(st), 80, 24)
 
 
 def test_an_event_before_any_seating_is_named_when_the_seating_comes() -> None:
@@ -225,7 +225,7 @@ def test_an_event_before_any_seating_is_named_when_the_seating_comes() -> None:
     st.handle(_event(4, {"kind": "play", "seat": 1, "cards": ["4C"]}))
     st.handle(_snapshot(4, ("alice", "bob", "bot:heuristic")))
     screen = _screen(_app(st))
-    assert "bob plays 4♣" in screen and "seat 1" not in screen, screen
+    assert "bob plays 4♣" in screen and "seat 2" not in screen, screen
 
 
 def test_a_long_top_reads_whole_in_the_lobby_too() -> None:
@@ -253,9 +253,9 @@ def test_an_abbott_bot_has_the_lobbys_name_at_the_table_too() -> None:
     st.handle(
         m.Snapshot(table="1", seq=1, state="playing", view=game.view(0), seat=0, players=players)
     )
-    assert st.tables["1"].names == ["alice", "bot 1", "bot 2", "bot 3"]
+    assert st.tables["1"].names == ["alice", "bot 2", "bot 3", "bot 4"]
     screen = _screen(_app(st))
-    assert "bot 1" in screen and "bot 3" in screen, screen
+    assert "bot 2" in screen and "bot 4" in screen, screen
     assert "(bot)" not in screen, screen
     said = " ".join(_app(st).help_lines()) + " ".join(_app(st, None).help_lines())
     assert said.count("A server bot is named bot N, N its seat") == 2, said

@@ -69,7 +69,7 @@ def test_a_push_redraws_the_page_on_screen_and_says_the_winner_once() -> None:
     assert len(shown) == 1  # the page was closed: not drawn again
     assert said == ["tournament 3 is over: ann wins the night"]
     trio.run(desk.told, m.YourTable(tournament=3, round=3, table="12", seat=0))
-    assert said[-2:] == ["your table for round 3 is 12 (seat 0)", "sat at 12"]
+    assert said[-2:] == ["your table for round 3 is 12 (seat 1)", "sat at 12"]
 
 
 def test_a_tournament_typed_at_the_terminal_client() -> None:

@@ -291,7 +291,7 @@ def test_a_joker_may_be_played_any_time_even_as_a_lead() -> None:
         (NANCY, "play 5D KD", "play one card at a time"),
         (NANCY, "play 5D last", "no last-card announcement"),
         (NANCY, "draw", "the only action is 'play CARD'"),
-        (JANE, "play 7D", "it is not your turn; seat 1 is to play"),
+        (JANE, "play 7D", "it is not your turn; seat 2 is to play (counted from 1)"),
     ],
 )
 def test_illegal_plays_are_refused_with_a_precise_reason(

@@ -39,12 +39,14 @@ CASES = [
         ),
     ),
     ("join t2", m.Join(table="t2")),
-    ("join t2 3", m.Join(table="t2", seat=3)),
-    ("sit t2 0", m.Join(table="t2", seat=0)),
+    ("join t2 3", m.Join(table="t2", seat=2)),  # seats are typed from 1
+    ("sit t2 1", m.Join(table="t2", seat=0)),
     ("watch t2", m.Spectate(table="t2")),
     ("spectate t2", m.Spectate(table="t2")),
     ("watch t2 17", m.Spectate(table="t2", last_seq=17)),
     ("resume t2 tok3n 41", m.Resume(table="t2", token="tok3n", last_seq=41)),
+    ("resume t2 tok3n seq=41", m.Resume(table="t2", token="tok3n", last_seq=41)),
+    ("resume t2 tok3n", m.Resume(table="t2", token="tok3n", last_seq=0)),
     ("resume", m.ResumeGame(table=T)),
     ("leave", m.Leave(table=T)),
     ("say  good game, all ", m.Say(table=T, text="good game, all")),
@@ -97,9 +99,9 @@ CASES = [
     ("start bot", m.StartGame(table=T, absent="bot")),
     ("again", m.PlayAgain(table=T)),
     ("pause", m.PauseGame(table=T)),
-    ("bot 2", m.SeatBot(table=T, seat=2)),
-    ("bot 2 greedy", m.SeatBot(table=T, seat=2, strategy="greedy")),
-    ("unseat 1", m.Unseat(table=T, seat=1)),
+    ("bot 2", m.SeatBot(table=T, seat=1)),
+    ("bot 2 greedy", m.SeatBot(table=T, seat=1, strategy="greedy")),
+    ("unseat 1", m.Unseat(table=T, seat=0)),
     ("set target=40 turn_seconds=30", m.SetOptions(T, {"target": 40, "turn_seconds": 30})),
     ("prize 100", m.SetPrize(table=T, chips=100)),
     ("master bob", m.HandOver(table=T, name="bob")),
@@ -275,7 +277,8 @@ def test_help_lists_every_command_and_explains_one():
         assert command.usage in text
     assert "play CARD" in text
     assert help_lines("join") == [
-        "join [TABLE [SEAT]]: take a seat (any free one if no SEAT; no TABLE: the current one)",
+        "join [TABLE [SEAT]]: take a seat (seats count from 1; any free one if no SEAT; no"
+        " TABLE: the current one)",
         "also: sit",
     ]
     assert help_lines("play")[0].startswith("actions")

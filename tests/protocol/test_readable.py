@@ -35,7 +35,7 @@ def test_a_game_the_master_ended_reads_over_not_your_turn() -> None:
     snap = m.Snapshot(table="3", seq=9, state="over", view=view, seat=0, players=PLAYERS)
     (line,) = r.lines(snap)
     assert "the game is over" in line and "your turn" not in line, line
-    assert "scores: ann 0, bot 1 3" in line
+    assert "scores: ann 0, bot 2 3" in line
 
 
 def test_a_spectator_reads_whose_turn_and_no_hand() -> None:
@@ -43,7 +43,7 @@ def test_a_spectator_reads_whose_turn_and_no_hand() -> None:
     _started(r, seat=None)
     view = {"family": "shedding", "to_act": 1, "over": False, "top": "AC", "hand_sizes": [3, 4]}
     (line,) = r.lines(m.Turn(table="3", seq=5, seat=None, to_act=1, view=view))
-    assert line == "turn 3 · bot 1 to play · top A♣ · cards: ann 3, bot 1 4"
+    assert line == "turn 3 · bot 2 to play · top A♣ · cards: ann 3, bot 2 4"
 
 
 def test_a_player_waiting_reads_a_short_line() -> None:
@@ -58,7 +58,7 @@ def test_a_player_waiting_reads_a_short_line() -> None:
         "hand_sizes": [1, 4],
     }
     assert r.lines(m.Turn(table="3", seq=5, seat=0, to_act=1, view=view)) == [
-        "turn 3 · bot 1 to play"
+        "turn 3 · bot 2 to play"
     ]
 
 
@@ -70,7 +70,7 @@ def test_an_abbott_turn_shows_the_board_a_person_moves_on() -> None:
             "pieces": ["a1", "b2"]}  # fmt: skip
     (line,) = r.lines(m.Turn(table="3", seq=5, seat=0, to_act=0, legal=("move a2",), view=view))
     assert "board (files a-b): 2: A♠ K♥ / 1: 2♣ --" in line
-    assert "pieces: ann a1, bot 1 b2" in line and "you may: move a2" in line
+    assert "pieces: ann a1, bot 2 b2" in line and "you may: move a2" in line
 
 
 def test_an_abbott_turn_says_what_each_seat_has_taken_and_the_scores() -> None:
@@ -84,8 +84,8 @@ def test_an_abbott_turn_says_what_each_seat_has_taken_and_the_scores() -> None:
                      {"category": "high card", "cards": []}],
             "scores": [10, 0]}  # fmt: skip
     (line,) = r.lines(m.Turn(table="3", seq=5, seat=0, to_act=0, legal=("move a2",), view=view))
-    assert "taken: ann K♦ K♥ 3♠ (pair), bot 1 no cards" in line, line
-    assert "scores: ann 10, bot 1 0" in line, line
+    assert "taken: ann K♦ K♥ 3♠ (pair), bot 2 no cards" in line, line
+    assert "scores: ann 10, bot 2 0" in line, line
     waiting = dict(view, to_act=1)
     (brief,) = r.lines(m.Turn(table="3", seq=6, seat=0, to_act=1, view=waiting))
     assert "taken" not in brief, brief
@@ -106,7 +106,7 @@ def test_finger_history_and_top_read_as_sentences() -> None:
     game = {"table": "4", "game": 1, "ruleset": "switch", "rated": True, "time": 1, "seat": 0,
             "players": ["ann", "bot:heuristic"], "scores": [0, 5], "places": [1, 0]}  # fmt: skip
     assert r.lines(m.History(name="ann", games=(game,), next=1, total=3)) == [
-        "history ann · switch at table 4, game 1: 2nd · players ann, bot 1 (heuristic)"
+        "history ann · switch at table 4, game 1: 2nd · players ann, bot 2 (heuristic)"
         " · scores 0, 5",
         "history ann · 3 games in all; more: history ann 1",
     ]
@@ -120,17 +120,18 @@ def test_finger_history_and_top_read_as_sentences() -> None:
 
 def test_a_bot_has_one_name_in_the_lobby_the_seats_and_the_log() -> None:
     """A bot was ``the bot`` in the log and plain ``bot`` in the lobby's list: now it is
-    ``bot 1`` everywhere, its strategy beside it where the seats are listed."""
+    ``bot 2`` everywhere (seats count from 1 in words), its strategy beside it where the
+    seats are listed."""
     r = Readable()
     table = {"table": "3", "ruleset": "switch", "state": "playing", "seats": 2, "taken": 1,
              "players": list(PLAYERS), "master": None, "spectators": 0}  # fmt: skip
     (listed,) = r.lines(m.Tables(tables=(table,)))
-    assert "2 seats: ann, bot 1 (heuristic)" in listed
+    assert "2 seats: ann, bot 2 (heuristic)" in listed
     (seats,) = r.lines(m.Snapshot(table="3", seq=1, state="playing", view={}, seat=0,
                                   players=PLAYERS))  # fmt: skip
-    assert "seats: ann (you), bot 1 (heuristic)" in seats
+    assert "seats: ann (you), bot 2 (heuristic)" in seats
     event = {"kind": "play", "seat": 1, "cards": ["KC"]}
-    assert r.lines(m.TableEvent(table="3", seq=2, event=event)) == ["event 3 · bot 1 plays K♣"]
+    assert r.lines(m.TableEvent(table="3", seq=2, event=event)) == ["event 3 · bot 2 plays K♣"]
 
 
 def test_a_player_leaving_an_ended_game_leaves_no_bot_behind() -> None:
@@ -167,7 +168,7 @@ def test_the_room_reads_as_sentences() -> None:
     )
     assert r.lines(m.People(people=people, total=4, guests=1, id=2)) == [
         "people #2 · 4 people online, and 1 connection with no name yet",
-        "people #2 ann · playing at table 3 (seat 1)",
+        "people #2 ann · playing at table 3 (seat 2)",
         "people #2 bob · watching table 3",
         "people #2 cy · in the lobby · idle 2 h 5 min",
         "people #2 · and 1 more",
@@ -184,13 +185,13 @@ def test_the_room_reads_as_sentences() -> None:
 
 
 def test_an_ended_game_names_the_bot_that_played_a_seat_now_empty() -> None:
-    """The scores read ``seat 1 0`` once the bot's seat was empty again after the end."""
+    """The scores read ``seat 2 0`` once the bot's seat was empty again after the end."""
     r = Readable()
     _started(r)
     over = {"to_act": None, "over": True, "scores": [0, 3]}
     ended = m.Snapshot(table="3", seq=9, state="over", view=over, seat=0, players=("ann", None))
     (line,) = r.lines(ended)
-    assert "scores: ann 0, bot 1 3" in line, line
+    assert "scores: ann 0, bot 2 3" in line, line
 
 
 def test_who_in_text_says_how_many_tables_the_list_left_out() -> None:
@@ -198,7 +199,7 @@ def test_who_in_text_says_how_many_tables_the_list_left_out() -> None:
     spots = [{"table": str(n), "seat": 0, "state": "waiting"} for n in range(1, 9)]
     person = {"name": "eve", "state": "seated", "tables": spots, "idle": 0, "more": 2}
     (_, line) = Readable().lines(m.People(people=(person,), total=1))
-    assert line.startswith("people eve · sitting at table 1 (seat 0), no game running; ")
+    assert line.startswith("people eve · sitting at table 1 (seat 1), no game running; ")
     assert line.endswith("; and 2 tables more"), line
 
 
@@ -228,3 +229,18 @@ def test_a_right_to_left_name_is_isolated_where_it_enters_a_sentence() -> None:
                                 "master": dana, "spectators": 0},))  # fmt: skip
     (line,) = r.lines(listing)
     assert line.count(FSI) == 2 and line.count(PDI) == 2, line
+
+
+def test_a_tournament_table_is_listed_as_its_and_offers_a_seat_only_to_its_players() -> None:
+    """A round's table held every seat for its players: the lobby offered ``join`` to
+    anyone while one of them had not come, and named its master ``tournament:1``."""
+    r = Readable()
+    table = {"table": "5", "ruleset": "switch", "state": "waiting", "seats": 3, "taken": 2,
+             "players": ["ann", "bob", None], "master": "tournament:1",
+             "spectators": 0}  # fmt: skip
+    (listed,) = r.lines(m.Tables(tables=(table,)))
+    assert "a table of tournament 1" in listed and "tournament:1" not in listed, listed
+    assert listed.endswith("watch 5 to watch"), listed
+    r.me = "ann"
+    (mine,) = r.lines(m.Tables(tables=(table,)))
+    assert mine.endswith("join 5 to sit"), mine

@@ -58,11 +58,11 @@ def test_your_table_is_a_sentence_and_the_current_table() -> None:
     codec = ServerTextCodec()
     told = m.YourTable(tournament=2, round=3, table="7", seat=1)
     assert codec.encode(told).decode() == (
-        "your table for round 3 is 7 (seat 1): look (or join) sits you there and shows it\n"
+        "your table for round 3 is 7 (seat 2): look (or join) sits you there and shows it\n"
     )
     assert codec.table == "7"
     final = m.YourTable(tournament=2, round=4, table="8", seat=0, final=True)
-    assert codec.encode(final).decode().startswith("your table for the final is 8 (seat 0)")
+    assert codec.encode(final).decode().startswith("your table for the final is 8 (seat 1)")
     assert parse_line(format_line(final)) == final
 
 

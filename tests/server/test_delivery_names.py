@@ -41,13 +41,13 @@ def test_the_names_follow_the_seats_changing_hands() -> None:
     seating = Seating(1, 3, by_address=False, watch_notice_seconds=0)
     stage = Stage(seating)
     out = Delivery(1, 16, seating, stage, lambda events: None)  # type: ignore[arg-type]
-    assert out.names() == ("bot 0", "bot 1", "bot 2")
+    assert out.names() == ("bot 1", "bot 2", "bot 3")
     seating.sit(1, "ann", b"t", Member())  # type: ignore[arg-type]
-    assert out.names() == ("bot 0", "ann", "bot 2")
-    assert out.names() == ("bot 0", "ann", "bot 2")
+    assert out.names() == ("bot 1", "ann", "bot 3")
+    assert out.names() == ("bot 1", "ann", "bot 3")
     assert stage.asked == 2  # read once per change, not once per event
     seating.hold(0, "bob", None)
-    assert out.names() == ("bob", "ann", "bot 2")
+    assert out.names() == ("bob", "ann", "bot 3")
     seating.free(1)
-    assert out.names() == ("bob", "bot 1", "bot 2")
+    assert out.names() == ("bob", "bot 2", "bot 3")
     assert stage.asked == 4

@@ -179,7 +179,7 @@ def test_a_page_stays_within_its_budget_and_moves_on() -> None:
     assert [s["step"] for s in small.steps] == [0] and small.next == 1  # one, at least
     page = replays.page(record, ["ann", "bot:search"], 5, size=3)
     assert [s["step"] for s in page.steps] == [5, 6, 7] and page.next == 8
-    assert page.record["names"] == ["ann", "bot 1"] and "actions" not in page.record
+    assert page.record["names"] == ["ann", "bot 2"] and "actions" not in page.record
     last = replays.page(record, [], page.total)
     assert last.next is None and last.steps[-1]["view"]["over"]
 

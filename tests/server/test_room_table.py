@@ -82,7 +82,7 @@ async def test_watch_at_your_own_table_keeps_your_seat(
     await settle()
     assert table.seats[0].member is ann and ann not in table.spectators
     reply, snapshot = ann.batches[-1]
-    assert isinstance(reply, m.Ok) and reply.id == 2 and "seat 0" in reply.text
+    assert isinstance(reply, m.Ok) and reply.id == 2 and "seat 1" in reply.text
     assert isinstance(snapshot, m.Snapshot) and snapshot.seat == 0
     assert not watchers(bob)
     game = table.game

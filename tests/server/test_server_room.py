@@ -118,7 +118,7 @@ async def test_watchers_come_and_go_and_watch_at_your_own_table_keeps_your_seat(
     assert (came.what, came.name, came.watching) == ("came", "cy", 1)
     # before, this made ann a spectator of her own game: her next act got no_seat
     reply = await ann.request(m.Spectate(table=table))
-    assert isinstance(reply, m.Ok) and "seat 0" in reply.text
+    assert isinstance(reply, m.Ok) and "seat 1" in reply.text
     snapshot = await ann.wait_for(lambda x: isinstance(x, m.Snapshot))
     assert snapshot.seat == 0
     look = await bob.request(m.Look(table=table))
@@ -165,7 +165,7 @@ async def test_a_person_at_nc_finds_the_way(running: Running) -> None:
     await s.send_all(b"start\n'good luck\n")
     assert await line_with(s, buf, "talk 1 ·", "ann: good luck")
     await s.send_all(b"who\n")  # after the start: who reads the room as it is when asked
-    assert await line_with(s, buf, "people ann · playing at table 1 (seat 0)")
+    assert await line_with(s, buf, "people ann · playing at table 1 (seat 1)")
     await s.send_all(b"hand\n")
     view = await line_with(s, buf, "view 1 ·", "your hand")
     if "your turn" in view:

@@ -60,7 +60,7 @@ async def caught_up(client: Client, table: str, since: int, last: int) -> dict[i
 
 async def test_the_log_names_who_played_then_after_the_seat_changes_hands() -> None:
     """ann plays a bot to the end while sam watches; then gus sits down in the bot's
-    seat. Every sentence said the bot played seat 1 ("bot 1 plays ..."), and so does
+    seat. Every sentence said the bot played the second seat ("bot 2 plays ..."), and so does
     every catch-up after gus took the seat: a spectator's from a ``last_seq`` and ann's
     ``resume`` on a new connection. Before, the words were composed by each client at
     display time with the names of now, and gus was shown as having made the bot's plays
@@ -76,7 +76,7 @@ async def test_the_log_names_who_played_then_after_the_seat_changes_hands() -> N
         over = await ann.play(table, random.Random(3))
         await sam.wait_for(lambda x: isinstance(x, m.Snapshot) and x.state == "over")
         said = texts(sam, table)
-        by_bot = [t for t in said.values() if t.startswith("bot 1 ")]
+        by_bot = [t for t in said.values() if t.startswith("bot 2 ")]
         assert by_bot and not any("gus" in t for t in said.values())
 
         gus = await Client.connect(port, "gus")

@@ -106,7 +106,7 @@ def _j28_to_a_miss() -> tuple[list[tuple[str, dict[str, Any]]], dict[str, Any], 
     """A j28 game the engine plays (both seats at random) until seat 0 faces a miss of one
     turn it may pass on: each event as seat 0 is shown it, with its text as the server
     composes it; then seat 0's view and legal actions."""
-    names = ("ann", "bot 1")
+    names = ("ann", "bot 2")
     for seed in range(200):
         game = engine.new_game("j28", 2, seed=seed)
         told = [(describe_text(e.present(0), names), e.present(0)) for e in game.opening_events]

@@ -46,10 +46,10 @@ def test_a_watched_table_names_bots_by_seat_counts_watchers_and_files_its_notice
         take_guest(driver)
         wait_for(lambda: visible(driver, f'[data-watch="{table}"]'), what="the table listed")
         card = driver.find_element(By.CSS_SELECTOR, f'.table-card[data-table="{table}"]')
-        assert "bot 1 (" in card.text and "(bot)" not in card.text, card.text
+        assert "bot 2 (" in card.text and "(bot)" not in card.text, card.text
         _watch(driver, table)
         seats = " ".join(texts(driver, "#seats li.seat"))
-        assert "bot 1" in seats and "(bot)" not in seats and "West" not in seats, seats
+        assert "bot 2" in seats and "(bot)" not in seats and "West" not in seats, seats
 
         dee = MsgpackPlayer(server.port, "dee")
         assert dee.request({"type": "spectate", "table": table})["type"] != "error"

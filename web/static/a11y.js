@@ -8,16 +8,31 @@
  * then the letters but those the table's own keys use (`t` talks, `r` shows the rules). */
 export const SHORTCUTS = "123456789abcdefghijklmnopqsuvwxyz";
 
-/** The key shown on the `index`th action (from 0), or null past the last key.
- * @param {number} index @returns {string | null} */
-export function shortcutKey(index) {
-  return index >= 0 && index < SHORTCUTS.length ? SHORTCUTS[index] : null;
+/** The key that turns to the next page of keys, where the actions outnumber the keys
+ * (an abbott or kilodney turn can offer more than 33): each page gives the same keys to
+ * the next actions, so every action is a key or two away. */
+export const MORE_KEY = "0";
+
+/** How many pages of keys `count` actions take (1 where every action has its own key).
+ * @param {number} count @returns {number} */
+export function keyPages(count) {
+  return Math.max(1, Math.ceil(count / SHORTCUTS.length));
 }
 
-/** Which action a key press picks (its index from 0), or -1 for a key that picks none.
- * @param {string} key @returns {number} */
-export function shortcutIndex(key) {
-  return key.length === 1 ? SHORTCUTS.indexOf(key) : -1;
+/** The key shown on the `index`th action (from 0) while keys are on `page` (from 0), or
+ * null for an action of another page.
+ * @param {number} index @param {number} [page] @returns {string | null} */
+export function shortcutKey(index, page = 0) {
+  const at = index - page * SHORTCUTS.length;
+  return index >= 0 && at >= 0 && at < SHORTCUTS.length ? SHORTCUTS[at] : null;
+}
+
+/** Which action a key press picks on `page` (its index from 0), or -1 for a key that picks
+ * none.
+ * @param {string} key @param {number} [page] @returns {number} */
+export function shortcutIndex(key, page = 0) {
+  const at = key.length === 1 ? SHORTCUTS.indexOf(key) : -1;
+  return at < 0 ? -1 : at + page * SHORTCUTS.length;
 }
 
 /** The attributes that name an element of the table screen across redraws, most

@@ -12,12 +12,29 @@ import { gameHands } from "./state.js";
 /** A signed number as a change: `+12`, `-8`, `0`. @param {number} n */
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
+/** The hands and, when the game ended in the middle of one (kilodney ends the moment a
+ * player reaches the target), that last hand: what the totals hold beyond the hands.
+ * @param {import("./state.js").EventLine[]} hands @param {number[]} scores
+ * @returns {import("./state.js").EventLine[]} */
+export function withLastHand(hands, scores) {
+  if (!hands.length || !scores.every((s) => typeof s === "number")) return hands;
+  /** @param {any} ev @returns {number[]} */
+  const pointsOf = (ev) => (Array.isArray(ev.points) ? ev.points : Array.isArray(ev.hand_points) ? ev.hand_points : []);
+  const rest = scores.map((total, seat) => total - hands.reduce((sum, h) => sum + (Number(pointsOf(h.ev)[seat]) || 0), 0));
+  if (rest.every((r) => r === 0)) return hands;
+  const last = Number(hands[hands.length - 1].ev.hand_number);
+  const ev = /** @type {any} */ ({ kind: "hand_end", hand_number: Number.isFinite(last) ? last + 1 : hands.length + 1, points: rest });
+  return [...hands, { kind: "event", ev, seq: -1, text: null }];
+}
+
 /** What the end of a game adds to its table of scores: a column a hand (its points, when
  * the game had more than one) before the total, and the rating change after it.
  * @param {TableRecord} t
  * @returns {{hands: HTMLElement[], rating: HTMLElement[], handCells: (seat: number) => HTMLElement[], ratingCells: (seat: number) => HTMLElement[]}} */
 export function gameColumns(t) {
-  const hands = gameHands(t);
+  const end = [...t.log].reverse().find((line) => line.kind === "event" && line.ev.kind === "game_end");
+  const totals = end && end.kind === "event" && Array.isArray(end.ev.scores) ? end.ev.scores : [];
+  const hands = withLastHand(gameHands(t), totals);
   const shown = hands.length > 1 ? hands : [];
   const changes = t.rated ? t.rated.changes || [] : [];
   /** @param {number} seat @param {import("../types").TableEvent} ev */

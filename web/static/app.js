@@ -2,14 +2,14 @@
 // The web client: the terminal client's sibling for people without Python. It speaks the
 // WebSocket binding of docs/protocol.md, keeps its name's secret and its seats' tokens per
 // server in this browser, and shows the same lobby, boards, legal actions, talk and rules.
-import { keepFocus, shortcutIndex, turnWords } from "./a11y.js";
+import { MORE_KEY, keepFocus, keyPages, shortcutIndex, turnWords } from "./a11y.js";
 import { TurnAlert, browserEnv } from "./alerts.js";
 import { ordered, playFor } from "./boards/legal.js";
 import { leaveAsks, leaveQuestion } from "./confirm.js";
 import { $, el, fill, who } from "./dom.js";
 import { houseRules, plural, renderLobby } from "./lobby.js";
 import { Connection } from "./net.js";
-import { CLOCK_WARNING, ClientState, clockLeft, myTurn, names } from "./state.js";
+import { CLOCK_WARNING, ClientState, clockLeft, myTurn, names, seatWords } from "./state.js";
 import { inviteBody, inviteTable } from "./invite.js";
 import { loadSettings, settingsPanel } from "./settings.js";
 import { LookBack } from "./review.js";
@@ -36,6 +36,7 @@ import { TournamentDesk, renderTournament, renderTournamentCards } from "./tourn
  * @property {Status} status
  * @property {boolean} shoutsOff the server answered a shout with not_allowed
  * @property {{name: string, text: string} | null} shoutLine the last shout heard at a table
+ * @property {number} [keyPage] which page of keys the actions have (a11y.js's MORE_KEY turns it)
  */
 
 const FAMILIES = ["shedding", "abbott", "kilodney"];
@@ -352,11 +353,20 @@ export class App {
     return reply;
   }
 
+  /** Give the keys to the next page of actions (where they outnumber the keys). */
+  nextKeys() {
+    const t = this.table();
+    const pages = t ? keyPages(ordered(t.choices, t.legal).length) : 1;
+    this.ui.keyPage = ((this.ui.keyPage || 0) + 1) % pages;
+    this.render();
+  }
+
   /** @param {string} action */
   async act(action) {
     const t = this.table();
     if (!t) return;
     this.ui.confirming = false;
+    this.ui.keyPage = 0; // the next turn's keys start on their first page
     const reply = await this.conn.request({ type: "act", table: t.table, action });
     if (reply.type === "ok") this.ui.selection = [];
     else {
@@ -583,7 +593,7 @@ export class App {
    * @param {TableRecord | null} t */
   announceTurn(t) {
     const view = t && t.view;
-    const waiting = t !== null && t.state === "playing" && view && !view.over && t.toAct !== null ? names(t)[t.toAct] || `seat ${t.toAct}` : null;
+    const waiting = t !== null && t.state === "playing" && view && !view.over && t.toAct !== null ? names(t)[t.toAct] || seatWords(t.toAct) : null;
     const words = t === null ? "" : turnWords({ mine: myTurn(t), must: t.must, choices: t.choices, waitingFor: waiting });
     const live = $("#turn-live");
     if (live.textContent !== words) live.textContent = words;
@@ -686,7 +696,14 @@ export class App {
     if (this.ui.screen !== "table" || $("#dialog", HTMLDialogElement).open) return;
     const t = this.table();
     if (!t) return;
-    const action = ordered(t.choices, t.legal)[shortcutIndex(e.key)];
+    const list = ordered(t.choices, t.legal);
+    const pages = keyPages(list.length);
+    if (e.key === MORE_KEY && pages > 1 && myTurn(t)) {
+      e.preventDefault();
+      this.nextKeys();
+      return;
+    }
+    const action = list[shortcutIndex(e.key, (this.ui.keyPage || 0) % pages)];
     if (action && myTurn(t)) {
       e.preventDefault();
       this.act(action);

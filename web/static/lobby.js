@@ -32,7 +32,7 @@ export function houseRules(listed, view) {
 }
 
 /** One table of the list. @param {App} app @param {TableSummary} info */
-function tableCard(app, info) {
+export function tableCard(app, info) {
   const me = app.state.name;
   const players = info.players || [];
   const ratings = info.ratings || [];
@@ -47,18 +47,20 @@ function tableCard(app, info) {
   });
   const id = String(info.table);
   const opts = houseRules(info, null).join(", ");
+  // a tournament's table (its master `tournament:N`) holds every seat for the round's players
+  const tournament = typeof info.master === "string" && info.master.startsWith("tournament:") ? info.master.slice("tournament:".length) : null;
   return el(
     "li",
     { class: "table-card", dataset: { table: id } },
     el("div", { class: "table-head" }, el("b", { text: `Table ${id}` }), el("span", { text: ` · ${info.ruleset} · ${info.state}` })),
-    el("div", { class: "dim small" }, "master ", info.master ? who(info.master) : "-", ` · ${info.spectators ?? 0} watching${opts ? ` · ${opts}` : ""}`),
+    el("div", { class: "dim small" }, tournament !== null ? `tournament ${tournament}` : "master ", tournament !== null ? "" : info.master ? who(info.master) : "-", ` · ${info.spectators ?? 0} watching${opts ? ` · ${opts}` : ""}`),
     seats,
     el(
       "div",
       { class: "row" },
       mine
         ? el("button", { type: "button", class: "primary", dataset: { join: id }, onclick: () => app.join(id) }, "Back to my seat")
-        : el("button", { type: "button", class: "primary", dataset: { join: id }, disabled: !free || info.state === "closed", onclick: () => app.join(id) }, "Join"),
+        : el("button", { type: "button", class: "primary", dataset: { join: id }, disabled: !free || tournament !== null || info.state === "closed", onclick: () => app.join(id) }, "Join"),
       el("button", { type: "button", dataset: { watch: id }, onclick: () => app.watch(id) }, "Watch"),
     ),
   );

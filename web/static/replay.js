@@ -8,6 +8,7 @@ import * as kilodney from "./boards/kilodney.js";
 import * as shedding from "./boards/shedding.js";
 import { cardSpan, sortCards, wordsWithCards } from "./cards.js";
 import { el } from "./dom.js";
+import { seatWords } from "./state.js";
 
 /** @typedef {import("../types").ReplayStep} ReplayStep */
 /** @typedef {import("../types").RecordHead} RecordHead */
@@ -97,7 +98,7 @@ export class ReplayModel {
   names() {
     const head = this.head;
     const seats = head ? head.seats : 0;
-    return Array.from({ length: seats }, (_, seat) => (head && head.names && head.names[seat]) || `seat ${seat}`);
+    return Array.from({ length: seats }, (_, seat) => (head && head.names && head.names[seat]) || seatWords(seat));
   }
 
   /** The view the board draws at the step on screen: the public one, with the chosen
@@ -225,7 +226,7 @@ export function renderReplay(model, controls) {
   const board = view ? BOARDS[view.family] : null;
   /** @type {import("../types").BoardContext} */
   const ctx = {
-    name: (seat) => (seat !== null && seat !== undefined && names[seat]) || `seat ${seat}`,
+    name: (seat) => (seat !== null && seat !== undefined && names[seat]) || seatWords(seat),
     legal: [],
     mine: false,
     selection: [],
@@ -234,7 +235,7 @@ export function renderReplay(model, controls) {
   };
   const d = model.decision();
   const mark = d && d.mark ? SIGNS[d.mark] : null;
-  const who = step && step.action ? names[step.action[0]] || `seat ${step.action[0]}` : null;
+  const who = step && step.action ? names[step.action[0]] || seatWords(step.action[0]) : null;
   const words = step ? (step.said.length ? step.said : [step.step === 0 ? "The deal" : ""]) : ["Loading…"];
   const nav = el(
     "div",

@@ -94,13 +94,21 @@ export function newTable(table) {
 
 const MAX_SHOUTS = 100;
 
+/** A seat as a person reads it, counted from 1 (protocol/describe.py's `seat_words`):
+ * `seat 1` is the wire's seat 0.
+ * @param {number | null | undefined} seat @returns {string} */
+export function seatWords(seat) {
+  return typeof seat === "number" ? `seat ${seat + 1}` : `seat ${seat}`;
+}
+
 /** How a seat's player is named, the one rule of protocol/describe.py's `seat_name`:
- * a person by his name, a server bot (`bot:STRATEGY`) by its seat (`bot 2`) in every
- * family, so two bots of one strategy never look alike; null for an empty seat.
+ * a person by his name, a server bot (`bot:STRATEGY`) by its seat counted from 1 (the
+ * wire's seat 1 is `bot 2`) in every family, so two bots of one strategy never look
+ * alike; null for an empty seat.
  * @param {Player | undefined} player @param {number} seat @returns {string | null} */
 export function seatName(player, seat) {
   if (player === null || player === undefined) return null;
-  return player.startsWith("bot:") ? `bot ${seat}` : player;
+  return player.startsWith("bot:") ? `bot ${seat + 1}` : player;
 }
 
 /** `seatName` where seats are listed (the lobby), with a bot's strategy: `bot 2 (search)`.

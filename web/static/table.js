@@ -5,7 +5,7 @@
 // Every sentence of the game (an event, what a seat must answer, a legal move's label and
 // its group's heading) is the server's, laid out here as it came; only cards are drawn as
 // cards (coloured, and in a label with their suit's glyph).
-import { shortcutKey } from "./a11y.js";
+import { MORE_KEY, keyPages, shortcutKey } from "./a11y.js";
 import * as abbott from "./boards/abbott.js";
 import * as kilodney from "./boards/kilodney.js";
 import { groups, ordered, playFor } from "./boards/legal.js";
@@ -13,7 +13,7 @@ import * as shedding from "./boards/shedding.js";
 import { actionLabel, cardSpan, wordsWithCards } from "./cards.js";
 import { againControls, gameColumns, startGame } from "./again.js";
 import { $, el, fill, who } from "./dom.js";
-import { away, myTurn, names } from "./state.js";
+import { away, myTurn, names, seatWords } from "./state.js";
 
 /** @typedef {import("./app.js").App} App */
 /** @typedef {import("./state.js").TableRecord} TableRecord */
@@ -36,7 +36,7 @@ const BOARDS = { abbott, shedding, kilodney };
 /** How a seat is named in a list of seats: its player's name, or the seat's number.
  * @param {(string | null)[]} n @param {number | null | undefined} seat @returns {string} */
 function seatName(n, seat) {
-  return (seat !== null && seat !== undefined && n[seat]) || `seat ${seat}`;
+  return (seat !== null && seat !== undefined && n[seat]) || seatWords(seat);
 }
 
 /** The board of the table's family, or null before its first view. @param {TableRecord} t */
@@ -62,7 +62,7 @@ function seatStrip(app, t, n) {
         el("span", { class: "marker", "aria-hidden": "true", text: turn ? "▶" : "" }),
         player !== null && !player.startsWith("bot:")
           ? el("button", { type: "button", class: "link who", onclick: () => app.finger(player) }, who(n[seat] || ""))
-          : el("span", { class: "who" }, n[seat] ? who(n[seat]) : `seat ${seat} (empty)`),
+          : el("span", { class: "who" }, n[seat] ? who(n[seat]) : `${seatWords(seat)} (empty)`),
         tags.length ? el("span", { class: "dim", text: ` (${tags.join(", ")})` }) : null,
         status === "away" || status === "gone" ? el("span", { class: "presence warn", text: status }) : null,
         el("span", { class: "badge", text: board && view ? board.seatBadge(view, seat) : "" }),
@@ -89,10 +89,16 @@ export function actions(app, t) {
   }
   if (t.must) box.append(el("p", { class: "must", id: "must" }, wordsWithCards(t.must)));
   const keys = ordered(t.choices, t.legal);
+  const pages = keyPages(keys.length);
+  const page = (app.ui.keyPage || 0) % pages;
+  if (pages > 1) {
+    // more actions than keys: 0 gives the keys to the next actions (the buttons say which)
+    box.append(el("button", { type: "button", class: "more-keys", dataset: { key: "more" }, "aria-keyshortcuts": MORE_KEY, onclick: () => app.nextKeys() }, el("kbd", { text: MORE_KEY }), `Keys for more moves (${page + 1} of ${pages})`));
+  }
   for (const [heading, items] of groups(t.choices, t.legal)) {
     const row = el("div", { class: "action-row" }, el("span", { class: "heading", text: heading }));
     for (const [action, label] of items) {
-      const key = shortcutKey(keys.indexOf(action));
+      const key = shortcutKey(keys.indexOf(action), page);
       row.append(
         el(
           "button",
@@ -130,7 +136,7 @@ function masterControls(app, t) {
   if (t.state === "waiting" || t.state === "over") {
     box.append(el("button", { type: "button", class: "primary", id: "start", onclick: () => startGame(app, t) }, t.state === "over" ? "New game" : "Start (bots take the empty seats)"));
     t.players.forEach((p, seat) => {
-      if (p === null) box.append(el("button", { type: "button", dataset: { bot: String(seat) }, onclick: () => app.tableRequest("seat_bot", t.table, { seat }) }, `Bot in seat ${seat}`));
+      if (p === null) box.append(el("button", { type: "button", dataset: { bot: String(seat) }, onclick: () => app.tableRequest("seat_bot", t.table, { seat }) }, `Bot in ${seatWords(seat)}`));
     });
   } else if (t.state === "playing") {
     box.append(el("button", { type: "button", onclick: () => app.tableRequest("pause_game", t.table) }, "Pause"));

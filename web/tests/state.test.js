@@ -158,18 +158,18 @@ test("the log keeps the last 500 lines", () => {
 });
 
 test("a bot is named by its seat, a person by his name; the listing adds the strategy", () => {
-  assert.equal(seatName("bot:search", 2), "bot 2");
+  assert.equal(seatName("bot:search", 2), "bot 3", "seats are counted from 1 where a person reads them");
   assert.equal(seatName("alice", 0), "alice");
   assert.equal(seatName(null, 1), null);
-  assert.equal(seatListing("bot:search", 2), "bot 2 (search)");
-  assert.equal(seatListing("bot:", 2), "bot 2");
+  assert.equal(seatListing("bot:search", 2), "bot 3 (search)");
+  assert.equal(seatListing("bot:", 2), "bot 3");
   assert.equal(seatListing("alice", 0), "alice");
   const s = seated();
   const t = s.table("4");
-  assert.deepEqual(names(t), ["alice", "bot 1"]);
+  assert.deepEqual(names(t), ["alice", "bot 2"]);
   t.state = "over";
   t.players = [null, "bot:search"];
-  assert.deepEqual(names(t), ["alice", "bot 1"], "who played the game ended names an empty seat");
+  assert.deepEqual(names(t), ["alice", "bot 2"], "who played the game ended names an empty seat");
 });
 
 test("a snapshot names the table's ruleset (a waiting table's too) and who asked to play again", () => {

@@ -33,6 +33,7 @@ from client.terminal.boards.common import BoardContext, lines_to_text, seat_styl
 from client.terminal.boards.legal import legal_lines
 from engine.abbott.vocabulary import AbbottView
 from protocol.cards import card_fragments, cards_fragments, rank_key
+from protocol.describe import seat_words
 
 FILES = "abcdef"
 PIECE_STYLES = ("class:piece.s0", "class:piece.s1", "class:piece.s2", "class:piece.s3")
@@ -48,7 +49,7 @@ def compass(view: AbbottView, seat: int | None) -> str:
     if seat is None:
         return "-"
     names = view.get("seat_names") or []
-    return names[seat] if seat < len(names) else f"seat {seat}"
+    return names[seat] if seat < len(names) else seat_words(seat)
 
 
 def targets(ctx: BoardContext) -> set[str]:

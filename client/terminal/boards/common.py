@@ -16,6 +16,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from engine.views import View
 from protocol import legal as said
+from protocol.describe import seat_words
 from protocol.legal import Choices
 
 
@@ -40,7 +41,7 @@ class BoardContext:
         """The player's name at ``seat``, or ``seat N`` while it is empty."""
         if 0 <= seat < len(self.names) and self.names[seat]:
             return str(self.names[seat])
-        return f"seat {seat}"
+        return seat_words(seat)
 
 
 def you(view: View, seat: int) -> str:

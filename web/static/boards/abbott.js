@@ -5,6 +5,7 @@
 // Beside it the hand's state; under it each seat's collection with its best poker hand.
 import { byRankDesc, cardClass, cardLabel, cardSpan, cardText, suitOf } from "../cards.js";
 import { el } from "../dom.js";
+import { seatWords } from "../state.js";
 
 /** @typedef {import("../../types").AbbottView} AbbottView */
 /** @typedef {import("../../types").BoardContext} BoardContext */
@@ -21,7 +22,7 @@ function letter(view, seat) {
 /** @param {AbbottView} view @param {number | null | undefined} seat */
 function compass(view, seat) {
   if (seat === null || seat === undefined) return "-";
-  return (view.seat_names || [])[seat] || `seat ${seat}`;
+  return (view.seat_names || [])[seat] || seatWords(seat);
 }
 
 /** What the seat strip shows beside a seat. @param {AbbottView} view @param {number} seat */
