@@ -34,7 +34,7 @@ import trio
 
 import engine
 from engine.strategies import default_strategy, strategies
-from protocol.describe import seat_words
+from protocol.describe import master_words, seat_words
 from protocol.fields import TableState
 from server.core import wire
 from server.core.commands import (
@@ -177,7 +177,7 @@ class MasterCommands:
             writes=(PauseSet(table.id, table.game_no, True),),
             change=NewState(PAUSED),
             then=lambda: self.gm.clock.pause(trio.current_time()),
-            notices=(f"{c.member.name} paused the game",),
+            notices=(f"{master_words(c.member.name)} paused the game",),
             snapshots=True,
         )  # fmt: skip
 
@@ -190,7 +190,7 @@ class MasterCommands:
             writes=(PauseSet(table.id, table.game_no, False),),
             change=NewState(TableState.PLAYING),
             then=lambda: self.gm.clock.resume(trio.current_time()),
-            notices=(f"{c.member.name} resumed the game",),
+            notices=(f"{master_words(c.member.name)} resumed the game",),
             snapshots=True,
         )  # fmt: skip
 

@@ -95,6 +95,16 @@ async def test_a_pause_is_decided_not_done() -> None:
     assert table.state == TableState.PLAYING and table.committed == []  # nothing done yet
 
 
+async def test_a_tournaments_pause_names_the_tournament_as_a_person_reads_it() -> None:
+    """A tournament's steward pauses its tables: the notice says ``tournament 3``, not the
+    master's name on the wire (``tournament:3``)."""
+    table = playing()
+    table.master = "tournament:3"
+    steward = Who("tournament:3")
+    d = await MasterCommands(GameMaster(table)).decide(PauseGame(steward, 8))
+    assert isinstance(d, Decision) and d.notices == ("tournament 3 paused the game",)
+
+
 async def test_start_while_paused_is_a_resume() -> None:
     table = playing()
     table.state = PAUSED
