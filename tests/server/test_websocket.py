@@ -108,7 +108,15 @@ def encoded_failure(codec: WebSocketCodec, exc: RemoteProtocolError) -> list[obj
     ],
     # Named, not by their bytes: a client frame's mask is random, and every test process
     # (pytest-xdist's workers) must collect the same names.
-    ids=["binary", "not-utf8", "unmasked", "no-such-opcode", "big-control", "not-json", "too-large"],
+    ids=[
+        "binary",
+        "not-utf8",
+        "unmasked",
+        "no-such-opcode",
+        "big-control",
+        "not-json",
+        "too-large",
+    ],
 )
 def test_a_bad_frame_is_fatal_and_the_client_is_told_why(data, code, close):
     codec = WebSocketCodec()
