@@ -185,7 +185,13 @@ SPECS: tuple[LineSpec, ...] = (
     LineSpec("pong", Pong),
     LineSpec("seated", Seated, (("table", "word"), ("seat", "int"), ("token", "word"))),
     LineSpec("rulesets", Rulesets, (), (), "json:rulesets"),
-    LineSpec("tables", Tables, (), (), "json:tables"),
+    LineSpec(
+        "tables",
+        Tables,
+        (),
+        (("start", "int"), ("next", "optint"), ("total", "int")),
+        "json:tables",
+    ),
     LineSpec(
         "view",
         Snapshot,

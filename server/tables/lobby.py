@@ -220,10 +220,18 @@ class Lobby:
         shares it (``server.transport.framing.SharedEncodings``)."""
         return self.listing.current()
 
-    def listing_cost(self) -> int:
-        """Tokens of its address's lobby budget a listing takes now: one for each
-        ``LISTING_TABLES_A_TOKEN`` tables (at least one, at most the budget's burst)."""
-        cost = 1 + len(self.tables) // LISTING_TABLES_A_TOKEN
+    def page(self, start: int, count: int) -> tuple[tuple[TableSummary, ...], int]:
+        """``count`` tables of the listing from its ``start``-th, the waiting ones first
+        (``tables.listing.paged``), and how many are listed in all: the same tuple for
+        every request until a table changes, checked and packed once as ``summaries``."""
+        return self.listing.page(start, count)
+
+    def listing_cost(self, count: int | None = None) -> int:
+        """Tokens of its address's lobby budget a listing of ``count`` tables (None: every
+        table) takes: one for each ``LISTING_TABLES_A_TOKEN`` tables (at least one, at
+        most the budget's burst)."""
+        listed = len(self.tables) if count is None else min(count, len(self.tables))
+        cost = 1 + listed // LISTING_TABLES_A_TOKEN
         return max(1, min(cost, self.budgets.lobby.burst))
 
     def _changed(self, table: Table) -> None:
