@@ -93,8 +93,8 @@ class Supply:
             held = Counter({a: n for a, n in kept.addresses().items() if a not in trusted})
             total = kept.total - sum(n for a, n in kept.addresses().items() if a in trusted)
             for table_id in self._leaving:  # closing for a newcomer: counted out already
-                counted, address = kept.address_of(table_id)
-                if counted:
+                held_here, address = kept.address_of(table_id)
+                if held_here:
                     total -= 1
                     if address is not None and address in held:
                         held[address] -= 1
