@@ -234,7 +234,15 @@ class RawConn:
             buf += data
 
 
-def _crowd_main(port: int, addresses: list[str], each: int, table: str, ws: bool, out: Any) -> None:
+def _crowd_main(
+    port: int,
+    addresses: list[str],
+    each: int,
+    table: str,
+    ws: bool,
+    kinds: tuple[str, ...],
+    out: Any,
+) -> None:
     """``each`` connections from every one of ``addresses``, each asking for a record
     page every 0.2 s and the lobby every 0.5 s (its own limits: 5/s and 2/s) in the
     flood's windows (``flooding``, from the epoch the go message brings) until told to
@@ -266,8 +274,8 @@ def _crowd_main(port: int, addresses: list[str], each: int, table: str, ws: bool
                 if not flooding(epoch, time.time()):
                     await trio.sleep_until(start + (tick + 1) * 0.1)
                     continue
-                asks = [record] if tick % 2 == 0 else []
-                asks += [listing] if tick % 5 == 0 else []
+                asks = [record] if tick % 2 == 0 and "records" in kinds else []
+                asks += [listing] if tick % 5 == 0 and "lobby" in kinds else []
                 for frame in asks:
                     reply = await c.reply(frame)
                     kind = reply.get("type")
@@ -317,7 +325,8 @@ async def fill_lobby(port: int, tables: int) -> str:
 
 
 def flood_run(port: int, pid: int, seconds: float, crowd: tuple[list[str], int],
-              table: str, pin: bool = False, ws: bool = False) -> dict[str, Any]:  # fmt: skip
+              table: str, pin: bool = False, ws: bool = False,
+              asks: tuple[str, ...] = ("records", "lobby")) -> dict[str, Any]:  # fmt: skip
     """The pinger for ``seconds`` while ``crowd`` (addresses, connections each) asks in
     every other window, both over msgpack or (``ws``) both over WebSockets: the quiet and
     the flooded windows' figures."""
@@ -326,7 +335,7 @@ def flood_run(port: int, pid: int, seconds: float, crowd: tuple[list[str], int],
     pinger.start()
     crowd_parent, crowd_child = SPAWN.Pipe()
     crowd_proc = SPAWN.Process(
-        target=_crowd_main, args=(port, crowd[0], crowd[1], table, ws, crowd_child)
+        target=_crowd_main, args=(port, crowd[0], crowd[1], table, ws, asks, crowd_child)
     )
     crowd_proc.start()
     if pin:
@@ -389,7 +398,7 @@ def part_flood(args: argparse.Namespace) -> bool:
                     ratios = []
                     for _ in range(args.repeat):
                         res = flood_run(port, server.pid, args.seconds, crowd, table, args.pin,
-                                        ws=over == "ws")  # fmt: skip
+                                        ws=over == "ws", asks=tuple(args.asks))  # fmt: skip
                         ratios.append(res["ratio"])
                         other += res.get("other", 0)
                         q, f = res["quiet"], res["flooded"]
@@ -411,6 +420,65 @@ def part_flood(args: argparse.Namespace) -> bool:
         print(f"{tables} tables, {name}: median x quiet {median:.2f} over {n} run(s)")
     print(f"target: every flooded ping p99 within 2x the quiet one: {verdict(met_all)}")
     return met_all
+
+
+# ------------------------------------------------------------------ listing
+async def _cpu_per(port: int, pid: int, make: Any, ws: bool, count: int) -> tuple[float, int]:
+    """The server's CPU seconds a request (``make(id)`` makes one), from ``count`` asked
+    one after another from 127.0.0.1, and the bytes of one reply (encoded as msgpack)."""
+    c = await open_from(HOST, port, ws=ws)
+    reply = None
+    for _ in range(10):  # warm: the first page built, the codecs' caches filled
+        reply = await c.request(make())
+    assert reply is not None and not isinstance(reply, m.Error), reply
+    before = proc_stats(pid)[1]
+    for _ in range(count):
+        await c.request(make())
+    used = proc_stats(pid)[1] - before
+    await c.stream.aclose()
+    return used / count, len(encode(reply))
+
+
+def part_listing(args: argparse.Namespace) -> None:
+    print("5. listing: the server's CPU for one lobby listing, beside a ping's (the")
+    print("   reference), a page (lobby_page, 50) and the whole lobby in one listing (as it")
+    print("   was sent before pages), one request after another from one client")
+    print()
+    print("| tables | over | ping (reference) | a page | x ping | page bytes |"
+          " whole listing | x ping | whole bytes | load avg |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    pings, pages = (3000, 1000) if args.quick else (10000, 3000)
+    unlimited = "lobby_per_second = 1000000.0\nlobby_burst = 1000000\n"
+    for tables in args.tables:
+        figures: dict[tuple[str, str], tuple[float, int]] = {}
+        for kind, page in (("page", ""), ("whole", f"lobby_page = {tables}\n")):
+            with tempfile.TemporaryDirectory() as tmp:
+                server, port = start_server(Path(tmp), unlimited + page)
+                try:
+                    trio.run(fill_lobby, port, tables)
+                    for over in args.over:
+                        ws = over == "ws"
+                        if kind == "page":
+                            ping = lambda: m.Ping()  # noqa: E731
+                            figures[over, "ping"] = trio.run(_cpu_per, port, server.pid, ping,
+                                                             ws, pings)  # fmt: skip
+                        listing = lambda: m.ListTables()  # noqa: E731
+                        asked = pages // (5 if kind == "whole" else 1)
+                        figures[over, kind] = trio.run(_cpu_per, port, server.pid, listing, ws,
+                                                       asked)  # fmt: skip
+                finally:
+                    stop_server(server)
+        for over in args.over:
+            ping, _ = figures[over, "ping"]
+            (page_cpu, page_bytes), (whole_cpu, whole_bytes) = (
+                figures[over, "page"], figures[over, "whole"])  # fmt: skip
+            print(f"| {tables} | {over} | {ping * 1e6:.0f} µs | {page_cpu * 1e6:.0f} µs |"
+                  f" {page_cpu / ping:.1f} | {page_bytes / 1e3:.1f} KB |"
+                  f" {whole_cpu * 1e6:.0f} µs | {whole_cpu / ping:.1f} |"
+                  f" {whole_bytes / 1e3:.0f} KB | {loadavg()} |", flush=True)  # fmt: skip
+    print()
+    print("(CPU time from /proc, in clock ticks: each figure is a total over the requests,")
+    print(" divided; bytes are a reply's as msgpack, whatever it was sent as)")
 
 
 # -------------------------------------------------------------- pipeliners
@@ -658,7 +726,9 @@ def part_thinking(args: argparse.Namespace) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument(
-        "--part", choices=("flood", "thinking", "pipeliners", "burst", "both"), default="both"
+        "--part",
+        choices=("flood", "thinking", "pipeliners", "burst", "listing", "both"),
+        default="both",
     )
     ap.add_argument("--seconds", type=float, default=60.0,
                     help="each flood run's length, half of it flooded (60)")  # fmt: skip
@@ -680,6 +750,10 @@ def main() -> None:
     ap.add_argument("--over", nargs="+", choices=("msgpack", "ws"), default=["msgpack", "ws"],
                     help="the flood's transports: the crowd and the pinger over msgpack,"
                     " then both over WebSockets at /ws (msgpack ws)")  # fmt: skip
+    ap.add_argument("--asks", nargs="+", choices=("records", "lobby"),
+                    default=["records", "lobby"],
+                    help="what the flood's crowd asks for (records lobby): one alone"
+                    " shows which costs the victim")  # fmt: skip
     ap.add_argument("--profile", metavar="FILE",
                     help="the flood server under cProfile, written to FILE")  # fmt: skip
     args = ap.parse_args()
@@ -697,6 +771,8 @@ def main() -> None:
         part_pipeliners(args)
     if args.part == "burst":
         part_burst(args)
+    if args.part == "listing":
+        part_listing(args)
 
 
 if __name__ == "__main__":
