@@ -164,6 +164,25 @@ TYPE_KEY = msgpack.packb("type")
 JSON_TYPE = re.compile(rb'"type":\s*"(\w+)"')
 
 
+#: frames of the fragment flood's message (the most a WebSocket message may have), and the
+#: ticks (0.1 s) between two: each frame past a message's first is charged as a request,
+#: so a connection sends one every 1.4 s to stay within its 50 requests a second
+FRAGMENTS, FRAGMENTED_EVERY = 64, 14
+
+
+def fragmented(message: m.Message) -> bytes:
+    """``message`` as a WebSocket text message in ``FRAGMENTS`` frames (masked), padded
+    with a field the server ignores so that every frame carries a few bytes."""
+    data = json_encode(message)[:-1] + ',"pad":"' + "x" * 10 * FRAGMENTS + '"}'
+    ws = WsConnection(ConnectionType.CLIENT)
+    size = -(-len(data) // FRAGMENTS)
+    chunks = [data[i : i + size] for i in range(0, len(data), size)]
+    return b"".join(
+        ws.send(TextMessage(data=chunk, message_finished=i == len(chunks) - 1))
+        for i, chunk in enumerate(chunks)
+    )
+
+
 def frame_of(message: m.Message, ws: bool) -> bytes:
     """A request's bytes on the wire: a msgpack frame, or a WebSocket text frame (masked,
     as a client's must be; the same mask each time it is sent, which the binding allows)."""
@@ -259,7 +278,8 @@ def _crowd_main(
                 conns.append(RawConn(c.stream, getattr(c, "buffer", b""), ws))
         record = frame_of(m.GetRecord(table=table, id=1), ws)
         listing = frame_of(m.ListTables(id=2), ws)
-        counts = {"record": 0, "tables": 0, "refused": 0, "other": 0}
+        pieces = fragmented(m.Ping(id=3)) if "fragments" in kinds else b""
+        counts = {"record": 0, "tables": 0, "pong": 0, "refused": 0, "other": 0}
         stop = trio.Event()
 
         async def ask(c: RawConn, phase: float) -> None:
@@ -276,6 +296,7 @@ def _crowd_main(
                     continue
                 asks = [record] if tick % 2 == 0 and "records" in kinds else []
                 asks += [listing] if tick % 5 == 0 and "lobby" in kinds else []
+                asks += [pieces] if tick % FRAGMENTED_EVERY == 0 and pieces else []
                 for frame in asks:
                     reply = await c.reply(frame)
                     kind = reply.get("type")
@@ -283,6 +304,8 @@ def _crowd_main(
                         counts["record"] += 1
                     elif kind == "tables":
                         counts["tables"] += 1
+                    elif kind == "pong":
+                        counts["pong"] += 1
                     elif kind == "error" and reply.get("code") == "rate_limited":
                         counts["refused"] += 1
                     else:
@@ -420,6 +443,40 @@ def part_flood(args: argparse.Namespace) -> bool:
         print(f"{tables} tables, {name}: median x quiet {median:.2f} over {n} run(s)")
     print(f"target: every flooded ping p99 within 2x the quiet one: {verdict(met_all)}")
     return met_all
+
+
+# ---------------------------------------------------------------- fragments
+def part_fragments(args: argparse.Namespace) -> bool:
+    print("6. fragments: 40 WebSockets from two addresses (127.0.0.2-3), each sending a ping")
+    print(f"   in {FRAGMENTS} frames every {FRAGMENTED_EVERY / 10:.1f} s (within its requests a"
+          " second, each frame past the first one)")  # fmt: skip
+    print("   another client's ping p99 over a WebSocket, quiet and flooded in turn")
+    print()
+    print("| run | quiet p50 / p99 | flooded p50 / p99 | x quiet | target | pongs/s |"
+          " refused/s | server CPU | load avg |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|---|")
+    ratios = []
+    with tempfile.TemporaryDirectory() as tmp:
+        server, port = start_server(Path(tmp), profile=args.profile)
+        try:
+            table = trio.run(fill_lobby, port, 1)
+            crowd = (["127.0.0.2", "127.0.0.3"], 20)
+            for n in range(1, args.repeat + 1):
+                res = flood_run(port, server.pid, args.seconds, crowd, table, args.pin,
+                                ws=True, asks=("fragments",))  # fmt: skip
+                ratios.append(res["ratio"])
+                q, f = res["quiet"], res["flooded"]
+                print(f"| {n} | {q['p50']:.2f} / {q['p99']:.2f} ms |"
+                      f" {f['p50']:.2f} / {f['p99']:.2f} ms | {res['ratio']:.2f} |"
+                      f" <= 2x: {'met' if res['ratio'] <= 2.0 else 'not met'} |"
+                      f" {res.get('pong', 0):.0f} | {res.get('refused', 0):.0f} |"
+                      f" {res['cpu']:.0%} | {res['load']} |", flush=True)  # fmt: skip
+        finally:
+            stop_server(server)
+    median = statistics.median(ratios)
+    print()
+    print(f"median x quiet {median:.2f}; target within 2x: {verdict(median <= 2.0)}")
+    return median <= 2.0
 
 
 # ------------------------------------------------------------------ listing
@@ -727,7 +784,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument(
         "--part",
-        choices=("flood", "thinking", "pipeliners", "burst", "listing", "both"),
+        choices=("flood", "thinking", "pipeliners", "burst", "listing", "fragments", "both"),
         default="both",
     )
     ap.add_argument("--seconds", type=float, default=60.0,
@@ -750,10 +807,11 @@ def main() -> None:
     ap.add_argument("--over", nargs="+", choices=("msgpack", "ws"), default=["msgpack", "ws"],
                     help="the flood's transports: the crowd and the pinger over msgpack,"
                     " then both over WebSockets at /ws (msgpack ws)")  # fmt: skip
-    ap.add_argument("--asks", nargs="+", choices=("records", "lobby"),
+    ap.add_argument("--asks", nargs="+", choices=("records", "lobby", "fragments"),
                     default=["records", "lobby"],
                     help="what the flood's crowd asks for (records lobby): one alone"
-                    " shows which costs the victim")  # fmt: skip
+                    " shows which costs the victim; fragments (over ws): a ping in 64"
+                    " frames every 1.4 s")  # fmt: skip
     ap.add_argument("--profile", metavar="FILE",
                     help="the flood server under cProfile, written to FILE")  # fmt: skip
     args = ap.parse_args()
@@ -773,6 +831,8 @@ def main() -> None:
         part_burst(args)
     if args.part == "listing":
         part_listing(args)
+    if args.part == "fragments":
+        part_fragments(args)
 
 
 if __name__ == "__main__":
