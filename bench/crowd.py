@@ -3,7 +3,8 @@ quiet reference from the same run.
 
     python bench/crowd.py             # both parts, about five minutes
     python bench/crowd.py --quick     # shorter runs
-    python bench/crowd.py --part flood           # or: thinking, pipeliners, burst
+    python bench/crowd.py --part flood  # or: thinking, pipeliners, burst, listing,
+                                        #     fragments, supply
 
 1. **Flood** (with 200 tables in the lobby, then 2,000): another client's ``ping`` ->
    ``pong`` p99, measured from 127.0.0.1 (a trusted address, as the host's own client),
@@ -42,6 +43,21 @@ quiet reference from the same run.
    the server's CPU for them, beside the same burst of msgpack ``hello`` and ``ping``
    (the reference), three of each in turn. Target: a page costs about what a ping does
    (within 1.5x).
+
+5. **Listing**: the server's CPU for one ``list_tables`` at 2,000 tables (``--tables``),
+   a page of ``lobby_page`` tables and the whole lobby in one listing (a server whose
+   ``lobby_page`` is the lobby's size: as every listing was before pages), beside a
+   ``ping``'s (the reference), over msgpack and ``/ws``, one request after another from
+   one client: CPU time, which a loaded machine bends less than a latency.
+6. **Fragments**: 40 WebSockets from two addresses (127.0.0.2-3), each sending a ping in
+   64 frames (the most a message may have) as often as its requests a second allow (each
+   frame past a message's first is charged as one): another WebSocket's ping p99 beside
+   its quiet reference, interleaved as in the flood. Target: within 2x.
+7. **Supply**: 400 addresses (``--addresses``' largest) at once each create tables and
+   sit at every one until refused (a seated table never closes by itself), while the
+   host reads the lobby's total; then 20 new addresses each create their first table,
+   timed beside the same creates on the quiet server. Target: every newcomer served and
+   never more than ``max_tables`` (2,000) open.
 
 Only loopback addresses are used: 127.0.0.2 and up reach a server on 127.0.0.1 on
 Linux without any setup. The server is ``switchboard serve`` in its own process
@@ -445,6 +461,102 @@ def part_flood(args: argparse.Namespace) -> bool:
     return met_all
 
 
+# ------------------------------------------------------------------- supply
+async def _newcomers(port: int, addresses: list[str]) -> list[tuple[bool, float]]:
+    """Each of ``addresses`` (none holding a table) creates its first table, one after
+    another: whether it was made, and how long its create took."""
+    out = []
+    for i, address in enumerate(addresses):
+        c = await open_from(address, port, f"new{address.replace('.', '_')}n{i}")
+        t0 = time.perf_counter()
+        reply = await c.request(m.CreateTable(ruleset=RULESET, seats=4, options={}))
+        out.append((isinstance(reply, m.Ok), time.perf_counter() - t0))
+        await c.stream.aclose()
+    return out
+
+
+async def _seated_crowd(port: int, addresses: list[str]) -> tuple[int, int, float]:
+    """Every one of ``addresses`` at once creates tables and sits at each until refused
+    (tables it holds do not close: someone is seated); meanwhile the host (trusted) reads
+    the lobby's total. The tables made, the most the lobby held at one look, and the
+    seconds until no address could make more."""
+    host = await open_from(HOST, port, "watcher")
+    made, most, done = 0, 0, trio.Event()
+
+    async def take(i: int, address: str) -> None:
+        nonlocal made
+        c = await open_from(address, port, f"seated{i}")
+        while True:
+            reply = await c.request(m.CreateTable(ruleset=RULESET, seats=4, options={}))
+            if not isinstance(reply, m.Ok):
+                return
+            made += 1
+            await c.request(m.Join(table=reply.table, seat=0))
+
+    async def watch() -> None:
+        nonlocal most
+        while not done.is_set():
+            page = await host.request(m.ListTables(count=0))
+            if isinstance(page, m.Tables):
+                most = max(most, page.total)
+            await trio.sleep(0.5)
+
+    t0 = time.perf_counter()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(watch)
+        async with trio.open_nursery() as crowd:
+            for i, address in enumerate(addresses):
+                crowd.start_soon(take, i, address)
+        took = time.perf_counter() - t0
+        done.set()
+    return made, most, took
+
+
+async def _open_tables(port: int) -> int:
+    """The tables the lobby lists now, as the host reads them."""
+    page = await (await open_from(HOST, port)).request(m.ListTables(count=0))
+    assert isinstance(page, m.Tables), page
+    return page.total
+
+
+def part_supply(args: argparse.Namespace) -> bool:
+    n = max(args.addresses)
+    print(f"7. supply: {n} addresses at once each create tables and sit at every one until")
+    print("   refused; then 20 new addresses each create a first table. Their creates beside")
+    print("   the same creates on the quiet server (the reference)")
+    print()
+    print("| crowd | tables made | most open at one look | max_tables | filled in |"
+          " newcomers served | open after | newcomer create p50 / max | quiet p50 / max |"
+          " load avg |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    addresses = crowd_of(n)[1][0]
+    quiet_addresses = [f"127.0.6.{i}" for i in range(2, 22)]
+    new_addresses = [f"127.0.5.{i}" for i in range(2, 22)]
+    with tempfile.TemporaryDirectory() as tmp:
+        # the crowd's names are not what is measured: as if claimed before, over days
+        server, port = start_server(Path(tmp), "new_names_server_burst = 100000\n")
+        try:
+            quiet = trio.run(_newcomers, port, quiet_addresses)
+            made, most, took = trio.run(_seated_crowd, port, addresses)
+            new = trio.run(_newcomers, port, new_addresses)
+            after = trio.run(_open_tables, port)
+        finally:
+            stop_server(server)
+    served = sum(ok for ok, _ in new)
+    times = sorted(t for _, t in new)
+    qtimes = sorted(t for _, t in quiet)
+    limit = 2000  # max_tables's default, the bench's server's
+    print(f"| {n} addresses | {made} | {most} | {limit} | {took:.1f} s |"
+          f" {served} of {len(new)} | {after} |"
+          f" {statistics.median(times) * 1e3:.0f} / {times[-1] * 1e3:.0f} ms |"
+          f" {statistics.median(qtimes) * 1e3:.0f} / {qtimes[-1] * 1e3:.0f} ms |"
+          f" {loadavg()} |", flush=True)  # fmt: skip
+    met = served == len(new) and max(most, after) <= limit
+    print()
+    print(f"target: every newcomer served, never more than max_tables open: {verdict(met)}")
+    return met
+
+
 # ---------------------------------------------------------------- fragments
 def part_fragments(args: argparse.Namespace) -> bool:
     print("6. fragments: 40 WebSockets from two addresses (127.0.0.2-3), each sending a ping")
@@ -784,7 +896,16 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument(
         "--part",
-        choices=("flood", "thinking", "pipeliners", "burst", "listing", "fragments", "both"),
+        choices=(
+            "flood",
+            "thinking",
+            "pipeliners",
+            "burst",
+            "listing",
+            "fragments",
+            "supply",
+            "both",
+        ),
         default="both",
     )
     ap.add_argument("--seconds", type=float, default=60.0,
@@ -833,6 +954,8 @@ def main() -> None:
         part_listing(args)
     if args.part == "fragments":
         part_fragments(args)
+    if args.part == "supply":
+        part_supply(args)
 
 
 if __name__ == "__main__":
