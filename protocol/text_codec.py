@@ -286,6 +286,16 @@ def _plain(value: Any) -> Any:
     return list(value) if type(value) is tuple else value
 
 
+def _defaults(msg: Any) -> dict[str, Any]:
+    """The values of ``msg``'s fields its line leaves out. A ``tables`` page's ``total``
+    is its own count unless written: a page of the whole lobby is written as it was
+    before pages (``tables [JSON]``), which a script reading that still reads."""
+    defaults = {n: d for n, _r, d in msg._wire}
+    if type(msg) is Tables:
+        defaults["total"] = len(msg.tables)
+    return defaults
+
+
 def format_lines(message: Message) -> list[str]:
     """The text line(s) of a server message (several only for multi-line help)."""
     spec = BY_CLASS.get(type(message))
@@ -299,7 +309,7 @@ def format_lines(message: Message) -> list[str]:
         head.append(f"#{msg.id}")
     for name, kind in spec.positional:
         head.append(_KINDS[kind][0](getattr(msg, name)))
-    defaults = {n: d for n, _r, d in msg._wire}
+    defaults = _defaults(msg)
     keyed = [(n, k, getattr(msg, n)) for n, k in spec.keyed]
     tail = spec.tail
     texts: list[str] = []
@@ -404,6 +414,8 @@ def parse_line(line: str, max_depth: int = DEFAULT_LIMITS.max_depth) -> Received
         _parse_tail(spec, cur, fields)
         if not depth_ok(fields, max_depth):  # fields: the message map, depth 1
             return InvalidMessage(word, "too_deep", f"JSON nested deeper than {max_depth}")
+        if spec.cls is Tables and "total" not in fields:  # written only when it differs
+            fields["total"] = len(fields["tables"])
         return spec.cls(**fields)
     except RecursionError:
         return InvalidMessage(word, "too_deep", "JSON nested too deep", fields.get("id"))

@@ -123,7 +123,7 @@ def json_tables(message: m.Tables) -> bytes:
 # ---------------------------------------------------------------- text mode
 def _one_line(summary: Summary, fmt: str) -> str:
     """Text mode's line for a listing of ``summary`` alone, with no id."""
-    alone = m.Tables.trusted(tables=(summary,))
+    alone = m.Tables.trusted(tables=(summary,), total=1)
     lines = Readable().lines(alone) if fmt == "text" else None
     return (lines or format_lines(alone))[0]
 
@@ -173,8 +173,10 @@ def text_tables(message: m.Tables, fmt: str) -> bytes | None:
         more = page_line(message)
         after = "".join(line + "\n" for line in fit(more)).encode() if more else b""
         return head + (b"\n" + head).join(sentences) + b"\n" + after
-    fields = m.Tables.trusted(
-        tables=(), start=message.start, next=message.next, total=message.total, id=message.id
-    )
-    head = format_lines(fields)[0].removesuffix("[]").encode()  # "tables #7 total=9 "
-    return head + _json_line.bytes_of(message.tables) + b"\n"
+    # the page's fields as the codec writes them: each where it says more than the page
+    # itself (``total`` where it is not the page's own count)
+    keyed = [f"start={message.start}".encode()] if message.start else []
+    keyed += [] if message.next is None else [f"next={message.next}".encode()]
+    total = message.total
+    keyed += [f"total={total}".encode()] if total != len(message.tables) else []
+    return head + b"".join(k + b" " for k in keyed) + _json_line.bytes_of(message.tables) + b"\n"
