@@ -58,7 +58,12 @@ class WsConn(Conn):
 
     @classmethod
     async def open(cls, port: int, name: str | None = None) -> WsConn:
-        stream = await trio.open_tcp_stream(HOST, port)
+        return await cls.upgrade(await trio.open_tcp_stream(HOST, port), port, name)
+
+    @classmethod
+    async def upgrade(cls, stream: trio.SocketStream, port: int, name: str | None) -> WsConn:
+        """The WebSocket over ``stream`` (connected to the server on ``HOST``); with a
+        name, hello said and the name claimed."""
         http = h11.Connection(h11.CLIENT)
         headers = [
             ("host", f"{HOST}:{port}"),

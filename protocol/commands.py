@@ -428,6 +428,23 @@ def _chips(args: list[str], rest: str, table: str | None) -> Message:
     return GetChips(name=args[0] if args else None)
 
 
+def _tables(args: list[str], rest: str, table: str | None) -> Message:
+    """``tables [START [COUNT]]``: a page of the lobby from its START-th table."""
+    usage = "tables [START [COUNT]]"
+    if len(args) > 2:
+        raise _usage(usage)
+    start = _int(args[0], "START", usage) if args else 0
+    count = _int(args[1], "COUNT", usage) if len(args) == 2 else None
+    return ListTables(start=start, count=count)
+
+
+def _format_tables(m: ListTables) -> str:
+    """The ``tables`` line of ``m``."""
+    if m.count is not None:
+        return _join_words("tables", str(m.start), str(m.count))
+    return _join_words("tables", str(m.start) if m.start else "")
+
+
 def _finger(args: list[str], rest: str, table: str | None) -> Message:
     if len(args) > 1:
         raise _usage("finger [NAME]")
@@ -693,7 +710,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("quit", "quit", "leave the server", "general", _no_args(Quit, "quit"), ("exit", "bye")),
     Command("rulesets", "rulesets", "list the games you can create", "lobby",
             _no_args(ListRulesets, "rulesets"), ("games",)),
-    Command("tables", "tables", "list the tables", "lobby", _no_args(ListTables, "tables")),
+    Command("tables", "tables [START [COUNT]]", "list a page of the tables, waiting ones first",
+            "lobby", _tables),
     Command("create", "create RULESET SEATS [option=value ...]",
             "open a table (you are its game master)", "lobby", _create),
     Command("join", "join [TABLE [SEAT]]",
@@ -1093,7 +1111,7 @@ _LOBBY_FORMS: dict[type[Message], Callable[[Any], str]] = {
     Pong: lambda m: "pong",
     Quit: lambda m: "quit",
     ListRulesets: lambda m: "rulesets",
-    ListTables: lambda m: "tables",
+    ListTables: _format_tables,
     Who: lambda m: "who",
     Shout: lambda m: f"shout {m.text}",
     HearShouts: lambda m: "shouts on" if m.on else "shouts off",

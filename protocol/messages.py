@@ -484,16 +484,27 @@ class Rulesets(Message):
 @message("list_tables", CLIENT)
 @dataclass(frozen=True, slots=True)
 class ListTables(Message):
+    """A page of the lobby: ``count`` tables (``None``: the server's page,
+    ``lobby_page``; never more) from the ``start``-th, the tables waiting for players
+    first."""
+
+    start: Count = 0
+    count: OptCount = None
     id: Id = field(default=None, kw_only=True)
 
 
 @message("tables", SERVER)
 @dataclass(frozen=True, slots=True)
 class Tables(Message):
-    """Table summaries: maps with table, ruleset, family, seats, players, spectators,
-    state, master, options (docs/protocol.md)."""
+    """A page of table summaries: maps with table, ruleset, family, seats, players,
+    spectators, state, master, options (docs/protocol.md). ``start``: the first one's
+    place in the listing; ``next``: the ``start`` of the next page (null: the last);
+    ``total``: the tables listed in all."""
 
     tables: TableList
+    start: Count = 0
+    next: OptCount = None
+    total: Count = 0
     id: Id = field(default=None, kw_only=True)
 
 

@@ -426,11 +426,15 @@ class Readable:
         return [f"help{_id(msg)} {line}".rstrip() for line in msg.lines or ("",)]
 
     def _tables(self, msg: Tables) -> list[str]:
-        if not msg.tables:
+        if not msg.tables and not msg.total:
             return [
                 f"tables{_id(msg)}{DOT}no tables yet: open one with create switch 2"
                 " (rulesets lists the games)"
             ]
+        more = page_line(msg)
+        return self._table_lines(msg) + ([more] if more else [])
+
+    def _table_lines(self, msg: Tables) -> list[str]:
         out = []
         for t in msg.tables:
             listed = [seat_listing(p, i) for i, p in enumerate(t["players"])]
@@ -512,6 +516,27 @@ def _profile(self: Readable, msg: Profile) -> list[str]:
     if msg.recent:
         parts.append(f"last games: history {msg.name}")
     return [f"profile{_id(msg)} {msg.name}{DOT}{DOT.join(parts)}"]
+
+
+def page_line(msg: Tables) -> str | None:
+    """The line after a page of the lobby that is not all of it: which tables it shows
+    and how to see the next ones (None: the page is the whole listing).
+
+    >>> page_line(Tables(tables=({},) * 2, start=0, next=2, total=5))
+    'tables · tables 1 to 2 of 5, waiting ones first: tables 2 shows the next'
+    >>> page_line(Tables(tables=(), start=9, total=5))
+    'tables · no tables from 10 on, of 5: tables 0 shows the first'
+    """
+    shown, total = len(msg.tables), msg.total
+    if msg.start == 0 and shown >= total:
+        return None
+    head = f"tables{_id(msg)}{DOT}"
+    if not shown:
+        return f"{head}no tables from {msg.start + 1} on, of {total}: tables 0 shows the first"
+    where = f"tables {msg.start + 1} to {msg.start + shown} of {total}, waiting ones first"
+    if msg.next is None:
+        return f"{head}{where}: tables 0 shows the first"
+    return f"{head}{where}: tables {msg.next} shows the next"
 
 
 def _history(self: Readable, msg: History) -> list[str]:

@@ -186,7 +186,13 @@ SPECS: tuple[LineSpec, ...] = (
     LineSpec("pong", Pong),
     LineSpec("seated", Seated, (("table", "word"), ("seat", "int"), ("token", "word"))),
     LineSpec("rulesets", Rulesets, (), (), "json:rulesets"),
-    LineSpec("tables", Tables, (), (), "json:tables"),
+    LineSpec(
+        "tables",
+        Tables,
+        (),
+        (("start", "int"), ("next", "optint"), ("total", "int")),
+        "json:tables",
+    ),
     LineSpec(
         "view",
         Snapshot,
@@ -281,6 +287,16 @@ def _plain(value: Any) -> Any:
     return list(value) if type(value) is tuple else value
 
 
+def _defaults(msg: Any) -> dict[str, Any]:
+    """The values of ``msg``'s fields its line leaves out. A ``tables`` page's ``total``
+    is its own count unless written: a page of the whole lobby is written as it was
+    before pages (``tables [JSON]``), which a script reading that still reads."""
+    defaults = {n: d for n, _r, d in msg._wire}
+    if type(msg) is Tables:
+        defaults["total"] = len(msg.tables)
+    return defaults
+
+
 def format_lines(message: Message) -> list[str]:
     """The text line(s) of a server message (several only for multi-line help)."""
     spec = BY_CLASS.get(type(message))
@@ -294,7 +310,7 @@ def format_lines(message: Message) -> list[str]:
         head.append(f"#{msg.id}")
     for name, kind in spec.positional:
         head.append(_KINDS[kind][0](getattr(msg, name)))
-    defaults = {n: d for n, _r, d in msg._wire}
+    defaults = _defaults(msg)
     keyed = [(n, k, getattr(msg, n)) for n, k in spec.keyed]
     tail = spec.tail
     texts: list[str] = []
@@ -399,6 +415,8 @@ def parse_line(line: str, max_depth: int = DEFAULT_LIMITS.max_depth) -> Received
         _parse_tail(spec, cur, fields)
         if not depth_ok(fields, max_depth):  # fields: the message map, depth 1
             return InvalidMessage(word, "too_deep", f"JSON nested deeper than {max_depth}")
+        if spec.cls is Tables and "total" not in fields:  # written only when it differs
+            fields["total"] = len(fields["tables"])
         return spec.cls(**fields)
     except RecursionError:
         return InvalidMessage(word, "too_deep", "JSON nested too deep", fields.get("id"))

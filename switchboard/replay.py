@@ -20,6 +20,9 @@ from typing import Any
 
 from switchboard import analyze
 
+#: lobby pages read at most to find a record's table (a connection's burst of listings)
+LISTING_PAGES = 10
+
 
 def _seat_number(text: str) -> int:
     """``--seat N`` as a person counts seats (from 1), as the record's 0-based seat."""
@@ -68,11 +71,17 @@ async def fetch_record(host: str, port: int, table: str, name: str | None) -> di
         except records.RecordError as exc:  # raised below, not wrapped by the connection's tasks
             refused = exc
         else:
-            # The record holds seats, not names: the table list says who sits where.
-            listed = await conn.request(m.ListTables(), check=False)
-            for info in getattr(listed, "tables", ()):
-                if str(info.get("table")) == table and info.get("players"):
-                    record.setdefault("names", [display_name(p) for p in info["players"]])
+            # The record holds seats, not names: the table list says who sits where, a
+            # page at a time (as many pages as a burst of listings allows).
+            start: int | None = 0
+            for _ in range(LISTING_PAGES):
+                listed = await conn.request(m.ListTables(start=start or 0), check=False)
+                for info in getattr(listed, "tables", ()):
+                    if str(info.get("table")) == table and info.get("players"):
+                        record.setdefault("names", [display_name(p) for p in info["players"]])
+                start = getattr(listed, "next", None)
+                if "names" in record or start is None:
+                    break
             return record
     assert refused is not None
     raise refused

@@ -233,7 +233,14 @@ export interface TableSummary {
 }
 export interface Tables extends Message {
   type: "tables";
+  /** a page of the lobby: the waiting tables first */
   tables: TableSummary[];
+  /** the first one's place in the listing (0 the first) */
+  start?: number;
+  /** the `start` of the next page; null: this page is the last */
+  next?: number | null;
+  /** the tables listed in all */
+  total?: number;
 }
 
 export interface Seated extends Message {

@@ -215,6 +215,9 @@ class ClientState:
         self.server: str = ""
         self.rulesets: list[RulesetInfo] = []
         self.lobby: list[TableSummary] = []
+        #: the lobby's page shown: its first table's place, the next page's, and the
+        #: tables listed in all (the server sends the lobby a page at a time)
+        self.lobby_page: tuple[int, int | None, int] = (0, None, 0)
         self.tables: dict[str, TableState] = {}
         self.notices: deque[str] = deque(maxlen=50)
         #: the same notices as lines, with the time each came (the lobby's log shows them
@@ -357,6 +360,7 @@ class ClientState:
 
     def _tables(self, msg: m.Tables) -> Change:
         self.lobby = list(msg.tables)
+        self.lobby_page = (msg.start, msg.next, max(msg.total, msg.start + len(msg.tables)))
         for info in self.lobby:  # the watchers of our tables, as the list counts them
             mine = self.tables.get(info["table"])
             if mine is not None:

@@ -75,11 +75,25 @@ class LobbyScreen:
             out += [("class:dim", f"({hint}: `create` opens one)"), ("", "\n")]
         if self.filter_words:
             out += [("class:dim", f"filter: {' '.join(self.filter_words)}"), ("", "\n")]
+        if (page := self.page_note()) is not None:
+            out += [("class:dim", page[:width]), ("", "\n")]
         if self.app.state.rulesets:
             names = " ".join(r["name"] for r in self.app.state.rulesets)
             wrapped = textwrap.wrap(f"games: {names}", max(20, width), subsequent_indent="  ")
             out += [("class:dim", "\n".join(wrapped))]
         return out
+
+    def page_note(self) -> str | None:
+        """Which of the server's tables the list shows, and how to see others, when it
+        shows a page of them (None: it shows them all)."""
+        start, following, total = self.app.state.lobby_page
+        shown = len(self.app.state.lobby)
+        if start == 0 and shown >= total:
+            return None
+        where = f"tables {start + 1}-{start + shown} of {total}" if shown else f"of {total}"
+        if following is not None:
+            return f"{where}: `tables {following}` shows the next"
+        return f"{where}: `tables` shows the first"
 
     def panel(self) -> StyleAndTextTuples:
         """Beside the list: the tables we are at, then who is online."""

@@ -110,6 +110,8 @@ class ServerConfig:
     crowded_empty_seconds: float = 60.0  #: ...and an untrusted creator's empty table closes then
     #: a table whose game is over and where nobody is seated closes after this (0: never)
     finished_table_seconds: float = 120.0
+    #: tables a lobby listing (a ``tables`` page) holds at most, and by default
+    lobby_page: int = 50
     lobby_per_second: float = 2.0  #: lobby listings (list_tables) one connection may ask...
     lobby_burst: int = 10  #: ...after a burst of this many (a token bucket)
     lobby_address_per_second: float = 10.0  #: listings for all of one address's connections...

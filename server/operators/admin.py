@@ -294,7 +294,8 @@ class Admin:
         if isinstance(msg, m.AdminConnections):
             return m.Connections(connections=tuple(self.control.connection_list()), id=req)
         if isinstance(msg, m.AdminTables):
-            return m.Tables(tables=tuple(self.control.table_list()), id=req)
+            listed = tuple(self.control.table_list())
+            return m.Tables(tables=listed, total=len(listed), id=req)  # every table, one page
         if isinstance(msg, m.AdminCloseTable):
             reason = msg.reason or "closed by an operator"
             if await self.control.close_table(msg.table, reason):

@@ -345,14 +345,14 @@ class ConnectionOps:
         config, lobby = self.ops.config, self.ops.lobby
         if lobby is None or self.conn.name is None:
             return None
-        tables = [t for t in lobby.tables.values() if t.state != TableState.CLOSED]
+        held = lobby.holdings  # counted as tables open and close: no walk over them all
         limit = config.tables_per_name
-        mine = sum(1 for t in tables if t.creator == self.conn.name)
+        mine = held.of_name(self.conn.name)
         if limit > 0 and mine >= limit:
             return f"you have {mine} open tables; close one first (the limit is {limit})"
         limit, peer = config.tables_per_address, self.conn.peer
         if limit > 0 and not self.ops.trusted(peer):
-            here = sum(1 for t in tables if t.creator_address == peer)
+            here = held.of_address(peer)
             if here >= limit:
                 return f"{here} open tables were created from your address (the limit is {limit})"
         return None

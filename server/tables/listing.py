@@ -129,6 +129,25 @@ def options_words(ruleset: str, options: Mapping[str, Any]) -> list[str]:
     return options_text(_described(ruleset), options) if options else []
 
 
+#: The order of a page's tables by state: those a newcomer may join first.
+STATE_ORDER: dict[str, int] = {TableState.WAITING: 0, TableState.PLAYING: 1, TableState.PAUSED: 2}
+#: The most distinct pages kept between two changes of the listing (a crowd asking for
+#: every offset makes them all again, as asked, past this many).
+PAGES_KEPT = 64
+
+
+def paged(listing: Sequence[TableSummary]) -> tuple[TableSummary, ...]:
+    """The listing in the order its pages show it: waiting tables first, then those
+    playing, paused and over, each in the lobby's own order (the tables' age).
+
+    >>> [t["table"] for t in paged([{"table": "1", "state": "over"},
+    ...     {"table": "2", "state": "playing"}, {"table": "3", "state": "waiting"}])]
+    ['3', '2', '1']
+    """
+    last = len(STATE_ORDER)
+    return tuple(sorted(listing, key=lambda s: STATE_ORDER.get(s["state"], last)))
+
+
 class Listing:
     """Every open table's summary, and the tuple of them all, in the tables' order.
 
@@ -148,6 +167,11 @@ class Listing:
         self._summaries: dict[int, TableSummary] = {}  #: table id -> its summary
         self._dirty: set[int] = set()  #: tables changed since their summary was built
         self._listing: tuple[TableSummary, ...] | None = None  #: while current
+        #: the listing's order for pages (waiting tables first), and the pages cut from
+        #: it, each the same tuple until the listing changes: while current
+        self._ordered: tuple[TableSummary, ...] | None = None
+        self._pages: dict[tuple[int, int], tuple[TableSummary, ...]] = {}
+        self._ordered_of: tuple[TableSummary, ...] | None = None  #: the listing it orders
 
     def subscribe(self, events: TableEvents) -> None:
         """Hear every table's events: a game's start, a seat's change, a game's end."""
@@ -191,6 +215,23 @@ class Listing:
                 s for table_id in self._tables if (s := summaries.get(table_id)) is not None
             )
         return self._listing
+
+    def page(self, start: int, count: int) -> tuple[tuple[TableSummary, ...], int]:
+        """``count`` summaries from the ``start``-th, in the lobby's order for pages
+        (``paged``: the tables waiting for players first), and how many tables are
+        listed in all. A page is the same tuple for every request until the listing
+        changes, so its bytes are made once (``server.transport.shared_listing``)."""
+        listing = self.current()
+        if self._ordered is None or self._ordered_of is not listing:
+            self._ordered, self._ordered_of = paged(listing), listing
+            self._pages = {}
+        key = (start, count)
+        got = self._pages.get(key)
+        if got is None:
+            if len(self._pages) >= PAGES_KEPT:
+                self._pages.clear()
+            got = self._pages[key] = self._ordered[start : start + count]
+        return got, len(listing)
 
     def _renew(self, table_id: int) -> None:
         """Build the table's summary again; a new listing only if it differs."""

@@ -57,11 +57,12 @@ from server.tables import lifetime, thinking
 from server.tables.analyses import AnalysisDesk
 from server.tables.events import TableEvents
 from server.tables.gamemaster import Staking
+from server.tables.holdings import Holdings
 from server.tables.listing import Listing, Rating
 from server.tables.reviews import Reviews
 from server.tables.settings import RATED, rated_setting
 from server.tables.supply import Supply, SupplyRefused
-from server.tables.table import PLAYING, WAITING, Table
+from server.tables.table import CLOSED, PLAYING, WAITING, Table
 from server.tables.thinking import Thinker, open_thinker
 
 log = logging.getLogger("switchboard.lobby")
@@ -129,7 +130,9 @@ class Lobby:
         self.listing = Listing(self.tables, stakes, ratings)
         self.listing.subscribe(self.events)
         #: who may create a table now (``max_tables``, its reserve, the shares)
-        self.supply = Supply(config, self.tables.values)
+        #: the open tables counted by creator and address (a create's checks read them)
+        self.holdings = Holdings()
+        self.supply = Supply(config, self.tables.values, self.holdings)
         #: after-game analyses and hints, in the bots' workers
         self.analyses = AnalysisDesk(config, store, lambda: self.thinker)
         self.reviews = Reviews(config)  #: the shared reviews of finished games
@@ -162,6 +165,7 @@ class Lobby:
 
     async def _run_table(self, table: Table, *, task_status: trio.TaskStatus[None]) -> None:
         self.tables[table.id] = table
+        self.holdings.opened(table)
         self._changed(table)
         lifetime.watch(table, self._changed)
         thinking.OWNER.set(owner_of(table))  # this task's: the table's bots think in its turn
@@ -180,6 +184,7 @@ class Lobby:
                 member.deliver(notice)
         finally:
             self.tables.pop(table.id, None)
+            self.holdings.closed(table)
             self.reviews.forget(table.id)
             self._changed(table)
 
@@ -220,15 +225,26 @@ class Lobby:
         shares it (``server.transport.framing.SharedEncodings``)."""
         return self.listing.current()
 
-    def listing_cost(self) -> int:
-        """Tokens of its address's lobby budget a listing takes now: one for each
-        ``LISTING_TABLES_A_TOKEN`` tables (at least one, at most the budget's burst)."""
-        cost = 1 + len(self.tables) // LISTING_TABLES_A_TOKEN
+    def page(self, start: int, count: int) -> tuple[tuple[TableSummary, ...], int]:
+        """``count`` tables of the listing from its ``start``-th, the waiting ones first
+        (``tables.listing.paged``), and how many are listed in all: the same tuple for
+        every request until a table changes, checked and packed once as ``summaries``."""
+        return self.listing.page(start, count)
+
+    def listing_cost(self, count: int | None = None) -> int:
+        """Tokens of its address's lobby budget a listing of ``count`` tables (None: every
+        table) takes: one for each ``LISTING_TABLES_A_TOKEN`` tables (at least one, at
+        most the budget's burst)."""
+        listed = len(self.tables) if count is None else min(count, len(self.tables))
+        cost = 1 + listed // LISTING_TABLES_A_TOKEN
         return max(1, min(cost, self.budgets.lobby.burst))
 
     def _changed(self, table: Table) -> None:
-        """``table`` may have changed what the lobby lists of it: build it again."""
+        """``table`` may have changed what the lobby lists of it: build it again (and
+        once it is closed, it holds no more)."""
         self.listing.changed(table.id)
+        if table.state == CLOSED:
+            self.holdings.closed(table)
 
     def statistics(self) -> dict[str, int]:
         states = [t.state for t in self.tables.values()]

@@ -30,6 +30,7 @@ import trio
 from server.core.commands import Close
 from server.core.config import ServerConfig
 from server.core.logfmt import log_event
+from server.tables.holdings import Holdings
 from server.tables.table import CLOSED, PLAYING, Table
 
 log = logging.getLogger("switchboard.lobby")
@@ -47,9 +48,17 @@ class SupplyRefused(Exception):
 class Supply:
     """The lobby's count of untrusted creators' tables, and its creations under way."""
 
-    def __init__(self, config: ServerConfig, tables: Callable[[], Iterable[Table]]) -> None:
+    def __init__(
+        self,
+        config: ServerConfig,
+        tables: Callable[[], Iterable[Table]],
+        holdings: Holdings | None = None,
+    ) -> None:
         self.config = config
         self._tables = tables
+        #: the open tables counted by address, kept by the lobby (None: counted here,
+        #: walking every table)
+        self._holdings_kept = holdings
         self._pending: Counter[str] = Counter()  #: creations allowed, not yet running
         self._leaving: set[int] = set()  #: tables closing to make room for a newcomer
 
@@ -71,10 +80,27 @@ class Supply:
         ]
 
     def _holdings(self) -> tuple[int, Counter[str]]:
-        counted = self.counted()
-        held = Counter(t.creator_address for t in counted if t.creator_address is not None)
+        """The tables ``max_tables`` bounds with the creations under way, and how many
+        of them each address holds: from the lobby's counts, a look at each address
+        holding tables (not at every table)."""
+        kept = self._holdings_kept
+        if kept is None:
+            counted = self.counted()
+            held = Counter(t.creator_address for t in counted if t.creator_address is not None)
+            total = len(counted)
+        else:
+            trusted = self.config.trusted_addresses
+            held = Counter({a: n for a, n in kept.addresses().items() if a not in trusted})
+            total = kept.total - sum(n for a, n in kept.addresses().items() if a in trusted)
+            for table_id in self._leaving:  # closing for a newcomer: counted out already
+                held_here, address = kept.address_of(table_id)
+                if held_here:
+                    total -= 1
+                    if address is not None and address in held:
+                        held[address] -= 1
+            held = +held  # no address at zero
         held.update(self._pending)
-        return len(counted) + sum(self._pending.values()), held
+        return total + sum(self._pending.values()), held
 
     def refuse(self, address: str | None) -> str | None:
         """Why no table may be created from ``address`` now, or None (the module's rules;

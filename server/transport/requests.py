@@ -193,22 +193,28 @@ async def list_rulesets(session: ClientSession, msg: m.ListRulesets) -> None:
 
 
 async def list_tables(session: ClientSession, msg: m.ListTables) -> None:
-    """The lobby's listing (built, checked and packed once, shared until a table changes),
-    rationed:
+    """A page of the lobby's listing (``lobby_page`` tables at most, the waiting ones
+    first; each page built, checked and packed once, shared until a table changes), so
+    that what a crowd of askers costs grows with a page, not with the lobby; rationed:
     ``lobby_burst`` then ``lobby_per_second`` a connection, within its address's lobby
     budget (``lobby_address_*``, a token for each 100 tables listed; trusted addresses
     have none)."""
     lobby, config, now = session.services.lobby, session.config, trio.current_time()
+    count = config.lobby_page if msg.count is None else min(msg.count, config.lobby_page)
     if session.listings is None:
         session.listings = TokenBucket(config.lobby_per_second, config.lobby_burst)
     if not session.listings.take(now):
         wait = session.listings.wait_time(now)
         text = f"you are asking for the lobby too fast; wait {wait:.1f} s"
-    elif not lobby.budgets.lobby.take(session.peer, now, cost := lobby.listing_cost()):
+    elif not lobby.budgets.lobby.take(session.peer, now, cost := lobby.listing_cost(count)):
         wait = lobby.budgets.lobby.wait_time(session.peer, now, cost)
         text = f"too many lobby listings from your address; wait {wait:.1f} s"
     else:
-        session.deliver(m.Tables.trusted(tables=lobby.summaries(), id=msg.id))
+        page, total = lobby.page(msg.start, count)
+        after = msg.start + len(page)
+        more = after if after < total and page else None
+        reply = m.Tables.trusted(tables=page, start=msg.start, next=more, total=total, id=msg.id)
+        session.deliver(reply)
         return
     session.deliver(wire.error(msg.id, "rate_limited", text))
 

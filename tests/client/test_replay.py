@@ -97,10 +97,12 @@ async def test_a_record_fetched_from_the_server_replays_the_game(tmp_path, monke
     from server.core.config import ServerConfig
 
     async with trio.open_nursery() as nursery:
-        config = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2**4, record_page=5)
+        # a lobby page of one table: the game's is on the second (a waiting one first)
+        config = ServerConfig(host="127.0.0.1", port=0, scrypt_n=2**4, record_page=5, lobby_page=1)
         server = Server(config)
         port = await nursery.start(server.serve)
         async with connect("127.0.0.1", port, name="ann") as conn:
+            await conn.request(m.CreateTable(ruleset="switch", seats=2))  # listed first
             made = await conn.request(m.CreateTable(ruleset="abbott", seats=4))
             await conn.join(made.table)
             await conn.request(m.StartGame(table=made.table))
@@ -127,6 +129,7 @@ async def test_a_record_fetched_from_the_server_replays_the_game(tmp_path, monke
             record = await fetch_record("127.0.0.1", port, made.table, "bob")
             assert record["full"]  # the game is over: the whole record, in pages of 5
             assert len(record["actions"]) > 5
+            assert record["names"][0] == "ann"  # read from the lobby's pages
             replay = Replay(record)
             ours = {k: v for k, v in t.view.items() if k not in ("viewer",)}
             theirs = {k: v for k, v in replay.view(replay.steps - 1).items() if k != "viewer"}

@@ -19,6 +19,7 @@ from client.net.state import ClientState
 from client.terminal.app import ClientApp, render_text
 from client.terminal.boards import BoardContext, render_board
 from client.terminal.moves import square_problem
+from protocol import messages as m
 
 
 def other_client(port: int, script) -> None:
@@ -153,3 +154,17 @@ def test_a_tables_notice_goes_in_its_log_in_order() -> None:
     assert kinds == ["event", "note", "event"]
     state.handle(m.Notice(text="the server restarts in 5 minutes"))
     assert len(state.tables["4"].log) == 3
+
+
+def test_the_lobby_says_which_page_of_the_tables_it_shows() -> None:
+    """The server sends the lobby a page at a time: the list says which tables it shows
+    of how many, and the command that shows the next ones; a lobby of one page, nothing."""
+    app = _lobby_app(["ann", None, None, None])
+    assert app.lobby.page_note() is None
+    app.state.handle(
+        m.Tables.trusted(tables=tuple(app.state.lobby) * 2, start=50, next=52, total=120)
+    )
+    assert app.lobby.page_note() == "tables 51-52 of 120: `tables 52` shows the next"
+    assert "tables 51-52 of 120" in fragment_list_to_text(app.lobby.text(80))
+    app.state.handle(m.Tables.trusted(tables=tuple(app.state.lobby[:1]), start=119, total=120))
+    assert app.lobby.page_note() == "tables 120-120 of 120: `tables` shows the first"

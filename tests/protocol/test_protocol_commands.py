@@ -29,6 +29,8 @@ CASES = [
     ("rulesets", m.ListRulesets()),
     ("games", m.ListRulesets()),
     ("tables", m.ListTables()),
+    ("tables 50", m.ListTables(start=50)),
+    ("tables 0 10", m.ListTables(start=0, count=10)),
     ("create abbott 4", m.CreateTable(ruleset="abbott", seats=4)),
     (
         'create switch 3 turn_seconds=0 jokers=yes name="x\\u0020y" target=1.5',
@@ -227,6 +229,8 @@ def test_every_action_form_bare_and_with_act(typed, notation):
         ("play QX", "not a card"),
         ("admin kik bob", "did you mean 'admin kick'?"),
         ("#x tables", "a request tag is #NUMBER, not '#x'"),
+        ("tables next", "START must be a whole number"),
+        ("tables 1 2 3", "usage: tables [START [COUNT]]"),
         ("", "empty command"),
         ("name ann", "usage: name NAME SECRET"),
         ("name a=b secret", "'a=b' is not a word"),

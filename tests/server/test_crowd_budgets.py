@@ -95,7 +95,7 @@ async def test_record_pages_share_one_budget_per_address() -> None:
 
 async def test_lobby_listings_share_one_budget_per_address_charged_by_size() -> None:
     settings = {"lobby_address_burst": 6, "lobby_address_per_second": 0.01,
-                "tables_per_name": 0}  # fmt: skip
+                "tables_per_name": 0, "lobby_page": 300}  # fmt: skip
     async with serving(**settings) as port:
         crowd = [await connect_from("127.0.0.2", port, f"c{i}") for i in range(3)]
         assert await answered(crowd, m.ListTables, 3) == [3, 3, 0]
@@ -107,3 +107,6 @@ async def test_lobby_listings_share_one_budget_per_address_charged_by_size() -> 
             await maker.request(m.CreateTable(ruleset="switch", seats=4))
         other = await connect_from("127.0.0.3", port, "other")
         assert await answered([other], m.ListTables, 3) == [2]
+        # a page is charged for what it holds: 50 of the 250 tables, one token
+        page = lambda: m.ListTables(count=50)  # noqa: E731
+        assert await answered([await connect_from("127.0.0.4", port, "fourth")], page, 6) == [6]

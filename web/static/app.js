@@ -170,11 +170,18 @@ export class App {
     else if (this.ui.current !== null && !this.state.tables.has(this.ui.current)) this.show("lobby");
   }
 
+  /** The lobby's page from its `start`-th table (the server sends the lobby a page at a
+   * time, the waiting tables first); by default the page shown now, asked again.
+   * @param {number} [start] */
+  listTables(start) {
+    return this.conn.request({ type: "list_tables", start: start ?? this.state.lobbyPage.start });
+  }
+
   /** The table list and who is online, as the terminal client's lobby asks them together. */
   async refreshLobby() {
     this.conn.request({ type: "who" });
     this.tour.refresh();
-    await this.conn.request({ type: "list_tables" });
+    await this.listTables();
   }
 
   /** @param {Status} status */
@@ -196,7 +203,7 @@ export class App {
       if (t.token) this.conn.request({ type: "resume", table: t.table, token: t.token, last_seq: t.seq });
       else this.conn.request({ type: "spectate", table: t.table, last_seq: t.seq });
     }
-    if (msg.type === "event" && msg.event && msg.event.kind === "game_end") this.conn.request({ type: "list_tables" });
+    if (msg.type === "event" && msg.event && msg.event.kind === "game_end") this.listTables();
     if (msg.type === "rated") this.refreshTop(); // the ratings are stored
     if (msg.type === "snapshot" || msg.type === "turn") this.keepSelectionValid();
     if (msg.type === "notice") this.toast(msg.text);
@@ -339,7 +346,7 @@ export class App {
     this.state.tables.delete(table);
     this.ui.current = null;
     this.show("lobby");
-    this.conn.request({ type: "list_tables" });
+    this.listTables();
   }
 
   /** @param {string} type @param {string} table @param {Record<string, unknown>} [extra] */
@@ -455,7 +462,7 @@ export class App {
     const t = this.table();
     /** The table as the lobby lists it: its house rules in the server's words. */
     const listed = () => this.state.lobby.find((x) => String(x.table) === (t && t.table));
-    if (t && !listed()) await this.conn.request({ type: "list_tables" });
+    if (t && !listed()) await this.listTables();
     const named = (t && t.ruleset) || (listed() || {}).ruleset; // a waiting table's, from its snapshot
     const family = t && t.view ? t.view.family : (this.state.rulesets.find((r) => r.name === named) || {}).family;
     if (!family) return this.toast("The rules show once the game's family is known");

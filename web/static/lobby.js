@@ -223,6 +223,23 @@ function renderRoom(app, box) {
   fill($("#shouts-box"), app.state.shouts.length ? shouts : el("p", { class: "dim small", text: "nobody has shouted yet" }));
 }
 
+/** Which page of the lobby the list is, with the buttons to the others; nothing when it
+ * shows every table. The layout only: the figures are the server's.
+ * @param {App} app @returns {HTMLElement | string} */
+function pager(app) {
+  const { start, next, total } = app.state.lobbyPage;
+  const shown = app.state.lobby.length;
+  if (start === 0 && shown >= total) return "";
+  const size = Math.max(shown, next === null ? 0 : next - start, 1);
+  return el(
+    "div",
+    { class: "row lobby-pager" },
+    el("span", { class: "dim small", text: shown ? `Tables ${start + 1}–${start + shown} of ${total}` : `${total} tables` }),
+    el("button", { type: "button", dataset: { page: "previous" }, disabled: start === 0, onclick: () => app.listTables(Math.max(0, start - size)) }, "Previous"),
+    el("button", { type: "button", dataset: { page: "next" }, disabled: next === null, onclick: () => app.listTables(next ?? 0) }, "Next"),
+  );
+}
+
 /** Draw the lobby into `root`. The form is built again only when the games or the game
  * chosen change, so a refresh of the table list never wipes what is being typed in it.
  * @param {App} app @param {HTMLElement} root */
@@ -233,7 +250,7 @@ export function renderLobby(app, root) {
   const tables = app.state.lobby.filter((t) => t.state !== "closed");
   const list = el("ul", { class: "table-list", id: "tables" });
   for (const info of tables) list.append(tableCard(app, info));
-  fill($("#tables-box"), el("h2", { text: "Tables" }), tables.length ? list : el("p", { class: "dim", text: "No tables yet: create one below." }));
+  fill($("#tables-box"), el("h2", { text: "Tables" }), tables.length ? list : el("p", { class: "dim", text: "No tables yet: create one below." }), pager(app));
   const formBox = $("#form-box");
   const key = JSON.stringify([app.state.rulesets.map((r) => r.name), app.ui.createRuleset]);
   if (formBox.dataset.key !== key) {

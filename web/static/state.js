@@ -193,8 +193,10 @@ export class ClientState {
     this.server = "";
     /** @type {Ruleset[]} */
     this.rulesets = [];
-    /** @type {TableSummary[]} */
+    /** @type {TableSummary[]} the lobby's page shown */
     this.lobby = [];
+    /** @type {{start: number, next: number | null, total: number}} which page it is, of how many tables */
+    this.lobbyPage = { start: 0, next: null, total: 0 };
     /** @type {Map<string, TableRecord>} */
     this.tables = new Map();
     /** @type {string[]} */
@@ -299,6 +301,7 @@ export class ClientState {
         return "lobby";
       case "tables":
         this.lobby = msg.tables || [];
+        this.lobbyPage = { start: msg.start ?? 0, next: msg.next ?? null, total: Math.max(msg.total ?? 0, (msg.start ?? 0) + this.lobby.length) };
         for (const info of this.lobby) {
           const mine = this.tables.get(String(info.table));
           if (mine && typeof info.spectators === "number") mine.watching = info.spectators;

@@ -139,6 +139,9 @@ test("the lobby, the people online, the shouts and the name", () => {
   const s = seated();
   s.handle({ type: "tables", tables: [{ table: "4", ruleset: "switch", seats: 2, players: [], state: "playing", spectators: 3 }] });
   assert.equal(s.table("4").watching, 3);
+  assert.deepEqual(s.lobbyPage, { start: 0, next: null, total: 1 }); // from a server without pages: all of it
+  s.handle({ type: "tables", tables: [{ table: "9", ruleset: "switch", seats: 2, players: [], state: "waiting" }], start: 50, next: 51, total: 120 });
+  assert.deepEqual(s.lobbyPage, { start: 50, next: 51, total: 120 }); // a page of the lobby, and the next one's start
   s.handle({ type: "people", people: [{ name: "alice", state: "playing" }], total: 2, guests: 1 });
   assert.deepEqual(s.online, { total: 2, guests: 1 });
   for (let i = 0; i < 105; i++) s.handle({ type: "shouted", name: "bob", text: `shout ${i}` });
