@@ -177,7 +177,7 @@ class MasterCommands:
             writes=(PauseSet(table.id, table.game_no, True),),
             change=NewState(PAUSED),
             then=lambda: self.gm.clock.pause(trio.current_time()),
-            notices=(f"{master_words(c.member.name)} paused the game",),
+            notices=(f"{master_words(c.member.name or "")} paused the game",),
             snapshots=True,
         )  # fmt: skip
 
@@ -190,7 +190,7 @@ class MasterCommands:
             writes=(PauseSet(table.id, table.game_no, False),),
             change=NewState(TableState.PLAYING),
             then=lambda: self.gm.clock.resume(trio.current_time()),
-            notices=(f"{master_words(c.member.name)} resumed the game",),
+            notices=(f"{master_words(c.member.name or "")} resumed the game",),
             snapshots=True,
         )  # fmt: skip
 
