@@ -177,7 +177,7 @@ class MasterCommands:
             writes=(PauseSet(table.id, table.game_no, True),),
             change=NewState(PAUSED),
             then=lambda: self.gm.clock.pause(trio.current_time()),
-            notices=(f"{master_words(c.member.name or "")} paused the game",),
+            notices=(f"{_who(c)} paused the game",),
             snapshots=True,
         )  # fmt: skip
 
@@ -190,7 +190,7 @@ class MasterCommands:
             writes=(PauseSet(table.id, table.game_no, False),),
             change=NewState(TableState.PLAYING),
             then=lambda: self.gm.clock.resume(trio.current_time()),
-            notices=(f"{master_words(c.member.name or "")} resumed the game",),
+            notices=(f"{_who(c)} resumed the game",),
             snapshots=True,
         )  # fmt: skip
 
@@ -372,3 +372,9 @@ async def carry_out(t: Carrying, d: Decision) -> None:
         t.seating.notice_all(text)
     if d.snapshots:
         t.out.send_snapshots()
+
+
+def _who(c: MasterCommand) -> str:
+    """The master who gave a command as the table's notice names him (a tournament's
+    steward as ``tournament 3``)."""
+    return master_words(c.member.name or "")
