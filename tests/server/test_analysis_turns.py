@@ -1,6 +1,7 @@
-"""A seated person's bot turns are served while analyses run: the fair queue gives a
-freed worker to a table where someone waits (urgent) before the analyses' remaining
-chunks, so a bot turn waits for the chunks under way and none of those queued.
+"""A seated person's bot turns are served while analyses run: an analysis's chunks are
+background work in the fair queue, so a thought at a table where someone waits (urgent)
+takes a worker at once, whether or not every place is held by an analysis (then it
+takes one more), and never waits for the analyses' chunks, under way or queued.
 
 A real server, one worker process, four analyses from four addresses judging 4-player
 switch games (the desk asked directly, as the ``analyse`` handler asks it, with the
@@ -41,8 +42,8 @@ def is_analysis(owner: Hashable) -> bool:
 
 
 class NotedQueue(thinking.FairQueue):
-    """The fair queue, noting ``("ask", owner, urgent, analyses waiting)`` as a place is
-    asked for and ``("given", owner)`` as one is given."""
+    """The fair queue, noting ``("ask", owner, urgent, places held, background)`` as a
+    place is asked for and ``("given", owner)`` as one is given."""
 
     made: ClassVar[list[NotedQueue]] = []
 
@@ -51,14 +52,16 @@ class NotedQueue(thinking.FairQueue):
         self.notes: list[tuple[Any, ...]] = []
         NotedQueue.made.append(self)
 
-    async def acquire(self, owner: Hashable, urgent: bool = False) -> None:
-        waiting = sum(len(line) for o, line in self._waiting.items() if is_analysis(o))
-        self.notes.append(("ask", owner, urgent, waiting))
-        await super().acquire(owner, urgent)
+    async def acquire(
+        self, owner: Hashable, urgent: bool = False, background: bool = False
+    ) -> None:
+        held = self.statistics()["borrowed"]
+        self.notes.append(("ask", owner, urgent, held, background))
+        await super().acquire(owner, urgent, background)
 
-    def _given_to(self, owner: Hashable) -> None:
+    def _take(self, owner: Hashable, background: bool) -> None:
         self.notes.append(("given", owner))
-        super()._given_to(owner)
+        super()._take(owner, background)
 
 
 class Listener:
@@ -106,7 +109,7 @@ async def play_bot_turns(bob: Client, table: str, turns: int) -> None:
             acted += 1
 
 
-async def test_a_seated_persons_bot_turns_go_before_the_analyses_queued(
+async def test_a_seated_persons_bot_turns_never_wait_for_an_analysis(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     NotedQueue.made.clear()
@@ -134,13 +137,11 @@ async def test_a_seated_persons_bot_turns_go_before_the_analyses_queued(
     (queue,) = NotedQueue.made
     notes = queue.notes
     asks = [i for i, n in enumerate(notes) if n[0] == "ask" and n[2]]  # bob's bot: urgent
-    contended = [i for i in asks if notes[i][3] > 0]  # asked while analysis chunks waited
+    contended = [i for i in asks if notes[i][3] >= CONFIG.bot_workers]  # every place held
     assert len(contended) >= 3, (still, notes)
-    for i in contended:
-        owner = notes[i][1]
-        given = next(j for j in range(i + 1, len(notes)) if notes[j] == ("given", owner))
-        between = [n for n in notes[i + 1 : given] if n[0] == "given"]
-        assert not any(is_analysis(n[1]) for n in between), notes[i : given + 1]
+    for i in contended:  # given at once: no analysis chunk, under way or queued, before it
+        assert notes[i + 1] == ("given", notes[i][1]), notes[i : i + 2]
+    assert all(n[4] for n in notes if n[0] == "ask" and is_analysis(n[1]))  # background work
     # and the analyses were served meanwhile, round their four addresses
     served = {n[1] for n in notes if n[0] == "given" and is_analysis(n[1])}
     assert served == {("analysis", a) for a in ADDRESSES}
