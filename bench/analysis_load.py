@@ -96,7 +96,8 @@ def _person_main(port: int, pipe: Any) -> None:
     async def main() -> None:
         c = await Conn.open(port, "person")
         made = await c.request(m.CreateTable(ruleset="switch", seats=2, options={}))
-        table = made.table  # type: ignore[attr-defined]
+        assert isinstance(made, m.Ok) and made.table is not None, made
+        table = made.table
         await c.request(m.Join(table=table, seat=0))
         await c.request(m.SeatBot(table=table, seat=1, strategy="search"))
         rid = iter(range(10**6, 10**9))
@@ -157,7 +158,7 @@ async def bot_games(port: int, families: list[str]) -> list[tuple[str, str]]:
     for ruleset, seats in wanted:
         create = m.CreateTable(ruleset=ruleset, seats=seats, options={"turn_seconds": 0})
         reply = await master.request(create)
-        assert isinstance(reply, m.Ok), reply
+        assert isinstance(reply, m.Ok) and reply.table is not None, reply
         started = await master.request(m.StartGame(table=reply.table))
         assert isinstance(started, m.Ok), started
         made.append((f"{ruleset} {seats}p", reply.table))
