@@ -120,6 +120,9 @@ class GameStarted:
     dealer: int | None
     deck: list[str] | None
     seq: int  #: the table's sequence number of the start (its events follow it)
+    #: the options the game was dealt with: the table's may change between its games,
+    #: and a replay of an old one needs its own (None: not given, the table's are used)
+    options: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -564,6 +567,9 @@ class StoredGame:
     #: each name shown a seat's hand in this game, with that seat (``HandShown``)
     shown: dict[str, int] = field(default_factory=dict)
     snapshot: GameSnapshot | None = None  #: the newest of this game, if any
+    #: the options it was dealt with (``GameStarted.options``); None in a game stored
+    #: before they were kept: the table's options are its own then
+    options: dict[str, Any] | None = None
 
 
 @dataclass(slots=True)
@@ -652,7 +658,12 @@ def apply_write(state: StoredState, w: Write) -> None:  # noqa: C901 (one case a
             state.tables[w.table].settings = dict(w.settings)
         case GameStarted():
             state.tables[w.table].game = StoredGame(
-                w.game, w.seed, w.dealer, None if w.deck is None else list(w.deck), w.seq
+                w.game,
+                w.seed,
+                w.dealer,
+                None if w.deck is None else list(w.deck),
+                w.seq,
+                options=None if w.options is None else dict(w.options),
             )
         case GameEnded():
             g = _game(state, w.table, w.game)
@@ -855,8 +866,9 @@ class MemoryStore:
         t = self.state.tables[table]
         g = t.game
         assert g is not None
+        options = t.options if g.options is None else g.options
         self.finished[(table, g.number)] = {
-            "ruleset": t.ruleset, "seats": t.seats, "seed": g.seed, "options": dict(t.options),
+            "ruleset": t.ruleset, "seats": t.seats, "seed": g.seed, "options": dict(options),
             "dealer": g.dealer, "deck": g.deck, "actions": [list(a) for a in g.actions],
         }  # fmt: skip
 

@@ -88,12 +88,13 @@ def snapshot_of(table: int, number: int, game: Game, seq: int) -> GameSnapshot:
 def record_of(
     ruleset: str, seats: int, options: Mapping[str, Any], g: StoredGame
 ) -> dict[str, Any]:
-    """The stored game's record, as ``Game.record()`` gives it."""
+    """The stored game's record, as ``Game.record()`` gives it: with the options it was
+    dealt with, or ``options`` (the table's) for a game stored before those were kept."""
     return {
         "ruleset": ruleset,
         "seats": seats,
         "seed": g.seed,
-        "options": dict(options),
+        "options": dict(options if g.options is None else g.options),
         "dealer": g.dealer,
         "deck": g.deck,
         "actions": g.actions,

@@ -189,6 +189,8 @@ CREATE TABLE IF NOT EXISTS chip_prizes (
 #: replay tells). ``chip_txns.game`` and ``chip_prizes.game``: the game a prize is for.
 #: ``snapshots.digest``: ``GameSnapshot.digest`` (NULL in older rows: those replay).
 #: ``names.seen``: a name's last use (NULL: never seen since its claim, ``created``).
+#: ``games.options``: the options a game was dealt with (NULL in games stored before they
+#: were kept: those are replayed with their table's, as they were then).
 ADDED_COLUMNS = (
     ("games", "paused", "INTEGER NOT NULL DEFAULT 0"),
     ("games", "outcome", "TEXT"),
@@ -196,6 +198,7 @@ ADDED_COLUMNS = (
     ("chip_prizes", "game", "INTEGER"),
     ("snapshots", "digest", "BLOB"),
     ("names", "seen", "REAL"),
+    ("games", "options", "TEXT"),
 )
 
 
@@ -797,12 +800,12 @@ def read_state(conn: sqlite3.Connection, read_now: ReadNow | None = None) -> Sto
             t.token_hashes[seat] = None if token_hash is None else bytes(token_hash)
         t.bots = dict(conn.execute("SELECT seat, strategy FROM bots WHERE table_id = ?", (tid,)))
         g = conn.execute(
-            "SELECT game, seed, dealer, deck, seq, ended, paused, outcome FROM games"
+            "SELECT game, seed, dealer, deck, seq, ended, paused, outcome, options FROM games"
             " WHERE table_id = ? ORDER BY game DESC LIMIT 1",
             (tid,),
         ).fetchone()
         if g is not None:
-            number, seed, dealer, deck, seq, ended, paused, outcome = g
+            number, seed, dealer, deck, seq, ended, paused, outcome, dealt = g
             snap = conn.execute(
                 "SELECT actions, seq, data, digest FROM snapshots WHERE table_id = ? AND game = ?",
                 (tid, number),
@@ -818,6 +821,7 @@ def read_state(conn: sqlite3.Connection, read_now: ReadNow | None = None) -> Sto
                 over=ended is not None,
                 outcome=outcome,
                 paused=bool(paused),
+                options=None if dealt is None else json.loads(dealt),
                 away={
                     seat
                     for (seat,) in conn.execute(
@@ -880,9 +884,11 @@ def _read_actions(
 
 
 def _finished_game(conn: sqlite3.Connection, table: int, game: int) -> FinishedGame | None:
-    """Game ``game`` of ``table`` with its whole record, if it is over."""
+    """Game ``game`` of ``table`` with its whole record, if it is over: with the options
+    it was dealt with (its table's, for a game stored before those were kept)."""
     row = conn.execute(
-        "SELECT t.ruleset, t.seats, t.options, g.seed, g.dealer, g.deck FROM games g"
+        "SELECT t.ruleset, t.seats, COALESCE(g.options, t.options), g.seed, g.dealer, g.deck"
+        " FROM games g"
         " JOIN tables t ON t.id = g.table_id"
         " WHERE g.table_id = ? AND g.game = ? AND g.ended IS NOT NULL",
         (table, game),
@@ -950,8 +956,8 @@ def _execute(conn: sqlite3.Connection, w: Write) -> None:  # noqa: C901 (one cas
             )
         case GameStarted():
             conn.execute(
-                "INSERT INTO games (table_id, game, seed, dealer, deck, seq, started)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO games (table_id, game, seed, dealer, deck, seq, started, options)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     w.table,
                     w.game,
@@ -960,6 +966,7 @@ def _execute(conn: sqlite3.Connection, w: Write) -> None:  # noqa: C901 (one cas
                     None if w.deck is None else json.dumps(w.deck),
                     w.seq,
                     now(),
+                    None if w.options is None else json.dumps(w.options),
                 ),
             )
         case GameEnded():

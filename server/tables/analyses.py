@@ -7,11 +7,13 @@ and every later asker is sent it at once, at no cost.
 
 The work runs where the bots think (``Thinker.work``), a chunk of decisions at a time,
 each chunk waiting for its turn in the fair queue as one more owner (the asker's
-address): a table where people wait for a bot's move goes first, so the analyses fill
-the workers' idle time rather than the players' turns. Two bounds keep it so:
-``analysis_running`` analyses at once, server-wide (the next asker is refused until one
-ends), and ``analysis_address_burst``/``analysis_address_per_hour`` analyses started by
-one address (a cached answer, or joining one under way, costs nothing).
+address), in the background: a table where people wait for a bot's move goes first,
+and does not wait for the chunks under way either (it takes a worker more while they
+run), so the analyses fill the workers' idle time rather than the players' turns. Two
+bounds keep it so: ``analysis_running`` analyses at once, server-wide (the next asker is
+refused until one ends), and ``analysis_address_burst``/``analysis_address_per_hour``
+analyses started by one address (a cached answer, or joining one under way, costs
+nothing).
 
 While one runs, its asker and everyone at the table are sent ``analysis_progress`` after
 each chunk, then ``analysis``. A game still running is refused: its deal is secret.
@@ -164,12 +166,16 @@ class AnalysisDesk:
         thinker = self._thinker()
         if thinker is None:
             raise ThoughtFailed("the server's thinking has stopped")
-        points: list[int] = await thinker.work(decision_points, record, owner=owner)
+        points: list[int] = await thinker.work(
+            decision_points, record, owner=owner, background=True
+        )
         job.total = len(points)
         decisions: list[Decision] = []
         for start in range(0, len(points), CHUNK):
             chunk = points[start : start + CHUNK]
-            decisions += await thinker.work(judge_chunk, record, chunk, self.settings, owner=owner)
+            decisions += await thinker.work(
+                judge_chunk, record, chunk, self.settings, owner=owner, background=True
+            )
             job.done = len(decisions)
             word = wire.table_word(job.table)
             self._tell(job, table, m.AnalysisProgress(word, job.game, job.done, job.total))

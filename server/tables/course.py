@@ -116,7 +116,7 @@ async def start(t: Coursed, seed: int | None = None, ack: Start | None = None) -
     players = tuple(p or t.gm.bot_name(i) for i, p in enumerate(people))
     dealt = announced.GameStarted(t.id, number, t.ruleset, t.family, players, tuple(people),
                                   dict(t.settings))  # fmt: skip
-    stored = StartStored(t.id, number, seed, None, None, base)
+    stored = StartStored(t.id, number, seed, None, None, base, dict(t.options))
     txn = await t.events.commit([dealt], [stored, *shown], t.commit)
     if ack is not None:
         ack.member.deliver(wire.ok(ack.req, t.id))

@@ -105,6 +105,13 @@ class FairQueue:
     where people wait for the move) go before all others, in the same order among
     themselves.
 
+    Work marked ``background`` (an after-game analysis's chunks) holds a place like any
+    other against the waiters that are not urgent, but an urgent waiter does not count
+    it: he waits only for the places held by other work, and takes one more when every
+    place is held in the background (a worker process more, while the background holds
+    its places). So a person waiting for his bot's move never waits for an analysis's
+    chunk, whose seconds would be his; at most ``2 * slots`` places are in use then.
+
     A waiter cancelled while it waits leaves the line.
     """
 
@@ -112,10 +119,11 @@ class FairQueue:
         if slots < 1:
             raise ValueError("a fair queue needs at least one place")
         self.slots = slots
-        self._free = slots
-        #: owner -> his waiters (and whether each is urgent), oldest first; the dict's
-        #: order: who waited first
-        self._waiting: dict[Hashable, deque[tuple[trio.Event, bool]]] = {}
+        self._held = 0  #: places held, in the foreground and the background
+        self._background = 0  #: of those, held by background work
+        #: owner -> his waiters (each: its event, urgent, background), oldest first; the
+        #: dict's order: who waited first
+        self._waiting: dict[Hashable, deque[tuple[trio.Event, bool, bool]]] = {}
         #: owner -> when he was last given a place (a count of places given); kept for
         #: owners waiting and the latest ``MEMORY`` others, so it stays bounded
         self._last: dict[Hashable, int] = {}
@@ -127,35 +135,45 @@ class FairQueue:
     def statistics(self) -> dict[str, int]:
         """Places in use, and waiters and owners waiting."""
         return {
-            "borrowed": self.slots - self._free,
+            "borrowed": self._held,
             "waiting": sum(len(line) for line in self._waiting.values()),
             "owners_waiting": len(self._waiting),
         }
 
     @contextlib.asynccontextmanager
-    async def place(self, owner: Hashable, urgent: bool = False) -> AsyncIterator[None]:
+    async def place(
+        self, owner: Hashable, urgent: bool = False, background: bool = False
+    ) -> AsyncIterator[None]:
         """Hold one place for the block (waiting for ``owner``'s turn first)."""
-        await self.acquire(owner, urgent)
+        await self.acquire(owner, urgent, background)
         try:
             yield
         finally:
-            self.release()
+            self.release(background)
 
-    async def acquire(self, owner: Hashable, urgent: bool = False) -> None:
+    def _room(self, urgent: bool) -> bool:
+        """Whether a place is open to a waiter: to an urgent one, any but those held in
+        the foreground."""
+        held = self._held - self._background if urgent else self._held
+        return held < self.slots
+
+    async def acquire(
+        self, owner: Hashable, urgent: bool = False, background: bool = False
+    ) -> None:
         """Wait for ``owner``'s turn at a place, and take it."""
-        if self._free > 0 and not self._waiting:
-            self._free -= 1
-            self._given_to(owner)
+        ahead = any(u for line in self._waiting.values() for _r, u, _b in line)
+        if self._room(urgent) and not (ahead if urgent else self._waiting):
+            self._take(owner, background)
             await trio.lowlevel.checkpoint()
             return
         ready = trio.Event()
-        entry = (ready, urgent)
+        entry = (ready, urgent, background)
         self._waiting.setdefault(owner, deque()).append(entry)
         try:
             await ready.wait()
         except BaseException:
             if ready.is_set():  # given a place it will not take: pass it on
-                self.release()
+                self.release(background)
             else:
                 line = self._waiting[owner]
                 line.remove(entry)
@@ -163,27 +181,28 @@ class FairQueue:
                     del self._waiting[owner]
             raise
 
-    def release(self) -> None:
-        """Give a place back: to the owner whose turn it is, if anyone waits."""
-        if not self._waiting:
-            self._free += 1
-            return
-        last = self._last
-        urgent = [o for o, line in self._waiting.items() if any(u for _r, u in line)]
-        owner = min(urgent or self._waiting, key=lambda o: last.get(o, -1))  # ties: first come
-        line = self._waiting[owner]
-        if urgent:
-            entry = next(e for e in line if e[1])
+    def release(self, background: bool = False) -> None:
+        """Give a place back, then give places to the waiters whose turn it is while
+        there is room for them."""
+        self._held -= 1
+        self._background -= background
+        while self._waiting:
+            last = self._last
+            urgent = [o for o, line in self._waiting.items() if any(e[1] for e in line)]
+            if not self._room(bool(urgent)):
+                return
+            owner = min(urgent or self._waiting, key=lambda o: last.get(o, -1))  # first come
+            line = self._waiting[owner]
+            entry = next(e for e in line if e[1]) if urgent else line[0]
             line.remove(entry)
-        else:
-            entry = line.popleft()
-        ready = entry[0]
-        if not line:
-            del self._waiting[owner]
-        self._given_to(owner)
-        ready.set()
+            if not line:
+                del self._waiting[owner]
+            self._take(owner, entry[2])
+            entry[0].set()
 
-    def _given_to(self, owner: Hashable) -> None:
+    def _take(self, owner: Hashable, background: bool) -> None:
+        self._held += 1
+        self._background += background
         self._given += 1
         self._last.pop(owner, None)
         self._last[owner] = self._given  # last in the dict: the most recently served
@@ -319,17 +338,23 @@ class Thinker:
         return action
 
     async def work(
-        self, fn: Callable[..., Any], *args: Any, owner: Hashable, urgent: bool = False
+        self,
+        fn: Callable[..., Any],
+        *args: Any,
+        owner: Hashable,
+        urgent: bool = False,
+        background: bool = False,
     ) -> Any:
         """``fn(*args)`` (picklable, pure) run where bots think, in ``owner``'s turn of the
-        fair queue (``urgent``: before tables nobody waits at): the after-game analysis's
-        chunks and a player's hint. Cancellable (a process's worker is killed); no time
-        limit; an exception in ``fn``, or a dead worker, comes out as ``ThoughtFailed``."""
+        fair queue (``urgent``: before tables nobody waits at; ``background``: never in the
+        way of those, ``FairQueue``): the after-game analysis's chunks and a player's hint.
+        Cancellable (a process's worker is killed); no time limit; an exception in ``fn``,
+        or a dead worker, comes out as ``ThoughtFailed``."""
         try:
             if self.mode == THREADS:
                 return await trio.to_thread.run_sync(fn, *args)
             context, queue = await self._open()
-            async with queue.place(owner, urgent):
+            async with queue.place(owner, urgent, background):
                 return await context.run_sync(
                     fn, *args, kill_on_cancel=True, limiter=self._unbounded
                 )

@@ -83,6 +83,33 @@ async def test_a_table_where_people_wait_goes_before_tables_of_bots_alone() -> N
     assert order == ["C", "D", "C", "C", "a"]
 
 
+async def test_an_urgent_waiter_does_not_wait_for_background_work() -> None:
+    """Background work (an analysis's chunks) holds every place: an urgent waiter takes
+    one more at once; one that is not urgent waits; a second urgent one waits for the
+    first (the places in the foreground are still ``slots``)."""
+    queue = FairQueue(1)
+    await queue.acquire("analysis", background=True)
+    with trio.fail_after(1):  # at once: a guard against a hang, not a measurement
+        await queue.acquire("person", urgent=True)
+    assert queue.statistics()["borrowed"] == 2
+    order: list[str] = []
+
+    async def waiter(owner: str, urgent: bool) -> None:
+        async with queue.place(owner, urgent):
+            order.append(owner)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(waiter, "bots", False)
+        nursery.start_soon(waiter, "other", True)
+        await trio.testing.wait_all_tasks_blocked()
+        assert order == [] and queue.statistics()["waiting"] == 2
+        queue.release()  # the person's place: the other urgent one's turn
+        await trio.testing.wait_all_tasks_blocked()
+        assert order == ["other"]
+        queue.release(background=True)  # the analysis's: now the table of bots alone's
+    assert order == ["other", "bots"] and queue.statistics()["borrowed"] == 0
+
+
 def test_a_queue_needs_a_place() -> None:
     with pytest.raises(ValueError):
         FairQueue(0)

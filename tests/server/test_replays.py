@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import trio
 from conftest import Running
-from e2e_client import TEST_CONFIG, Client
+from e2e_client import TEST_CONFIG, Client, serving_server
 
 import engine
 from engine.strategies import get_strategy
@@ -25,6 +25,7 @@ from server.store.base import (
     GameEnded,
     GameStarted,
     MemoryStore,
+    OptionsSet,
     TableCreated,
     Write,
 )
@@ -137,12 +138,15 @@ async def test_a_second_analyse_costs_the_store_nothing(served: Running) -> None
     assert store.kept == 1 and served.server.lobby.analyses.started == 1
 
 
-def _writes(table: int) -> list[Write]:
-    game = engine.new_game("switch", 3, 7)
+def _writes(table: int, options: dict[str, Any] | None = None) -> list[Write]:
+    """A 3-player switch game at a new table, from its creation to its end; dealt with
+    ``options`` (the table's too), or, when None, stored as before a game's own were kept."""
+    game = engine.new_game("switch", 3, 7, options)
     bot, rng = get_strategy("heuristic", game.family), __import__("random").Random(7)
+    dealer, deck = game.record()["dealer"], game.record()["deck"]
     writes: list[Write] = [
-        TableCreated(table, "switch", 3, {}, None, {}),
-        GameStarted(table, 1, 7, game.record()["dealer"], game.record()["deck"], 0),
+        TableCreated(table, "switch", 3, dict(options or {}), None, {}),
+        GameStarted(table, 1, 7, dealer, deck, 0, None if options is None else dict(options)),
     ]
     while not game.over:
         seat = game.to_act
@@ -168,6 +172,23 @@ async def test_both_stores_find_a_finished_game_by_its_number(tmp_path: Path) ->
     assert await memory.finished_game(1, 2) is None
 
 
+async def test_a_game_is_read_with_the_options_it_was_dealt_with(tmp_path: Path) -> None:
+    """The table's options changed after the game: both stores still give the game's
+    own; a game stored before those were kept is given its table's, as before."""
+    memory, disk = MemoryStore(), SQLiteStore(tmp_path / "store.db")
+    memory.load(), disk.load()
+    dealt = _writes(1, {"hand_size": 5})
+    old = _writes(2)
+    for store in (memory, disk):
+        await store.commit(*dealt, OptionsSet(1, {"hand_size": 3}, {}), *old)
+    for store in (memory, disk):
+        kept, before = await store.finished_game(1, 1), await store.finished_game(2, 1)
+        assert kept is not None and kept.record["options"] == {"hand_size": 5}, store
+        assert engine.replay(kept.record).over
+        assert before is not None and before.record["options"] == {}
+    await disk.aclose()
+
+
 def test_a_page_stays_within_its_budget_and_moves_on() -> None:
     game = engine.new_game("abbott", 2, 3)
     rng = __import__("random").Random(3)
@@ -187,3 +208,40 @@ def test_a_page_stays_within_its_budget_and_moves_on() -> None:
 def test_a_game_link_serves_the_page() -> None:
     assert page_path("/g/4-2") == "/index.html"
     assert page_path("/g/4") == "/g/4" and page_path("/g/../x") == "/g/../x"
+
+
+async def test_a_replay_survives_the_tables_options_changing(tmp_path: Path) -> None:
+    """A game keeps the options it was dealt with: after the game master changes the
+    table's, its replay is the game as played (not refused), before and after a restart,
+    and the table's last game still comes back on the new options."""
+    config = CONFIG.replace(data_dir=tmp_path, close_grace_seconds=0.5)
+
+    def over(msg: m.Received) -> bool:
+        return isinstance(msg, m.Snapshot) and msg.state == "over"
+
+    async with serving_server(Server(config)) as (_server, port):
+        ann = await Client.connect(port, "ann")
+        made = await ann.request(m.CreateTable(ruleset="switch", seats=2,
+                                               options={"hand_size": 5}))  # fmt: skip
+        table = made.table
+        await ann.request(m.Join(table=table, seat=0))
+        await play_one(ann, table)
+        _head, played = await replay_of(ann, table, 1)
+        changed = await ann.request(m.SetOptions(table=table, options={"hand_size": 3}))
+        assert isinstance(changed, m.Ok), changed
+        await ann.wait_for(over)  # the table's snapshot on the new options: not game 2's end
+        head, steps = await replay_of(ann, table, 1)
+        assert head["options"]["hand_size"] == 5 and steps == played
+        assert [len(h) for h in steps[0]["hands"]] == [5, 5]  # the deal as it was
+        await play_one(ann, table)  # game 2, dealt with 3 cards
+        changed = await ann.request(m.SetOptions(table=table, options={"hand_size": 7}))
+        assert isinstance(changed, m.Ok), changed
+    async with serving_server(Server(config)) as (_server, port):
+        ann = await Client.connect(port, "ann")
+        _head, again = await replay_of(ann, table, 1)
+        assert again == played
+        head, second = await replay_of(ann, table, 2)
+        assert head["options"]["hand_size"] == 3 and [len(h) for h in second[0]["hands"]] == [3, 3]
+        record = await ann.request(m.GetRecord(table=table))  # the last game, restored
+        assert isinstance(record, m.Record), record
+        assert record.record["options"]["hand_size"] == 3

@@ -399,7 +399,8 @@ async def test_migrating_adds_the_column_once(tmp_path: Path) -> None:
     conn = sqlite3.connect(tmp_path / "x.sqlite3")
     conn.executescript(OLD_SCHEMA)
     added = migrate(conn)
-    assert [c for c in added if c.startswith("games.")] == ["games.paused", "games.outcome"]
+    games = ["games.paused", "games.outcome", "games.options"]
+    assert [c for c in added if c.startswith("games.")] == games
     assert migrate(conn) == []
     columns = [row[1] for row in conn.execute("PRAGMA table_info(games)")]
     assert columns.count("paused") == 1

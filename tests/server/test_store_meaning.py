@@ -171,7 +171,8 @@ def game_started(draw: Draw, model: Model, tid: int | None = None) -> list[Write
     dealer = draw(st.none() | st.integers(0, t.seats - 1))
     deck = draw(st.none() | st.lists(st.sampled_from(["AS", "7H", "QD", "2C"]), max_size=6))
     seed = draw(st.integers(0, 2**63 - 1))
-    return [*out, GameStarted(tid, t.game, seed, dealer, deck, draw(st.integers(0, 10**6)))]
+    seq, options = draw(st.integers(0, 10**6)), draw(st.none() | SETTINGS)  # None: as before
+    return [*out, GameStarted(tid, t.game, seed, dealer, deck, seq, options)]
 
 
 def action_taken(draw: Draw, model: Model) -> list[Write]:
