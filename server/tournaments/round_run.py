@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 import trio
 
@@ -27,10 +27,36 @@ from server.tables.course import PAUSED, PLAYING
 from server.tournaments.book import Book
 
 if TYPE_CHECKING:
-    from server.tournaments.service import Tournaments
+    from server.core.commands import Member
+    from server.tables.lobby import Lobby
 
 
-async def play_round(host: Tournaments, book: Book) -> None:
+class RoundHost(Protocol):
+    """What a round's run needs of the tournaments service (named here, not imported,
+    so that the service imports this module and not the other way round)."""
+
+    lobby: Lobby
+    capped: set[int]
+    cap_grace_seconds: float
+
+    def ending(self, number: int) -> bool: ...
+
+    async def record(self, book: Book, kind: str, data: dict[str, Any]) -> None: ...
+
+    def push(self, book: Book) -> None: ...
+
+    def end_game_at(self, table_id: int) -> None: ...
+
+    async def changed(self, number: int) -> None: ...
+
+    def stuck(self, book: Book) -> bool: ...
+
+    async def score_lost_tables(self, book: Book) -> None: ...
+
+    def steward(self, table_id: int) -> Member: ...
+
+
+async def play_round(host: RoundHost, book: Book) -> None:
     """Wait for every table of the round to end; at the cap, end each at its hand's end
     (or at once, a grace later); when the host ends the tournament, at once."""
     number = book.number
@@ -60,7 +86,7 @@ async def play_round(host: Tournaments, book: Book) -> None:
         host.capped.discard(number)
 
 
-async def until_capped(host: Tournaments, book: Book) -> None:
+async def until_capped(host: RoundHost, book: Book) -> None:
     """Until the round is over, the host ends the tournament, or the cap runs out (the
     cap stands still while the tournament is paused)."""
     while not book.round_over() and not host.ending(book.number):
@@ -72,26 +98,26 @@ async def until_capped(host: Tournaments, book: Book) -> None:
             await host.changed(book.number)
 
 
-async def until_round_over(host: Tournaments, book: Book, *, ending_too: bool = True) -> None:
+async def until_round_over(host: RoundHost, book: Book, *, ending_too: bool = True) -> None:
     """Wait until the round is over (or, ``ending_too``, the host ends the tournament)."""
     while not book.round_over() and not (ending_too and host.ending(book.number)):
         await host.changed(book.number)
 
 
-async def until_resumed(host: Tournaments, book: Book) -> None:
+async def until_resumed(host: RoundHost, book: Book) -> None:
     """Wait while the host keeps the tournament paused (an end lifts the wait)."""
     while book.paused and not host.ending(book.number):
         await host.changed(book.number)
 
 
-def pause_table(host: Tournaments, table_id: int) -> None:
+def pause_table(host: RoundHost, table_id: int) -> None:
     """A hand ended at a table of a paused tournament: its game waits there."""
     table = host.lobby.get(table_id)
     if table is not None and table.state == PLAYING:
         table.submit_nowait(PauseGame(host.steward(table_id), None))
 
 
-def resume_tables(host: Tournaments, book: Book) -> None:
+def resume_tables(host: RoundHost, book: Book) -> None:
     """The host resumed: every game the pause stopped plays on."""
     for at in book.running_tables():
         table = None if at.table is None else host.lobby.get(at.table)
@@ -99,7 +125,7 @@ def resume_tables(host: Tournaments, book: Book) -> None:
             table.submit_nowait(ResumeGame(host.steward(table.id), None))
 
 
-def _notice_cap(host: Tournaments, table_id: int) -> None:
+def _notice_cap(host: RoundHost, table_id: int) -> None:
     table = host.lobby.get(table_id)
     if table is not None:
         table.notice_all("the round's time is up: this game ends when the hand ends")
