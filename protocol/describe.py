@@ -29,7 +29,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from operator import itemgetter
-from typing import Any
+from typing import Any, cast
 
 from engine.shedding.state import PendingKind
 from engine.shedding.vocabulary import PendingView
@@ -373,6 +373,13 @@ SENTENCES: dict[str, Callable[[_Say], Line]] = {
 }
 
 
+#: The fields some kinds' sentences read (``kind`` aside), all of them: two presentations
+#: of such an event that agree on these say the same sentence. A deal's is said to every
+#: seat, each shown its own hand, which the sentence does not name, so the server
+#: composes it once (``server.tables.delivery``).
+SENTENCE_FIELDS: dict[str, tuple[str, ...]] = {"deal": ("hand_number", "dealer", "first", "top")}
+
+
 def describe_event(ev: Mapping[str, Any], names: Names, ascii_only: bool = False) -> Line:
     """One line for ``ev`` (an engine event as presented to us)."""
     kind = str(ev.get("kind", "?"))
@@ -397,22 +404,41 @@ def describe_text(ev: Mapping[str, Any], names: Names, ascii_only: bool = False)
 
 
 def _play_text(ev: Mapping[str, Any], names: Names, ascii_only: bool) -> str:
-    """``_play``'s sentence as text, without its fragments (tests check the two agree)."""
-    cards = ev.get("cards")
-    if cards is None and ev.get("card"):
-        cards = [ev["card"]]
-    text = (
-        _name(names, ev.get("seat"))
-        + " plays "
-        + " ".join([cached_fragment(card, ascii_only, True)[1] for card in cards or ()])
-    )
-    if ev.get("how") == "joker" or ev.get("stop"):
+    """``_play``'s sentence as text, without its fragments (tests check the two agree):
+    the server writes one for nearly every action, so each card's reading is looked up
+    (``_READINGS``), and the name read, without a call of its own."""
+    get = ev.get
+    cards = get("cards")
+    if cards is None:
+        card = get("card")
+        cards = (card,) if card else ()
+    readings = _READINGS[ascii_only]
+    texts = cast(list[str], list(map(readings.get, cards)))
+    if None in texts:  # a card not read before
+        texts = [_reading(card, ascii_only) for card in cards]
+    seat = get("seat")
+    name = names[seat] if type(seat) is int and 0 <= seat < len(names) else None
+    text = f"{name or _name(names, seat)} plays {' '.join(texts)}"
+    if get("how") == "joker" or get("stop"):
         text += " (a joker stops the run)"
-    points = ev.get("points")
+    points = get("points")
     if isinstance(points, int) and points:
         text += f" ({points:+d})"
-    if ev.get("left"):
+    if get("left"):
         text += " and is out"
+    return text
+
+
+#: Each card's reading in a sentence (``10♥``; ASCII: ``TH``), by the ASCII switch: kept
+#: as each card is first read (``_reading``).
+_READINGS: dict[bool, dict[str, str]] = {False: {}, True: {}}
+
+
+def _reading(card: str, ascii_only: bool) -> str:
+    """``card`` as a sentence reads it (``cached_fragment``'s text), kept in ``_READINGS``."""
+    text = cached_fragment(card, ascii_only, True)[1]
+    if isinstance(card, str):
+        _READINGS[ascii_only][card] = text
     return text
 
 

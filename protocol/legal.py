@@ -27,7 +27,8 @@ would refuse.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from operator import itemgetter
 from typing import Any, cast
 
 from engine.shedding.state import Awaiting, PendingKind
@@ -63,19 +64,19 @@ def choices(legal: Sequence[str]) -> Choices:
     """``(heading, [(action, label), ...])`` per non-empty group, in ``GROUPS`` order:
     every legal action exactly once, its label what is typed after the heading's verb
     (``7H 7D`` under "You may play"). Made for every turn that offers moves: each
-    action's group and label are worked out once and kept (``_part``), and the usual
-    case, every action of one group (a hand's plays), is grouped in one pass."""
+    action's group and label are worked out once and kept (``_PARTS``), and looked up
+    without a Python call per action (``map``); the usual case, every action of one
+    group (a hand's plays), is one set and one tuple."""
     if not legal:
         return ()
-    get = _PARTS.get
-    parts = [get(a) or _part(a) for a in legal]
-    first = parts[0][0]
-    for group, _pair in parts:
-        if group != first:
-            break
-    else:  # one group: it comes first, so the other moves' heading is "You may"
-        heading = OTHER_FIRST if first == "other" else _GROUP[first][0]
-        return ((heading, tuple([pair for _group, pair in parts])),)
+    kept = list(map(_PARTS.get, legal))
+    if None in kept:  # an action not seen before (or since ``_PARTS`` started again)
+        parts = [part or _part(action) for action, part in zip(legal, kept, strict=True)]
+    else:
+        parts = cast(list[_Part], kept)
+    groups = set(map(_group_of, parts))
+    if len(groups) == 1:  # one group: it comes first, so the other moves' are "You may"
+        return ((_ALONE[groups.pop()], tuple(map(_pair_of, parts))),)
     by_group: dict[str, list[tuple[str, str]]] = {}
     for group, pair in parts:
         by_group.setdefault(group, []).append(pair)
@@ -88,15 +89,21 @@ def choices(legal: Sequence[str]) -> Choices:
 
 
 _GROUP = {group: (heading, strip) for group, heading, strip in GROUPS}
+#: Each group's heading when it is the only one (the other moves': "You may").
+_ALONE = {group: OTHER_FIRST if group == "other" else heading for group, heading, _s in GROUPS}
+#: An action's group and its ``(action, label)`` pair.
+_Part = tuple[str, tuple[str, str]]
+_group_of: Callable[[_Part], str] = itemgetter(0)
+_pair_of: Callable[[_Part], tuple[str, str]] = itemgetter(1)
 #: Each action seen, with its group and its ``(action, label)`` pair: a game offers the
 #: same few actions turn after turn (``play 7H``, ``draw``), so each is worded once.
-_PARTS: dict[str, tuple[str, tuple[str, str]]] = {}
+_PARTS: dict[str, _Part] = {}
 #: How many actions ``_PARTS`` keeps before it starts again (a shedding hand's sets and
 #: runs are many, but a game's are far fewer)
 _PARTS_KEPT = 4096
 
 
-def _part(action: str) -> tuple[str, tuple[str, str]]:
+def _part(action: str) -> _Part:
     """``action``'s group and its ``(action, label)`` pair, kept for the next turn."""
     group = group_of(action)
     strip = _GROUP[group][1]

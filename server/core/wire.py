@@ -17,6 +17,10 @@ from protocol.payloads import NoView, View
 from server.core.records import Page
 
 Message = m.Message
+# The makers of the messages made on every action, called straight (``trusted_maker``).
+_ok = m.Ok.trusted_maker()
+_event = m.TableEvent.trusted_maker()
+_turn = m.Turn.trusted_maker()
 
 
 def table_word(table: int) -> str:
@@ -25,7 +29,7 @@ def table_word(table: int) -> str:
 
 def ok(req: int | None, table: int | None = None, text: str = "") -> Message:
     if not text:  # an action's acknowledgement: nothing in it the server did not make
-        return m.Ok.trusted(table=None if table is None else table_word(table), id=req)
+        return _ok(table=None if table is None else table_word(table), id=req)
     return m.Ok(table=None if table is None else table_word(table), text=text, id=req)
 
 
@@ -82,7 +86,7 @@ def event(table: int, seq: int, presented: Mapping[str, Any], text: str | None =
     seat on every action from what the engine and table made: a ``GameEvent`` of the
     table's family (``protocol.payloads``) as the family declares it, which
     ``Event.present`` makes as a plain map."""
-    return m.TableEvent.trusted(table=table_word(table), seq=seq, event=presented, text=text)
+    return _event(table=table_word(table), seq=seq, event=presented, text=text)
 
 
 def turn(
@@ -98,10 +102,10 @@ def turn(
     actions in words (``protocol.legal``): built unchecked (``trusted``), as it is made
     for every seat on every action from what the engine and the table made."""
     if not legal:  # most turns: a seat waiting, a spectator
-        return m.Turn.trusted(
+        return _turn(
             table=table_word(table), seq=seq, seat=seat, to_act=to_act, clock=clock, view=view
         )
-    return m.Turn.trusted(
+    return _turn(
         table=table_word(table),
         seq=seq,
         seat=seat,

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 from engine.events import Event
 from engine.game import Game
-from protocol.describe import BOT, describe_text, seat_name
+from protocol.describe import BOT, SENTENCE_FIELDS, describe_text, seat_name
 from protocol.fields import TableState
 from server.core import wire
 from server.core.commands import Member
@@ -69,8 +69,21 @@ class Told:
             texts = self._private_texts = {}
         text = texts.get(seat)
         if text is None:
-            text = texts[seat] = describe_text(shown, self.names)
+            text = texts[seat] = self._private_text(shown)
         return wire.event(table, seq, shown, text)
+
+    def _private_text(self, shown: dict[str, Any]) -> str:
+        """The sentence of a seat shown more than the public: the public one where the
+        fields its sentence reads are all public (a deal, whose private part is the
+        seat's hand, which its sentence does not name), so it is composed once."""
+        public = self.public
+        reads = SENTENCE_FIELDS.get(shown["kind"])  # ``present`` always says it
+        if reads is not None and all(shown.get(k) == public.get(k) for k in reads):
+            text = self._public_text
+            if text is None:
+                text = self._public_text = describe_text(public, self.names)
+            return text
+        return describe_text(shown, self.names)
 
 
 #: An event as numbered and kept: its number, the event, and how it is told.

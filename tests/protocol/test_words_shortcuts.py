@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from protocol import legal
-from protocol.describe import describe_event, describe_text
+from protocol.describe import SENTENCE_FIELDS, describe_event, describe_text
 from protocol.legal import GROUPS, OTHER_FIRST, choices, group_of
 
 CARDS = ["2C", "TD", "QH", "AS", "JK", "9D", "KC"]
@@ -80,3 +80,20 @@ def test_the_kept_labels_start_again_when_full(monkeypatch: pytest.MonkeyPatch) 
     for n in range(10):
         assert choices([f"play {n}C", "draw"]) == _afresh([f"play {n}C", "draw"])
         assert len(legal._PARTS) <= 3
+
+
+@pytest.mark.parametrize("kind", sorted(SENTENCE_FIELDS))
+def test_a_sentence_reads_only_the_fields_it_declares(kind: str) -> None:
+    """Two presentations that agree on a kind's ``SENTENCE_FIELDS`` say the same sentence
+    (the server says a deal's once, to every seat, each shown its own hand)."""
+    rng = random.Random(3)
+    values: list[Any] = [None, 0, 1, 2, 3, 7, "QH", "TD", "JK", ""]
+    for _ in range(200):
+        read = {key: rng.choice(values[:6] if key != "top" else values[6:])
+                for key in SENTENCE_FIELDS[kind] if rng.random() < 0.8}  # fmt: skip
+        shown = {"kind": kind, **read}
+        other = {"kind": kind, **read}
+        for key in ("seat", "hand", "cards", "card", "count", "hand_sizes", "reason", "to"):
+            if rng.random() < 0.5:
+                other[key] = rng.choice(values)
+        assert describe_text(shown, NAMES) == describe_text(other, NAMES), other

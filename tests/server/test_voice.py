@@ -15,6 +15,7 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
 import trio
 from e2e_client import TEST_CONFIG, Client, serving_server
 from hypothesis import given, settings
@@ -144,6 +145,38 @@ async def test_each_sentence_is_composed_once_for_every_connection(nursery, monk
     events = [x for x in late.got if isinstance(x, m.TableEvent)]
     assert events and all(x.text for x in events)
     assert sum(made.values()) == before  # the catch-up says what was said
+
+
+@pytest.mark.parametrize("ruleset", ["switch", "kilodney"])
+async def test_a_deal_is_said_once_to_every_seat_each_shown_its_hand(
+    nursery: trio.Nursery, monkeypatch: pytest.MonkeyPatch, ruleset: str
+) -> None:
+    """A deal shows each seat its own hand, which its sentence does not name: the
+    sentence is composed once, and each seat is sent what its own presentation says."""
+    made: Counter[str] = Counter()
+
+    def counting(ev: dict[str, Any], names: Any, ascii_only: bool = False) -> str:
+        text = describe_text(ev, names, ascii_only)
+        made[str(ev.get("kind"))] += 1
+        return text
+
+    monkeypatch.setattr(delivery, "describe_text", counting)
+    store = MemoryStore()
+    await store.commit(TableCreated(1, ruleset, 4, {"turn_seconds": 0}, "p0", {}))
+    table = Table(1, ruleset, 4, {"turn_seconds": 0}, config=CONFIG, store=store, creator="p0")
+    await nursery.start(table.run)
+    seats = [Member(f"p{i}") for i in range(4)]
+    for i, member in enumerate(seats):
+        await table.submit(Join(member, i, i))
+    await table.submit(Start(seats[0], 10))
+    await settle()
+    names = ["p0", "p1", "p2", "p3"]
+    for i, member in enumerate(seats):
+        deals = [x for x in member.got if isinstance(x, m.TableEvent)
+                 and x.event["kind"] == "deal"]  # fmt: skip
+        assert len(deals) == 1 and deals[0].event != table.out.ring[0][1].public
+        assert deals[0].text == describe_text(deals[0].event, names), i
+    assert made["deal"] == 1
 
 
 def test_a_miss_of_one_turn_is_one_turn() -> None:
