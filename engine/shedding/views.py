@@ -27,7 +27,7 @@ _RANKS = "23456789TJQKA"
 _OWED = {
     PendingKind.PICKUP: "stack, cancel, or draw {count}",
     PendingKind.SKIP: "pass the skip on, or pass",
-    PendingKind.MISS: "play a {rank} or miss {count} turn(s)",
+    PendingKind.MISS: "play {rank} or miss {turns}",
     PendingKind.COVER: "cover the card, or draw",
     PendingKind.GO_ON: "go on in the suit you named, or pass",
 }
@@ -52,7 +52,22 @@ def _pending_view(pend: Pending) -> tuple[PendingView, str]:
     }
     if rank is not None:
         pending["rank"] = rank
-    return pending, _OWED[pend.kind].format(count=pend.count, rank=rank)
+    turns = f"{pend.count} turn{'' if pend.count == 1 else 's'}"
+    return pending, _OWED[pend.kind].format(count=pend.count, rank=_a_rank(rank), turns=turns)
+
+
+#: A rank as the view's words read it, where it is not its letter
+_RANK_WORDS = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+
+
+def _a_rank(rank: str | None) -> str:
+    """A rank after its article, as read aloud: ``an 8``, ``an ace``, ``a king``.
+
+    >>> _a_rank("8"), _a_rank("A"), _a_rank("K"), _a_rank("T")
+    ('an 8', 'an ace', 'a king', 'a 10')
+    """
+    word = _RANK_WORDS.get(rank or "", rank or "")
+    return f"{'an' if word in ('8', 'ace') else 'a'} {word}"
 
 
 def seat_view(

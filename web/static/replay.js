@@ -229,6 +229,7 @@ export function renderReplay(model, controls) {
     legal: [],
     mine: false,
     selection: [],
+    pile: (step && step.pile) || null,
     onCard: () => {},
     onAct: () => {},
   };
