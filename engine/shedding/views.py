@@ -19,7 +19,12 @@ from engine.events import Event
 from engine.shedding.codes import SUIT_LETTER, TEXT, code, suit_index
 from engine.shedding.state import Awaiting, HandState, MatchState, Pending, PendingKind, texts
 from engine.shedding.table import TableRules
-from engine.shedding.vocabulary import PendingView, SheddingView
+from engine.shedding.vocabulary import (
+    PendingView,
+    SheddingDealFields,
+    SheddingDealPrivate,
+    SheddingView,
+)
 from engine.vocabulary import CommonView
 
 _RANKS = "23456789TJQKA"
@@ -115,16 +120,16 @@ def seat_view(
 
 def deal_event(state: HandState, match: MatchState) -> Event:
     """The deal: each seat's cards shown to it only, the start card to everyone."""
-    return Event(
-        "deal",
-        {
-            "dealer": state.dealer,
-            "hand_number": match.hand_number,
-            "hand_sizes": [len(h) for h in state.hands],
-            "top": TEXT[state.pile[-1]] if state.pile else None,
-        },
-        {s: {"hand": texts(h)} for s, h in enumerate(state.hands)},
-    )
+    dealt: SheddingDealFields = {
+        "dealer": state.dealer,
+        "hand_number": match.hand_number,
+        "hand_sizes": [len(h) for h in state.hands],
+        "top": TEXT[state.pile[-1]] if state.pile else None,
+    }
+    hands: dict[int, SheddingDealPrivate] = {
+        s: {"hand": texts(h)} for s, h in enumerate(state.hands)
+    }
+    return Event("deal", dealt, hands)
 
 
 def _pending_from_view(pend: Mapping[str, Any] | None) -> Pending | None:
