@@ -650,8 +650,9 @@ class Snapshot(Message):
     ``must`` and ``choices`` are the seat's legal actions in words, as in ``Turn``.
     ``again``: at a finished game, the seats whose players asked to play the next one
     (``again``), left off the wire while nobody has. ``waiting``, ``pending_text`` and
-    ``clock_warning`` as in ``Turn``; ``result_text``: at a finished game, how it ended
-    in words (its ``game_end``'s), for one who comes to the table after it."""
+    ``clock_warning`` as in ``Turn`` (``waiting``, before the first deal, says so);
+    ``result_text``: at a finished game, how it ended in words (its ``game_end``'s), for
+    one who comes to the table after it."""
 
     table: Word
     seq: Seq

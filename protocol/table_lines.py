@@ -60,6 +60,10 @@ def waiting_text(name: str) -> str:
     return f"Waiting for {isolated(name)}…"
 
 
+#: What a table says before its first deal, in place of whom it waits for.
+START_WAITING = "Waiting for the game to start…"
+
+
 def clock_warning_text(seconds: float = CLOCK_WARNING) -> str:
     """What a client says once a turn when its player's own clock runs low."""
     return f"{seconds:g} seconds left: play, or the clock plays for you"
@@ -150,6 +154,7 @@ def result_text(
 
 __all__ = [
     "CLOCK_WARNING",
+    "START_WAITING",
     "clock_warning_text",
     "follow_line",
     "follow_words",

@@ -15,6 +15,7 @@ from protocol import messages as m
 from protocol.legal import choices, must
 from protocol.payloads import NoView, View
 from protocol.table_lines import (
+    START_WAITING,
     clock_warning_text,
     pile_text,
     presence_text,
@@ -69,6 +70,10 @@ def snapshot(
     (``protocol.legal``: what it must answer, and the actions grouped and labelled) and
     the table's lines (``protocol.table_lines``), its seats named as ``names`` says."""
     to_act = view.get("to_act") if view else None
+    if state == "waiting":
+        said: str | None = START_WAITING
+    else:
+        said = waiting(seat, to_act, names) if view and not view.get("over") else None
     return m.Snapshot(
         table=table_word(table),
         seq=seq,
@@ -83,7 +88,7 @@ def snapshot(
         choices=choices(legal),
         ruleset=ruleset,
         again=again,
-        waiting=waiting(seat, to_act, names) if view and not view.get("over") else None,
+        waiting=said,
         pending_text=pile_text(view) if view else None,
         clock_warning=warning(seat, to_act, clock),
         result_text=result_text(view, names, ended=state == "over") if view else None,

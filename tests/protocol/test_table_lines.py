@@ -8,6 +8,7 @@ import engine
 from engine.shedding.state import PendingKind
 from protocol import messages as m
 from protocol.table_lines import (
+    START_WAITING,
     clock_warning_text,
     pending_words,
     pile_text,
@@ -113,3 +114,10 @@ def test_a_finished_games_snapshot_says_how_it_ended() -> None:
     )  # type: ignore[arg-type]
     assert isinstance(snap, m.Snapshot)
     assert snap.result_text is None and snap.waiting == "Waiting for ann…"
+
+
+def test_a_table_before_its_first_deal_says_it_waits_for_the_game() -> None:
+    """The page and the terminal client each wrote their own ("...start." and "...start...")."""
+    snap = wire.snapshot(3, 0, 0, "waiting", None, [], ["ann", None], "ann", names=["ann", None])
+    assert isinstance(snap, m.Snapshot) and snap.waiting == START_WAITING
+    assert snap.pending_text is None and snap.result_text is None

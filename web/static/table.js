@@ -233,7 +233,7 @@ export function renderTable(app, t) {
     $("#table-main"),
     seatStrip(app, t, n),
     recent(t),
-    board && view ? board.render(view, ctx) : el("p", { class: "dim board-wait", text: t.state === "waiting" ? "Waiting for the game to start." : "" }),
+    board && view ? board.render(view, ctx) : el("p", { class: "dim board-wait", text: t.state === "waiting" ? t.waiting || "" : "" }),
     result(t, n),
     app.lookback?.tableBar(t),
     actions(app, t),
