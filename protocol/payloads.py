@@ -91,6 +91,7 @@ class Person(TypedDict):
     tables: list[Place]
     idle: int  #: whole seconds since the name last sent anything
     more: NotRequired[int]  #: tables left out of ``tables``, present only then
+    where: NotRequired[str]  #: where he is, in words (``protocol.table_lines.where_text``)
 
 
 class Rating(TypedDict):

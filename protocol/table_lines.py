@@ -1,6 +1,7 @@
 """The lines a table says that are not a game's events: who came, went or is back, who
 is watching, whom the table waits for, what the pile asks of whoever plays next, how a
-finished game ended, and the clock's warning.
+finished game ended, and the clock's warning; and where a person online is (``people``'s
+``where``).
 
 The server composes each once, here, and sends it with the message it belongs to
 (``text`` on ``presence`` and ``watcher``, ``waiting`` and ``pending_text`` on a turn
@@ -132,6 +133,46 @@ def pile_text(view: Mapping[str, Any]) -> str | None:
     return None
 
 
+#: How each kind of place a person online is at is said (``where_text``).
+_PLACES = {
+    "watching": "watching table {table}",
+    "playing": "playing at table {table}",
+    "seated": "seated at table {table}, waiting",
+    "over": "seated at table {table}, game over",
+}
+
+
+def where_text(person: Mapping[str, Any]) -> str:
+    """Where a ``people`` entry is: its tables, then how many more the server left out.
+
+    >>> where_text({"name": "ann", "state": "playing", "idle": 0, "more": 2, "tables": [
+    ...     {"table": "3", "seat": 1, "state": "playing"},
+    ...     {"table": "5", "seat": None, "state": "waiting"},
+    ...     {"table": "7", "seat": 0, "state": "over"}]})
+    'playing at table 3, watching table 5, seated at table 7, game over, and 2 tables more'
+    >>> where_text({"name": "cy", "state": "idle", "idle": 0, "tables": []})
+    'in the lobby'
+    """
+    out = []
+    for spot in person.get("tables") or []:
+        state = spot.get("state")
+        if spot.get("seat") is None:
+            kind = "watching"
+        else:
+            kind = (
+                "playing"
+                if state in ("playing", "paused")
+                else "over"
+                if state == "over"
+                else "seated"
+            )
+        out.append(_PLACES[kind].format(table=spot.get("table")))
+    more = person.get("more")
+    if isinstance(more, int) and more > 0:
+        out.append(f"and {plural(more, 'table')} more")
+    return ", ".join(out) or "in the lobby"
+
+
 def result_text(
     view: Mapping[str, Any], names: Sequence[str | None], *, ended: bool = False
 ) -> str | None:
@@ -166,4 +207,5 @@ __all__ = [
     "result_text",
     "waiting_text",
     "watcher_text",
+    "where_text",
 ]

@@ -359,6 +359,8 @@ export interface Person {
   tables?: Spot[];
   idle?: number;
   more?: number;
+  /** where he is, in words ("playing at table 4, watching table 5") */
+  where?: string;
 }
 export interface People extends Message {
   type: "people";

@@ -7,6 +7,7 @@ from __future__ import annotations
 import engine
 from engine.shedding.state import PendingKind
 from protocol import messages as m
+from protocol.payloads import Person
 from protocol.table_lines import (
     START_WAITING,
     clock_warning_text,
@@ -16,6 +17,7 @@ from protocol.table_lines import (
     result_text,
     waiting_text,
     watcher_text,
+    where_text,
 )
 from server.core import wire
 
@@ -121,3 +123,18 @@ def test_a_table_before_its_first_deal_says_it_waits_for_the_game() -> None:
     snap = wire.snapshot(3, 0, 0, "waiting", None, [], ["ann", None], "ann", names=["ann", None])
     assert isinstance(snap, m.Snapshot) and snap.waiting == START_WAITING
     assert snap.pending_text is None and snap.result_text is None
+
+
+def test_where_a_person_is_said_once_for_every_client() -> None:
+    """The terminal client said a seat at a finished table was "waiting" (the page did not)."""
+    from client.terminal.players import whereabouts
+
+    person: Person = {
+        "name": "ann",
+        "state": "seated",
+        "idle": 0,
+        "tables": [{"table": "7", "seat": 0, "state": "over"}],
+    }
+    assert where_text(person) == "seated at table 7, game over"
+    assert whereabouts(person) == "seated at table 7, game over"
+    assert whereabouts({**person, "where": "told so"}) == "told so"  # the server's words
