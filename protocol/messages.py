@@ -655,12 +655,14 @@ class Talk(Message):
 class Presence(Message):
     """A seated player's coming and going, told to the rest of the table (not sequenced):
     ``what`` is ``left`` (gave up the seat), ``dropped`` (the connection went; the seat
-    and its clock stay) or ``back`` (a dropped player's seat is his connection's again)."""
+    and its clock stay) or ``back`` (a dropped player's seat is his connection's again).
+    ``text`` is the line in words (``protocol.table_lines.presence_text``)."""
 
     table: Word
     seat: Seat
     name: Word
     what: Word
+    text: OptText = None
     id: Id = field(default=None, kw_only=True)
 
 
@@ -669,12 +671,14 @@ class Presence(Message):
 class Watcher(Message):
     """Someone began or stopped watching a table, told to everyone else at it (not
     sequenced): ``what`` is ``came`` or ``went``; ``watching`` counts the spectators now.
-    ``name`` is None for a spectator who has claimed no name."""
+    ``name`` is None for a spectator who has claimed no name. ``text`` is the line in
+    words (``protocol.table_lines.watcher_text``)."""
 
     table: Word
     what: Word
     name: OptWord = None
     watching: Count = 0
+    text: OptText = None
     id: Id = field(default=None, kw_only=True)
 
 
@@ -690,7 +694,10 @@ class Snapshot(Message):
     table's ruleset (known before the first deal, when ``view`` is still empty).
     ``must`` and ``choices`` are the seat's legal actions in words, as in ``Turn``.
     ``again``: at a finished game, the seats whose players asked to play the next one
-    (``again``), left off the wire while nobody has."""
+    (``again``), left off the wire while nobody has. ``waiting``, ``pending_text`` and
+    ``clock_warning`` as in ``Turn`` (``waiting``, before the first deal, says so);
+    ``result_text``: at a finished game, how it ended in words (its ``game_end``'s), for
+    one who comes to the table after it."""
 
     table: Word
     seq: Seq
@@ -705,6 +712,10 @@ class Snapshot(Message):
     choices: Choices = field(default=(), metadata={OMIT_EMPTY: True})
     ruleset: OptWord = None
     again: Seats = field(default=(), metadata={OMIT_EMPTY: True})
+    waiting: OptText = None
+    pending_text: OptText = None
+    clock_warning: OptText = None
+    result_text: OptText = None
     id: Id = field(default=None, kw_only=True)
 
 
@@ -737,7 +748,14 @@ class Turn(Message):
 
     ``must`` says in words what the seat must answer now (``None``: nothing is owed);
     ``choices`` groups ``legal`` for display, each action once with its label
-    (``protocol.legal``), left off the wire while ``legal`` is empty."""
+    (``protocol.legal``), left off the wire while ``legal`` is empty.
+
+    ``waiting`` says whom the table waits for (``Waiting for ann…``), to everyone but
+    the seat to act; ``pending_text`` what the pile asks of whoever plays next
+    (shedding's pending power, kilodney's suit or rank to follow), to everyone;
+    ``clock_warning`` what the seat's client says, once a turn, when the seat's own clock
+    runs low (the client times the clock; sent to the seat to act while a clock runs)
+    (``protocol.table_lines``; ``None``: nothing to say)."""
 
     table: Word
     seq: Seq
@@ -748,6 +766,9 @@ class Turn(Message):
     view: OptView = None
     must: OptText = None
     choices: Choices = field(default=(), metadata={OMIT_EMPTY: True})
+    waiting: OptText = None
+    pending_text: OptText = None
+    clock_warning: OptText = None
     id: Id = field(default=None, kw_only=True)
 
 
@@ -1627,7 +1648,9 @@ class Replay(Message):
     steps ``start`` onwards, each ``{"step", "action", "view", "hands", "said"}``: the
     action that led to it (``[seat, notation]``; null at step 0, the deal), the public
     view after it, each seat's hand then (the game is over: the record shows them all;
-    empty in a family without hands) and the events' sentences. ``next``: the ``start``
+    empty in a family without hands) and the events' sentences, and (``pile``, where
+    there is something to say) what the pile asks then, as the table's board says it
+    (``protocol.table_lines.pile_text``). ``next``: the ``start``
     of the following page (null: the last); ``total``: the number of actions (steps 0
     to ``total``)."""
 

@@ -10,7 +10,10 @@ The engine declares what it makes: each family's view and events
 (``engine.abbott.vocabulary``, ...: a test holds their keys to the family's
 ``Vocabulary``, from which the spec's family sections are generated), the rulesets'
 descriptions and a game's record (``engine.described``: a finished game's ``record``
-pages are one); they are named here beside the rest.
+pages are one); they are named here beside the rest. Each event is declared as what
+every seat is shown of it (``SheddingDrawFields``, ...) and what some seats only
+(``SheddingDrawPrivate``), from which the engine builds it (mypy checks each map it
+builds), and as presented (``SheddingDraw``: both, with its ``kind``).
 
 What the codecs check of a map is its top level (``protocol.fields``: a map with string
 keys, an event with a string ``kind``), for speed; its declared type is the promise the
@@ -88,6 +91,7 @@ class Person(TypedDict):
     tables: list[Place]
     idle: int  #: whole seconds since the name last sent anything
     more: NotRequired[int]  #: tables left out of ``tables``, present only then
+    where: NotRequired[str]  #: where he is, in words (``protocol.table_lines.where_text``)
 
 
 class Rating(TypedDict):

@@ -83,20 +83,12 @@ from protocol.messages import (
     YourTable,
 )
 from protocol.payloads import Leader, Person, Rating
+from protocol.table_lines import presence_text, watcher_text
 from protocol.tournament_lines import tournament_lines, tournaments_lines, your_table_lines
 from protocol.words import plural
 
 DOT = " · "
 
-#: What each ``presence`` word says about the player: while a game runs, and (``_IDLE``)
-#: when none does (no bot takes the seat, no clock runs).
-_PRESENCE = {
-    "left": "left the table (a bot plays the seat)",
-    "dropped": "lost the connection (the seat and its clock stay)",
-    "back": "is back",
-    "away": "is away",
-}
-_IDLE = {**_PRESENCE, "left": "left the table", "dropped": "lost the connection"}
 _RUNNING = ("playing", "paused")
 
 
@@ -392,16 +384,13 @@ class Readable:
         players = self.players.setdefault(msg.table, [])
         if 0 <= msg.seat < len(players) and msg.what != "left":
             players[msg.seat] = msg.name
-        words = _PRESENCE if self.running.get(msg.table) else _IDLE
-        what = words.get(msg.what, msg.what)
-        return [f"presence {msg.table}{DOT}{isolated(msg.name)} {what}"]
+        running = bool(self.running.get(msg.table))
+        text = msg.text or presence_text(msg.name, msg.what, playing=running)
+        return [f"presence {msg.table}{DOT}{text}"]
 
     def _watcher(self, msg: Watcher) -> list[str]:
-        who = isolated(msg.name) if msg.name else "someone without a name"
-        what = "came to watch" if msg.what == "came" else "stopped watching"
-        if msg.what not in ("came", "went"):
-            what = msg.what
-        return [f"watcher {msg.table}{DOT}{who} {what} ({msg.watching} watching)"]
+        text = msg.text or watcher_text(msg.name, msg.what, msg.watching)
+        return [f"watcher {msg.table}{DOT}{text}"]
 
     def _shouted(self, msg: Shouted) -> list[str]:
         return [f"shouted{DOT}{isolated(msg.name)} shouts: {msg.text}"]

@@ -43,7 +43,7 @@ b'ok server lines are JSON, for programs now\\n'
 b'turn t1 7 2 2 legal: play QH | draw\\n'
 >>> parse_line("turn t1 7 2 2 legal: play QH | draw")
 Turn(table='t1', seq=7, seat=2, to_act=2, legal=('play QH', 'draw'), clock=None, view=None, \
-must=None, choices=(), id=None)
+must=None, choices=(), waiting=None, pending_text=None, clock_warning=None, id=None)
 >>> format_line(Turn(table="t1", seq=8, seat=None, to_act=0, view={"to_act": 0}))
 'turn t1 8 - 0 {"to_act":0} legal:'
 >>> parse_line('turn t1 8 - 0 {"to_act":0} legal:').view
@@ -53,7 +53,8 @@ Line grammar of the JSON format's server lines: ``WORD [#ID] POSITIONAL... [KEY=
 [TAIL]``, single spaces between items; ``-`` is ``None`` (or an empty
 list); the tail is free text, JSON, or ``legal: A | B`` (in a ``turn``, after
 the receiver's view as a JSON object when the server sends it, and ``words:`` and a JSON
-object of the turn's ``must`` and ``choices`` when it has them). An event's line ends
+object of the turn's words, ``must``, ``choices``, ``waiting``, ``pending_text`` and
+``clock_warning``, those it has). An event's line ends
 with ``text:`` and its sentence when the server sends one. ``help_text`` with
 several lines goes out as one ``help`` line each.
 """
@@ -213,12 +214,16 @@ SPECS: tuple[LineSpec, ...] = (
         "presence",
         Presence,
         (("table", "word"), ("seat", "int"), ("name", "word"), ("what", "word")),
+        (),
+        "text:text",
     ),
     LineSpec("notice", Notice, (), (("table", "optword"), ("shutdown_in", "optint")), "text:text"),
     LineSpec(
         "watcher",
         Watcher,
         (("table", "word"), ("what", "word"), ("name", "optword"), ("watching", "int")),
+        (),
+        "text:text",
     ),
     LineSpec("people", People, (), (("total", "int"), ("guests", "int")), "json:people"),
     LineSpec("shouted", Shouted, (), (), "talk"),
@@ -315,7 +320,8 @@ def format_lines(message: Message) -> list[str]:
     tail = spec.tail
     texts: list[str] = []
     if tail.startswith("text:"):
-        texts = [getattr(msg, tail[5:])]
+        said = getattr(msg, tail[5:])
+        texts = [] if said is None else [said]  # an optional text left out: nothing after
     elif tail == "lines":
         texts = list(msg.lines) or [""]
     mistakable = any(_MISTAKABLE.match(t) for t in texts)
@@ -349,13 +355,22 @@ def format_lines(message: Message) -> list[str]:
 
 
 def _turn_words(msg: Any) -> list[str]:
-    """A turn's ``must`` and ``choices`` (those it has) as ``words: {JSON}``, or nothing."""
+    """A turn's words (``must``, ``choices``, ``waiting``, ``pending_text`` and
+    ``clock_warning``, those it has) as ``words: {JSON}``, or nothing."""
     words: dict[str, Any] = {}
     if msg.must is not None:
         words["must"] = msg.must
     if msg.choices:
         words["choices"] = msg.choices
+    for name in _TURN_LINES:
+        said = getattr(msg, name)
+        if said is not None:
+            words[name] = said
     return ["words:", _json(words)] if words else []
+
+
+#: A turn's lines in words besides ``must`` and ``choices`` (``protocol.table_lines``)
+_TURN_LINES = ("waiting", "pending_text", "clock_warning")
 
 
 def format_line(message: Message) -> str:
@@ -430,7 +445,9 @@ def _parse_tail(spec: LineSpec, cur: _Cursor, fields: dict[str, Any]) -> None:  
     tail = spec.tail
     rest = cur.rest()
     if tail.startswith("text:"):
-        fields[tail[5:]] = rest
+        optional = any(n == tail[5:] and d is None for n, _r, d in spec.cls._wire)
+        if rest or not optional:  # an optional text: none when nothing follows
+            fields[tail[5:]] = rest
     elif tail == "lines":
         fields["lines"] = (rest,)
     elif tail.startswith("json:"):

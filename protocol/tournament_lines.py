@@ -2,7 +2,8 @@
 
 Kept beside ``protocol.readable`` (which registers them) so a tournament's wording is
 in one place: the list, then one tournament's state, its standings with their
-tiebreaks, and the round's tables with the command that sits you there.
+tiebreaks, and the round's tables with the command that sits you there; and a finished
+tournament's record as ``switchboard replay`` prints it (``record_lines``).
 
 >>> from protocol.messages import Tournaments
 >>> tournaments_lines(Tournaments(tournaments=()))
@@ -109,3 +110,61 @@ def winner_line(tournament: int, summary: dict[str, Any]) -> str | None:
     """
     winner = summary.get("winner")
     return f"tournament {tournament} is over: {winner} wins the night" if winner else None
+
+
+def place_word(place: int) -> str:
+    """A place (0 the best) as read: ``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``21st``.
+
+    >>> [place_word(p) for p in (0, 1, 2, 3, 10, 20)]
+    ['1st', '2nd', '3rd', '4th', '11th', '21st']
+    """
+    n = place + 1
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _table_line(t: dict[str, Any]) -> str:
+    """One table of a round: its game, whether it was scored, each seat's place and points."""
+    places = t.get("places") or []
+    points = t.get("points") or {}
+    seats = []
+    for i, name in enumerate(t.get("players", [])):
+        place = f" {place_word(places[i])}" if i < len(places) else ""
+        got = f" +{points[name]}" if name in points else ""
+        seats.append(f"{name}{place}{got}")
+    game = f" game {t['game']}" if t.get("game") is not None else ""
+    scored = t.get("outcome") or "not scored yet"
+    return f"  table {t.get('table')}{game} ({scored}): " + ", ".join(seats)
+
+
+def record_lines(record: dict[str, Any]) -> list[str]:
+    """A tournament's record (``tournament N record``) as ``switchboard replay`` prints it:
+    each round's tables with each seat's place and points, then the final standings (as
+    ``standing_line`` says one) and the winner (as ``winner_line`` says it).
+
+    >>> record = {"tournament": 2, "summary": {"ruleset": "switch", "format": "swiss",
+    ...     "host": "ann", "winner": "bob"}, "entries": [{}, {}], "rounds": [{"round": 1,
+    ...     "tables": [{"table": "5", "game": 1, "players": ["ann", "bob"],
+    ...     "places": [1, 0], "points": {"bob": 1}, "outcome": "finished"}]}]}
+    >>> print("\\n".join(record_lines(record)))
+    Tournament 2: switch, swiss, host ann, 2 entries
+    Round 1
+      table 5 game 1 (finished): ann 2nd, bob 1st +1
+    Standings
+    tournament 2 is over: bob wins the night
+    """
+    s = record.get("summary", {})
+    lines = [f"Tournament {record.get('tournament')}: {s.get('ruleset')}, {s.get('format')},"
+             f" host {s.get('host')}, {len(record.get('entries', []))} entries"]  # fmt: skip
+    if record.get("ended"):
+        lines.append(f"  over: {record['ended']}")
+    for r in record.get("rounds", []):
+        lines.append(f"Round {r.get('round')}" + (" (the final table)" if r.get("final") else ""))
+        lines += [_table_line(t) for t in r.get("tables", [])]
+    lines.append("Standings")
+    lines += ["  " + standing_line(st) for st in record.get("standings", [])]
+    number = record.get("tournament")
+    won = winner_line(number, s) if isinstance(number, int) else None
+    if won:
+        lines.append(won)
+    return lines

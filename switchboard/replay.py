@@ -93,7 +93,8 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from client.terminal.replay import Replay, ReplayApp, load_record
-    from client.terminal.tournament import is_tournament_record, record_lines
+    from client.terminal.tournament import is_tournament_record
+    from protocol.tournament_lines import record_lines
     from switchboard.play import parse_address, wants_ascii
 
     try:

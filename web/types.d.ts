@@ -140,6 +140,8 @@ export interface BoardContext {
   mine: boolean;
   /** cards selected to lay, in order (a board that selects) */
   selection: string[];
+  /** what the pile asks of whoever plays next, in the server's words (`pending_text`) */
+  pile: string | null;
   onCard(card: string): void;
   onAct(action: string): void;
 }
@@ -257,6 +259,14 @@ interface Offer {
   must?: string | null;
   /** the legal actions grouped and labelled for display */
   choices?: ChoiceGroup[];
+  /** whom the table waits for, in words ("Waiting for ann…"); to all but the seat to act */
+  waiting?: string | null;
+  /** what the pile asks of whoever plays next, in words (shedding's pending power,
+   * kilodney's suit or rank to follow); null when there is nothing to say */
+  pending_text?: string | null;
+  /** what to say once a turn when the receiving seat's own clock runs low (sent to the
+   * seat to act while a clock runs); the page times the clock */
+  clock_warning?: string | null;
 }
 
 export interface Snapshot extends Message, Offer {
@@ -274,6 +284,8 @@ export interface Snapshot extends Message, Offer {
   ruleset?: string | null;
   /** at a finished game, the seats whose players asked to play again */
   again?: number[];
+  /** at a finished game, how it ended in words (its `game_end`'s), for one who came later */
+  result_text?: string | null;
 }
 
 /** One rated seat's rating before and after a game (`rated`). */
@@ -318,6 +330,8 @@ export interface Presence extends Message {
   seat: number;
   name: string;
   what: string;
+  /** the line in words ("ann is back"), composed by the server */
+  text?: string | null;
 }
 export interface Talk extends Message {
   type: "talk";
@@ -331,6 +345,8 @@ export interface Watcher extends Message {
   what: string;
   name?: string | null;
   watching?: number;
+  /** the line in words ("bob came to watch (2 watchers)"), composed by the server */
+  text?: string | null;
 }
 export interface Shouted extends Message {
   type: "shouted";
@@ -350,6 +366,8 @@ export interface Person {
   tables?: Spot[];
   idle?: number;
   more?: number;
+  /** where he is, in words ("playing at table 4, watching table 5") */
+  where?: string;
 }
 export interface People extends Message {
   type: "people";
@@ -471,6 +489,8 @@ export interface ReplayStep {
   hands: string[][];
   /** the step's events in the server's words */
   said: string[];
+  /** what the pile asks then, in the server's words (the table's `pending_text`) */
+  pile?: string;
 }
 /** The full record but its actions, with each seat's player as shown. */
 export interface RecordHead {

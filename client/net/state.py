@@ -34,13 +34,14 @@ from enum import Enum
 from typing import Any
 
 from engine.views import View
-from protocol import fields
+from protocol import fields, table_lines
 from protocol import messages as m
 from protocol.describe import seat_name
 from protocol.legal import Choices
 from protocol.lookback_text import DOT, review_sentence
 from protocol.lookback_text import analysis as analysis_lines
 from protocol.payloads import Person, RulesetInfo, TableSummary
+from protocol.table_lines import presence_text, watcher_text
 
 MAX_LOG = 500
 MAX_SHOUTS = 200
@@ -89,8 +90,8 @@ class LogLine:
 
 
 #: Seconds left on our own clock at which the client warns (the title turns red, and the
-#: log says it once).
-CLOCK_WARNING = 10.0
+#: log says it once): protocol's, as its words are.
+CLOCK_WARNING = table_lines.CLOCK_WARNING
 
 
 @dataclass
@@ -202,7 +203,7 @@ class TableState:
         if self.state != fields.TableState.PLAYING:
             return False
         self.warned = True
-        text = f"{CLOCK_WARNING:g} seconds left: play, or the clock plays for you"
+        text = table_lines.clock_warning_text(CLOCK_WARNING)
         self.add("error", {"text": text})
         return True
 
@@ -317,8 +318,9 @@ class ClientState:
         else:
             t.gone[msg.seat] = (msg.name, msg.what)
         playing = t.state in fields.RUNNING  # (a paused game's left seat is a bot's too)
+        text = msg.text or presence_text(msg.name, msg.what, playing=playing)  # the server's
         t.add("presence", {"seat": msg.seat, "name": msg.name, "what": msg.what,
-                           "playing": playing})  # fmt: skip
+                           "playing": playing, "text": text})  # fmt: skip
         return Change.TALK
 
     def _talk(self, msg: m.Talk) -> Change:
@@ -346,7 +348,9 @@ class ClientState:
     def _watcher(self, msg: m.Watcher) -> Change:
         t = self.table(msg.table)
         t.watching = msg.watching
-        t.add("watcher", {"name": msg.name, "what": msg.what, "watching": msg.watching})
+        text = msg.text or watcher_text(msg.name, msg.what, msg.watching)  # the server's
+        t.add("watcher", {"name": msg.name, "what": msg.what, "watching": msg.watching,
+                          "text": text})  # fmt: skip
         return Change.TALK
 
     def _shouted(self, msg: m.Shouted) -> Change:

@@ -27,16 +27,6 @@ from client.terminal.screen import Screen
 from client.terminal.wrap import wrap_fragments
 from protocol.cards import SUIT_SYMBOLS, card_style
 from protocol.describe import describe_event, isolated, seat_words
-from protocol.words import plural
-
-#: A presence's words, by what happened, while a game runs (a left seat is a bot's)
-PRESENCE_WORDS = {
-    "dropped": " dropped out (the seat stays theirs; their clock runs)",
-    "left": " left the table (a bot takes the seat)",
-    "back": " is back",
-}
-#: ... and with no game running: no bot, no clock
-PRESENCE_IDLE = {"dropped": " dropped out", "left": " left the table"}
 
 
 def _talk(entry: LogLine, names: list[str | None], ascii_only: bool) -> StyleAndTextTuples:
@@ -46,21 +36,28 @@ def _talk(entry: LogLine, names: list[str | None], ascii_only: bool) -> StyleAnd
     ]
 
 
+def _person_line(entry: LogLine, text: str) -> StyleAndTextTuples:
+    """A line about a person, in the server's words: his name marked as the log marks a
+    seat's, where the line starts with it, the rest dim."""
+    name = entry.data.get("name")
+    who = isolated(str(name)) if name else ""
+    if who and text.startswith(who):
+        return [("class:log.seat", who), ("class:dim", text[len(who) :])]
+    return [("class:dim", text)]
+
+
 def _presence(entry: LogLine, names: list[str | None], ascii_only: bool) -> StyleAndTextTuples:
-    words = PRESENCE_WORDS | {"sat": f" sits down ({seat_words(entry.data.get('seat'))})"}
-    if not entry.data.get("playing", True):
-        words |= PRESENCE_IDLE
-    what = str(entry.data.get("what"))
-    text = words.get(what, f" {what}")
-    return [("class:log.seat", isolated(str(entry.data.get("name")))), ("class:dim", text)]
+    if entry.data.get("what") == "sat":  # the client's own line: seen in a snapshot
+        who = isolated(str(entry.data.get("name")))
+        return [
+            ("class:log.seat", who),
+            ("class:dim", f" sits down ({seat_words(entry.data.get('seat'))})"),
+        ]
+    return _person_line(entry, str(entry.data.get("text", "")))
 
 
 def _watcher(entry: LogLine, names: list[str | None], ascii_only: bool) -> StyleAndTextTuples:
-    who = entry.data.get("name") or "someone with no name"
-    came = entry.data.get("what") == "came"
-    now = plural(entry.data.get("watching", 0), "watcher")
-    what = f" came to watch ({now})" if came else f" stopped watching ({now})"
-    return [("class:log.seat", isolated(str(who))), ("class:dim", what)]
+    return _person_line(entry, str(entry.data.get("text", "")))
 
 
 def _shout(entry: LogLine, names: list[str | None], ascii_only: bool) -> StyleAndTextTuples:

@@ -17,7 +17,8 @@ from client.net.state import display_name
 from protocol import messages as m
 from protocol.describe import RATED_WHEN
 from protocol.payloads import Person, PlayedGame
-from protocol.readable import places, quiet_time
+from protocol.readable import quiet_time
+from protocol.table_lines import where_text
 from protocol.words import plural
 
 
@@ -87,15 +88,6 @@ def title(reply: m.Profile | m.History | m.Top | m.People) -> str:
     return f"top {reply.family}"
 
 
-#: How the client says each kind of place (text mode adds the seat: ``TEXT_PLACES``).
-PLACES = {
-    "watching": "watching table {table}",
-    "playing": "playing at table {table}",
-    "seated": "seated at table {table}, waiting",
-    "over": "seated at table {table}, game over",
-}
-
-
 def whereabouts(person: Person) -> str:
     """Where one of ``people`` is and what he does there.
 
@@ -109,10 +101,10 @@ def whereabouts(person: Person) -> str:
     >>> whereabouts({"name": "ann", "state": "idle", "tables": [], "idle": 7500})
     'in the lobby, idle 2 h 5 min'
     """
-    where = places(person, PLACES)
+    where = person.get("where") or where_text(person)  # the server's words
     idle = person["idle"]
     quiet = f", idle {quiet_time(idle)}" if idle >= 60 else ""
-    return (", ".join(where) or "in the lobby") + quiet
+    return where + quiet
 
 
 def describe_people(p: m.People) -> list[str]:

@@ -21,6 +21,7 @@ from client.terminal.screen import Screen
 from engine.views import is_abbott
 from protocol import fields
 from protocol.describe import seat_words
+from protocol.table_lines import START_WAITING
 from protocol.words import plural
 
 
@@ -115,7 +116,7 @@ class TableScreen:
     def _waiting(self, t: TableState) -> StyleAndTextTuples:
         """Before the first deal: who deals, and how."""
         me = self.app.state.name
-        waiting: StyleAndTextTuples = [("class:dim", "Waiting for the game to start...")]
+        waiting: StyleAndTextTuples = [("class:dim", START_WAITING)]
         mine = t.master == me or (t.master is None and t.seat is not None)
         if t.master and t.master == me:
             waiting += [("", "\nYou are the game master.")]

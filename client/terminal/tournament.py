@@ -23,7 +23,6 @@ from typing import Any
 
 from protocol import messages as m
 from protocol.tournament_lines import (
-    standing_line,
     tournament_lines,
     tournaments_lines,
     winner_line,
@@ -148,39 +147,6 @@ class Desk:
         await self.sit(msg.table)
 
 
-def _ordinal(place: int) -> str:
-    """A place (0 the best) as read: ``1st``, ``2nd``, ``3rd``, ``4th``."""
-    return {0: "1st", 1: "2nd", 2: "3rd"}.get(place, f"{place + 1}th")
-
-
 def is_tournament_record(record: dict[str, Any]) -> bool:
     """Whether a saved record is a tournament's (``tournament N record``), not a game's."""
     return record.get("kind") == "tournament"
-
-
-def record_lines(record: dict[str, Any]) -> list[str]:
-    """A tournament's record as ``switchboard replay`` prints it: each round's tables with
-    each seat's place and points, then the final standings and the winner."""
-    s = record.get("summary", {})
-    lines = [f"Tournament {record.get('tournament')}: {s.get('ruleset')}, {s.get('format')},"
-             f" host {s.get('host')}, {len(record.get('entries', []))} entries"]  # fmt: skip
-    if record.get("ended"):
-        lines.append(f"  over: {record['ended']}")
-    for r in record.get("rounds", []):
-        lines.append(f"Round {r.get('round')}" + (" (the final table)" if r.get("final") else ""))
-        for t in r.get("tables", []):
-            places = t.get("places") or []
-            points = t.get("points") or {}
-            seats = []
-            for i, name in enumerate(t.get("players", [])):
-                place = f" {_ordinal(places[i])}" if i < len(places) else ""
-                got = f" +{points[name]}" if name in points else ""
-                seats.append(f"{name}{place}{got}")
-            game = f" game {t['game']}" if t.get("game") is not None else ""
-            scored = t.get("outcome") or "not scored yet"
-            lines.append(f"  table {t.get('table')}{game} ({scored}): " + ", ".join(seats))
-    lines.append("Standings")
-    lines += ["  " + standing_line(st) for st in record.get("standings", [])]
-    if s.get("winner"):
-        lines.append(f"{s['winner']} wins the night")
-    return lines

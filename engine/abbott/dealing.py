@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+from engine.abbott import vocabulary as v
 from engine.cards import FULL_PACK, Card, shuffled
 from engine.errors import OptionError
 from engine.events import Event
@@ -57,4 +58,5 @@ def cut(rng: random.Random, seats: int) -> tuple[int, Event]:
         contenders = [s for s in contenders if draws[s].value == low]
         if len(contenders) == 1:
             dealer = contenders[0]
-            return dealer, Event("cut", {"seat": dealer, "dealer": dealer, "draws": rounds})
+            cut: v.AbbottCutFields = {"seat": dealer, "dealer": dealer, "draws": rounds}
+            return dealer, Event("cut", cut)

@@ -9,13 +9,12 @@ ended the game, ``game_end``): the game then deals the next hand.
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.actions import Action, Ally, Move, Vote
 from engine.cards import format_cards
 from engine.events import Event
 from engine.poker import value_of_mask
 
+from . import vocabulary as v
 from .board import has_move
 from .scoring import hand_points, hand_winner, sides
 from .state import HandState, MatchState
@@ -33,7 +32,8 @@ def act(
         return [ally(state, match, seat, rules.name_to_seat[action.partner])]
     if isinstance(action, Vote):
         state.vote(seat)
-        events = [Event("vote", {"seat": seat, "motion": "end", "votes": sorted(state.votes)})]
+        voted: v.AbbottVoteFields = {"seat": seat, "motion": "end", "votes": sorted(state.votes)}
+        events = [Event("vote", voted)]
         if len(state.votes) == rules.seats:
             events += end_hand(rules, state, match, "vote")
         return events
@@ -45,14 +45,16 @@ def ally(state: HandState, match: MatchState, seat: int, partner: int) -> Event:
     moves (from this very turn on), unless both partners have it."""
     strong = [s for s in (seat, partner) if match.scores[s] >= POWER_SCORE]
     state.ally(seat, partner, strong[0] if len(strong) == 1 else None)
-    return Event("ally", {"seat": seat, "partner": partner, "power": state.power})
+    allied: v.AbbottAllyFields = {"seat": seat, "partner": partner, "power": state.power}
+    return Event("ally", allied)
 
 
 def concede(rules: TableRules, state: HandState, match: MatchState, seat: int) -> list[Event]:
     """``seat`` concedes: the hand ends once a whole side has conceded, and the other
     side's best hand wins it."""
     state.concede(seat)
-    events = [Event("concede", {"seat": seat, "conceded": sorted(state.conceded)})]
+    conceded: v.AbbottConcedeFields = {"seat": seat, "conceded": sorted(state.conceded)}
+    events = [Event("concede", conceded)]
     if rules.seats == 2:
         events += end_hand(rules, state, match, "concede", winners_side=(1 - seat,))
     else:
@@ -73,7 +75,7 @@ def move(
     mover = state.turn
     start = state.pieces[mover]
     card = state.move_piece(mover, dest)
-    fields: dict[str, Any] = {
+    fields: v.AbbottMoveFields = {
         "seat": mover,
         "from": rules.square_names[start],
         "to": rules.square_names[dest],
@@ -82,7 +84,8 @@ def move(
         fields["by"] = seat
     events = [Event("move", fields)]
     if card is not None:
-        events.append(Event("take", {"seat": mover, "card": str(card), "square": fields["to"]}))
+        took: v.AbbottTakeFields = {"seat": mover, "card": str(card), "square": fields["to"]}
+        events.append(Event("take", took))
     return events + next_turn(rules, state, match)
 
 
@@ -126,11 +129,16 @@ def next_turn(rules: TableRules, state: HandState, match: MatchState) -> list[Ev
         card = state.miss_turn(mover, match.dealer)
         name = rules.square_names[sq]
         if card is not None:
-            events.append(
-                Event("take", {"seat": mover, "card": str(card), "square": name, "blocked": True})
-            )
+            taken: v.AbbottTakeFields = {
+                "seat": mover,
+                "card": str(card),
+                "square": name,
+                "blocked": True,
+            }
+            events.append(Event("take", taken))
         else:
-            events.append(Event("miss", {"seat": mover, "square": name}))
+            missed: v.AbbottMissFields = {"seat": mover, "square": name}
+            events.append(Event("miss", missed))
     # Unreachable on these boards (four pieces cannot all be blocked), kept so that a
     # bug can never loop for ever.
     return events + end_hand(rules, state, match, "blocked")
@@ -149,27 +157,20 @@ def end_hand(
     winner = hand_winner(state.values, among)
     points = hand_points(rules.seats, winner, state.alliance)
     match.score(points, rules.target)
-    events = [
-        Event(
-            "hand_end",
-            {
-                "seat": winner,
-                "winner": winner,
-                "hand_number": match.hand_number,
-                "reason": reason,
-                "points": points,
-                "scores": list(match.scores),
-                "best": best_hands(state),
-                "collections": [format_cards(c) for c in state.collections],
-                "play_on": match.winner is None and max(match.scores) >= rules.target,
-            },
-        )
-    ]
+    ended: v.AbbottHandEndFields = {
+        "seat": winner,
+        "winner": winner,
+        "hand_number": match.hand_number,
+        "reason": reason,
+        "points": points,
+        "scores": list(match.scores),
+        "best": best_hands(state),
+        "collections": [format_cards(c) for c in state.collections],
+        "play_on": match.winner is None and max(match.scores) >= rules.target,
+    }
+    events = [Event("hand_end", ended)]
     if match.winner is not None:
-        events.append(
-            Event(
-                "game_end",
-                {"seat": match.winner, "winner": match.winner, "scores": list(match.scores)},
-            )
-        )
+        won = match.winner
+        over: v.AbbottGameEndFields = {"seat": won, "winner": won, "scores": list(match.scores)}
+        events.append(Event("game_end", over))
     return events

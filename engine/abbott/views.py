@@ -19,7 +19,7 @@ from engine.vocabulary import CommonView
 from .board import square_index, square_name
 from .state import HandState, MatchState, actor_of, proxy_of
 from .table import TableRules
-from .vocabulary import AbbottView, BestHand
+from .vocabulary import AbbottDealFields, AbbottView, BestHand
 
 
 def grid_rows(rules: TableRules, state: HandState) -> list[list[str | None]]:
@@ -82,17 +82,15 @@ def seat_view(
 
 def deal_event(rules: TableRules, state: HandState, match: MatchState) -> Event:
     """A new grid laid, the pieces on their start squares, who moves first."""
-    return Event(
-        "deal",
-        {
-            "seat": match.dealer,
-            "dealer": match.dealer,
-            "hand_number": match.hand_number,
-            "grid": grid_rows(rules, state),
-            "pieces": piece_names(rules, state),
-            "first": state.turn,
-        },
-    )
+    dealt: AbbottDealFields = {
+        "seat": match.dealer,
+        "dealer": match.dealer,
+        "hand_number": match.hand_number,
+        "grid": grid_rows(rules, state),
+        "pieces": piece_names(rules, state),
+        "first": state.turn,
+    }
+    return Event("deal", dealt)
 
 
 def options_of(view: Mapping[str, Any]) -> dict[str, Any]:

@@ -222,15 +222,21 @@ class AbbottView(CommonView):
     winner: int | None
 
 
-class AbbottCut(TypedDict):
-    kind: Literal["cut"]
+class AbbottCutFields(TypedDict):
+    """What every seat is shown of ``AbbottCut`` (the engine builds it so)."""
+
     seat: int
     dealer: int
     draws: list[list[list[Any]]]
 
 
-class AbbottDeal(TypedDict):
-    kind: Literal["deal"]
+class AbbottCut(AbbottCutFields):
+    kind: Literal["cut"]
+
+
+class AbbottDealFields(TypedDict):
+    """What every seat is shown of ``AbbottDeal`` (the engine builds it so)."""
+
     seat: int
     dealer: int
     hand_number: int
@@ -239,49 +245,82 @@ class AbbottDeal(TypedDict):
     first: int
 
 
+class AbbottDeal(AbbottDealFields):
+    kind: Literal["deal"]
+
+
 #: ``from`` is a Python keyword, so this one is written in the call form.
-AbbottMove = TypedDict(
-    "AbbottMove",
-    {"kind": Literal["move"], "seat": int, "from": str, "to": str, "by": NotRequired[int]},
+AbbottMoveFields = TypedDict(
+    "AbbottMoveFields", {"seat": int, "from": str, "to": str, "by": NotRequired[int]}
 )
 
 
-class AbbottTake(TypedDict):
-    kind: Literal["take"]
+class AbbottMove(AbbottMoveFields):
+    kind: Literal["move"]
+
+
+class AbbottTakeFields(TypedDict):
+    """What every seat is shown of ``AbbottTake`` (the engine builds it so)."""
+
     seat: int
     card: str
     square: str
     blocked: NotRequired[bool]
 
 
-class AbbottMiss(TypedDict):
-    kind: Literal["miss"]
+class AbbottTake(AbbottTakeFields):
+    kind: Literal["take"]
+
+
+class AbbottMissFields(TypedDict):
+    """What every seat is shown of ``AbbottMiss`` (the engine builds it so)."""
+
     seat: int
     square: str
 
 
-class AbbottAlly(TypedDict):
-    kind: Literal["ally"]
+class AbbottMiss(AbbottMissFields):
+    kind: Literal["miss"]
+
+
+class AbbottAllyFields(TypedDict):
+    """What every seat is shown of ``AbbottAlly`` (the engine builds it so)."""
+
     seat: int
     partner: int
     power: int | None
 
 
-class AbbottVote(TypedDict):
-    kind: Literal["vote"]
+class AbbottAlly(AbbottAllyFields):
+    kind: Literal["ally"]
+
+
+class AbbottVoteFields(TypedDict):
+    """What every seat is shown of ``AbbottVote`` (the engine builds it so)."""
+
     seat: int
     motion: str
     votes: list[int]
 
 
-class AbbottConcede(TypedDict):
-    kind: Literal["concede"]
+class AbbottVote(AbbottVoteFields):
+    kind: Literal["vote"]
+
+
+class AbbottConcedeFields(TypedDict):
+    """What every seat is shown of ``AbbottConcede`` (the engine builds it so)."""
+
     seat: int
     conceded: list[int]
 
 
-class AbbottHandEnd(TypedDict):
-    kind: Literal["hand_end"]
+class AbbottConcede(AbbottConcedeFields):
+    kind: Literal["concede"]
+
+
+class AbbottHandEndFields(TypedDict):
+    """What every seat is shown of ``AbbottHandEnd`` (the engine builds it so)."""
+
     seat: int | None
     winner: int | None
     hand_number: int
@@ -293,11 +332,20 @@ class AbbottHandEnd(TypedDict):
     play_on: bool
 
 
-class AbbottGameEnd(TypedDict):
-    kind: Literal["game_end"]
+class AbbottHandEnd(AbbottHandEndFields):
+    kind: Literal["hand_end"]
+
+
+class AbbottGameEndFields(TypedDict):
+    """What every seat is shown of ``AbbottGameEnd`` (the engine builds it so)."""
+
     seat: int
     winner: int
     scores: list[int]
+
+
+class AbbottGameEnd(AbbottGameEndFields):
+    kind: Literal["game_end"]
 
 
 #: An abbott event as a seat is shown it (``Event.present``): mypy narrows it by ``kind``.

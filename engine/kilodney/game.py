@@ -33,6 +33,7 @@ from engine.cards import JOKER, JOKER_RANK, SUITS, Card, format_cards, make_deck
 from engine.errors import OptionError
 from engine.events import Event
 from engine.game import Game
+from engine.kilodney import vocabulary as v
 from engine.kilodney.vocabulary import VOCABULARY, KilodneyView
 from engine.options import Option, OptionSchema
 from engine.registry import new_game
@@ -199,16 +200,16 @@ class Kilodney(Game[KilodneyView]):
         self.stranded: list[int] = []
         self.hand_points = [0] * n
         self.turn = (self.dealer + 1) % n
-        return Event(
-            "deal",
-            {
-                "dealer": self.dealer,
-                "hand_number": self.hand_number,
-                "hand_sizes": [len(h) for h in self.hands],
-                "first": self.turn,
-            },
-            {s: {"cards": format_cards(self.hands[s])} for s in range(n)},
-        )
+        dealt: v.KilodneyDealFields = {
+            "dealer": self.dealer,
+            "hand_number": self.hand_number,
+            "hand_sizes": [len(h) for h in self.hands],
+            "first": self.turn,
+        }
+        hands: dict[int, v.KilodneyDealPrivate] = {
+            s: {"cards": format_cards(self.hands[s])} for s in range(n)
+        }
+        return Event("deal", dealt, hands)
 
     def _copy_state(self, new: Kilodney) -> None:
         """Cards are immutable values, so copying the lists that hold them is enough."""
@@ -372,22 +373,18 @@ class Kilodney(Game[KilodneyView]):
         if left:
             self.in_hand[seat] = False
         self._add_points(seat, points)
-        events = [
-            Event(
-                "play",
-                {
-                    "seat": seat,
-                    "card": str(card),
-                    "how": how,
-                    "stop": card.is_joker,
-                    "points": points,
-                    "reasons": reasons,
-                    "score": self._scores[seat],
-                    "cards_left": len(hand),
-                    "left": left,
-                },
-            )
-        ]
+        played: v.KilodneyPlayFields = {
+            "seat": seat,
+            "card": str(card),
+            "how": how,
+            "stop": card.is_joker,
+            "points": points,
+            "reasons": reasons,
+            "score": self._scores[seat],
+            "cards_left": len(hand),
+            "left": left,
+        }
+        events = [Event("play", played)]
         if self._over:
             return [*events, self._game_end()]
         if last_player:
@@ -437,17 +434,15 @@ class Kilodney(Game[KilodneyView]):
         self.knocked_out.append(seat)
         self.running = False
         self._add_points(self.leader, count)
-        return Event(
-            "knockout",
-            {
-                "seat": seat,
-                "by": self.leader,
-                "card": str(self.top),
-                "count": count,
-                "points": count,
-                "score": self._scores[self.leader],
-            },
-        )
+        knocked: v.KilodneyKnockoutFields = {
+            "seat": seat,
+            "by": self.leader,
+            "card": str(self.top),
+            "count": count,
+            "points": count,
+            "score": self._scores[self.leader],
+        }
+        return Event("knockout", knocked)
 
     def _end_hand(self) -> list[Event]:
         n = self.seats
@@ -455,30 +450,28 @@ class Kilodney(Game[KilodneyView]):
         for s in stranded:
             self.in_hand[s] = False
             self.stranded.append(s)
-        end = Event(
-            "hand_end",
-            {
-                "hand_number": self.hand_number,
-                "hand_points": list(self.hand_points),
-                "scores": list(self._scores),
-                "knocked_out": list(self.knocked_out),
-                "stranded": [{"seat": s, "count": len(self.hands[s])} for s in stranded],
-            },
-        )
+        ended: v.KilodneyHandEndFields = {
+            "hand_number": self.hand_number,
+            "hand_points": list(self.hand_points),
+            "scores": list(self._scores),
+            "knocked_out": list(self.knocked_out),
+            "stranded": [{"seat": s, "count": len(self.hands[s])} for s in stranded],
+        }
+        end = Event("hand_end", ended)
         self.dealer = (self.dealer + 1) % n
         return [end, self._deal(None)]
 
     def _game_end(self) -> Event:
-        return Event(
-            "game_end",
-            {
-                "seat": self.winner,
-                "winner": self.winner,
-                "scores": list(self._scores),
-                "hand_number": self.hand_number,
-                "hand_points": list(self.hand_points),
-            },
-        )
+        winner = self.winner
+        assert winner is not None  # called once the game is over
+        over: v.KilodneyGameEndFields = {
+            "seat": winner,
+            "winner": winner,
+            "scores": list(self._scores),
+            "hand_number": self.hand_number,
+            "hand_points": list(self.hand_points),
+        }
+        return Event("game_end", over)
 
     # ---------------------------------------------------------------- views
     def _view(self, seat: int | None, common: CommonView) -> KilodneyView:

@@ -137,17 +137,29 @@ class KilodneyView(CommonView):
     winner: int | None
 
 
-class KilodneyDeal(TypedDict):
-    kind: Literal["deal"]
+class KilodneyDealFields(TypedDict):
+    """What every seat is shown of ``KilodneyDeal`` (the engine builds it so)."""
+
     dealer: int
     hand_number: int
     hand_sizes: list[int]
     first: int
+
+
+class KilodneyDealPrivate(TypedDict):
+    """What only some seats are shown of ``KilodneyDeal``."""
+
+    cards: list[str]
+
+
+class KilodneyDeal(KilodneyDealFields):
+    kind: Literal["deal"]
     cards: NotRequired[list[str]]
 
 
-class KilodneyPlay(TypedDict):
-    kind: Literal["play"]
+class KilodneyPlayFields(TypedDict):
+    """What every seat is shown of ``KilodneyPlay`` (the engine builds it so)."""
+
     seat: int
     card: str
     how: str
@@ -159,14 +171,23 @@ class KilodneyPlay(TypedDict):
     left: bool
 
 
-class KilodneyKnockout(TypedDict):
-    kind: Literal["knockout"]
+class KilodneyPlay(KilodneyPlayFields):
+    kind: Literal["play"]
+
+
+class KilodneyKnockoutFields(TypedDict):
+    """What every seat is shown of ``KilodneyKnockout`` (the engine builds it so)."""
+
     seat: int
     by: int
     card: str
     count: int
     points: int
     score: int
+
+
+class KilodneyKnockout(KilodneyKnockoutFields):
+    kind: Literal["knockout"]
 
 
 class Stranded(TypedDict):
@@ -176,8 +197,9 @@ class Stranded(TypedDict):
     count: int
 
 
-class KilodneyHandEnd(TypedDict):
-    kind: Literal["hand_end"]
+class KilodneyHandEndFields(TypedDict):
+    """What every seat is shown of ``KilodneyHandEnd`` (the engine builds it so)."""
+
     hand_number: int
     hand_points: list[int]
     scores: list[int]
@@ -185,13 +207,22 @@ class KilodneyHandEnd(TypedDict):
     stranded: list[Stranded]
 
 
-class KilodneyGameEnd(TypedDict):
-    kind: Literal["game_end"]
+class KilodneyHandEnd(KilodneyHandEndFields):
+    kind: Literal["hand_end"]
+
+
+class KilodneyGameEndFields(TypedDict):
+    """What every seat is shown of ``KilodneyGameEnd`` (the engine builds it so)."""
+
     seat: int
     winner: int
     scores: list[int]
     hand_number: int
     hand_points: list[int]
+
+
+class KilodneyGameEnd(KilodneyGameEndFields):
+    kind: Literal["game_end"]
 
 
 #: A kilodney event as a seat is shown it (``Event.present``): mypy narrows it by ``kind``.

@@ -38,6 +38,7 @@ from engine.game import Game
 from engine.options import OptionSchema
 from engine.registry import new_game
 from engine.shedding import legality, listing, resolve, snapshots, views
+from engine.shedding import vocabulary as v
 from engine.shedding.codes import _CODES, JK, NOTATION, TEXT, code, codes_of, make_play
 from engine.shedding.listing import MAX_MULTI
 from engine.shedding.rules import SCHEMA
@@ -338,7 +339,8 @@ class SheddingGame(Game[SheddingView]):
             state.announced.add(seat)
             if state.owing == seat:
                 state.owing = None
-            events.append(Event("last", {"seat": seat}))
+            called: v.SheddingLastFields = {"seat": seat}
+            events.append(Event("last", called))
             return events
         else:
             state.turns += 1

@@ -15,6 +15,7 @@ import random
 
 from engine.actions import Action, Nominate, Play
 from engine.events import Event
+from engine.shedding import vocabulary as v
 from engine.shedding.codes import RANK, TEXT, codes_of, suit_index
 from engine.shedding.legality import cancel_one, cancels, holds
 from engine.shedding.matching import opening
@@ -87,16 +88,18 @@ def _lay(
     state.idle = 0
     if rules.cards_call:
         state.caller = seat
-    events = [Event("play", {"seat": seat, "cards": shown})]
+    played: v.SheddingPlayFields = {"seat": seat, "cards": shown}
+    called: v.SheddingLastFields = {"seat": seat}
+    events = [Event("play", played)]
     if len(hand) == 1:
         if announced:
             state.announced.add(seat)
-            events.append(Event("last", {"seat": seat}))
+            events.append(Event("last", called))
         elif rules.announce and seat not in state.announced:
             state.owing = seat
     elif announced and hand:  # the cards call: he means to go out next go
         state.announced.add(seat)
-        events.append(Event("last", {"seat": seat}))
+        events.append(Event("last", called))
     else:
         state.announced.discard(seat)
     return events
@@ -158,7 +161,8 @@ def _cancel(
             continue
         remaining, taken = cancel_one(rules, c, remaining)
         count -= taken
-    events.append(Event("cancel", {"seat": seat, "left": max(count, 0)}))
+    cancelled: v.SheddingCancelFields = {"seat": seat, "left": max(count, 0)}
+    events.append(Event("cancel", cancelled))
     if count > 0 and remaining:
         events.append(state.give(seat, count, "pick-up", rng))
         state.pass_turn(seat, idle=False)
@@ -185,7 +189,8 @@ def _power(
     out = seat in state.finished
     next_seat = _next_after(rules, state, seat, last, n, steps, out, events)
     if steps > 1:
-        events.append(Event("skip", {"seat": state.skipped(seat, steps - 1)}))
+        skipped: v.SheddingSkipFields = {"seat": state.skipped(seat, steps - 1)}
+        events.append(Event("skip", skipped))
     if pt.nominate[last] and not out:
         state.awaiting = Awaiting.SUIT
         state.after_suit = next_seat
@@ -239,7 +244,8 @@ def _next_after(
             if n % 2:
                 state.direction = -state.direction
             next_seat = state.next_seat(seat, steps)
-        events.append(Event("reverse", {"seat": seat, "direction": state.direction}))
+        reversed_: v.SheddingReverseFields = {"seat": seat, "direction": state.direction}
+        events.append(Event("reverse", reversed_))
         return next_seat
     if pt.cover[last] and not out:
         state.pending = Pending(PendingKind.COVER, 1)
@@ -291,11 +297,14 @@ def pass_turn(rules: TableRules, state: HandState, match: MatchState, seat: int)
     state.pending = None
     if pend is not None and pend.kind is PendingKind.MISS:
         state.misses[seat] += pend.count - 1
-        ev = Event("miss", {"seat": seat, "turns": pend.count})
+        missed: v.SheddingMissFields = {"seat": seat, "turns": pend.count}
+        ev = Event("miss", missed)
     elif pend is not None and pend.kind is not PendingKind.GO_ON:
-        ev = Event("skip", {"seat": seat})
+        skipped: v.SheddingSkipFields = {"seat": seat}
+        ev = Event("skip", skipped)
     else:
-        ev = Event("pass", {"seat": seat})
+        passed: v.SheddingPassFields = {"seat": seat}
+        ev = Event("pass", passed)
     state.pass_turn(seat, idle=pend is None)
     events = [ev]
     if state.hand_over:
@@ -314,7 +323,8 @@ def nominate(state: HandState, seat: int, action: Nominate) -> Event:
         assert state.after_suit is not None
         state.turn = state.after_suit
     state.after_suit = None
-    return Event("nominate", {"seat": seat, "suit": action.suit})
+    named: v.SheddingNominateFields = {"seat": seat, "suit": action.suit}
+    return Event("nominate", named)
 
 
 def settle_owing(rules: TableRules, state: HandState, rng: random.Random, seat: int) -> list[Event]:
@@ -353,6 +363,7 @@ def blunder(
     else:
         return None
     events = settle_owing(rules, state, rng, seat)
-    events.append(Event("blunder", {"seat": seat, "cards": texts(cards), "why": reason}))
+    blunder: v.SheddingBlunderFields = {"seat": seat, "cards": texts(cards), "why": reason}
+    events.append(Event("blunder", blunder))
     events.append(state.give(seat, n, "penalty", rng))
     return events

@@ -9,6 +9,7 @@ left. The match ends at its target with one leader (target 0: after one hand).
 from __future__ import annotations
 
 from engine.events import Event
+from engine.shedding import vocabulary as v
 from engine.shedding.state import HandState, MatchState
 from engine.shedding.table import TableRules
 
@@ -21,7 +22,8 @@ def maybe_out(rules: TableRules, state: HandState, match: MatchState, seat: int)
     state.announced.discard(seat)
     if state.owing == seat:
         state.owing = None
-    events = [Event("out", {"seat": seat, "place": len(state.finished)})]
+    went: v.SheddingOutFields = {"seat": seat, "place": len(state.finished)}
+    events = [Event("out", went)]
     if len(state.finished) == 1:
         points = rules.pt.points
         won = sum(points[c] for h in state.hands for c in h)
@@ -64,22 +66,19 @@ def end_hand(rules: TableRules, state: HandState, match: MatchState, blocked: bo
     for s in state.active():
         state.finished.append(s)
     match.hand_scores.append(list(state.hand_points))
-    events = [
-        Event(
-            "hand_end",
-            {
-                "hand_number": match.hand_number,
-                "finished": list(state.finished),
-                "points": list(state.hand_points),
-                "scores": list(totals),
-                "blocked": blocked,
-            },
-        )
-    ]
+    ended: v.SheddingHandEndFields = {
+        "hand_number": match.hand_number,
+        "finished": list(state.finished),
+        "points": list(state.hand_points),
+        "scores": list(totals),
+        "blocked": blocked,
+    }
+    events = [Event("hand_end", ended)]
     target = rules.target
     best = max(totals)
     if target == 0 or (best >= target and totals.count(best) == 1):
         match.game_over = True
         winner = totals.index(best)
-        events.append(Event("game_end", {"winner": winner, "scores": list(totals)}))
+        over: v.SheddingGameEndFields = {"winner": winner, "scores": list(totals)}
+        events.append(Event("game_end", over))
     return events

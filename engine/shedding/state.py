@@ -21,10 +21,13 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.events import Event
 from engine.shedding.codes import TEXT
+
+if TYPE_CHECKING:  # the events' declarations read this module's enums
+    from engine.shedding import vocabulary as v
 
 
 class PendingKind(StrEnum):
@@ -261,11 +264,9 @@ class HandState:
             self.announced.discard(seat)
             if self.owing == seat:
                 self.owing = None
-        return Event(
-            "draw",
-            {"seat": seat, "count": len(cards), "reason": reason},
-            {seat: {"cards": texts(cards)}},
-        )
+        drew: v.SheddingDrawFields = {"seat": seat, "count": len(cards), "reason": reason}
+        shown: dict[int, v.SheddingDrawPrivate] = {seat: {"cards": texts(cards)}}
+        return Event("draw", drew, shown)
 
     def give(self, seat: int, n: int, reason: str, rng: random.Random) -> Event:
         """``seat`` draws ``n`` cards for ``reason``."""
@@ -285,11 +286,12 @@ class HandState:
             self.owing = None
         if len(hands[seat]) == 1 and announce:
             self.owing = seat
-        return Event(
-            "swap",
-            {"seat": seat, "with": other},
-            {seat: {"hand": texts(hands[seat])}, other: {"hand": texts(hands[other])}},
-        )
+        swapped: v.SheddingSwapFields = {"seat": seat, "with": other}
+        shown: dict[int, v.SheddingSwapPrivate] = {
+            seat: {"hand": texts(hands[seat])},
+            other: {"hand": texts(hands[other])},
+        }
+        return Event("swap", swapped, shown)
 
 
 __all__ = ["Awaiting", "HandState", "MatchState", "Pending", "PendingKind", "texts"]

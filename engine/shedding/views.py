@@ -19,7 +19,12 @@ from engine.events import Event
 from engine.shedding.codes import SUIT_LETTER, TEXT, code, suit_index
 from engine.shedding.state import Awaiting, HandState, MatchState, Pending, PendingKind, texts
 from engine.shedding.table import TableRules
-from engine.shedding.vocabulary import PendingView, SheddingView
+from engine.shedding.vocabulary import (
+    PendingView,
+    SheddingDealFields,
+    SheddingDealPrivate,
+    SheddingView,
+)
 from engine.vocabulary import CommonView
 
 _RANKS = "23456789TJQKA"
@@ -27,7 +32,7 @@ _RANKS = "23456789TJQKA"
 _OWED = {
     PendingKind.PICKUP: "stack, cancel, or draw {count}",
     PendingKind.SKIP: "pass the skip on, or pass",
-    PendingKind.MISS: "play a {rank} or miss {count} turn(s)",
+    PendingKind.MISS: "play {rank} or miss {turns}",
     PendingKind.COVER: "cover the card, or draw",
     PendingKind.GO_ON: "go on in the suit you named, or pass",
 }
@@ -52,7 +57,22 @@ def _pending_view(pend: Pending) -> tuple[PendingView, str]:
     }
     if rank is not None:
         pending["rank"] = rank
-    return pending, _OWED[pend.kind].format(count=pend.count, rank=rank)
+    turns = f"{pend.count} turn{'' if pend.count == 1 else 's'}"
+    return pending, _OWED[pend.kind].format(count=pend.count, rank=_a_rank(rank), turns=turns)
+
+
+#: A rank as the view's words read it, where it is not its letter
+_RANK_WORDS = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+
+
+def _a_rank(rank: str | None) -> str:
+    """A rank after its article, as read aloud: ``an 8``, ``an ace``, ``a king``.
+
+    >>> _a_rank("8"), _a_rank("A"), _a_rank("K"), _a_rank("T")
+    ('an 8', 'an ace', 'a king', 'a 10')
+    """
+    word = _RANK_WORDS.get(rank or "", rank or "")
+    return f"{'an' if word in ('8', 'ace') else 'a'} {word}"
 
 
 def seat_view(
@@ -100,16 +120,16 @@ def seat_view(
 
 def deal_event(state: HandState, match: MatchState) -> Event:
     """The deal: each seat's cards shown to it only, the start card to everyone."""
-    return Event(
-        "deal",
-        {
-            "dealer": state.dealer,
-            "hand_number": match.hand_number,
-            "hand_sizes": [len(h) for h in state.hands],
-            "top": TEXT[state.pile[-1]] if state.pile else None,
-        },
-        {s: {"hand": texts(h)} for s, h in enumerate(state.hands)},
-    )
+    dealt: SheddingDealFields = {
+        "dealer": state.dealer,
+        "hand_number": match.hand_number,
+        "hand_sizes": [len(h) for h in state.hands],
+        "top": TEXT[state.pile[-1]] if state.pile else None,
+    }
+    hands: dict[int, SheddingDealPrivate] = {
+        s: {"hand": texts(h)} for s, h in enumerate(state.hands)
+    }
+    return Event("deal", dealt, hands)
 
 
 def _pending_from_view(pend: Mapping[str, Any] | None) -> Pending | None:

@@ -247,90 +247,171 @@ def with_kinds(view: Mapping[str, Any]) -> SheddingView:
     return cast(SheddingView, out)
 
 
-class SheddingDeal(TypedDict):
-    kind: Literal["deal"]
+class SheddingDealFields(TypedDict):
+    """What every seat is shown of ``SheddingDeal`` (the engine builds it so)."""
+
     dealer: int
     hand_number: int
     hand_sizes: list[int]
     top: str | None
+
+
+class SheddingDealPrivate(TypedDict):
+    """What only some seats are shown of ``SheddingDeal``."""
+
+    hand: list[str]
+
+
+class SheddingDeal(SheddingDealFields):
+    kind: Literal["deal"]
     hand: NotRequired[list[str]]
 
 
-class SheddingPlay(TypedDict):
-    kind: Literal["play"]
+class SheddingPlayFields(TypedDict):
+    """What every seat is shown of ``SheddingPlay`` (the engine builds it so)."""
+
     seat: int
     cards: list[str]
 
 
-class SheddingDraw(TypedDict):
-    kind: Literal["draw"]
+class SheddingPlay(SheddingPlayFields):
+    kind: Literal["play"]
+
+
+class SheddingDrawFields(TypedDict):
+    """What every seat is shown of ``SheddingDraw`` (the engine builds it so)."""
+
     seat: int
     count: int
     reason: str
+
+
+class SheddingDrawPrivate(TypedDict):
+    """What only some seats are shown of ``SheddingDraw``."""
+
+    cards: list[str]
+
+
+class SheddingDraw(SheddingDrawFields):
+    kind: Literal["draw"]
     cards: NotRequired[list[str]]
 
 
-class SheddingNominate(TypedDict):
-    kind: Literal["nominate"]
+class SheddingNominateFields(TypedDict):
+    """What every seat is shown of ``SheddingNominate`` (the engine builds it so)."""
+
     seat: int
     suit: str
 
 
-class SheddingLast(TypedDict):
-    kind: Literal["last"]
+class SheddingNominate(SheddingNominateFields):
+    kind: Literal["nominate"]
+
+
+class SheddingLastFields(TypedDict):
+    """What every seat is shown of ``SheddingLast`` (the engine builds it so)."""
+
     seat: int
 
 
-class SheddingBlunder(TypedDict):
-    kind: Literal["blunder"]
+class SheddingLast(SheddingLastFields):
+    kind: Literal["last"]
+
+
+class SheddingBlunderFields(TypedDict):
+    """What every seat is shown of ``SheddingBlunder`` (the engine builds it so)."""
+
     seat: int
     cards: list[str]
     why: str
 
 
-class SheddingSkip(TypedDict):
-    kind: Literal["skip"]
+class SheddingBlunder(SheddingBlunderFields):
+    kind: Literal["blunder"]
+
+
+class SheddingSkipFields(TypedDict):
+    """What every seat is shown of ``SheddingSkip`` (the engine builds it so)."""
+
     seat: int
 
 
-class SheddingMiss(TypedDict):
-    kind: Literal["miss"]
+class SheddingSkip(SheddingSkipFields):
+    kind: Literal["skip"]
+
+
+class SheddingMissFields(TypedDict):
+    """What every seat is shown of ``SheddingMiss`` (the engine builds it so)."""
+
     seat: int
     turns: int
 
 
-class SheddingPass(TypedDict):
-    kind: Literal["pass"]
+class SheddingMiss(SheddingMissFields):
+    kind: Literal["miss"]
+
+
+class SheddingPassFields(TypedDict):
+    """What every seat is shown of ``SheddingPass`` (the engine builds it so)."""
+
     seat: int
 
 
-class SheddingReverse(TypedDict):
-    kind: Literal["reverse"]
+class SheddingPass(SheddingPassFields):
+    kind: Literal["pass"]
+
+
+class SheddingReverseFields(TypedDict):
+    """What every seat is shown of ``SheddingReverse`` (the engine builds it so)."""
+
     seat: int
     direction: int
 
 
-class SheddingCancel(TypedDict):
-    kind: Literal["cancel"]
+class SheddingReverse(SheddingReverseFields):
+    kind: Literal["reverse"]
+
+
+class SheddingCancelFields(TypedDict):
+    """What every seat is shown of ``SheddingCancel`` (the engine builds it so)."""
+
     seat: int
     left: int
 
 
+class SheddingCancel(SheddingCancelFields):
+    kind: Literal["cancel"]
+
+
 #: ``with`` is a Python keyword, so this one is written in the call form.
-SheddingSwap = TypedDict(
-    "SheddingSwap",
-    {"kind": Literal["swap"], "seat": int, "with": int, "hand": NotRequired[list[str]]},
-)
+SheddingSwapFields = TypedDict("SheddingSwapFields", {"seat": int, "with": int})
 
 
-class SheddingOut(TypedDict):
-    kind: Literal["out"]
+class SheddingSwapPrivate(TypedDict):
+    """What only the two seats that swapped are shown: each his new hand."""
+
+    hand: list[str]
+
+
+class SheddingSwap(SheddingSwapFields):
+    kind: Literal["swap"]
+    hand: NotRequired[list[str]]
+
+
+class SheddingOutFields(TypedDict):
+    """What every seat is shown of ``SheddingOut`` (the engine builds it so)."""
+
     seat: int
     place: int
 
 
-class SheddingHandEnd(TypedDict):
-    kind: Literal["hand_end"]
+class SheddingOut(SheddingOutFields):
+    kind: Literal["out"]
+
+
+class SheddingHandEndFields(TypedDict):
+    """What every seat is shown of ``SheddingHandEnd`` (the engine builds it so)."""
+
     hand_number: int
     finished: list[int]
     points: list[int]
@@ -338,10 +419,19 @@ class SheddingHandEnd(TypedDict):
     blocked: bool
 
 
-class SheddingGameEnd(TypedDict):
-    kind: Literal["game_end"]
+class SheddingHandEnd(SheddingHandEndFields):
+    kind: Literal["hand_end"]
+
+
+class SheddingGameEndFields(TypedDict):
+    """What every seat is shown of ``SheddingGameEnd`` (the engine builds it so)."""
+
     winner: int
     scores: list[int]
+
+
+class SheddingGameEnd(SheddingGameEndFields):
+    kind: Literal["game_end"]
 
 
 #: A shedding event as a seat is shown it (``Event.present``): mypy narrows it by ``kind``.

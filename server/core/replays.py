@@ -24,6 +24,7 @@ from typing import Any
 from engine.events import Event
 from engine.registry import record_start
 from protocol.describe import describe_text, seat_name, seat_words
+from protocol.table_lines import pile_text
 
 #: Steps in one ``replay`` reply at most.
 PAGE = 40
@@ -74,7 +75,11 @@ def _step(game: Any, number: int, action: list[Any] | None, events: list[Event],
     if "hand" in game.view(0):
         hands = [list(game.view(seat).get("hand") or []) for seat in range(game.seats)]
     said = [describe_text(_plain(e.present(None)), names) for e in events]
-    return {"step": number, "action": action, "view": view, "hands": hands, "said": said}
+    step = {"step": number, "action": action, "view": view, "hands": hands, "said": said}
+    pile = pile_text(view)  # what the pile asks then, as the table's board said it
+    if pile is not None:
+        step["pile"] = pile
+    return step
 
 
 def page(

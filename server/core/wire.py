@@ -8,12 +8,21 @@ its client's codec. Table ids are integers inside the server and words
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from protocol import messages as m
 from protocol.legal import choices, must
 from protocol.payloads import NoView, View
+from protocol.table_lines import (
+    START_WAITING,
+    clock_warning_text,
+    pile_text,
+    presence_text,
+    result_text,
+    waiting_text,
+    watcher_text,
+)
 from server.core.records import Page
 
 Message = m.Message
@@ -59,9 +68,16 @@ def snapshot(
     clock: float | None = None,
     ruleset: str | None = None,
     again: tuple[int, ...] = (),
+    names: Sequence[str | None] = (),
 ) -> Message:
     """What ``seat`` may see of the table, with its legal actions in words
-    (``protocol.legal``: what it must answer, and the actions grouped and labelled)."""
+    (``protocol.legal``: what it must answer, and the actions grouped and labelled) and
+    the table's lines (``protocol.table_lines``), its seats named as ``names`` says."""
+    to_act = view.get("to_act") if view else None
+    if state == "waiting":
+        said: str | None = START_WAITING
+    else:
+        said = waiting(seat, to_act, names) if view and not view.get("over") else None
     return m.Snapshot(
         table=table_word(table),
         seq=seq,
@@ -76,6 +92,10 @@ def snapshot(
         choices=choices(legal),
         ruleset=ruleset,
         again=again,
+        waiting=said,
+        pending_text=pile_text(view) if view else None,
+        clock_warning=warning(seat, to_act, clock),
+        result_text=result_text(view, names, ended=state == "over") if view else None,
         id=req,
     )
 
@@ -97,13 +117,24 @@ def turn(
     legal: list[str],
     clock: float | None = None,
     view: View | None = None,
+    names: Sequence[str | None] = (),
 ) -> Message:
     """Whose turn it is, for ``seat`` (``None``: a spectator), with its view and its legal
-    actions in words (``protocol.legal``): built unchecked (``trusted``), as it is made
-    for every seat on every action from what the engine and the table made."""
+    actions in words (``protocol.legal``) and the table's lines (``protocol.table_lines``:
+    whom it waits for, named as ``names`` says, and what the pile asks): built unchecked
+    (``trusted``), as it is made for every seat on every action from what the engine and
+    the table made."""
+    pile = pile_text(view) if view else None
     if not legal:  # most turns: a seat waiting, a spectator
         return _turn(
-            table=table_word(table), seq=seq, seat=seat, to_act=to_act, clock=clock, view=view
+            table=table_word(table),
+            seq=seq,
+            seat=seat,
+            to_act=to_act,
+            clock=clock,
+            view=view,
+            waiting=waiting(seat, to_act, names),
+            pending_text=pile,
         )
     return _turn(
         table=table_word(table),
@@ -115,6 +146,24 @@ def turn(
         view=view,
         must=must(view, legal),
         choices=choices(legal),
+        waiting=waiting(seat, to_act, names),
+        pending_text=pile,
+        clock_warning=warning(seat, to_act, clock),
+    )
+
+
+def waiting(seat: int | None, to_act: int | None, names: Sequence[str | None]) -> str | None:
+    """Whom the table waits for, said to all but him (``None``: nobody, or him)."""
+    if to_act is None or to_act == seat or not 0 <= to_act < len(names):
+        return None
+    name = names[to_act]
+    return None if name is None else waiting_text(name)
+
+
+def warning(seat: int | None, to_act: int | None, clock: float | None) -> str | None:
+    """The clock's warning, for the seat to act while its clock runs."""
+    return (
+        clock_warning_text() if clock is not None and seat is not None and seat == to_act else None
     )
 
 
@@ -122,12 +171,15 @@ def talk(table: int, name: str, text: str) -> Message:
     return m.Talk(table=table_word(table), name=name, text=text)
 
 
-def presence(table: int, seat: int, name: str, what: str) -> Message:
-    return m.Presence(table=table_word(table), seat=seat, name=name, what=what)
+def presence(table: int, seat: int, name: str, what: str, *, playing: bool) -> Message:
+    """A seated player's coming or going, in words for a table whose game runs or not."""
+    text = presence_text(name, what, playing=playing)
+    return m.Presence(table=table_word(table), seat=seat, name=name, what=what, text=text)
 
 
 def watcher(table: int, what: str, name: str | None, watching: int) -> Message:
-    return m.Watcher(table=table_word(table), what=what, name=name, watching=watching)
+    text = watcher_text(name, what, watching)
+    return m.Watcher(table=table_word(table), what=what, name=name, watching=watching, text=text)
 
 
 def record(req: int | None, table: int, page: Page, game: int) -> Message:

@@ -226,6 +226,7 @@ class Delivery:
             stage.clock_left(),
             stage.ruleset,
             tuple(sorted(self._seating.again)),
+            self.names(),
         )
 
     def turn(self, seat: int | None, clock: float | None) -> wire.Message:
@@ -235,7 +236,8 @@ class Delivery:
         game = self._stage.game
         to_act = None if game is None else game.to_act
         view = None if game is None else game.view(seat)
-        return wire.turn(self.table_id, self.seq, seat, to_act, self.legal(seat), clock, view)
+        legal = self.legal(seat)
+        return wire.turn(self.table_id, self.seq, seat, to_act, legal, clock, view, self.names())
 
     def catch_up(
         self,

@@ -35,6 +35,7 @@ from typing import Any, Protocol
 from protocol import messages as m
 from protocol import payloads
 from protocol.fields import RUNNING
+from protocol.table_lines import where_text
 from server.core import wire
 from server.core.config import ServerConfig
 from server.core.limits import AddressBudget, TokenBucket
@@ -152,6 +153,7 @@ def people(
         entry = payloads.Person(name=name, state=doing(places), tables=shown, idle=idle)
         if len(places) > len(shown):
             entry["more"] = len(places) - len(shown)
+        entry["where"] = where_text(entry)
         listed.append(entry)
     return m.People(people=tuple(listed), total=len(by_name), guests=guests, id=req)
 

@@ -45,6 +45,7 @@ from __future__ import annotations
 import contextlib
 import secrets
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -96,6 +97,9 @@ class Seating:
         #: Counts the seats changing hands (``hold``, ``sit``, ``free``): who reads the
         #: holders' names keeps them until it moves (``server.tables.delivery``).
         self.changes = 0
+        #: Whether a game runs (the table says): a presence is worded by it (a seat left
+        #: while a game runs is a bot's; while none does, nobody's).
+        self.running: Callable[[], bool] = lambda: False
 
     # ------------------------------------------------------------ queries
     def members(self) -> list[Member]:
@@ -216,7 +220,7 @@ class Seating:
         s = self.seats[seat]
         if s.name is None:
             return
-        msg = wire.presence(self.table_id, seat, s.name, what)
+        msg = wire.presence(self.table_id, seat, s.name, what, playing=self.running())
         for m in self.members():
             if m is not s.member:
                 m.deliver(msg)

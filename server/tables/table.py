@@ -42,7 +42,7 @@ import engine
 from engine.described import GameRecord
 from engine.events import Event
 from engine.game import Game
-from protocol.fields import TableState
+from protocol.fields import RUNNING, TableState
 from server.core import wire
 from server.core.commands import (
     Act,
@@ -141,6 +141,7 @@ class Table:
         self._on_start = on_start
         self.seating = Seating(id, seats, by_address=config.one_hand_per_address,
                                watch_notice_seconds=config.watch_notice_seconds)  # fmt: skip
+        self.seating.running = lambda: self.state in RUNNING
         #: Who hears what happens here (``server.tables.events``): the prize, the ratings ...
         self.events = events if events is not None else announced.TableEvents()
         self.gm = gamemaster.GameMaster(self, stakes)  #: his bots, clock, away seats

@@ -136,6 +136,9 @@ TEXT_OVERRIDES: dict[tuple[type[m.Message], str], st.SearchStrategy[Any]] = {
     (m.Hello, "protocol"): st.just(m.PROTOCOL),
     (m.Hello, "versions"): st.lists(st.integers(1, 0xFFFF), min_size=1, max_size=4).map(tuple),
     (m.HelpText, "lines"): texts.map(lambda t: (t,)),
+    # an optional line in words: none, or some words (an empty one is written as none)
+    (m.Presence, "text"): st.none() | texts.filter(bool),
+    (m.Watcher, "text"): st.none() | texts.filter(bool),
     (m.CreateTable, "options"): options,
     (m.SetOptions, "options"): st.dictionaries(option_keys, payload_values, min_size=1, max_size=4),
     # a tournament's format is one of two words; the pairs kept apart are two plain names

@@ -139,14 +139,14 @@ def test_a_player_leaving_an_ended_game_leaves_no_bot_behind() -> None:
     r = Readable()
     _started(r)
     (line,) = r.lines(m.Presence(table="3", seat=0, name="ann", what="left"))
-    assert line == "presence 3 · ann left the table (a bot plays the seat)"
+    assert line == "presence 3 · ann left the table (a bot takes the seat)"
     over = {"to_act": None, "over": True, "scores": [0, 3]}
     r.lines(m.Turn(table="3", seq=9, seat=1, to_act=None, view=over))
     (line,) = r.lines(m.Presence(table="3", seat=0, name="ann", what="left"))
     assert line == "presence 3 · ann left the table"
     r.lines(m.Snapshot(table="4", seq=0, state="waiting", view={}, seat=0, players=PLAYERS))
     (line,) = r.lines(m.Presence(table="4", seat=0, name="ann", what="dropped"))
-    assert line == "presence 4 · ann lost the connection"
+    assert line == "presence 4 · ann dropped out"
 
 
 def test_the_room_reads_as_sentences() -> None:
@@ -174,10 +174,10 @@ def test_the_room_reads_as_sentences() -> None:
         "people #2 · and 1 more",
     ]
     assert r.lines(m.Watcher(table="3", what="came", name="bob", watching=1)) == [
-        "watcher 3 · bob came to watch (1 watching)"
+        "watcher 3 · bob came to watch (1 watcher)"
     ]
     assert r.lines(m.Watcher(table="3", what="went", watching=0)) == [
-        "watcher 3 · someone without a name stopped watching (0 watching)"
+        "watcher 3 · someone with no name stopped watching (0 watchers)"
     ]
     assert r.lines(m.Shouted(name="ann", text="switch, anyone?")) == [
         "shouted · ann shouts: switch, anyone?"

@@ -141,9 +141,10 @@ async def test_who_counts_a_name_once_at_every_table_of_its_connections(
     reply = people(present, Lobby(), 2, now=100.0, req=7)
     assert (reply.total, reply.guests, reply.id) == (3, 1, 7)
     assert reply.people == (
-        {"name": "al", "state": "idle", "tables": [], "idle": 100},
-        {"name": "Bo", "state": "idle", "tables": [], "idle": 90},
+        {"name": "al", "state": "idle", "tables": [], "idle": 100, "where": "in the lobby"},
+        {"name": "Bo", "state": "idle", "tables": [], "idle": 90, "where": "in the lobby"},
     )
     (cy,) = people(present, Lobby(), 5, now=100.0).people[2:]
     assert cy == {"name": "cy", "state": "watching", "idle": 5,
-                  "tables": [{"table": "1", "seat": None, "state": "waiting"}]}  # fmt: skip
+                  "tables": [{"table": "1", "seat": None, "state": "waiting"}],
+                  "where": "watching table 1"}  # fmt: skip

@@ -108,7 +108,7 @@ def test_focus_labels_and_the_live_region_across_a_move(server, browsers) -> Non
         wait_for(
             lambda: (
                 driver.find_element(By.ID, "turn-live").get_attribute("textContent")
-                == "Waiting for cy."
+                == "Waiting for cy…"  # the server's words (waiting_text)
             ),
             what="the live region on cy's turn",
         )

@@ -1,8 +1,10 @@
 """One voice: the browser shows, word for word, what protocol composes for every event and
 turn, the words the terminal client and text mode show for the same events and turns
 (``protocol.describe.describe_text`` for an event, ``protocol.legal.must`` and ``choices``
-for a turn). Live games of every family are played from the page and each screen is read
-against the composition; j28's "miss of 1 turn" (which the browser once said as "1 turns")
+for a turn, ``protocol.table_lines`` for the lines that are not events: whom the table
+waits for, what the pile asks, who came and went, how a game found over ended). Live
+games of every family are played from the page and each screen is read against the
+composition; j28's "miss of 1 turn" (which the browser once said as "1 turns")
 comes from a game the engine plays to it, told to the page as the server tells it.
 """
 
@@ -20,6 +22,8 @@ from webpage import create_table, open_client, settle, table_state, take_guest, 
 import engine
 from protocol.describe import BOT, describe_text, seat_name
 from protocol.legal import choices, must
+from protocol.table_lines import pile_text, presence_text, result_text, waiting_text, watcher_text
+from server.core import wire
 
 #: Everything the page shows of the table on screen, and what it knows to show it from,
 #: read at one moment (the page redraws on every message).
@@ -36,6 +40,8 @@ return {
   lines: [...document.querySelectorAll("#log li.event")]
     .map((e) => [+e.dataset.seq, e.textContent]),
   must: document.getElementById("must")?.textContent ?? null,
+  waiting: document.querySelector("#actions .waiting")?.textContent ?? null,
+  pile: document.getElementById("pile-line")?.textContent ?? null,
   groups: [...document.querySelectorAll("#actions .action-row:not(.selection)")].map((row) => [
     row.querySelector(".heading").textContent,
     [...row.querySelectorAll("button.act")].map((b) => [b.dataset.action, label(b)]),
@@ -62,6 +68,11 @@ def check_words(screen: dict[str, Any]) -> tuple[int, str | None]:
     events = {seq: ev for seq, ev in screen["events"]}
     for seq, line in screen["lines"]:
         assert line == describe_text(events[seq], names), (seq, events[seq])
+    view = screen["view"] or {}
+    if screen["waiting"] is not None:
+        assert screen["waiting"] == waiting_text(names[view["to_act"]]), view.get("to_act")
+    if screen["pile"] is not None:
+        assert screen["pile"] == pile_text(view), view
     if screen["mine"]:
         view, legal = screen["view"], screen["legal"]
         assert screen["must"] == must(view, legal), (view.get("pending"), legal)
@@ -134,12 +145,13 @@ def test_j28s_miss_of_one_turn_is_said_as_the_server_says_it(server, browsers) -
     table = "j28-miss"  # told to the page only: the server knows no such table
     messages: list[dict[str, Any]] = [
         {"type": "snapshot", "table": table, "seq": 0, "state": "playing", "view": view,
-         "seat": 0, "players": ["ann", "bot:random"]},
+         "seat": 0, "players": ["ann", "bot:random"], "pending_text": pile_text(view)},
         *({"type": "event", "table": table, "seq": i, "event": ev, "text": text}
           for i, (text, ev) in enumerate(told, 1)),
         {"type": "turn", "table": table, "seq": len(told), "seat": 0, "to_act": 0,
          "legal": legal, "view": view, "must": said,
-         "choices": [[h, [list(item) for item in items]] for h, items in choices(legal)]},
+         "choices": [[h, [list(item) for item in items]] for h, items in choices(legal)],
+         "pending_text": pile_text(view)},
     ]  # fmt: skip
     driver.execute_script(
         "for (const m of arguments[0]) window.switchboard.onMessage(m);"
@@ -153,3 +165,54 @@ def test_j28s_miss_of_one_turn_is_said_as_the_server_says_it(server, browsers) -
     assert lines == len(told)
     assert shown_must == said
     assert [line for _seq, line in screen["lines"]] == [text for text, _ev in told]
+
+
+def test_the_lines_that_are_not_events_are_shown_as_the_server_sends_them(server, browsers) -> None:
+    """Whom the table waits for, what the pile asks, who dropped out, came back or came to
+    watch, and how a game found over ended: each the server's line (built here by the
+    server's own ``wire``), shown word for word; the page once wrote each itself."""
+    _told, view, legal = _j28_to_a_miss()
+    names = ["ann", "bot 1"]
+    driver = browsers(DESKTOP)
+    open_client(driver, server.url)
+    take_guest(driver)
+    table = "j28-lines"  # told to the page only: the server knows no such table
+    theirs = {**view, "to_act": 1}
+    sent = [
+        wire.snapshot(0, 0, 0, "playing", view, legal, ["ann", "bot:random"], None, names=names),
+        wire.presence(0, 1, "cy3", "dropped", playing=True),
+        wire.presence(0, 1, "cy3", "back", playing=True),
+        wire.watcher(0, "came", "dee", 2),
+        wire.turn(0, 1, 0, 1, [], None, theirs, names),  # type: ignore[arg-type]
+    ]
+    messages = [{**msg.to_map(), "table": table} for msg in sent]
+    driver.execute_script(
+        "for (const m of arguments[0]) window.switchboard.onMessage(m);"
+        "window.switchboard.open(arguments[1]);",
+        messages,
+        table,
+    )
+    screen = read(driver)
+    screen["players"] = ["ann", "bot:random"]
+    check_words(screen)
+    assert screen["pile"] == pile_text(view) and "play an 8 or miss 1 turn" in screen["pile"]
+    assert screen["waiting"] == "Waiting for bot 1…"
+    people = driver.execute_script(
+        "return [...document.querySelectorAll('#log li.presence, #log li.watcher')]"
+        ".map((e) => e.textContent);"
+    )
+    assert people == [
+        presence_text("cy3", "dropped", playing=True),
+        presence_text("cy3", "back", playing=True),
+        watcher_text("dee", "came", 2),
+    ]
+    over = {**view, "over": True, "to_act": None}
+    end = wire.snapshot(0, 2, 0, "over", over, [], ["ann", "bot:random"], None, names=names)
+    driver.execute_script(
+        "window.switchboard.onMessage(arguments[0]);", {**end.to_map(), "table": table}
+    )
+    heading = wait_for(
+        lambda: driver.execute_script("return document.querySelector('#result h3')?.textContent;"),
+        what="the result's heading",
+    )
+    assert heading == result_text(over, names, ended=True)

@@ -109,8 +109,9 @@ export function keepFocus(root, draw) {
 /**
  * What a screen reader is told of the turn (the live region's words), or "" when there
  * is nothing to say: on the viewer's turn what the server says he must answer, else the
- * heading of the server's first group of moves; on another's turn whom the table waits for.
- * @param {{mine: boolean, must: string | null, choices: import("../types").ChoiceGroup[], waitingFor: string | null}} turn
+ * heading of the server's first group of moves; on another's turn whom the table waits for
+ * (the server's words).
+ * @param {{mine: boolean, must: string | null, choices: import("../types").ChoiceGroup[], waiting: string | null}} turn
  * @returns {string}
  */
 export function turnWords(turn) {
@@ -118,5 +119,5 @@ export function turnWords(turn) {
     const heading = turn.choices.length ? turn.choices[0][0] : "";
     return ["Your turn.", turn.must || heading].filter(Boolean).join(" ");
   }
-  return turn.waitingFor ? `Waiting for ${turn.waitingFor}.` : "";
+  return turn.waiting || "";
 }

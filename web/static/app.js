@@ -9,7 +9,7 @@ import { leaveAsks, leaveQuestion } from "./confirm.js";
 import { $, el, fill, who } from "./dom.js";
 import { houseRules, plural, renderLobby } from "./lobby.js";
 import { Connection } from "./net.js";
-import { CLOCK_WARNING, ClientState, clockLeft, myTurn, names, seatWords } from "./state.js";
+import { CLOCK_WARNING, ClientState, clockLeft, myTurn } from "./state.js";
 import { inviteBody, inviteTable } from "./invite.js";
 import { loadSettings, settingsPanel } from "./settings.js";
 import { LookBack } from "./review.js";
@@ -600,8 +600,8 @@ export class App {
    * @param {TableRecord | null} t */
   announceTurn(t) {
     const view = t && t.view;
-    const waiting = t !== null && t.state === "playing" && view && !view.over && t.toAct !== null ? names(t)[t.toAct] || seatWords(t.toAct) : null;
-    const words = t === null ? "" : turnWords({ mine: myTurn(t), must: t.must, choices: t.choices, waitingFor: waiting });
+    const waiting = t !== null && t.state === "playing" && view && !view.over ? t.waiting : null;
+    const words = t === null ? "" : turnWords({ mine: myTurn(t), must: t.must, choices: t.choices, waiting });
     const live = $("#turn-live");
     if (live.textContent !== words) live.textContent = words;
   }
@@ -628,8 +628,11 @@ export class App {
     clock.className = `clock${warn ? " warn" : ""}${myTurn(t) ? " mine" : ""}`;
     if (warn && !t.warned) {
       t.warned = true;
-      this.state.note(t.table, `${CLOCK_WARNING} seconds left: play, or the clock plays for you`, "error");
-      this.toast(`${CLOCK_WARNING} seconds left!`);
+      // the server's words for it (a server that sends none: the red clock says it)
+      if (t.clockWarning) {
+        this.state.note(t.table, t.clockWarning, "error");
+        this.toast(t.clockWarning);
+      }
       this.render();
     }
   }

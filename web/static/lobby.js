@@ -163,21 +163,11 @@ function leaders(app) {
 /** @param {number} n @param {string} word */
 export const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-/** Where one of `people` is, as the terminal client says it (client/terminal/players.py): its
- * tables, then how many more the server left out of the list.
+/** Where one of `people` is, in the server's words (its `where`); from a server that
+ * sends none, nothing.
  * @param {Person} person @returns {string} */
 export function whereabouts(person) {
-  const places = [];
-  for (const spot of person.tables || []) {
-    if (!spot || typeof spot !== "object") continue;
-    if (spot.seat === null || spot.seat === undefined) places.push(`watching table ${spot.table}`);
-    else if (spot.state === "playing" || spot.state === "paused") places.push(`playing at table ${spot.table}`);
-    else if (spot.state === "over") places.push(`seated at table ${spot.table}, game over`);
-    else places.push(`seated at table ${spot.table}, waiting`);
-  }
-  const more = person.more ?? 0;
-  if (more > 0) places.push(`and ${plural(more, "table")} more`);
-  return places.join(", ") || "in the lobby";
+  return person.where || "";
 }
 
 /** The room: who is online (the server's `who`, asked with the table list) and the

@@ -230,6 +230,7 @@ export function renderReplay(model, controls) {
     legal: [],
     mine: false,
     selection: [],
+    pile: (step && step.pile) || null,
     onCard: () => {},
     onAct: () => {},
   };

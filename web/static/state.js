@@ -24,8 +24,8 @@
  * spectator's, or a note (a notice, an error the page was answered).
  * @typedef {EventLine
  *   | {kind: "talk", name: string, text: string}
- *   | {kind: "presence", seat: number, name: string, what: string, playing: boolean}
- *   | {kind: "watcher", name: string | null, what: string, watching: number}
+ *   | {kind: "presence", seat: number, name: string, what: string, text: string | null}
+ *   | {kind: "watcher", name: string | null, what: string, watching: number, text: string | null}
  *   | {kind: "note" | "error", text: string}} LogEntry
  */
 
@@ -41,6 +41,10 @@
  * @property {string[]} legal the actions this seat may take now
  * @property {string | null} must what this seat must answer now, in the server's words
  * @property {ChoiceGroup[]} choices the legal actions grouped and labelled by the server
+ * @property {string | null} waiting whom the table waits for, in the server's words
+ * @property {string | null} pendingText what the pile asks of whoever plays next, in the server's words
+ * @property {string | null} clockWarning what to say when this seat's own clock runs low, in the server's words
+ * @property {string | null} resultText at a finished game, how it ended, in the server's words
  * @property {Player[]} players
  * @property {Player[]} playedBy who played the last game (a seat left empty at its end)
  * @property {string | null} master
@@ -74,6 +78,10 @@ export function newTable(table) {
     legal: [],
     must: null,
     choices: [],
+    waiting: null,
+    pendingText: null,
+    clockWarning: null,
+    resultText: null,
     players: [],
     playedBy: [],
     master: null,
@@ -184,6 +192,9 @@ function setOffer(t, msg) {
   t.legal = msg.legal || [];
   t.must = msg.must ?? null;
   t.choices = msg.choices || [];
+  t.waiting = msg.waiting ?? null;
+  t.pendingText = msg.pending_text ?? null;
+  t.clockWarning = msg.clock_warning ?? null;
 }
 
 export class ClientState {
@@ -231,6 +242,7 @@ export class ClientState {
         t.master = msg.master ?? null;
         if (msg.ruleset) t.ruleset = msg.ruleset;
         t.again = msg.again || [];
+        t.resultText = msg.result_text ?? null;
         if (RUNNING.has(msg.state)) {
           t.playedBy = t.players;
           t.rated = null; // a new game: the last one's ratings are its log's
@@ -275,8 +287,7 @@ export class ClientState {
         const t = this.table(msg.table);
         if (msg.what === "back") delete t.gone[msg.seat];
         else t.gone[msg.seat] = [msg.name, msg.what];
-        // whether a game ran then: its words differ (no seat held, no bot, no clock)
-        addLog(t, { kind: "presence", seat: msg.seat, name: msg.name, what: msg.what, playing: RUNNING.has(t.state) });
+        addLog(t, { kind: "presence", seat: msg.seat, name: msg.name, what: msg.what, text: msg.text ?? null });
         return "talk";
       }
       case "talk":
@@ -288,7 +299,7 @@ export class ClientState {
         if (!t) return null;
         const watching = msg.watching ?? 0;
         t.watching = watching;
-        addLog(t, { kind: "watcher", name: msg.name ?? null, what: msg.what, watching });
+        addLog(t, { kind: "watcher", name: msg.name ?? null, what: msg.what, watching, text: msg.text ?? null });
         return "talk";
       }
       case "shouted":

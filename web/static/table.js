@@ -82,9 +82,7 @@ export function actions(app, t) {
   const box = el("div", { class: "actions", id: "actions" });
   const view = t.view;
   if (!myTurn(t)) {
-    if (t.state === "playing" && view && view.to_act !== undefined && view.to_act !== null && !view.over) {
-      box.append(el("p", { class: "waiting dim", text: `Waiting for ${seatName(names(t), view.to_act)}…` }));
-    }
+    if (t.state === "playing" && t.waiting) box.append(el("p", { class: "waiting dim", text: t.waiting }));
     if (!t.legal.length) return box;
   }
   if (t.must) box.append(el("p", { class: "must", id: "must" }, wordsWithCards(t.must)));
@@ -146,16 +144,14 @@ function masterControls(app, t) {
   return box;
 }
 
-/** What heads the result where the server sent no words for it (a game found over). */
-const RESULT_HEADINGS = { hand_end: "Hand over", game_end: "Game over" };
-
 /** The end of a hand or a game: the server's words for it over a table of the scores.
  * @param {TableRecord} t @param {(string | null)[]} n */
 export function result(t, n) {
   const view = t.view;
   /** @type {{ev: TableEvent, text: string | null} | null} */
   let line = t.result;
-  if (!line && view && (view.over || t.state === "over")) line = { ev: { kind: "game_end", winner: view.winner, scores: view.scores }, text: null };
+  // a game found over (its last event not seen here): the words its snapshot brought
+  if (!line && view && (view.over || t.state === "over")) line = { ev: { kind: "game_end", winner: view.winner, scores: view.scores }, text: t.resultText };
   if (!line) return null;
   const ev = line.ev;
   const game = ev.kind === "game_end";
@@ -176,20 +172,19 @@ export function result(t, n) {
   return el(
     "section",
     { class: `result ${game ? "game" : "hand"}`, id: "result", "aria-live": "polite" },
-    el("h3", {}, line.text ? wordsWithCards(line.text) : RESULT_HEADINGS[game ? "game_end" : "hand_end"]),
+    line.text ? el("h3", {}, wordsWithCards(line.text)) : null,
     el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: "Player" }), game ? null : el("th", { text: "Hand" }), more ? more.hands : null, el("th", { text: "Total" }), more ? more.rating : null)), el("tbody", {}, rows)),
   );
 }
 
-/** A presence's words while a game runs (a left seat is a bot's), the terminal client's.
- * @type {Record<string, string>} */
-const PRESENCE_WORDS = {
-  dropped: "dropped out (the seat stays theirs; their clock runs)",
-  left: "left the table (a bot takes the seat)",
-  back: "is back",
-};
-/** ... and with no game running: no bot, no clock. */
-const PRESENCE_IDLE = { dropped: "dropped out", left: "left the table" };
+/** A line about a person in the server's words, his name marked where it starts the
+ * line; from a server that sends no words, his name and what happened, as a word.
+ * @param {string} cls @param {string | null} name @param {string | null} text @param {string} what */
+function personLine(cls, name, text, what) {
+  if (!text) return el("li", { class: cls }, name ? el("b", { class: "who" }, who(name)) : null, ` ${what}`);
+  if (!name || !text.startsWith(name)) return el("li", { class: cls }, text);
+  return el("li", { class: cls }, el("b", { class: "who" }, who(name)), text.slice(name.length));
+}
 
 /** One line of the log. @param {LogEntry} entry */
 export function logLine(entry) {
@@ -199,15 +194,10 @@ export function logLine(entry) {
       return el("li", { class: "event", dataset: { seq: String(entry.seq) } }, entry.text ? wordsWithCards(entry.text) : entry.ev.kind);
     case "talk":
       return el("li", { class: "talk" }, el("b", { class: "who" }, who(entry.name), ": "), el("span", { class: "talk-text", text: entry.text }));
-    case "presence": {
-      const words = entry.playing === false ? { ...PRESENCE_WORDS, ...PRESENCE_IDLE } : PRESENCE_WORDS;
-      return el("li", { class: "presence" }, el("b", { class: "who" }, who(entry.name)), ` ${words[entry.what] || entry.what}`);
-    }
-    case "watcher": {
-      const now = `${entry.watching} watcher${entry.watching === 1 ? "" : "s"}`;
-      const what = entry.what === "came" ? "came to watch" : entry.what === "went" ? "stopped watching" : entry.what;
-      return el("li", { class: "watcher" }, el("b", { class: "who" }, entry.name ? who(entry.name) : "someone with no name"), ` ${what} (${now})`);
-    }
+    case "presence":
+      return personLine("presence", entry.name, entry.text, entry.what);
+    case "watcher":
+      return personLine("watcher", entry.name, entry.text, entry.what);
     default:
       return el("li", { class: entry.kind }, entry.text);
   }
@@ -241,6 +231,7 @@ export function renderTable(app, t) {
     legal: t.legal,
     mine: myTurn(t),
     selection: app.ui.selection,
+    pile: t.pendingText,
     onCard: (card) => app.tapCard(card),
     onAct: (action) => app.act(action),
   };
@@ -248,7 +239,7 @@ export function renderTable(app, t) {
     $("#table-main"),
     seatStrip(app, t, n),
     recent(t),
-    board && view ? board.render(view, ctx) : el("p", { class: "dim board-wait", text: t.state === "waiting" ? "Waiting for the game to start." : "" }),
+    board && view ? board.render(view, ctx) : el("p", { class: "dim board-wait", text: t.state === "waiting" ? t.waiting || "" : "" }),
     result(t, n),
     app.lookback?.tableBar(t),
     actions(app, t),

@@ -14,7 +14,7 @@ import { byClass, byTag, install, text } from "./fakedom.js";
 install();
 
 /** A board's context: seat names, the legal actions, and what a tap would do (recorded). */
-function context(legal = [], mine = true, selection = []) {
+function context(legal = [], mine = true, selection = [], pile = /** @type {string | null} */ (null)) {
   /** @type {string[]} */
   const done = [];
   return {
@@ -23,6 +23,7 @@ function context(legal = [], mine = true, selection = []) {
     legal,
     mine,
     selection,
+    pile,
     onCard: (/** @type {string} */ card) => done.push(`card ${card}`),
     onAct: (/** @type {string} */ action) => done.push(action),
   };
@@ -78,13 +79,15 @@ test("shedding: the pile, the suit, the direction, and the hand with its playabl
   assert.equal(shedding.seatBadge(/** @type {any} */ (out), 1), "out");
 });
 
-test("shedding: a power waiting is said in the view's words (its kind where it has none)", () => {
-  const pending = { kind: "pickup", count: 4, cards: ["2S", "2H"] };
-  const owed = { ...SHEDDING, pending, awaiting: "stack, cancel, or draw 4" };
-  const facts = byClass(shedding.render(/** @type {any} */ (owed), context()), "fact").map(text);
-  assert.equal(facts.at(-1), "Pending: stack, cancel, or draw 4");
-  const bare = { ...SHEDDING, pending, awaiting: null };
-  assert.equal(byClass(shedding.render(/** @type {any} */ (bare), context()), "fact").map(text).at(-1), "Pending: pickup");
+test("shedding: a power waiting is said in the server's words (its kind where it sends none)", () => {
+  const pending = { kind: "miss", count: 1, cards: ["8S"], rank: "8" };
+  const owed = { ...SHEDDING, pending, awaiting: "play a 8 or miss 1 turn(s)" };
+  const said = "Pending: play an 8 or miss 1 turn";
+  const facts = byClass(shedding.render(/** @type {any} */ (owed), context([], true, [], said)), "fact").map(text);
+  assert.equal(facts.at(-1), said, "the server's pending_text, not the view's awaiting");
+  assert.equal(byClass(shedding.render(/** @type {any} */ (owed), context()), "fact").map(text).at(-1), "Pending: miss");
+  const none = byClass(shedding.render(/** @type {any} */ ({ ...SHEDDING, pending: null }), context([], true, [], said)), "fact").map(text);
+  assert.ok(!none.includes(said), "nothing pending: no line");
 });
 
 test("shedding: a spectator's board hides the hands and marks nothing", () => {
@@ -100,10 +103,11 @@ const KILODNEY = {
 };
 
 test("kilodney: what must follow the top card, and a card selected with a tap, as in switch", () => {
-  const ctx = context(["play QH", "play JK"]);
+  const follow = "Follow: ♥ hearts or an 8, or play a joker"; // the server's pending_text
+  const ctx = context(["play QH", "play JK"], true, [], follow);
   const board = kilodney.render(/** @type {any} */ (KILODNEY), ctx);
   const facts = byClass(board, "fact").map(text);
-  assert.deepEqual(facts, ["played by bob", "Follow: ♥ hearts or an 8, or a joker", "Jokers in the deck: 2"]);
+  assert.deepEqual(facts, ["played by bob", follow, "Jokers in the deck: 2"]);
   const cards = byClass(board, "card").filter((c) => c.tagName === "BUTTON");
   assert.deepEqual(cards.map((c) => c.dataset.card), ["3C", "QH", "JK"]);
   assert.deepEqual(cards.filter((c) => c.classList.contains("playable")).map((c) => c.dataset.card), ["QH", "JK"]);
@@ -112,8 +116,10 @@ test("kilodney: what must follow the top card, and a card selected with a tap, a
   assert.equal(kilodney.seatBadge(/** @type {any} */ (KILODNEY), 1), "5 cards");
   const knocked = { ...KILODNEY, knocked_out: [1], in_hand: [true, false] };
   assert.equal(kilodney.seatBadge(/** @type {any} */ (knocked), 1), "knocked out (5)");
-  const lead = kilodney.render(/** @type {any} */ ({ ...KILODNEY, running: false, top: null }), ctx);
+  const lead = kilodney.render(/** @type {any} */ ({ ...KILODNEY, running: false, top: null }), context([], true, [], "Lead any card"));
   assert.ok(byClass(lead, "fact").map(text).includes("Lead any card"));
+  const mute = kilodney.render(/** @type {any} */ (KILODNEY), context());
+  assert.deepEqual(byClass(mute, "fact").map(text), ["played by bob", "Jokers in the deck: 2"], "no words sent: none made up");
   const out = kilodney.render(/** @type {any} */ ({ ...KILODNEY, viewer: 0, hand: [], hand_sizes: [4, 5], knocked_out: [0], in_hand: [false, true] }), ctx);
   assert.equal(byClass(out, "card").filter((c) => c.tagName === "BUTTON").length, 0);
   assert.equal(text(byClass(out, "out-note")[0]), "Your hand: knocked out (4)");

@@ -39,10 +39,10 @@ test("past the keys' count, 0 pages: every action of 70 has a key on some page",
 
 test("the turn is said in the server's words", () => {
   const choices = /** @type {import("../types").ChoiceGroup[]} */ ([["You may play", [["play 7H", "7H"]]]]);
-  assert.equal(turnWords({ mine: true, must: "You must answer the 2 with a 2 or draw 2", choices, waitingFor: null }), "Your turn. You must answer the 2 with a 2 or draw 2");
-  assert.equal(turnWords({ mine: true, must: null, choices, waitingFor: null }), "Your turn. You may play");
-  assert.equal(turnWords({ mine: false, must: null, choices: [], waitingFor: "bot 2" }), "Waiting for bot 2.");
-  assert.equal(turnWords({ mine: false, must: null, choices: [], waitingFor: null }), "");
+  assert.equal(turnWords({ mine: true, must: "You must answer the 2 with a 2 or draw 2", choices, waiting: null }), "Your turn. You must answer the 2 with a 2 or draw 2");
+  assert.equal(turnWords({ mine: true, must: null, choices, waiting: null }), "Your turn. You may play");
+  assert.equal(turnWords({ mine: false, must: null, choices: [], waiting: "Waiting for bot 2…" }), "Waiting for bot 2…");
+  assert.equal(turnWords({ mine: false, must: null, choices: [], waiting: null }), "");
 });
 
 test("a card is read aloud by its name", () => {

@@ -111,13 +111,14 @@ test("a hand's and a game's end are kept as the result until the next deal or ga
 test("presence marks a seat away until the player is back, and goes to the log", () => {
   const s = seated();
   const t = s.table("4");
-  s.handle({ type: "presence", table: "4", seat: 0, name: "alice", what: "dropped" });
+  const dropped = "alice dropped out (the seat stays theirs; their clock runs)";
+  s.handle({ type: "presence", table: "4", seat: 0, name: "alice", what: "dropped", text: dropped });
   assert.equal(away(t, 0), "dropped");
   s.handle({ type: "presence", table: "4", seat: 0, name: "alice", what: "back" });
   assert.equal(away(t, 0), null);
   assert.deepEqual(
-    t.log.map((l) => (l.kind === "presence" ? [l.what, l.playing] : null)),
-    [["dropped", true], ["back", true]],
+    t.log.map((l) => (l.kind === "presence" ? [l.what, l.text] : null)),
+    [["dropped", dropped], ["back", null]],
   );
 });
 

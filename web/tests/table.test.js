@@ -116,3 +116,45 @@ test("the end of a game: each hand's points before the total, each seat's rating
     ["bot 1", "0", "+9", "9", "-8"],
   ]);
 });
+
+test("whom the table waits for is the server's line; without one, none is made up", () => {
+  const s = new ClientState();
+  s.handle({ type: "seated", table: "1", seat: 0, token: "t" });
+  const view = { ruleset: "j28", family: "shedding", seats: 2, viewer: 0, to_act: 1, over: false, scores: [0, 0], hand: ["7H"] };
+  s.handle({ type: "snapshot", table: "1", seq: 1, state: "playing", view, seat: 0, players: ["ann", "bot:random"] });
+  s.handle({ type: "turn", table: "1", seq: 2, seat: 0, to_act: 1, view, waiting: "Waiting for bot 1…" });
+  const t = s.table("1");
+  assert.equal(t.waiting, "Waiting for bot 1…");
+  assert.deepEqual(byClass(actions(APP, t), "waiting").map(text), ["Waiting for bot 1…"]);
+  s.handle({ type: "turn", table: "1", seq: 3, seat: 0, to_act: 1, view });
+  assert.equal(byClass(actions(APP, t), "waiting").length, 0);
+});
+
+test("the pile's line and the clock's warning are kept as the turn brought them", () => {
+  const t = myTable({ legal: ["draw"], pending_text: "Pending: play an 8 or miss 1 turn", clock_warning: "10 seconds left: play, or the clock plays for you" });
+  assert.equal(t.pendingText, "Pending: play an 8 or miss 1 turn");
+  assert.equal(t.clockWarning, "10 seconds left: play, or the clock plays for you");
+});
+
+test("a person's coming and going is the server's line, his name marked", () => {
+  const said = "cy3 dropped out (the seat stays theirs; their clock runs)";
+  const line = logLine({ kind: "presence", seat: 1, name: "cy3", what: "dropped", text: said });
+  assert.equal(text(line), said);
+  assert.equal(text(byClass(line, "who")[0]), "cy3");
+  const watcher = logLine({ kind: "watcher", name: null, what: "came", watching: 2, text: "someone with no name came to watch (2 watchers)" });
+  assert.equal(text(watcher), "someone with no name came to watch (2 watchers)");
+  assert.equal(text(logLine({ kind: "presence", seat: 1, name: "cy3", what: "back", text: null })), "cy3 back", "no words sent: the word");
+});
+
+test("a game found over is headed by the words its snapshot brought; without them, no heading", () => {
+  const s = new ClientState();
+  const view = { ruleset: "j28", family: "shedding", seats: 2, viewer: null, to_act: null, over: true, scores: [3, 9] };
+  s.handle({ type: "snapshot", table: "1", seq: 9, state: "over", view, players: ["ann", "bob"], result_text: "Game over · scores ann 3, bob 9" });
+  const box = result(s.table("1"), ["ann", "bob"]);
+  assert.ok(box);
+  assert.equal(text(byTag(box, "h3")[0]), "Game over · scores ann 3, bob 9");
+  s.handle({ type: "snapshot", table: "1", seq: 9, state: "over", view, players: ["ann", "bob"] });
+  const bare = result(s.table("1"), ["ann", "bob"]);
+  assert.ok(bare);
+  assert.equal(byTag(bare, "h3").length, 0);
+});

@@ -14,13 +14,14 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from client.terminal.boards import abbott, kilodney, shedding
 from client.terminal.boards.common import BoardContext, lines_to_text
 from engine.views import View, is_abbott, is_kilodney, is_shedding
+from protocol.table_lines import START_WAITING
 
 
 def render_board(view: View | None, ctx: BoardContext) -> StyleAndTextTuples:
     """Formatted text for ``view`` (read as its family's, ``engine.views.as_view``); a
     placeholder while no view has arrived."""
     if not view:
-        return [("class:dim", "Waiting for the game to start...")]
+        return [("class:dim", START_WAITING)]
     if is_abbott(view):
         return abbott.render(view, ctx)
     if is_shedding(view):

@@ -24,14 +24,19 @@ Your hand (3):  KH  7S  JK
 
 from __future__ import annotations
 
+import re
+
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 from client.terminal.boards.common import BoardContext, columns, lines_to_text, seat_style, you
 from client.terminal.boards.legal import legal_lines
 from client.terminal.boards.shedding import hand_lines
 from engine.kilodney.vocabulary import KilodneyView
-from protocol.cards import RANK_WORDS, card_fragments, suit_style, suit_text
-from protocol.words import article
+from protocol.cards import SUIT_SYMBOLS, card_fragments, suit_style
+from protocol.table_lines import follow_line
+
+#: A suit's glyph to its letter (the letter is its style's name, and ASCII's glyph)
+_GLYPHS = {glyph: suit for suit, glyph in SUIT_SYMBOLS.items()}
 
 
 def render(view: KilodneyView, ctx: BoardContext) -> StyleAndTextTuples:
@@ -50,23 +55,32 @@ def render(view: KilodneyView, ctx: BoardContext) -> StyleAndTextTuples:
     if top and leader is not None:
         pile.append(("", f"  played by {ctx.name(leader)}"))
     lines.append(pile)
-    if top and view.get("running") and top != "JK":
-        suit, rank = top[-1], top[0]
-        lines.append(
-            [
-                ("", "Follow: "),
-                (suit_style(suit), suit_text(suit, a)),
-                ("", f" or {article(RANK_WORDS.get(rank, rank))}, or play a joker"),
-            ]
-        )
-    elif not view.get("over"):
-        lines.append([("", "Lead any card")])
+    follow = follow_line(view)  # the server's words: what must follow, or "Lead any card"
+    if follow:
+        lines.append(suit_fragments(follow, a))
     many = len(view.get("hand_sizes") or []) > 5
     lines.extend(columns(seat_entries(view, ctx, compact=many), ctx.width, 5, ctx.ascii_only))
     lines.extend(hand_lines(view, ctx))
     if ctx.legal and view.get("to_act") == view.get("viewer"):
         lines.extend(legal_lines(ctx.groups(), ctx.width))
     return lines_to_text(lines, ctx.width, ctx.ascii_only)
+
+
+def suit_fragments(text: str, ascii_only: bool) -> StyleAndTextTuples:
+    """A line of the server's words with each suit's glyph in its colour (its letter in
+    ASCII mode).
+
+    >>> suit_fragments("Follow: ♠ spades", True)
+    [('', 'Follow: '), ('class:card.black', 'S'), ('', ' spades')]
+    """
+    out: StyleAndTextTuples = []
+    for part in re.split("([♣♦♥♠])", text):
+        suit = _GLYPHS.get(part)
+        if suit is not None:
+            out.append((suit_style(suit), suit if ascii_only else part))
+        elif part:
+            out.append(("", part))
+    return out
 
 
 def seat_entries(

@@ -39,7 +39,7 @@ from client.terminal.boards.legal import legal_lines, must_text
 from engine.kilodney.vocabulary import KilodneyView
 from engine.shedding.vocabulary import SheddingView
 from protocol.cards import card_fragments, sort_cards, suit_style, suit_text
-from protocol.describe import pending_text
+from protocol.table_lines import pending_line
 from protocol.words import plural
 
 
@@ -94,9 +94,10 @@ def render(view: SheddingView, ctx: BoardContext) -> StyleAndTextTuples:
     suit = view.get("nominated")
     if suit:
         lines.append([("", "Suit to follow: "), (suit_style(suit), suit_text(suit, a))])
-    pending = view.get("pending")
+    pending = pending_line(view)  # the server's words: "Pending: pick up 2"
     if pending:
-        lines.append([("", "Pending: "), ("class:warn", pending_text(pending))])
+        label, _, words = pending.partition(": ")
+        lines.append([("", f"{label}: "), ("class:warn", words)])
     clockwise = view.get("direction", 1) == 1
     arrow = "" if a else (" ↻" if clockwise else " ↺")
     lines.append([("", f"Direction:{arrow} {'clockwise' if clockwise else 'anticlockwise'}")])

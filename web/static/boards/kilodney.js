@@ -3,7 +3,6 @@
 // (beside the names: cards, knocked out, out, score), and the viewer's hand. A card is
 // tapped to select it and played with Play, as in every family with cards (one rule a
 // page: a tap never plays by surprise).
-import { SUITS, SUIT_NAMES } from "../cards.js";
 import { el } from "../dom.js";
 import { bigCard, handRow } from "./hand.js";
 import { playable } from "./legal.js";
@@ -22,9 +21,6 @@ export function seatBadge(view, seat) {
   return `${size} card${size === 1 ? "" : "s"}`;
 }
 
-/** @type {Record<string, string>} */
-const RANK_WORDS = { T: "10", J: "jack", Q: "queen", K: "king", A: "ace" };
-
 /** @param {KilodneyView} view @param {BoardContext} ctx @returns {HTMLElement} */
 export function render(view, ctx) {
   const head = ["kilodney", `hand ${view.hand_number ?? 1}`, `to ${view.target ?? 50}`];
@@ -32,11 +28,8 @@ export function render(view, ctx) {
   const top = view.top;
   const facts = [];
   if (top && view.leader !== undefined && view.leader !== null) facts.push(el("div", { class: "fact", text: `played by ${ctx.name(view.leader)}` }));
-  if (top && view.running && top !== "JK") {
-    const rank = RANK_WORDS[top[0]] || top[0];
-    const article = /^(8|ace)$/.test(rank) ? "an" : "a";
-    facts.push(el("div", { class: "fact", text: `Follow: ${SUITS[top[1]]} ${SUIT_NAMES[top[1]]} or ${article} ${rank}, or a joker` }));
-  } else if (!view.over) facts.push(el("div", { class: "fact", text: "Lead any card" }));
+  // what must follow the pile (or that any card leads), in the server's words
+  if (ctx.pile) facts.push(el("div", { class: "fact", id: "pile-line", text: ctx.pile }));
   facts.push(el("div", { class: "fact dim", text: `Jokers in the deck: ${view.jokers ?? 0}` }));
   return el(
     "div",

@@ -42,7 +42,7 @@ export function render(view, ctx) {
     facts.push(el("div", { class: `fact suit ${s === "H" || s === "D" ? "red" : "black"}`, text: `Suit: ${SUITS[s]} ${SUIT_NAMES[s]}` }));
   }
   // what the power waiting asks for, in the server's words (its kind where it sends none)
-  if (view.pending) facts.push(el("div", { class: "fact warn", text: `Pending: ${view.awaiting || view.pending.kind}` }));
+  if (view.pending) facts.push(el("div", { class: "fact warn", id: "pile-line", text: ctx.pile || `Pending: ${view.pending.kind}` }));
   return el(
     "div",
     { class: "board shedding" },
