@@ -20,31 +20,15 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from engine.events import Event
 from engine.shedding.codes import TEXT
+from engine.shedding.kinds import Awaiting as Awaiting
+from engine.shedding.kinds import PendingKind as PendingKind
 
 if TYPE_CHECKING:  # the events' declarations read this module's enums
     from engine.shedding import vocabulary as v
-
-
-class PendingKind(StrEnum):
-    """A power card's effect waiting for the next player to answer it."""
-
-    PICKUP = "pickup"  # stack, cancel, or draw the count
-    SKIP = "skip"  # pass the skip on, or be skipped
-    MISS = "miss"  # play the rank, or miss the count of turns
-    COVER = "cover"  # cover the card, or draw
-    GO_ON = "go_on"  # go on in the suit named, or pass
-
-
-class Awaiting(StrEnum):
-    """What the player to act owes before anything else."""
-
-    SUIT = "suit"  # a suit named after a nominating card
-    DRAWN = "drawn"  # the card just drawn played, or a pass
 
 
 @dataclass(slots=True)

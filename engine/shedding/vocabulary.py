@@ -13,7 +13,7 @@ words, and a reader compares with members (``kind == PendingKind.PICKUP``);
 from collections.abc import Mapping
 from typing import Any, Literal, NotRequired, TypedDict, cast
 
-from engine.shedding.state import Awaiting, PendingKind
+from engine.shedding.kinds import Awaiting, PendingKind
 from engine.vocabulary import CommonView, EventKind, Field, Vocabulary
 
 _SEAT = Field("seat", "int", "the seat it concerns")
