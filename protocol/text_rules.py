@@ -69,4 +69,5 @@ def rules_reply(game: str | None, request_id: int | None = None) -> Message:
             " such as switch",
             id=request_id,
         )
-    return HelpText(lines=tuple(text.strip().splitlines()), topic="rules", id=request_id)
+    paragraphs = tuple(line for line in text.strip().splitlines() if line.strip())
+    return HelpText(lines=paragraphs, topic="rules", id=request_id)

@@ -93,6 +93,7 @@ async def test_rules_prints_a_games_rules_at_80_columns(running: Running) -> Non
     assert "help kilodney: Crad Kilodney's Switch" in text, lines
     assert "KNOCK-OUTS." in text and "type an action" in text, lines
     assert all(len(line) <= 80 for line in lines), [line for line in lines if len(line) > 80]
+    assert "help" not in [line.rstrip() for line in lines], lines  # no empty paragraphs
     await ann.send_all(b"create abbott 2\n")
     await read_until(ann, buf, "view")
     await ann.send_all(b"rules\n")  # no game named: the table's
