@@ -21,8 +21,10 @@ quiet reference from the same run.
    replies drain), so quiet and flooded pings see the same load from the machine's
    other jobs. Target: the flooded p99 within 2x the quiet one. Each run also prints
    how many of the crowd's requests were answered and refused a second of flood:
-   the budgets per address at work. ``--repeat N`` runs each N times and prints the
-   median ratio.
+   the budgets per address at work; and the server's wait for a core (runnable but not
+   running, from /proc/PID/task/*/schedstat), milliseconds a second in the quiet windows and
+   in the flooded ones: a ping that waited while the server waited for the machine.
+   ``--repeat N`` runs each N times and prints the median ratio.
 2. **Thinking**: a victim table (one person from 127.0.0.6, three search bots) and
    the person's wait for his turn (his seat to act again after the bots have moved),
    quiet, then while four addresses (127.0.0.2-5) fill their quota of 8 tables each
@@ -83,6 +85,7 @@ import signal
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -96,7 +99,13 @@ from wsproto.connection import Connection as WsConnection  # noqa: E402
 from wsproto.connection import ConnectionType  # noqa: E402
 from wsproto.events import TextMessage  # noqa: E402
 
-from bench.load import _percentiles, proc_stats, start_switchboard, verdict  # noqa: E402
+from bench.load import (  # noqa: E402
+    _percentiles,
+    proc_stats,
+    run_queue_wait,
+    start_switchboard,
+    verdict,
+)
 from bench.websocket import WsConn  # noqa: E402
 from bench.wireconn import HOST, Conn  # noqa: E402
 from protocol import messages as m  # noqa: E402
@@ -114,6 +123,48 @@ SETTLE = 0.5  #: the first seconds of a window, left out of both figures
 def flooding(t0: float, now: float) -> bool:
     """Whether ``now`` (``time.time()``) falls in one of the crowd's windows."""
     return int((now - t0) / WINDOW) % 2 == 0
+
+
+class WaitSampler:
+    """The server's wait for a core (runnable, not running: ``run_queue_wait``), in the
+    quiet windows and in the flooded ones, sampled every 0.1 s from a thread of the
+    bench's: a ping that waits while the server's own work is small waited for the
+    machine, not behind the crowd's requests (each sample counts for the window it ends
+    in, but not in a window's first ``SETTLE`` seconds, as the pings)."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.waited = {True: 0.0, False: 0.0}  #: seconds waited, flooded and quiet
+        self.spent = {True: 0.0, False: 0.0}  #: seconds sampled, flooded and quiet
+        self.epoch = 0.0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def start(self, epoch: float) -> None:
+        self.epoch = epoch
+        self._thread.start()
+
+    def stop(self) -> dict[str, float]:
+        """Milliseconds of wait a second, quiet and flooded."""
+        self._stop.set()
+        self._thread.join()
+        return {
+            name: 1e3 * self.waited[flood] / self.spent[flood] if self.spent[flood] else 0.0
+            for name, flood in (("quiet", False), ("flooded", True))
+        }
+
+    def _run(self) -> None:
+        try:
+            before, then = run_queue_wait(self.pid), time.time()
+        except OSError:  # no scheduler statistics on this system
+            return
+        while not self._stop.wait(0.1):
+            waited, now = run_queue_wait(self.pid), time.time()
+            if (now - self.epoch) % WINDOW >= SETTLE and now > self.epoch:
+                flood = flooding(self.epoch, now)
+                self.waited[flood] += waited - before
+                self.spent[flood] += now - then
+            before, then = waited, now
 
 
 def loadavg() -> str:
@@ -388,12 +439,15 @@ def flood_run(port: int, pid: int, seconds: float, crowd: tuple[list[str], int],
     assert ping_parent.recv() == "ready"
     _rss, cpu0 = proc_stats(pid)
     epoch = time.time() + 0.2
+    sampler = WaitSampler(pid)
+    sampler.start(epoch)
     crowd_parent.send(epoch)
     time.sleep(0.2)
     t0 = time.perf_counter()
     ping_parent.send("go")
     times = ping_parent.recv()
     elapsed = time.perf_counter() - t0
+    waits = sampler.stop()
     _rss, cpu1 = proc_stats(pid)
     pinger.join()
     crowd_parent.send("stop")
@@ -405,6 +459,7 @@ def flood_run(port: int, pid: int, seconds: float, crowd: tuple[list[str], int],
             (flooded if flooding(epoch, sent) else quiet).append(rtt)
     res = {"quiet": _percentiles(quiet), "flooded": _percentiles(flooded), "load": loadavg()}
     res["cpu"] = (cpu1 - cpu0) / elapsed
+    res["wait"] = waits
     res["ratio"] = res["flooded"]["p99"] / res["quiet"]["p99"]
     res.update({k: v / (elapsed / 2) for k, v in counts.items()})  # a second of flood
     return res
@@ -422,8 +477,9 @@ def part_flood(args: argparse.Namespace) -> bool:
     print(f"   quiet and flooded in turn, {WINDOW:.0f} s windows (the quiet ones the reference)")
     print()
     print("| tables | over | crowd | quiet p50 / p99 | flooded p50 / p99 | x quiet | target"
-          " | records/s | lobby/s | refused/s | server CPU | load avg |")  # fmt: skip
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          " | records/s | lobby/s | refused/s | server CPU | server's wait for a core, quiet /"
+          " flooded | load avg |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     met_all = True
     crowds = [crowd_of(n) for n in args.addresses]
     medians = []
@@ -440,12 +496,13 @@ def part_flood(args: argparse.Namespace) -> bool:
                                         ws=over == "ws", asks=tuple(args.asks))  # fmt: skip
                         ratios.append(res["ratio"])
                         other += res.get("other", 0)
-                        q, f = res["quiet"], res["flooded"]
+                        q, f, w = res["quiet"], res["flooded"], res["wait"]
                         print(f"| {tables} | {over} | {name} | {q['p50']:.2f} / {q['p99']:.2f} ms |"
                               f" {f['p50']:.2f} / {f['p99']:.2f} ms | {res['ratio']:.2f} |"
                               f" <= 2x: {'met' if res['ratio'] <= 2.0 else 'not met'} |"
                               f" {res.get('record', 0):.0f} | {res.get('tables', 0):.1f} |"
                               f" {res.get('refused', 0):.0f} | {res['cpu']:.0%} |"
+                              f" {w['quiet']:.0f} / {w['flooded']:.0f} ms/s |"
                               f" {res['load']} |", flush=True)  # fmt: skip
                     median = statistics.median(ratios)
                     medians.append((tables, f"{name} over {over}", median, len(ratios)))
