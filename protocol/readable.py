@@ -83,6 +83,7 @@ from protocol.messages import (
     YourTable,
 )
 from protocol.payloads import Leader, Person, Rating
+from protocol.profile_lines import lines_of
 from protocol.table_lines import presence_text, watcher_text
 from protocol.tournament_lines import tournament_lines, tournaments_lines, your_table_lines
 from protocol.words import plural
@@ -494,17 +495,7 @@ def _rating(entry: Rating | Leader) -> str:
 
 
 def _profile(self: Readable, msg: Profile) -> list[str]:
-    parts = [f"{plural(msg.games, 'game')} finished"]
-    if msg.chips is not None:
-        parts.append(plural(msg.chips, "chip"))
-    if msg.ratings:
-        parts.append("ratings: " + ", ".join(f"{r['family']} {_rating(r)}" for r in msg.ratings))
-    if msg.tallies:
-        won = ", ".join(f"{t['ruleset']} {t['won']} of {t['played']}" for t in msg.tallies)
-        parts.append(f"won: {won}")
-    if msg.recent:
-        parts.append(f"last games: history {msg.name}")
-    return [f"profile{_id(msg)} {msg.name}{DOT}{DOT.join(parts)}"]
+    return [f"profile{_id(msg)} {msg.name}{DOT}{DOT.join(lines_of(msg))}"]
 
 
 def page_line(msg: Tables) -> str | None:

@@ -395,6 +395,8 @@ export interface Profile extends Message {
   ratings?: { family: string; rating: number; mu?: number; sigma?: number; games: number }[];
   tallies?: { ruleset: string; played: number; won: number }[];
   recent?: GameLine[];
+  /** The profile in words, as every client shows it; the last `recent.length` are the recent games. */
+  lines?: string[];
 }
 export interface TopPlayer {
   place?: number;

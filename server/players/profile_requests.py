@@ -31,6 +31,7 @@ import trio
 from engine.registry import all_rulesets
 from protocol import messages as m
 from protocol import payloads
+from protocol.profile_lines import profile_lines
 from server.core import wire
 from server.core.limits import TokenBucket
 from server.players.profiles import (
@@ -136,16 +137,15 @@ class ProfileRequests:
         key, shown = found
         store, ledger = self.ops.store, self.ops.ledger
         recent, total = await store.history(key, 0, self.ops.config.profile_recent)
-        tallies = await store.tallies(key)
+        chips = ledger.balance(shown) if ledger.has_account(shown) else None
+        ratings = tuple(rating_map(r) for r in self.profiles.of(key))
+        tallies = tuple(payloads.Tally(ruleset=t.ruleset, played=t.played, won=t.won)
+                        for t in await store.tallies(key))  # fmt: skip
+        games = tuple(game_map(g) for g in recent)
         self.conn.deliver(
             m.Profile(
-                name=shown,
-                games=total,
-                chips=ledger.balance(shown) if ledger.has_account(shown) else None,
-                ratings=tuple(rating_map(r) for r in self.profiles.of(key)),
-                tallies=tuple(payloads.Tally(ruleset=t.ruleset, played=t.played, won=t.won)
-                              for t in tallies),
-                recent=tuple(game_map(g) for g in recent),
+                name=shown, games=total, chips=chips, ratings=ratings, tallies=tallies,
+                recent=games, lines=profile_lines(total, chips, ratings, tallies, games),
                 id=msg.id,
             )
         )  # fmt: skip

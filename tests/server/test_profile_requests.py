@@ -12,6 +12,7 @@ from test_profile_ratings import FAMILY, RULESET, ok, play_out, table_of
 
 from protocol import messages as m
 from protocol.limits import DEFAULT_LIMITS
+from protocol.profile_lines import game_line
 from server.app import Server
 from server.store.base import GameResult, MemoryStore, Rating
 
@@ -43,6 +44,10 @@ async def test_finger_history_and_top_after_a_rated_game_and_a_restart(tmp_path:
         assert profile.games == 1 and profile.chips == 1000
         [game] = profile.recent
         assert game["players"] == ["Ann", "bob"] and game["seat"] == 0 and game["rated"]
+        assert profile.lines == ("1 game finished · 1000 chips",
+                                 f"{FAMILY} {rating['rating']} (1 rated game)",
+                                 f"{RULESET}: {tally['won']} won of 1",
+                                 game_line(game))  # fmt: skip
         own = await ok(ann, m.GetProfile())
         assert own == m.Profile(**{**_fields(profile), "id": own.id})
         history = await ok(ann, m.GetHistory(name="bob"))

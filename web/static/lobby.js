@@ -163,6 +163,35 @@ function leaders(app) {
 /** @param {number} n @param {string} word */
 export const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
+/**
+ * A profile's lines as the server composed them (its `lines`: the terminal client and
+ * text mode show the same ones), each with the recent game it tells of, if it is one:
+ * the last `recent.length` lines are those games, in their order.
+ * @param {import("../types").Profile} reply
+ * @returns {{ text: string, game: import("../types").GameLine | null }[]}
+ */
+export function profileLines(reply) {
+  const lines = reply.lines || [];
+  const recent = reply.recent || [];
+  const first = lines.length - recent.length;
+  return lines.map((text, i) => ({ text, game: i >= first && i - first < recent.length ? recent[i - first] : null }));
+}
+
+/**
+ * A profile as the page shows it: the name, the first line, then the others as a list,
+ * a Replay button beside each recent game (which calls `replay` with its table and game).
+ * @param {import("../types").Profile} reply
+ * @param {(table: string, game: number) => void} replay
+ * @returns {import("../types").Child[]}
+ */
+export function profileBody(reply, replay) {
+  const [head, ...rest] = profileLines(reply);
+  const items = rest.map(({ text, game }) =>
+    el("li", {}, text, game && game.game ? [" ", el("button", { type: "button", class: "link replay-game", onclick: () => replay(String(game.table), Number(game.game)) }, "Replay")] : null),
+  );
+  return [el("h3", { text: reply.name }), head ? el("p", { text: head.text }) : null, items.length ? el("ul", {}, items) : null];
+}
+
 /** Where one of `people` is, in the server's words (its `where`); from a server that
  * sends none, nothing.
  * @param {Person} person @returns {string} */
