@@ -1140,11 +1140,13 @@ class People(Message):
     the lobby), ``tables`` (``{"table", "seat", "state"}`` each, ``seat`` null when
     watching) and ``idle`` (whole seconds since the name last sent anything).
     At most the server's ``who_max`` of them; ``total`` counts every name online and
-    ``guests`` the connections that have claimed none."""
+    ``guests`` the connections that have claimed none; ``text`` says so in words, the
+    line every client shows above the list (``protocol.table_lines.online_text``)."""
 
     people: PersonList = ()
     total: Count = 0
     guests: Count = 0
+    text: OptText = None
     id: Id = field(default=None, kw_only=True)
 
 

@@ -84,7 +84,7 @@ from protocol.messages import (
 )
 from protocol.payloads import Leader, Person, Rating
 from protocol.profile_lines import lines_of
-from protocol.table_lines import presence_text, watcher_text
+from protocol.table_lines import online_text, presence_text, watcher_text
 from protocol.tournament_lines import tournament_lines, tournaments_lines, your_table_lines
 from protocol.words import plural
 
@@ -398,14 +398,12 @@ class Readable:
 
     def _people(self, msg: People) -> list[str]:
         head = f"people{_id(msg)}"
-        guests = f", and {plural(msg.guests, 'connection')} with no name yet" if msg.guests else ""
-        out = [f"{head}{DOT}{plural(msg.total, 'person', 'people')} online{guests}"]
+        text = msg.text or online_text(msg.total, msg.guests, len(msg.people))
+        out = [f"{head}{DOT}{text}"]
         for p in msg.people:
             idle = p["idle"]
             quiet = f" · idle {quiet_time(idle)}" if idle >= 60 else ""
             out.append(f"{head} {p['name']}{DOT}{_whereabouts(p)}{quiet}")
-        if msg.total > len(msg.people):
-            out.append(f"{head}{DOT}and {msg.total - len(msg.people)} more")
         return out
 
     def _notice(self, msg: Notice) -> list[str]:

@@ -374,6 +374,8 @@ export interface People extends Message {
   people: Person[];
   total?: number;
   guests?: number;
+  /** How many are online, in words: the line a client shows above the list. */
+  text?: string | null;
 }
 
 export interface GameLine {

@@ -19,7 +19,7 @@ from protocol.describe import RATED_WHEN
 from protocol.payloads import Person
 from protocol.profile_lines import game_line, lines_of
 from protocol.readable import quiet_time
-from protocol.table_lines import where_text
+from protocol.table_lines import online_text, where_text
 from protocol.words import plural
 
 
@@ -93,13 +93,9 @@ def describe_people(p: m.People) -> list[str]:
     >>> describe_people(m.People(people=(ann,), total=1, guests=2))
     ['1 person online, and 2 connections with no name yet:', '  ann  in the lobby']
     """
-    guests = f", and {plural(p.guests, 'connection')} with no name yet" if p.guests else ""
-    lines = [f"{plural(p.total, 'person', 'people')} online{guests}:"]
+    text = p.text or online_text(p.total, p.guests, len(p.people))  # the server's words
     width = max((len(x["name"]) for x in p.people), default=0)
-    lines += [f"  {x['name']:<{width}}  {whereabouts(x)}" for x in p.people]
-    if p.total > len(p.people):
-        lines.append(f"  and {p.total - len(p.people)} more")
-    return lines
+    return [f"{text}:"] + [f"  {x['name']:<{width}}  {whereabouts(x)}" for x in p.people]
 
 
 def describe_top(t: m.Top) -> list[str]:

@@ -169,12 +169,13 @@ def test_the_room_reads_as_sentences() -> None:
         {"name": "cy", "state": "idle", "tables": [], "idle": 7500},
     )
     assert r.lines(m.People(people=people, total=4, guests=1, id=2)) == [
-        "people #2 · 4 people online, and 1 connection with no name yet",
+        "people #2 · 4 people online (3 of them listed), and 1 connection with no name yet",
         "people #2 ann · playing at table 3 (seat 2)",
         "people #2 bob · watching table 3",
         "people #2 cy · in the lobby · idle 2 h 5 min",
-        "people #2 · and 1 more",
     ]
+    sent = m.People(people=(), total=0, text="the server's words", id=3)
+    assert r.lines(sent) == ["people #3 · the server's words"]
     assert r.lines(m.Watcher(table="3", what="came", name="bob", watching=1)) == [
         "watcher 3 · bob came to watch (1 watcher)"
     ]

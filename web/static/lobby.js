@@ -227,14 +227,7 @@ function renderRoom(app, box) {
       ),
     );
   }
-  const left = online ? online.total - app.state.people.length : 0;
-  fill(
-    $("#people-box"),
-    el("h2", { text: online ? `Online (${online.total})` : "Online" }),
-    list,
-    left > 0 ? el("p", { class: "dim small", text: `and ${left} more online` }) : null,
-    online && online.guests ? el("p", { class: "dim small", text: `${plural(online.guests, "connection")} with no name yet` }) : null,
-  );
+  fill($("#people-box"), el("h2", { text: online ? `Online (${online.total})` : "Online" }), online && online.text ? el("p", { class: "dim small", id: "online-text", text: online.text }) : null, list);
   $("#shout-form").hidden = Boolean(app.ui.shoutsOff);
   $("#shouts-off").hidden = !app.ui.shoutsOff;
   const shouts = el("ol", { class: "shout-list", id: "shouts" });
