@@ -9,7 +9,8 @@ is bounded, whatever is asked:
   ``next`` where the following page starts;
 - a leaderboard holds at most ``top_max`` players (a larger ``count`` is cut to it);
 - on a text connection a reply also fits one ``max_line`` line (fewer games or
-  players, then; ``next`` says where to go on);
+  players, then; ``next`` says where to go on; a profile's recent games, and their
+  lines, are the newest that fit);
 - the three share one rate per connection (``profile_per_second`` after a burst of
   ``profile_burst``), since a profile or a history page is a store read, and one
   per address, shared by all of its connections (``profile_address_per_second``
@@ -65,6 +66,11 @@ def _fit(entries: list[Entry], budget: int | None, head: int) -> list[Entry]:
         if room < 0:
             return entries[: max(1, n)]
     return entries
+
+
+def _size(*parts: Any) -> int:
+    """The bytes ``parts`` take as JSON (a text line carries a reply's fields so)."""
+    return len(json.dumps(parts, separators=(",", ":"), ensure_ascii=False).encode())
 
 
 class ProfileRequests:
@@ -141,13 +147,17 @@ class ProfileRequests:
         ratings = tuple(rating_map(r) for r in self.profiles.of(key))
         tallies = tuple(payloads.Tally(ruleset=t.ruleset, played=t.played, won=t.won)
                         for t in await store.tallies(key))  # fmt: skip
-        games = tuple(game_map(g) for g in recent)
+        games = [game_map(g) for g in recent]
+        budget = self._budget()
+        room = None if budget is None else budget - HEADROOM - len(shown.encode())
+        while True:  # on a text line, the newest games that fit (their lines too)
+            lines = profile_lines(total, chips, ratings, tallies, games)
+            if room is None or len(games) <= 1 or _size(ratings, tallies, games, lines) <= room:
+                break
+            games.pop()
         self.conn.deliver(
-            m.Profile(
-                name=shown, games=total, chips=chips, ratings=ratings, tallies=tallies,
-                recent=games, lines=profile_lines(total, chips, ratings, tallies, games),
-                id=msg.id,
-            )
+            m.Profile(name=shown, games=total, chips=chips, ratings=ratings, tallies=tallies,
+                      recent=tuple(games), lines=lines, id=msg.id)
         )  # fmt: skip
 
     async def _history(self, msg: m.GetHistory) -> None:

@@ -140,6 +140,21 @@ async def test_replies_are_bounded_however_much_is_asked() -> None:
         assert max(len(line) + 1 for line in lines) <= DEFAULT_LIMITS.max_line
 
 
+async def test_a_profile_on_a_text_line_holds_the_newest_games_that_fit() -> None:
+    """Its lines say each recent game again, so a text line holds fewer of them."""
+    store = MemoryStore()
+    store.submit_nowait(*results(60))
+    async with serving(store=store, profile_recent=60) as (_server, port):
+        whole = await ok(await Client.connect(port, "bo"), m.GetProfile(name="ann"))
+        assert len(whole.recent) == 60  # msgpack: no line to fit in
+        text = await Client.connect(port, "cy", text=True)
+        fitted = await ok(text, m.GetProfile(name="ann"))
+        assert 0 < len(fitted.recent) < 60 and fitted.recent == whole.recent[: len(fitted.recent)]
+        assert fitted.lines[-len(fitted.recent) :] == whole.lines[-60 : -60 + len(fitted.recent)]
+        lines = bytes(text.raw).split(b"\n")
+        assert max(len(line) + 1 for line in lines) <= DEFAULT_LIMITS.max_line
+
+
 async def test_a_thousand_requests_get_a_thousand_bounded_replies() -> None:
     async with serving(store=MemoryStore(), profile_burst=20, profile_per_second=5.0) as (
         _server,
