@@ -941,7 +941,8 @@ class Profile(Message):
     """A player's profile: ``ratings`` one map a family (family, rating, mu, sigma,
     games), ``tallies`` one map a ruleset (ruleset, played, won), ``recent`` his last
     finished games (maps as in ``history``), ``games`` how many he has finished,
-    ``chips`` his chip balance (``None``: no chip account, e.g. a bot)."""
+    ``chips`` his chip balance (``None``: no chip account, e.g. a bot); ``lines`` all
+    of it in words, as every client shows it (``protocol.profile_lines``)."""
 
     name: Word
     games: Count = 0
@@ -949,6 +950,7 @@ class Profile(Message):
     ratings: RatingList = ()
     tallies: TallyList = ()
     recent: GameList = ()
+    lines: Lines = ()
     id: Id = field(default=None, kw_only=True)
 
 
@@ -1138,11 +1140,13 @@ class People(Message):
     the lobby), ``tables`` (``{"table", "seat", "state"}`` each, ``seat`` null when
     watching) and ``idle`` (whole seconds since the name last sent anything).
     At most the server's ``who_max`` of them; ``total`` counts every name online and
-    ``guests`` the connections that have claimed none."""
+    ``guests`` the connections that have claimed none; ``text`` says so in words, the
+    line every client shows above the list (``protocol.table_lines.online_text``)."""
 
     people: PersonList = ()
     total: Count = 0
     guests: Count = 0
+    text: OptText = None
     id: Id = field(default=None, kw_only=True)
 
 

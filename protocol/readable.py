@@ -83,7 +83,8 @@ from protocol.messages import (
     YourTable,
 )
 from protocol.payloads import Leader, Person, Rating
-from protocol.table_lines import presence_text, watcher_text
+from protocol.profile_lines import lines_of
+from protocol.table_lines import online_text, presence_text, watcher_text
 from protocol.tournament_lines import tournament_lines, tournaments_lines, your_table_lines
 from protocol.words import plural
 
@@ -397,14 +398,12 @@ class Readable:
 
     def _people(self, msg: People) -> list[str]:
         head = f"people{_id(msg)}"
-        guests = f", and {plural(msg.guests, 'connection')} with no name yet" if msg.guests else ""
-        out = [f"{head}{DOT}{plural(msg.total, 'person', 'people')} online{guests}"]
+        text = msg.text or online_text(msg.total, msg.guests, len(msg.people))
+        out = [f"{head}{DOT}{text}"]
         for p in msg.people:
             idle = p["idle"]
             quiet = f" · idle {quiet_time(idle)}" if idle >= 60 else ""
             out.append(f"{head} {p['name']}{DOT}{_whereabouts(p)}{quiet}")
-        if msg.total > len(msg.people):
-            out.append(f"{head}{DOT}and {msg.total - len(msg.people)} more")
         return out
 
     def _notice(self, msg: Notice) -> list[str]:
@@ -494,17 +493,7 @@ def _rating(entry: Rating | Leader) -> str:
 
 
 def _profile(self: Readable, msg: Profile) -> list[str]:
-    parts = [f"{plural(msg.games, 'game')} finished"]
-    if msg.chips is not None:
-        parts.append(plural(msg.chips, "chip"))
-    if msg.ratings:
-        parts.append("ratings: " + ", ".join(f"{r['family']} {_rating(r)}" for r in msg.ratings))
-    if msg.tallies:
-        won = ", ".join(f"{t['ruleset']} {t['won']} of {t['played']}" for t in msg.tallies)
-        parts.append(f"won: {won}")
-    if msg.recent:
-        parts.append(f"last games: history {msg.name}")
-    return [f"profile{_id(msg)} {msg.name}{DOT}{DOT.join(parts)}"]
+    return [f"profile{_id(msg)} {msg.name}{DOT}{DOT.join(lines_of(msg))}"]
 
 
 def page_line(msg: Tables) -> str | None:

@@ -173,6 +173,26 @@ def where_text(person: Mapping[str, Any]) -> str:
     return ", ".join(out) or "in the lobby"
 
 
+def online_text(total: int, guests: int, listed: int) -> str:
+    """The line above the ``people`` list (its ``text``): how many names are online, how
+    many of them the list leaves out (the server lists at most ``who_max``), and how many
+    connections have no name yet.
+
+    >>> online_text(1, 0, 1)
+    '1 person online'
+    >>> online_text(3, 1, 3)
+    '3 people online, and 1 connection with no name yet'
+    >>> online_text(250, 2, 200)
+    '250 people online (200 of them listed), and 2 connections with no name yet'
+    """
+    out = f"{plural(total, 'person', 'people')} online"
+    if total > listed:
+        out += f" ({listed} of them listed)"
+    if guests:
+        out += f", and {plural(guests, 'connection')} with no name yet"
+    return out
+
+
 def result_text(
     view: Mapping[str, Any], names: Sequence[str | None], *, ended: bool = False
 ) -> str | None:

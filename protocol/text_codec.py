@@ -168,7 +168,9 @@ class LineSpec:
     cls: type[Message]
     positional: tuple[tuple[str, str], ...] = ()
     keyed: tuple[tuple[str, str], ...] = ()
-    tail: str = ""  # "", "text:FIELD", "json:FIELD", "rest", "event", "legal", "talk", "lines"
+    #: "", "text:FIELD", "json:FIELD", "said:FIELD" (JSON, then `` text: `` and the
+    #: message's ``text``, if any), "rest", "event", "legal", "talk", "lines"
+    tail: str = ""
 
 
 SPECS: tuple[LineSpec, ...] = (
@@ -225,7 +227,7 @@ SPECS: tuple[LineSpec, ...] = (
         (),
         "text:text",
     ),
-    LineSpec("people", People, (), (("total", "int"), ("guests", "int")), "json:people"),
+    LineSpec("people", People, (), (("total", "int"), ("guests", "int")), "said:people"),
     LineSpec("shouted", Shouted, (), (), "talk"),
     LineSpec(
         "record",
@@ -331,8 +333,8 @@ def format_lines(message: Message) -> list[str]:
     prefix = " ".join(head)
     if texts:
         return [f"{prefix} {t}" if t else prefix for t in texts]
-    if tail.startswith("json:"):
-        return [f"{prefix} {_json(_plain(getattr(msg, tail[5:])))}"]
+    if tail[:5] in ("json:", "said:"):
+        return [f"{prefix} {_json(_plain(getattr(msg, tail[5:])))}{_said_after(msg, tail)}"]
     if tail == "rest":
         used = {n for n, _k in spec.positional} | {"id"}
         rest = {n: _plain(getattr(msg, n)) for n, _r, _d in msg._wire if n not in used}
@@ -352,6 +354,20 @@ def format_lines(message: Message) -> list[str]:
     if tail == "talk":
         return [f"{prefix} {msg.name}: {msg.text}"]
     return [prefix]
+
+
+def _said_after(msg: Any, tail: str) -> str:
+    """What a ``said:`` tail writes after its JSON: `` text: WORDS``, or nothing."""
+    return "" if tail[:5] != "said:" or msg.text is None else f" text: {msg.text}"
+
+
+def _said(after: str, what: str) -> dict[str, str]:
+    """The ``text`` written after a JSON value (`` text: WORDS``), or none."""
+    if not after:
+        return {}
+    if not after.startswith(" text: "):
+        raise ValueError(f"expected ' text: ' after {what}")
+    return {"text": after[len(" text: ") :]}
 
 
 def _turn_words(msg: Any) -> list[str]:
@@ -452,6 +468,9 @@ def _parse_tail(spec: LineSpec, cur: _Cursor, fields: dict[str, Any]) -> None:  
         fields["lines"] = (rest,)
     elif tail.startswith("json:"):
         fields[tail[5:]] = json.loads(rest)
+    elif tail.startswith("said:"):
+        fields[tail[5:]], end = _DECODER.raw_decode(rest)
+        fields.update(_said(rest[end:], "the list"))
     elif tail == "rest":
         data = json.loads(rest)
         if type(data) is not dict:
@@ -463,11 +482,7 @@ def _parse_tail(spec: LineSpec, cur: _Cursor, fields: dict[str, Any]) -> None:  
         if type(data) is not dict:
             raise ValueError("expected a JSON object")
         fields["event"] = data if kind is None else {"kind": kind, **data}
-        said = cur.rest()[end:]
-        if said:  # the event in words, after it
-            if not said.startswith(" text: "):
-                raise ValueError("expected ' text: ' after the event")
-            fields["text"] = said[len(" text: ") :]
+        fields.update(_said(cur.rest()[end:], "the event"))
     elif tail == "legal":
         if rest.startswith("{"):  # the view, a JSON object, before ``legal:``
             fields["view"] = _object_then_space(cur)

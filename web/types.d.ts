@@ -374,6 +374,8 @@ export interface People extends Message {
   people: Person[];
   total?: number;
   guests?: number;
+  /** How many are online, in words: the line a client shows above the list. */
+  text?: string | null;
 }
 
 export interface GameLine {
@@ -395,6 +397,8 @@ export interface Profile extends Message {
   ratings?: { family: string; rating: number; mu?: number; sigma?: number; games: number }[];
   tallies?: { ruleset: string; played: number; won: number }[];
   recent?: GameLine[];
+  /** The profile in words, as every client shows it; the last `recent.length` are the recent games. */
+  lines?: string[];
 }
 export interface TopPlayer {
   place?: number;

@@ -16,9 +16,10 @@ from typing import Any
 from client.net.state import display_name
 from protocol import messages as m
 from protocol.describe import RATED_WHEN
-from protocol.payloads import Person, PlayedGame
+from protocol.payloads import Person
+from protocol.profile_lines import game_line, lines_of
 from protocol.readable import quiet_time
-from protocol.table_lines import where_text
+from protocol.table_lines import online_text, where_text
 from protocol.words import plural
 
 
@@ -27,32 +28,10 @@ def with_rating(name: str, rating: Any) -> str:
     return name if rating is None else f"{name} {rating}"
 
 
-def _place(n: int) -> str:
-    return {0: "1st", 1: "2nd", 2: "3rd"}.get(n, f"{n + 1}th")
-
-
-def describe_game(game: PlayedGame) -> str:
-    """One finished game: ``table 4 game 2, switch, rated: ann 1st, bob 2nd``."""
-    places = game["places"]
-    who = ", ".join(
-        f"{display_name(p) or '-'} {_place(places[i]) if i < len(places) else '?'}"
-        for i, p in enumerate(game["players"])
-    )
-    rated = "rated" if game["rated"] else "unrated"
-    return f"table {game['table']} game {game['game']}, {game['ruleset']}, {rated}: {who}"
-
-
 def describe_profile(p: m.Profile) -> list[str]:
-    """A profile, a few lines: ratings, tallies, chips, the last games."""
-    ratings = ", ".join(f"{r['family']} {r['rating']} ({plural(r['games'], 'rated game')})"
-                        for r in p.ratings) or "not rated yet"  # fmt: skip
-    tallies = ", ".join(f"{t['ruleset']} {t['won']} won of {t['played']}" for t in p.tallies)
-    lines = [f"{display_name(p.name)}: {ratings}"]
-    lines.append(f"  {plural(p.games, 'game')} finished" + (f": {tallies}" if tallies else ""))
-    if p.chips is not None:
-        lines.append(f"  {plural(p.chips, 'chip')}")
-    lines += [f"  {describe_game(g)}" for g in p.recent]
-    return lines
+    """A profile: his name, then the lines the server composed for it (the browser and
+    text mode show the same ones)."""
+    return [f"{display_name(p.name)}:"] + [f"  {line}" for line in lines_of(p)]
 
 
 def describe_history(h: m.History) -> list[str]:
@@ -60,7 +39,7 @@ def describe_history(h: m.History) -> list[str]:
     lines = [f"{display_name(h.name)}: games {h.start + 1}-{h.start + len(h.games)} of {h.total}"]
     if not h.games:
         lines = [f"{display_name(h.name)}: no finished games" + (" there" if h.start else "")]
-    lines += [f"  {describe_game(g)}" for g in h.games]
+    lines += [f"  {game_line(g)}" for g in h.games]  # as the profile says it
     if h.next is not None:
         lines.append(f"  more: history {h.name} {h.next}")
     return lines
@@ -114,13 +93,9 @@ def describe_people(p: m.People) -> list[str]:
     >>> describe_people(m.People(people=(ann,), total=1, guests=2))
     ['1 person online, and 2 connections with no name yet:', '  ann  in the lobby']
     """
-    guests = f", and {plural(p.guests, 'connection')} with no name yet" if p.guests else ""
-    lines = [f"{plural(p.total, 'person', 'people')} online{guests}:"]
+    text = p.text or online_text(p.total, p.guests, len(p.people))  # the server's words
     width = max((len(x["name"]) for x in p.people), default=0)
-    lines += [f"  {x['name']:<{width}}  {whereabouts(x)}" for x in p.people]
-    if p.total > len(p.people):
-        lines.append(f"  and {p.total - len(p.people)} more")
-    return lines
+    return [f"{text}:"] + [f"  {x['name']:<{width}}  {whereabouts(x)}" for x in p.people]
 
 
 def describe_top(t: m.Top) -> list[str]:

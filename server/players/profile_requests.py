@@ -9,7 +9,8 @@ is bounded, whatever is asked:
   ``next`` where the following page starts;
 - a leaderboard holds at most ``top_max`` players (a larger ``count`` is cut to it);
 - on a text connection a reply also fits one ``max_line`` line (fewer games or
-  players, then; ``next`` says where to go on);
+  players, then; ``next`` says where to go on; a profile's recent games, and their
+  lines, are the newest that fit);
 - the three share one rate per connection (``profile_per_second`` after a burst of
   ``profile_burst``), since a profile or a history page is a store read, and one
   per address, shared by all of its connections (``profile_address_per_second``
@@ -31,6 +32,7 @@ import trio
 from engine.registry import all_rulesets
 from protocol import messages as m
 from protocol import payloads
+from protocol.profile_lines import profile_lines
 from server.core import wire
 from server.core.limits import TokenBucket
 from server.players.profiles import (
@@ -64,6 +66,11 @@ def _fit(entries: list[Entry], budget: int | None, head: int) -> list[Entry]:
         if room < 0:
             return entries[: max(1, n)]
     return entries
+
+
+def _size(*parts: Any) -> int:
+    """The bytes ``parts`` take as JSON (a text line carries a reply's fields so)."""
+    return len(json.dumps(parts, separators=(",", ":"), ensure_ascii=False).encode())
 
 
 class ProfileRequests:
@@ -136,18 +143,21 @@ class ProfileRequests:
         key, shown = found
         store, ledger = self.ops.store, self.ops.ledger
         recent, total = await store.history(key, 0, self.ops.config.profile_recent)
-        tallies = await store.tallies(key)
+        chips = ledger.balance(shown) if ledger.has_account(shown) else None
+        ratings = tuple(rating_map(r) for r in self.profiles.of(key))
+        tallies = tuple(payloads.Tally(ruleset=t.ruleset, played=t.played, won=t.won)
+                        for t in await store.tallies(key))  # fmt: skip
+        games = [game_map(g) for g in recent]
+        budget = self._budget()
+        room = None if budget is None else budget - HEADROOM - len(shown.encode())
+        while True:  # on a text line, the newest games that fit (their lines too)
+            lines = profile_lines(total, chips, ratings, tallies, games)
+            if room is None or len(games) <= 1 or _size(ratings, tallies, games, lines) <= room:
+                break
+            games.pop()
         self.conn.deliver(
-            m.Profile(
-                name=shown,
-                games=total,
-                chips=ledger.balance(shown) if ledger.has_account(shown) else None,
-                ratings=tuple(rating_map(r) for r in self.profiles.of(key)),
-                tallies=tuple(payloads.Tally(ruleset=t.ruleset, played=t.played, won=t.won)
-                              for t in tallies),
-                recent=tuple(game_map(g) for g in recent),
-                id=msg.id,
-            )
+            m.Profile(name=shown, games=total, chips=chips, ratings=ratings, tallies=tallies,
+                      recent=tuple(games), lines=lines, id=msg.id)
         )  # fmt: skip
 
     async def _history(self, msg: m.GetHistory) -> None:

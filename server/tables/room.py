@@ -35,7 +35,7 @@ from typing import Any, Protocol
 from protocol import messages as m
 from protocol import payloads
 from protocol.fields import RUNNING
-from protocol.table_lines import where_text
+from protocol.table_lines import online_text, where_text
 from server.core import wire
 from server.core.config import ServerConfig
 from server.core.limits import AddressBudget, TokenBucket
@@ -155,7 +155,9 @@ def people(
             entry["more"] = len(places) - len(shown)
         entry["where"] = where_text(entry)
         listed.append(entry)
-    return m.People(people=tuple(listed), total=len(by_name), guests=guests, id=req)
+    total = len(by_name)
+    text = online_text(total, guests, len(listed))
+    return m.People(people=tuple(listed), total=total, guests=guests, text=text, id=req)
 
 
 class At:

@@ -94,15 +94,17 @@ def test_an_abbott_turn_says_what_each_seat_has_taken_and_the_scores() -> None:
 def test_finger_history_and_top_read_as_sentences() -> None:
     """Before, a person at nc got finger, history and top as JSON."""
     r = Readable()
-    rating = {"family": "shedding", "rating": 27.345, "mu": 1, "sigma": 1, "games": 5}
+    rating = {"family": "shedding", "rating": 1532, "mu": 1, "sigma": 1, "games": 5}
     profile = m.Profile(
         name="ann", games=5, chips=900, ratings=(rating,),
         tallies=({"ruleset": "switch", "played": 5, "won": 2},),
     )  # fmt: skip
     assert r.lines(profile) == [
-        "profile ann · 5 games finished · 900 chips · ratings: shedding 27.3 (5 games)"
-        " · won: switch 2 of 5"
+        "profile ann · 5 games finished · 900 chips · shedding 1532 (5 rated games)"
+        " · switch: 2 won of 5"
     ]
+    sent = m.Profile(name="ann", lines=("2 games finished", "not rated yet"))
+    assert r.lines(sent) == ["profile ann · 2 games finished · not rated yet"]  # as sent
     game = {"table": "4", "game": 1, "ruleset": "switch", "rated": True, "time": 1, "seat": 0,
             "players": ["ann", "bot:heuristic"], "scores": [0, 5], "places": [1, 0]}  # fmt: skip
     assert r.lines(m.History(name="ann", games=(game,), next=1, total=3)) == [
@@ -167,12 +169,13 @@ def test_the_room_reads_as_sentences() -> None:
         {"name": "cy", "state": "idle", "tables": [], "idle": 7500},
     )
     assert r.lines(m.People(people=people, total=4, guests=1, id=2)) == [
-        "people #2 · 4 people online, and 1 connection with no name yet",
+        "people #2 · 4 people online (3 of them listed), and 1 connection with no name yet",
         "people #2 ann · playing at table 3 (seat 2)",
         "people #2 bob · watching table 3",
         "people #2 cy · in the lobby · idle 2 h 5 min",
-        "people #2 · and 1 more",
     ]
+    sent = m.People(people=(), total=0, text="the server's words", id=3)
+    assert r.lines(sent) == ["people #3 · the server's words"]
     assert r.lines(m.Watcher(table="3", what="came", name="bob", watching=1)) == [
         "watcher 3 · bob came to watch (1 watcher)"
     ]

@@ -11,6 +11,7 @@ from protocol.payloads import Person
 from protocol.table_lines import (
     START_WAITING,
     clock_warning_text,
+    online_text,
     pending_words,
     pile_text,
     presence_text,
@@ -138,3 +139,14 @@ def test_where_a_person_is_said_once_for_every_client() -> None:
     assert where_text(person) == "seated at table 7, game over"
     assert whereabouts(person) == "seated at table 7, game over"
     assert whereabouts({**person, "where": "told so"}) == "told so"  # the server's words
+
+
+def test_how_many_are_online_one_line_for_every_client() -> None:
+    """The page said "and N more online" and "N connections with no name yet" on lines of
+    its own; the terminal client and text mode said it their own way."""
+    assert online_text(1, 0, 1) == "1 person online"
+    assert online_text(0, 2, 0) == "0 people online, and 2 connections with no name yet"
+    assert (
+        online_text(5, 1, 2)
+        == "5 people online (2 of them listed), and 1 connection with no name yet"
+    )

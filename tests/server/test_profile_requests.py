@@ -12,6 +12,7 @@ from test_profile_ratings import FAMILY, RULESET, ok, play_out, table_of
 
 from protocol import messages as m
 from protocol.limits import DEFAULT_LIMITS
+from protocol.profile_lines import game_line
 from server.app import Server
 from server.store.base import GameResult, MemoryStore, Rating
 
@@ -43,6 +44,10 @@ async def test_finger_history_and_top_after_a_rated_game_and_a_restart(tmp_path:
         assert profile.games == 1 and profile.chips == 1000
         [game] = profile.recent
         assert game["players"] == ["Ann", "bob"] and game["seat"] == 0 and game["rated"]
+        assert profile.lines == ("1 game finished · 1000 chips",
+                                 f"{FAMILY} {rating['rating']} (1 rated game)",
+                                 f"{RULESET}: {tally['won']} won of 1",
+                                 game_line(game))  # fmt: skip
         own = await ok(ann, m.GetProfile())
         assert own == m.Profile(**{**_fields(profile), "id": own.id})
         history = await ok(ann, m.GetHistory(name="bob"))
@@ -131,6 +136,21 @@ async def test_replies_are_bounded_however_much_is_asked() -> None:
         text = await Client.connect(port, "bo", text=True)
         page = await ok(text, m.GetHistory(name="ann"))
         assert 0 < len(page.games) < 40 and page.next == len(page.games)  # one line's worth
+        lines = bytes(text.raw).split(b"\n")
+        assert max(len(line) + 1 for line in lines) <= DEFAULT_LIMITS.max_line
+
+
+async def test_a_profile_on_a_text_line_holds_the_newest_games_that_fit() -> None:
+    """Its lines say each recent game again, so a text line holds fewer of them."""
+    store = MemoryStore()
+    store.submit_nowait(*results(60))
+    async with serving(store=store, profile_recent=60) as (_server, port):
+        whole = await ok(await Client.connect(port, "bo"), m.GetProfile(name="ann"))
+        assert len(whole.recent) == 60  # msgpack: no line to fit in
+        text = await Client.connect(port, "cy", text=True)
+        fitted = await ok(text, m.GetProfile(name="ann"))
+        assert 0 < len(fitted.recent) < 60 and fitted.recent == whole.recent[: len(fitted.recent)]
+        assert fitted.lines[-len(fitted.recent) :] == whole.lines[-60 : -60 + len(fitted.recent)]
         lines = bytes(text.raw).split(b"\n")
         assert max(len(line) + 1 for line in lines) <= DEFAULT_LIMITS.max_line
 

@@ -35,6 +35,7 @@ async def test_who_says_who_is_where_and_what_they_do(running: Running) -> None:
     reply = await bob.request(m.Who())
     assert isinstance(reply, m.People)
     assert (reply.total, reply.guests) == (4, 1)
+    assert reply.text == "4 people online, and 1 connection with no name yet"
     where = {p["name"]: (p["state"], p["tables"]) for p in reply.people}
     assert where == {
         "ann": ("playing", [{"table": table, "seat": 0, "state": "playing"}]),
@@ -54,6 +55,7 @@ async def test_who_lists_at_most_who_max_and_counts_the_rest() -> None:
         reply = await clients[0].request(m.Who())
         assert isinstance(reply, m.People)
         assert [p["name"] for p in reply.people] == ["ann", "bob"] and reply.total == 3
+        assert reply.text == "3 people online (2 of them listed)"
 
 
 async def test_who_is_rationed_as_a_lobby_listing() -> None:

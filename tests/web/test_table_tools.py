@@ -49,6 +49,8 @@ def test_rules_finger_and_top(server, browsers) -> None:
     click(driver, "#finger-go")
     profile = wait_for(lambda: visible(driver, "#profile"), what="the profile")
     assert profile.text.startswith(name)
+    lines = profile.text.splitlines()  # the server's lines (the terminal client's too)
+    assert lines[1].startswith("no games finished") and lines[2] == "not rated yet", lines
     assert "Your secret" in profile.text  # his own: the secret, to use the name elsewhere
     click(driver, "#top-go")
     top = wait_for(lambda: visible(driver, "#top"), what="the leaderboard")

@@ -81,6 +81,11 @@ def test_who_lists_where_people_are_and_how_many_tables_more(server, browsers) -
         row = wait_for(lambda: visible(driver, '#people li[data-name="eve"]'), what="eve online")
         assert "and 2 tables more" in row.text, row.text
         assert "seated at table" in row.text, row.text
+        # the line above the list, in the server's words (the terminal client shows them too)
+        wait_for(
+            lambda: visible(driver, "#online-text").text == "2 people online",
+            what="how many are online",
+        )
     finally:
         eve.close()
 

@@ -7,7 +7,7 @@ import { TurnAlert, browserEnv } from "./alerts.js";
 import { ordered, playFor } from "./boards/legal.js";
 import { leaveAsks, leaveQuestion } from "./confirm.js";
 import { $, el, fill, who } from "./dom.js";
-import { houseRules, plural, renderLobby } from "./lobby.js";
+import { houseRules, plural, profileBody, renderLobby } from "./lobby.js";
 import { Connection } from "./net.js";
 import { CLOCK_WARNING, ClientState, clockLeft, myTurn } from "./state.js";
 import { inviteBody, inviteTable } from "./invite.js";
@@ -485,21 +485,12 @@ export class App {
   async finger(name) {
     const reply = await this.conn.request({ type: "get_profile", name: name || null });
     if (reply.type !== "profile") return this.playersDialog(el("p", { class: "error", text: errorText(reply) }));
-    const ratings = (reply.ratings || []).map((r) => el("li", { text: `${r.family}: ${Math.round(r.rating)} (${plural(r.games, "game")})` }));
-    const tallies = (reply.tallies || []).map((r) => el("li", { text: `${r.ruleset}: ${r.won} won of ${r.played}` }));
-    const recent = (reply.recent || []).map((g) =>
-      el("li", {}, `${g.ruleset} at table ${g.table}: ${g.places && g.places[g.seat] === 0 ? "won" : "played"} · ${(g.players || []).join(", ")} `, g.game ? el("button", { type: "button", class: "link replay-game", onclick: () => this.lookback.open(String(g.table), Number(g.game)) }, "Replay") : null),
-    );
     const mine = reply.name === this.state.name ? store.identity() : null;
     this.playersDialog(
       el(
         "div",
         { class: "profile", id: "profile" },
-        el("h3", { text: reply.name }),
-        el("p", { text: `${plural(reply.games ?? 0, "game")}${reply.chips !== null && reply.chips !== undefined ? ` · ${reply.chips} chips` : ""}` }),
-        ratings.length ? [el("h4", { text: "Ratings" }), el("ul", {}, ratings)] : el("p", { class: "dim", text: "Not rated yet" }),
-        tallies.length ? [el("h4", { text: "Games" }), el("ul", {}, tallies)] : null,
-        recent.length ? [el("h4", { text: "Last games" }), el("ul", {}, recent)] : null,
+        profileBody(reply, (table, game) => this.lookback.open(table, game)),
         mine ? el("details", {}, el("summary", { text: "Your secret (to use this name on another device)" }), el("code", { class: "secret", text: mine.secret })) : null,
         mine ? el("button", { type: "button", id: "other-name", onclick: () => this.otherName() }, "Play under another name") : null,
       ),

@@ -163,6 +163,35 @@ function leaders(app) {
 /** @param {number} n @param {string} word */
 export const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
+/**
+ * A profile's lines as the server composed them (its `lines`: the terminal client and
+ * text mode show the same ones), each with the recent game it tells of, if it is one:
+ * the last `recent.length` lines are those games, in their order.
+ * @param {import("../types").Profile} reply
+ * @returns {{ text: string, game: import("../types").GameLine | null }[]}
+ */
+export function profileLines(reply) {
+  const lines = reply.lines || [];
+  const recent = reply.recent || [];
+  const first = lines.length - recent.length;
+  return lines.map((text, i) => ({ text, game: i >= first && i - first < recent.length ? recent[i - first] : null }));
+}
+
+/**
+ * A profile as the page shows it: the name, the first line, then the others as a list,
+ * a Replay button beside each recent game (which calls `replay` with its table and game).
+ * @param {import("../types").Profile} reply
+ * @param {(table: string, game: number) => void} replay
+ * @returns {import("../types").Child[]}
+ */
+export function profileBody(reply, replay) {
+  const [head, ...rest] = profileLines(reply);
+  const items = rest.map(({ text, game }) =>
+    el("li", {}, text, game && game.game ? [" ", el("button", { type: "button", class: "link replay-game", onclick: () => replay(String(game.table), Number(game.game)) }, "Replay")] : null),
+  );
+  return [el("h3", { text: reply.name }), head ? el("p", { text: head.text }) : null, items.length ? el("ul", {}, items) : null];
+}
+
 /** Where one of `people` is, in the server's words (its `where`); from a server that
  * sends none, nothing.
  * @param {Person} person @returns {string} */
@@ -198,14 +227,7 @@ function renderRoom(app, box) {
       ),
     );
   }
-  const left = online ? online.total - app.state.people.length : 0;
-  fill(
-    $("#people-box"),
-    el("h2", { text: online ? `Online (${online.total})` : "Online" }),
-    list,
-    left > 0 ? el("p", { class: "dim small", text: `and ${left} more online` }) : null,
-    online && online.guests ? el("p", { class: "dim small", text: `${plural(online.guests, "connection")} with no name yet` }) : null,
-  );
+  fill($("#people-box"), el("h2", { text: online ? `Online (${online.total})` : "Online" }), online && online.text ? el("p", { class: "dim small", id: "online-text", text: online.text }) : null, list);
   $("#shout-form").hidden = Boolean(app.ui.shoutsOff);
   $("#shouts-off").hidden = !app.ui.shoutsOff;
   const shouts = el("ol", { class: "shout-list", id: "shouts" });

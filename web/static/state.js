@@ -216,7 +216,7 @@ export class ClientState {
     this.shouts = [];
     /** @type {Person[]} who is online, as last asked */
     this.people = [];
-    /** @type {{total: number, guests: number} | null} of the last `people` */
+    /** @type {{total: number, guests: number, text: string} | null} of the last `people` */
     this.online = null;
   }
 
@@ -308,7 +308,7 @@ export class ClientState {
         return "shout";
       case "people":
         this.people = msg.people || [];
-        this.online = { total: msg.total ?? 0, guests: msg.guests ?? 0 };
+        this.online = { total: msg.total ?? 0, guests: msg.guests ?? 0, text: msg.text || "" };
         return "lobby";
       case "tables":
         this.lobby = msg.tables || [];

@@ -143,8 +143,8 @@ test("the lobby, the people online, the shouts and the name", () => {
   assert.deepEqual(s.lobbyPage, { start: 0, next: null, total: 1 }); // from a server without pages: all of it
   s.handle({ type: "tables", tables: [{ table: "9", ruleset: "switch", seats: 2, players: [], state: "waiting" }], start: 50, next: 51, total: 120 });
   assert.deepEqual(s.lobbyPage, { start: 50, next: 51, total: 120 }); // a page of the lobby, and the next one's start
-  s.handle({ type: "people", people: [{ name: "alice", state: "playing" }], total: 2, guests: 1 });
-  assert.deepEqual(s.online, { total: 2, guests: 1 });
+  s.handle({ type: "people", people: [{ name: "alice", state: "playing" }], total: 2, guests: 1, text: "2 people online (1 of them listed), and 1 connection with no name yet" });
+  assert.deepEqual(s.online, { total: 2, guests: 1, text: "2 people online (1 of them listed), and 1 connection with no name yet" }); // the server's words, kept as sent
   for (let i = 0; i < 105; i++) s.handle({ type: "shouted", name: "bob", text: `shout ${i}` });
   assert.equal(s.shouts.length, 100);
   assert.equal(s.shouts[0].text, "shout 5");
