@@ -111,6 +111,15 @@ def event(table: int, seq: int, presented: Mapping[str, Any], text: str | None =
     return _event(table=table_word(table), seq=seq, event=presented, text=text)
 
 
+def worded_event(
+    word: str, seq: int, presented: Mapping[str, Any], text: str | None = None
+) -> Message:
+    """``event`` at the table whose word (``table_word``) is ``word``: a table's delivery
+    keeps its word, rather than writing its number out for every message of every
+    action."""
+    return _event(table=word, seq=seq, event=presented, text=text)
+
+
 def turn(
     table: int,
     seq: int,
@@ -127,7 +136,7 @@ def turn(
     with the lines composed for this turn alone."""
     pile = pile_text(view) if view else None
     said = waiting(None, to_act, names)
-    return lined_turn(table, seq, seat, to_act, legal, clock, view, said, pile)
+    return lined_turn(table_word(table), seq, seat, to_act, legal, clock, view, said, pile)
 
 
 class TurnLines:
@@ -153,7 +162,7 @@ class TurnLines:
 
 
 def lined_turn(
-    table: int,
+    word: str,
     seq: int,
     seat: int | None,
     to_act: int | None,
@@ -163,14 +172,15 @@ def lined_turn(
     waiting_line: str | None,
     pile: str | None,
 ) -> Message:
-    """``turn`` with the table's lines already composed (``TurnLines``): ``waiting_line``,
-    said to every seat but the one to act, and ``pile``. Built unchecked (``trusted``),
+    """``turn`` at the table whose word is ``word`` (``table_word``, kept by its delivery),
+    with the table's lines already composed (``TurnLines``): ``waiting_line``, said to
+    every seat but the one to act, and ``pile``. Built unchecked (``trusted``),
     as it is made for every seat on every action from what the engine and the table
     made."""
     said = None if seat == to_act else waiting_line
     if not legal:  # most turns: a seat waiting, a spectator
         return _turn(
-            table=table_word(table),
+            table=word,
             seq=seq,
             seat=seat,
             to_act=to_act,
@@ -180,7 +190,7 @@ def lined_turn(
             pending_text=pile,
         )
     return _turn(
-        table=table_word(table),
+        table=word,
         seq=seq,
         seat=seat,
         to_act=to_act,
