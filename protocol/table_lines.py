@@ -24,7 +24,7 @@ from typing import Any, cast
 
 from engine.shedding.state import PendingKind
 from engine.shedding.vocabulary import PendingView
-from protocol.cards import JOKER, RANK_WORDS, suit_text
+from protocol.cards import JOKER, RANK_WORDS, RANKS, SUIT_NAMES, suit_text
 from protocol.describe import describe_text, isolated, pending_text
 from protocol.words import article, plural
 
@@ -111,8 +111,27 @@ def follow_line(view: Mapping[str, Any]) -> str | None:
     is over)."""
     top = view.get("top")
     if isinstance(top, str) and len(top) == 2 and view.get("running") and top != JOKER:
-        return f"Follow: {follow_words(top)}"
+        line = _FOLLOW_LINES.get(top)
+        if line is None:
+            line = f"Follow: {follow_words(top)}"
+            if top[0] in RANKS and top[-1] in SUIT_NAMES:  # a card: kept (52 at most)
+                _FOLLOW_LINES[top] = line
+        return line
     return None if view.get("over") else "Lead any card"
+
+
+#: ``follow_line``'s line for each top card met so far (52 at most): every action's turns
+#: say one
+_FOLLOW_LINES: dict[str, str] = {}
+
+
+#: The fields of a view ``pile_text`` reads, by family (besides ``family``): all public, so
+#: every seat's view of one moment and the spectators' agree on them and a table composes
+#: the line once for all its turns of an action (``server.core.wire.TurnLines``).
+PILE_FIELDS: dict[str, tuple[str, ...]] = {
+    "shedding": ("pending",),
+    "kilodney": ("top", "running", "over"),
+}
 
 
 def pile_text(view: Mapping[str, Any]) -> str | None:
@@ -215,6 +234,7 @@ def result_text(
 
 __all__ = [
     "CLOCK_WARNING",
+    "PILE_FIELDS",
     "START_WAITING",
     "clock_warning_text",
     "follow_line",

@@ -30,6 +30,8 @@ Message = m.Message
 _ok = m.Ok.trusted_maker()
 _event = m.TableEvent.trusted_maker()
 _turn = m.Turn.trusted_maker()
+#: the clock's warning, the same words every time: composed once
+_WARNING = clock_warning_text()
 
 
 def table_word(table: int) -> str:
@@ -109,6 +111,15 @@ def event(table: int, seq: int, presented: Mapping[str, Any], text: str | None =
     return _event(table=table_word(table), seq=seq, event=presented, text=text)
 
 
+def worded_event(
+    word: str, seq: int, presented: Mapping[str, Any], text: str | None = None
+) -> Message:
+    """``event`` at the table whose word (``table_word``) is ``word``: a table's delivery
+    keeps its word, rather than writing its number out for every message of every
+    action."""
+    return _event(table=word, seq=seq, event=presented, text=text)
+
+
 def turn(
     table: int,
     seq: int,
@@ -121,23 +132,65 @@ def turn(
 ) -> Message:
     """Whose turn it is, for ``seat`` (``None``: a spectator), with its view and its legal
     actions in words (``protocol.legal``) and the table's lines (``protocol.table_lines``:
-    whom it waits for, named as ``names`` says, and what the pile asks): built unchecked
-    (``trusted``), as it is made for every seat on every action from what the engine and
-    the table made."""
+    whom it waits for, named as ``names`` says, and what the pile asks): ``lined_turn``
+    with the lines composed for this turn alone."""
     pile = pile_text(view) if view else None
+    said = waiting(None, to_act, names)
+    return lined_turn(table_word(table), seq, seat, to_act, legal, clock, view, said, pile)
+
+
+class TurnLines:
+    """The table's lines of one batch of turns (every seat's and the spectators', on one
+    action), composed once for them all: whom the table waits for (``waiting``: the same
+    words to everyone but the seat to act, ``waiting(None, ...)``) and what the pile asks
+    (``pile``, set by ``set_pile`` from the first view of the batch: it reads only the
+    view's public fields, ``protocol.table_lines.PILE_FIELDS``, on which every seat's
+    view and the spectators' agree)."""
+
+    __slots__ = ("pile", "piled", "waiting")
+
+    def __init__(self, waiting_line: str | None) -> None:
+        self.waiting = waiting_line  #: whom the table waits for (``None``: nobody)
+        self.pile: str | None = None  #: what the pile asks, once ``piled``
+        self.piled = False
+
+    def set_pile(self, view: View | None) -> str | None:
+        """The pile's line, from ``view`` (``None``: no game), kept for the batch."""
+        self.pile = pile_text(view) if view else None
+        self.piled = True
+        return self.pile
+
+
+def lined_turn(
+    word: str,
+    seq: int,
+    seat: int | None,
+    to_act: int | None,
+    legal: list[str],
+    clock: float | None,
+    view: View | None,
+    waiting_line: str | None,
+    pile: str | None,
+) -> Message:
+    """``turn`` at the table whose word is ``word`` (``table_word``, kept by its delivery),
+    with the table's lines already composed (``TurnLines``): ``waiting_line``, said to
+    every seat but the one to act, and ``pile``. Built unchecked (``trusted``),
+    as it is made for every seat on every action from what the engine and the table
+    made."""
+    said = None if seat == to_act else waiting_line
     if not legal:  # most turns: a seat waiting, a spectator
         return _turn(
-            table=table_word(table),
+            table=word,
             seq=seq,
             seat=seat,
             to_act=to_act,
             clock=clock,
             view=view,
-            waiting=waiting(seat, to_act, names),
+            waiting=said,
             pending_text=pile,
         )
     return _turn(
-        table=table_word(table),
+        table=word,
         seq=seq,
         seat=seat,
         to_act=to_act,
@@ -146,9 +199,11 @@ def turn(
         view=view,
         must=must(view, legal),
         choices=choices(legal),
-        waiting=waiting(seat, to_act, names),
+        waiting=said,
         pending_text=pile,
-        clock_warning=warning(seat, to_act, clock),
+        clock_warning=_WARNING
+        if clock is not None and seat is not None and seat == to_act
+        else None,
     )
 
 
@@ -162,9 +217,7 @@ def waiting(seat: int | None, to_act: int | None, names: Sequence[str | None]) -
 
 def warning(seat: int | None, to_act: int | None, clock: float | None) -> str | None:
     """The clock's warning, for the seat to act while its clock runs."""
-    return (
-        clock_warning_text() if clock is not None and seat is not None and seat == to_act else None
-    )
+    return _WARNING if clock is not None and seat is not None and seat == to_act else None
 
 
 def talk(table: int, name: str, text: str) -> Message:

@@ -56,13 +56,14 @@ class Told:
     def __repr__(self) -> str:
         return f"Told({self.event!r}, {self.names!r})"
 
-    def message(self, table: int, seq: int, seat: int | None) -> wire.Message:
-        """The event as ``seat`` is sent it (``None``: a spectator), with its sentence."""
+    def message(self, table: str, seq: int, seat: int | None) -> wire.Message:
+        """The event as ``seat`` is sent it (``None``: a spectator), with its sentence, at
+        the table whose word is ``table`` (``wire.table_word``)."""
         if seat is None or seat not in self.event.private:
             text = self._public_text
             if text is None:
                 text = self._public_text = describe_text(self.public, self.names)
-            return wire.event(table, seq, self.public, text)
+            return wire.worded_event(table, seq, self.public, text)
         shown = self.event.present(seat)
         texts = self._private_texts
         if texts is None:
@@ -70,7 +71,7 @@ class Told:
         text = texts.get(seat)
         if text is None:
             text = texts[seat] = self._private_text(shown)
-        return wire.event(table, seq, shown, text)
+        return wire.worded_event(table, seq, shown, text)
 
     def _private_text(self, shown: dict[str, Any]) -> str:
         """The sentence of a seat shown more than the public: the public one where the
@@ -122,6 +123,7 @@ class Delivery:
         away: Callable[[int], bool] = lambda seat: False,
     ) -> None:
         self.table_id = table_id
+        self.word = wire.table_word(table_id)  #: the table as the wire names it
         self.seq = 0  #: the table's event sequence number, across games
         self.game_base = 0  #: the seq of the current game's start
         self.ring: deque[tuple[int, Told]] = deque(maxlen=ring)
@@ -137,6 +139,8 @@ class Delivery:
         #: the seats' changes when their names were last read, and those names as the log
         #: says them
         self._names: tuple[int, tuple[str | None, ...]] = (-1, ())
+        #: whom the table waits for, by the seat to act, said of those names (``names``)
+        self._said: tuple[tuple[str | None, ...], dict[int | None, str | None]] = ((), {})
 
     # ---------------------------------------------------------- numbering
     def new_game(self, base: int) -> None:
@@ -229,15 +233,40 @@ class Delivery:
             self.names(),
         )
 
-    def turn(self, seat: int | None, clock: float | None) -> wire.Message:
+    def turn(
+        self, seat: int | None, clock: float | None, lines: wire.TurnLines | None = None
+    ) -> wire.Message:
         """Whose turn it is, ``seat``'s legal actions and its fresh view (``None``: a
         spectator's turn, the public view), so nobody needs to ask for a snapshot.
-        ``clock``: the seconds left (read once for a batch's turns)."""
+        ``clock``: the seconds left, and ``lines``: the table's lines (``turn_lines``),
+        each made once for a batch's turns."""
         game = self._stage.game
         to_act = None if game is None else game.to_act
         view = None if game is None else game.view(seat)
+        if lines is None:
+            lines = self.turn_lines()
+        pile = lines.pile if lines.piled else lines.set_pile(view)
         legal = self.legal(seat)
-        return wire.turn(self.table_id, self.seq, seat, to_act, legal, clock, view, self.names())
+        return wire.lined_turn(
+            self.word, self.seq, seat, to_act, legal, clock, view, lines.waiting, pile
+        )
+
+    def turn_lines(self) -> wire.TurnLines:
+        """The table's lines for this action's turns, every seat's and the spectators'
+        (``wire.TurnLines``): whom it waits for, named as the log names him, and what the
+        pile asks, each composed once for them all."""
+        game = self._stage.game
+        to_act = None if game is None else game.to_act
+        names = self.names()
+        said = self._said
+        if said[0] is not names:  # a seat changed hands: nobody is named as before
+            said = self._said = (names, {})
+        lines = said[1]
+        try:
+            line = lines[to_act]
+        except KeyError:
+            line = lines[to_act] = wire.waiting(None, to_act, names)
+        return wire.TurnLines(line)
 
     def catch_up(
         self,
@@ -257,8 +286,8 @@ class Delivery:
             # a spectate's reply, before the events it brings (a resume's is seated); all in
             # one delivery, so one write
             batch = [wire.ok(req, self.table_id)] if answer else []
-            tid = self.table_id
-            batch.extend(told.message(tid, n, seat) for n, told in self.ring if n > since)
+            word = self.word
+            batch.extend(told.message(word, n, seat) for n, told in self.ring if n > since)
             batch.append(self.turn(seat, self._stage.clock_left()))
             member.deliver_many(batch)
         else:
@@ -302,17 +331,18 @@ class Delivery:
         by every seat it shows nothing private to (so a connection encodes it once
         for all, ``server.transport.connection.SharedEncodings``); a seat shown more gets
         its own; each seat's turn, and the spectators' one, once per batch."""
-        tid = self.table_id
+        word = self.word
         seating = self._seating
-        public = [told.message(tid, n, None) for n, _ev, told in numbered]
+        public = [told.message(word, n, None) for n, _ev, told in numbered]
         clock = self._stage.clock_left()  # one reading for every turn of the batch
+        lines = self.turn_lines()  # and one composing of the table's lines
 
         def seat_batch(i: int) -> list[wire.Message]:
             batch = [
-                told.message(tid, n, i) if i in ev.private else msg
+                told.message(word, n, i) if i in ev.private else msg
                 for (n, ev, told), msg in zip(numbered, public, strict=True)
             ]
-            batch.append(self.turn(i, clock))
+            batch.append(self.turn(i, clock, lines))
             return batch
 
         leads: dict[Member, list[wire.Message]] | None = None  # what heads each delivery
@@ -333,6 +363,6 @@ class Delivery:
                 batch = seat_batch(i)
                 s.member.deliver_many(batch if leads is None else [*leads[s.member], *batch])
         if seating.spectators:
-            public.append(self.turn(None, clock))
+            public.append(self.turn(None, clock, lines))
             for m in list(seating.spectators):
                 m.deliver_many(public if leads is None else [*leads[m], *public])
