@@ -172,7 +172,7 @@ def test_the_lines_that_are_not_events_are_shown_as_the_server_sends_them(server
     watch, and how a game found over ended: each the server's line (built here by the
     server's own ``wire``), shown word for word; the page once wrote each itself."""
     _told, view, legal = _j28_to_a_miss()
-    names = ["ann", "bot 1"]
+    names = ["ann", "bot 2"]  # seat 1's bot, counted from 1 as people read it
     driver = browsers(DESKTOP)
     open_client(driver, server.url)
     take_guest(driver)
@@ -196,7 +196,7 @@ def test_the_lines_that_are_not_events_are_shown_as_the_server_sends_them(server
     screen["players"] = ["ann", "bot:random"]
     check_words(screen)
     assert screen["pile"] == pile_text(view) and "play an 8 or miss 1 turn" in screen["pile"]
-    assert screen["waiting"] == "Waiting for bot 1…"
+    assert screen["waiting"] == "Waiting for bot 2…"
     people = driver.execute_script(
         "return [...document.querySelectorAll('#log li.presence, #log li.watcher')]"
         ".map((e) => e.textContent);"
