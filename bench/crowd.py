@@ -107,7 +107,7 @@ from bench.load import (  # noqa: E402
     verdict,
 )
 from bench.websocket import WsConn  # noqa: E402
-from bench.wireconn import HOST, Conn  # noqa: E402
+from bench.wireconn import HOST, Conn, pop_server_frame  # noqa: E402
 from protocol import messages as m  # noqa: E402
 from protocol.json_codec import encode as json_encode  # noqa: E402
 from protocol.msgpack_codec import HEADER, encode  # noqa: E402
@@ -296,17 +296,9 @@ class RawConn:
         unmasked and whole); a large one read only as far as its type."""
         buf = self.buffer
         while True:
-            while len(buf) >= 2:
-                n, start = buf[1] & 0x7F, 2
-                if n == 126:
-                    n, start = int.from_bytes(buf[2:4], "big"), 4
-                elif n == 127:
-                    n, start = int.from_bytes(buf[2:10], "big"), 10
-                if len(buf) < start + n:
-                    break
-                opcode = buf[0] & 0x0F
-                body = bytes(buf[start : start + n])
-                del buf[: start + n]
+            while (frame := pop_server_frame(buf)) is not None:
+                opcode, body, _final = frame
+                n = len(body)
                 if opcode == 8:
                     raise EOFError
                 if opcode != 1:

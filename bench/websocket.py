@@ -40,7 +40,7 @@ from wsproto.connection import Connection, ConnectionType  # noqa: E402
 from wsproto.events import TextMessage  # noqa: E402
 
 from bench.load import proc_stats, raise_fd_limit, start_switchboard  # noqa: E402
-from bench.wireconn import HOST, Conn  # noqa: E402
+from bench.wireconn import HOST, Conn, pop_server_frame  # noqa: E402
 from protocol import messages as m  # noqa: E402
 from protocol.json_codec import encode as json_encode  # noqa: E402
 
@@ -102,19 +102,9 @@ class WsConn(Conn):
         the wire's rather than a Python parser's."""
         while not self.pending:
             buf = self.buffer
-            while len(buf) >= 2:
-                n = buf[1] & 0x7F
-                start = 2
-                if n == 126:
-                    n, start = int.from_bytes(buf[2:4], "big"), 4
-                elif n == 127:
-                    n, start = int.from_bytes(buf[2:10], "big"), 10
-                if len(buf) < start + n:
-                    break
-                opcode = buf[0] & 0x0F
-                assert buf[0] & 0x80, "the server does not fragment"
-                payload = bytes(buf[start : start + n])
-                del buf[: start + n]
+            while (frame := pop_server_frame(buf)) is not None:
+                opcode, payload, final = frame
+                assert final, "the server does not fragment"
                 if opcode == 8:
                     raise EOFError
                 if opcode == 1:
