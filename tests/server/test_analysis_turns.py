@@ -41,6 +41,11 @@ def is_analysis(owner: Hashable) -> bool:
     return isinstance(owner, tuple) and owner[:1] == ("analysis",)
 
 
+def served_analyses(notes: list[tuple[Any, ...]]) -> set[Hashable]:
+    """The analyses' owners (one an address) given a place so far."""
+    return {n[1] for n in notes if n[0] == "given" and is_analysis(n[1])}
+
+
 class NotedQueue(thinking.FairQueue):
     """The fair queue, noting ``("ask", owner, urgent, places held, background)`` as a
     place is asked for and ``("given", owner)`` as one is given."""
@@ -134,6 +139,11 @@ async def test_a_seated_persons_bot_turns_never_wait_for_an_analysis(
         await bob.request(m.StartGame(table=table))
         await play_bot_turns(bob, table, BOT_TURNS)
         still = len(desk.running)
+        # the analyses go on round their four addresses: each is given a place in turn
+        (queue,) = NotedQueue.made
+        with trio.fail_after(240):  # a guard against a hang, not a measurement
+            while served_analyses(queue.notes) != {("analysis", a) for a in ADDRESSES}:
+                await trio.sleep(0.1)
     (queue,) = NotedQueue.made
     notes = queue.notes
     asks = [i for i, n in enumerate(notes) if n[0] == "ask" and n[2]]  # bob's bot: urgent
@@ -142,6 +152,4 @@ async def test_a_seated_persons_bot_turns_never_wait_for_an_analysis(
     for i in contended:  # given at once: no analysis chunk, under way or queued, before it
         assert notes[i + 1] == ("given", notes[i][1]), notes[i : i + 2]
     assert all(n[4] for n in notes if n[0] == "ask" and is_analysis(n[1]))  # background work
-    # and the analyses were served meanwhile, round their four addresses
-    served = {n[1] for n in notes if n[0] == "given" and is_analysis(n[1])}
-    assert served == {("analysis", a) for a in ADDRESSES}
+    assert served_analyses(notes) == {("analysis", a) for a in ADDRESSES}
