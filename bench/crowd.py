@@ -491,7 +491,7 @@ def part_flood(args: argparse.Namespace) -> bool:
                         q, f, w = res["quiet"], res["flooded"], res["wait"]
                         print(f"| {tables} | {over} | {name} | {q['p50']:.2f} / {q['p99']:.2f} ms |"
                               f" {f['p50']:.2f} / {f['p99']:.2f} ms | {res['ratio']:.2f} |"
-                              f" <= 2x: {'met' if res['ratio'] <= 2.0 else 'not met'} |"
+                              f" <= 2x: {verdict(res['ratio'] <= 2.0)} |"
                               f" {res.get('record', 0):.0f} | {res.get('tables', 0):.1f} |"
                               f" {res.get('refused', 0):.0f} | {res['cpu']:.0%} |"
                               f" {w['quiet']:.0f} / {w['flooded']:.0f} ms/s |"
@@ -629,7 +629,7 @@ def part_fragments(args: argparse.Namespace) -> bool:
                 q, f = res["quiet"], res["flooded"]
                 print(f"| {n} | {q['p50']:.2f} / {q['p99']:.2f} ms |"
                       f" {f['p50']:.2f} / {f['p99']:.2f} ms | {res['ratio']:.2f} |"
-                      f" <= 2x: {'met' if res['ratio'] <= 2.0 else 'not met'} |"
+                      f" <= 2x: {verdict(res['ratio'] <= 2.0)} |"
                       f" {res.get('pong', 0):.0f} | {res.get('refused', 0):.0f} |"
                       f" {res['cpu']:.0%} | {res['load']} |", flush=True)  # fmt: skip
         finally:

@@ -108,15 +108,23 @@ class Server:
             self.proc.wait()
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+@contextlib.contextmanager
+def serving(tmp: Path, extra_config: str = "") -> Iterator[Server]:
+    """A browsers' server for a module, with ``extra_config`` lines of its own; stopped at
+    the end, its last log lines printed (shown when a test fails)."""
     _need_chromium()
-    srv = Server(tmp_path_factory.mktemp("web"))
+    srv = Server(tmp, extra_config)
     try:
         yield srv
     finally:
         srv.stop()
-        print("server log:", "".join(srv.log[-60:]))  # shown when a test fails
+        print("server log:", "".join(srv.log[-60:]))
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with serving(tmp_path_factory.mktemp("web")) as srv:
+        yield srv
 
 
 def make_driver(size: tuple[int, int] = PHONE) -> Any:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import DESKTOP, Server, wait_for
+from conftest import DESKTOP, Server, serving, wait_for
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from webpage import (
@@ -45,12 +45,8 @@ TRIES = 5
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """The browsers' server, an address allowed as many analyses at once as the tries."""
-    srv = Server(tmp_path_factory.mktemp("web"), f"analysis_address_burst = {TRIES}\n")
-    try:
+    with serving(tmp_path_factory.mktemp("web"), f"analysis_address_burst = {TRIES}\n") as srv:
         yield srv
-    finally:
-        srv.stop()
-        print("server log:", "".join(srv.log[-60:]))  # shown when a test fails
 
 
 def analysed_marks(driver: Any) -> list[int]:

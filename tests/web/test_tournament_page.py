@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import Server, wait_for
+from conftest import Server, serving, wait_for
 from test_phone import check
 from webpage import click, open_client, take_name, visible
 
@@ -28,12 +28,8 @@ except ImportError:  # the fixtures skip (or, in CI, fail) and say why
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """The browsers' server, a round's tables starting half a second after its seating
     (not the default 10: the test waits for the round's clock)."""
-    srv = Server(tmp_path_factory.mktemp("web"), "tournament_countdown_seconds = 0.5\n")
-    try:
+    with serving(tmp_path_factory.mktemp("web"), "tournament_countdown_seconds = 0.5\n") as srv:
         yield srv
-    finally:
-        srv.stop()
-        print("server log:", "".join(srv.log[-60:]))  # shown when a test fails
 
 
 def page_text(driver: Any, css: str) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from conftest import DESKTOP, Server, _need_chromium, wait_for
+from conftest import DESKTOP, Server, serving, wait_for
 from mpclient import MsgpackPlayer
 from webpage import click, log_lines, open_client, take_guest, texts, visible
 
@@ -118,12 +118,8 @@ def test_shouts_are_heard_in_the_lobby_and_at_a_table_and_sent_from_the_lobby(
 
 @pytest.fixture(scope="module")
 def quiet_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    _need_chromium()
-    srv = Server(tmp_path_factory.mktemp("quiet"), "shout = false\n")
-    try:
+    with serving(tmp_path_factory.mktemp("quiet"), "shout = false\n") as srv:
         yield srv
-    finally:
-        srv.stop()
 
 
 def test_a_server_without_shouts_takes_the_shout_line_away(quiet_server, browsers) -> None:
