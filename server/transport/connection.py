@@ -361,11 +361,19 @@ class Connection:
         session.binding = framing
         outbox.encode = framing.encode
         session.last_message = trio.current_time()
+        lane = self.services.lane
         while True:
             try:  # each message is handled before the next is decoded: a bad frame
-                if data:  # after good ones costs only what follows it
+                turned = False  # after good ones costs only what follows it
+                if data:
+                    if session.in_the_crowd:  # its turn before the bytes are decoded
+                        await lane.turn()
+                        turned = True
                     framing.receive_data(data)
                 while (message := framing.next_message()) is not None:
+                    if not turned and session.in_the_crowd:
+                        await lane.turn()
+                    turned = False
                     if type(message) is Answered:  # the binding's own: it answered
                         self._answer(message)
                     else:  # not Answered (checked by type, which mypy does not narrow)

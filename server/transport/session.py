@@ -46,6 +46,7 @@ from server.players.accounts import Accounts
 from server.tables.lobby import Lobby
 from server.tables.room import Room
 from server.tournaments.service import Tournaments
+from server.transport.crowd_lane import CrowdLane
 from server.transport.errors import Closing
 from server.transport.held import HeldBytes
 from server.transport.http import HttpLimits
@@ -81,6 +82,8 @@ class Services:
     #: the HTTP side's limits and policy (made at the first HTTP request, as ``http``)
     http_setup: tuple[HttpLimits, HttpPolicy] | None = None
     tournaments: Tournaments | None = None  #: the server's tournaments
+    #: where connections with no seat and no trust wait their turn (``crowd_lane``)
+    lane: CrowdLane = field(default_factory=CrowdLane)
 
 
 class ClientSession:
@@ -192,6 +195,18 @@ class ClientSession:
             if seat.member is self
         ]
         return all(n is not None and fold_name(n) == key for n in held)
+
+    @property
+    def in_the_crowd(self) -> bool:
+        """Whether this connection's messages take turns in the crowd's lane
+        (``server.transport.crowd_lane``): it holds no seat's token and is not from a
+        trusted address. A token is given up with ``leave`` and kept after its table
+        closes: a player whose game has just ended is not sent behind a crowd, and what
+        bounds the seats a crowd can take is each address's share of the tables."""
+        if self.tokens:
+            return False
+        ops = self.ops
+        return ops is None or ops.guard is not None  # no guard: a trusted address
 
     def holds_a_seat(self) -> bool:
         """Whether this session is a seat's member at some table now (read from the
