@@ -6,11 +6,12 @@ quiet reference from the same run.
     python bench/crowd.py --part flood  # or: thinking, pipeliners, burst, listing,
                                         #     fragments, supply
 
-1. **Flood** (with 200 tables in the lobby, then 2,000): another client's ``ping`` ->
-   ``pong`` p99, measured from 127.0.0.1 (a trusted address, as the host's own client),
-   quiet and while a crowd asks for record pages and the lobby, every connection within
-   its own limits (a record page every 0.2 s, the lobby every 0.5 s): (a) 64
-   connections from one address (127.0.0.2), (b) 64 connections from four addresses
+1. **Flood** (with 200 tables in the lobby, then 2,000): honest players' ``ping`` ->
+   ``pong`` p99, five players from 127.0.3.1-5 (not trusted; each sits at a table he
+   made) pinging in turn every 5 ms (each every 25 ms), quiet and while a crowd asks
+   for record pages and the lobby, every connection within its own limits (a record
+   page every 0.2 s, the lobby every 0.5 s): (a) 64 connections from one address
+   (127.0.0.2), (b) 64 connections from four addresses
    (127.0.0.2-5, 16 each), (c) 64 from 64 addresses and (d) 250 from 250, one each
    (127.0.0.2 on; ``--addresses``), each run over msgpack and then over WebSockets at
    ``/ws`` (the crowd and the pinger both; ``--over``). The lobby asked for is its first
@@ -66,11 +67,12 @@ Linux without any setup. The server is ``switchboard serve`` in its own process
 (SQLite in a temporary directory); the crowd and the measuring clients run in other
 processes. The machine this runs on is shared: the load average is printed with each
 run, since other processes waiting for the same cores bend every latency here. With two
-cores or more the crowd runs on the last core and the server and the pinger on the
-others (``--no-pin`` to share them all): a real crowd's work is done on its own
-machines, and on one machine's two cores the crowd's clients otherwise take the core
-the server or the pinger was about to wake on, which the pinger's p99 then counts
-against the server.
+cores or more the server runs on all but the last core, and the crowd and the honest
+players on the last (``--no-pin`` to share them all): on a network the server has its
+machine and the crowd and the players theirs, and on one machine's two cores the
+clients' own work otherwise takes the core the server was about to wake on, which the
+players' p99 then counts against the server. The players run at the usual priority and
+the crowd at the lowest, so a player's process wakes as soon as his pong is in.
 """
 
 from __future__ import annotations
@@ -200,18 +202,42 @@ def stop_server(server: Any) -> None:
 
 
 # ------------------------------------------------------------------ the pinger
-def _pinger_main(port: int, seconds: float, ws: bool, out: Any) -> None:
-    """Ping every 5 ms for ``seconds`` from 127.0.0.1 (over a WebSocket with ``ws``); send
-    back each ping's wall-clock time and round trip."""
+#: the honest players of a run, taking turns to ping: each pings every 25 ms (as the
+#: issue's honest player did, and inside an untrusted connection's 50 requests a second),
+#: together every 5 ms
+PLAYERS = 5
+#: the next run's first player: each run's players are new, each from an address of his
+#: own (127.0.3.1 on): not trusted, sharing no budget with the crowd or an earlier run's
+_players = itertools.count(1, PLAYERS)
+
+
+async def seated_player(port: int, ws: bool, player: int) -> Conn:
+    """Honest player number ``player``, from 127.0.3.``player``, named, in a seat of a
+    table he made (and waiting for its game, so the table's events do not mix with his
+    pongs): a person playing, as the server sees one."""
+    c = await open_from(f"127.0.3.{player}", port, f"player{player}", ws=ws)
+    made = await c.request(m.CreateTable(ruleset=RULESET, seats=4, options={}))
+    assert isinstance(made, m.Ok), made
+    seated = await c.request(m.Join(table=str(made.table), seat=0))
+    assert isinstance(seated, m.Seated), seated
+    return c
+
+
+def _pinger_main(port: int, seconds: float, ws: bool, first: int, out: Any) -> None:
+    """``PLAYERS`` seated, untrusted players (``seated_player``, numbered from ``first``;
+    over WebSockets with ``ws``) ping in turn, one every 5 ms, for ``seconds``; send back
+    each ping's wall-clock time and round trip."""
 
     async def main() -> None:
-        c = await open_from(HOST, port, ws=ws)
+        players = [await seated_player(port, ws, first + i) for i in range(PLAYERS)]
         times: list[tuple[float, float]] = []
         out.send("ready")
         await trio.to_thread.run_sync(out.recv)  # go
         stop = time.perf_counter() + seconds
         ids = itertools.count(1)
-        while time.perf_counter() < stop:
+        for c in itertools.cycle(players):
+            if time.perf_counter() >= stop:
+                break
             rid = next(ids)
             sent, t0 = time.time(), time.perf_counter()
             await c.send(m.Ping(id=rid))
@@ -413,7 +439,8 @@ def flood_run(port: int, pid: int, seconds: float, crowd: tuple[list[str], int],
     every other window, both over msgpack or (``ws``) both over WebSockets: the quiet and
     the flooded windows' figures."""
     ping_parent, ping_child = SPAWN.Pipe()
-    pinger = SPAWN.Process(target=_pinger_main, args=(port, seconds, ws, ping_child))
+    player = next(_players)
+    pinger = SPAWN.Process(target=_pinger_main, args=(port, seconds, ws, player, ping_child))
     pinger.start()
     crowd_parent, crowd_child = SPAWN.Pipe()
     crowd_proc = SPAWN.Process(
@@ -421,12 +448,12 @@ def flood_run(port: int, pid: int, seconds: float, crowd: tuple[list[str], int],
     )
     crowd_proc.start()
     if pin:
-        # The server and the pinger share the first cores, the crowd the last one: the
-        # crowd's own work stands for other machines', as it would be on a real network.
+        # The server on the first cores, the clients on the last one: their work stands
+        # for other machines', as it would be on a real network.
         cores = sorted(os.sched_getaffinity(0))
-        for p in (pid, pinger.pid):
-            os.sched_setaffinity(p, cores[:-1])
-        os.sched_setaffinity(crowd_proc.pid, cores[-1:])
+        os.sched_setaffinity(pid, cores[:-1])
+        for p in (pinger.pid, crowd_proc.pid):
+            os.sched_setaffinity(p, cores[-1:])
     assert crowd_parent.recv() == "ready"
     assert ping_parent.recv() == "ready"
     _rss, cpu0 = proc_stats(pid)
