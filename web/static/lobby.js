@@ -239,10 +239,10 @@ function renderRoom(app, box) {
  * shows every table. The layout only: the figures are the server's.
  * @param {App} app @returns {HTMLElement | string} */
 function pager(app) {
-  const { start, next, total } = app.state.lobbyPage;
+  const { start, next, total, size: pageSize } = app.state.lobbyPage;
   const shown = app.state.lobby.length;
   if (start === 0 && shown >= total) return "";
-  const size = Math.max(shown, next === null ? 0 : next - start, 1);
+  const size = Math.max(pageSize, shown, 1); // the short last page goes back a whole page
   return el(
     "div",
     { class: "row lobby-pager" },

@@ -206,8 +206,10 @@ export class ClientState {
     this.rulesets = [];
     /** @type {TableSummary[]} the lobby's page shown */
     this.lobby = [];
-    /** @type {{start: number, next: number | null, total: number}} which page it is, of how many tables */
-    this.lobbyPage = { start: 0, next: null, total: 0 };
+    /** @type {{start: number, next: number | null, total: number, size: number}} which page it is,
+     * of how many tables, and how many tables a page holds (learnt from a page with a next one:
+     * the lobby's last page may be shorter) */
+    this.lobbyPage = { start: 0, next: null, total: 0, size: 0 };
     /** @type {Map<string, TableRecord>} */
     this.tables = new Map();
     /** @type {string[]} */
@@ -312,7 +314,12 @@ export class ClientState {
         return "lobby";
       case "tables":
         this.lobby = msg.tables || [];
-        this.lobbyPage = { start: msg.start ?? 0, next: msg.next ?? null, total: Math.max(msg.total ?? 0, (msg.start ?? 0) + this.lobby.length) };
+        {
+          const start = msg.start ?? 0;
+          const next = msg.next ?? null;
+          const size = next !== null ? next - start : Math.max(this.lobbyPage.size, this.lobby.length);
+          this.lobbyPage = { start, next, total: Math.max(msg.total ?? 0, start + this.lobby.length), size };
+        }
         for (const info of this.lobby) {
           const mine = this.tables.get(String(info.table));
           if (mine && typeof info.spectators === "number") mine.watching = info.spectators;

@@ -140,9 +140,12 @@ test("the lobby, the people online, the shouts and the name", () => {
   const s = seated();
   s.handle({ type: "tables", tables: [{ table: "4", ruleset: "switch", seats: 2, players: [], state: "playing", spectators: 3 }] });
   assert.equal(s.table("4").watching, 3);
-  assert.deepEqual(s.lobbyPage, { start: 0, next: null, total: 1 }); // from a server without pages: all of it
+  assert.deepEqual(s.lobbyPage, { start: 0, next: null, total: 1, size: 1 }); // from a server without pages: all of it
   s.handle({ type: "tables", tables: [{ table: "9", ruleset: "switch", seats: 2, players: [], state: "waiting" }], start: 50, next: 51, total: 120 });
-  assert.deepEqual(s.lobbyPage, { start: 50, next: 51, total: 120 }); // a page of the lobby, and the next one's start
+  assert.deepEqual(s.lobbyPage, { start: 50, next: 51, total: 120, size: 1 }); // a page of the lobby, and the next one's start
+  s.handle({ type: "tables", tables: [0, 1, 2].map((n) => ({ table: String(n), ruleset: "switch", seats: 2, players: [], state: "waiting" })), start: 0, next: 3, total: 8 });
+  s.handle({ type: "tables", tables: [{ table: "7", ruleset: "switch", seats: 2, players: [], state: "waiting" }], start: 6, next: null, total: 8 });
+  assert.deepEqual(s.lobbyPage, { start: 6, next: null, total: 8, size: 3 }); // the short last page keeps the page's size
   s.handle({ type: "people", people: [{ name: "alice", state: "playing" }], total: 2, guests: 1, text: "2 people online (1 of them listed), and 1 connection with no name yet" });
   assert.deepEqual(s.online, { total: 2, guests: 1, text: "2 people online (1 of them listed), and 1 connection with no name yet" }); // the server's words, kept as sent
   for (let i = 0; i < 105; i++) s.handle({ type: "shouted", name: "bob", text: `shout ${i}` });
