@@ -440,11 +440,16 @@ def flood_run(port: int, pid: int, seconds: float, crowd: tuple[list[str], int],
     the flooded windows' figures."""
     ping_parent, ping_child = SPAWN.Pipe()
     player = next(_players)
-    pinger = SPAWN.Process(target=_pinger_main, args=(port, seconds, ws, player, ping_child))
+    # daemons: a bench that fails takes its clients with it (none floods on unseen)
+    pinger = SPAWN.Process(
+        target=_pinger_main, args=(port, seconds, ws, player, ping_child), daemon=True
+    )
     pinger.start()
     crowd_parent, crowd_child = SPAWN.Pipe()
     crowd_proc = SPAWN.Process(
-        target=_crowd_main, args=(port, crowd[0], crowd[1], table, ws, asks, crowd_child)
+        target=_crowd_main,
+        args=(port, crowd[0], crowd[1], table, ws, asks, crowd_child),
+        daemon=True,
     )
     crowd_proc.start()
     if pin:
@@ -464,6 +469,8 @@ def flood_run(port: int, pid: int, seconds: float, crowd: tuple[list[str], int],
     time.sleep(0.2)
     t0 = time.perf_counter()
     ping_parent.send("go")
+    if not ping_parent.poll(seconds + 60):  # a pinger that failed never answers
+        raise SystemExit("the pinger sent no figures back (its error is above)")
     times = ping_parent.recv()
     elapsed = time.perf_counter() - t0
     waits = sampler.stop()

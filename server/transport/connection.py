@@ -28,6 +28,11 @@ socket to be readable and then read it (``_read_when_ready``), one system call
 where trio's ``receive_some`` first tries a read that mostly fails. These tricks
 live here only: other shells give the ``Outbox`` a sink of their own.
 
+The order: a connection that holds no seat and is not trusted takes a turn in the
+server's crowd lane (``server.transport.crowd_lane``) before each message it sends, so
+what a crowd asks in one moment is served one message a pass of the loop, and a seated
+player's message that arrives with it is not queued behind all of it.
+
 Timers count whole messages, not bytes (``_receive_timed``): hello must be whole
 within ``handshake_seconds`` of connecting, any message within
 ``message_seconds`` of its first byte, and ``idle_seconds`` runs from the last
@@ -363,10 +368,13 @@ class Connection:
         session.last_message = trio.current_time()
         lane = self.services.lane
         while True:
-            try:  # each message is handled before the next is decoded: a bad frame
-                turned = False  # after good ones costs only what follows it
+            # Each message is handled before the next is decoded: a bad frame after good
+            # ones costs only what follows it. A connection in the crowd takes a turn in
+            # the lane (``crowd_lane``) before each: the first before its bytes are decoded.
+            try:
+                turned = False
                 if data:
-                    if session.in_the_crowd:  # its turn before the bytes are decoded
+                    if session.in_the_crowd:
                         await lane.turn()
                         turned = True
                     framing.receive_data(data)
