@@ -200,11 +200,17 @@ class ClientSession:
     def in_the_crowd(self) -> bool:
         """Whether this connection's messages take turns in the crowd's lane
         (``server.transport.crowd_lane``): it holds no seat's token and is not from a
-        trusted address. A token is given up with ``leave`` and kept after its table
-        closes: a player whose game has just ended is not sent behind a crowd, and what
-        bounds the seats a crowd can take is each address's share of the tables."""
-        if self.tokens:
-            return False
+        trusted address. A token counts while its table is open (a finished game's table
+        stays open a while, so a player whose game has just ended is not sent behind a
+        crowd); one is given up with ``leave``, and one of a table that closed counts no
+        more. What bounds the seats a crowd can take is each address's share of the
+        tables."""
+        tokens = self.tokens
+        if tokens:
+            open_tables = self.services.lobby.tables
+            for table_id in tokens:
+                if table_id in open_tables:
+                    return False
         ops = self.ops
         return ops is None or ops.guard is not None  # no guard: a trusted address
 

@@ -130,7 +130,7 @@ async def test_a_seated_players_ping_goes_before_a_crowds_listings(
     assert len(server.services.lane) == 0
 
 
-async def test_a_player_without_a_seat_waits_in_the_lane_and_a_trusted_one_does_not(
+async def test_a_seatless_player_waits_in_the_lane_a_seated_one_until_his_table_closes(
     server_port: tuple[Server, int],
 ) -> None:
     server, port = server_port
@@ -148,6 +148,13 @@ async def test_a_player_without_a_seat_waits_in_the_lane_and_a_trusted_one_does_
     for _ in range(5):
         assert isinstance(await seated.request(m.Ping()), m.Pong)
     assert lane.served == served  # a seat's holder never waits in it
+    assert server.services.ops is not None
+    assert await server.services.ops.close_table(str(made.table), "closed by the test")
+    with trio.fail_after(10):
+        while server.services.lobby.get(str(made.table)) is not None:
+            await trio.sleep(0.01)
+    assert isinstance(await seated.request(m.Ping()), m.Pong)
+    assert lane.served == served + 1  # his token's table closed: he is one of the crowd
 
 
 async def test_a_trusted_address_never_waits_in_the_lane() -> None:
