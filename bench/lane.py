@@ -72,9 +72,7 @@ class Side:
         player = self.player
         assert player is not None
         t0 = time.perf_counter()
-        await player.send(m.Ping(id=1))
-        while getattr(await player.receive(), "id", None) != 1:
-            pass
+        await player.request(m.Ping())
         return time.perf_counter() - t0
 
     async def round(self) -> None:

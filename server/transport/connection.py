@@ -372,16 +372,15 @@ class Connection:
             # ones costs only what follows it. A connection in the crowd takes a turn in
             # the lane (``crowd_lane``) before each: the first before its bytes are decoded.
             try:
-                turned = False
+                first = True
                 if data:
                     if session.in_the_crowd:
                         await lane.turn()
-                        turned = True
                     framing.receive_data(data)
                 while (message := framing.next_message()) is not None:
-                    if not turned and session.in_the_crowd:
+                    if not first and session.in_the_crowd:
                         await lane.turn()
-                    turned = False
+                    first = False
                     if type(message) is Answered:  # the binding's own: it answered
                         self._answer(message)
                     else:  # not Answered (checked by type, which mypy does not narrow)
