@@ -109,7 +109,7 @@ async def test_standings_after_a_tournaments_end_are_its_final_ones() -> None:
     import dataclasses
 
     from e2e_client import TEST_CONFIG, Client
-    from test_tournament_server import attend
+    from test_tournament_server import play_tournament
 
     from protocol import messages as m
     from server.app import Server
@@ -121,15 +121,8 @@ async def test_standings_after_a_tournaments_end_are_its_final_ones() -> None:
         port = await nursery.start(server.serve)
         clients = [await Client.connect(port, n) for n in ("sa", "sb")]
         host = await Client.connect(port, "host")
-        made = await host.request(m.CreateTournament(ruleset="switch", rounds=1, seats=2))
-        assert isinstance(made, m.Ok), made
-        for client in clients:
-            assert isinstance(await client.request(m.EnterTournament(tournament=1)), m.Ok)
-        with trio.fail_after(60):
-            async with trio.open_nursery() as players:
-                for i, client in enumerate(clients):
-                    players.start_soon(attend, client, 1, i)
-                assert isinstance(await host.request(m.StartTournament(tournament=1)), m.Ok)
+        create = m.CreateTournament(ruleset="switch", rounds=1, seats=2)
+        await play_tournament(host, clients, create, 1, 60)
         final = await clients[0].request(m.GetTournament())
         assert isinstance(final, m.Tournament), final
         assert final.summary["state"] == "over" and len(final.standings) == 2, final

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import trio
 from e2e_client import TEST_CONFIG, Client
-from test_tournament_server import attend
+from test_tournament_server import play_tournament
 
 from protocol import messages as m
 from server.app import Server
@@ -29,15 +29,8 @@ async def test_the_record_of_a_two_round_tournament_and_its_replay(tmp_path: Pat
         port = await nursery.start(server.serve)
         clients = [await Client.connect(port, n) for n in names]
         host = await Client.connect(port, "host")
-        made = await host.request(m.CreateTournament(ruleset="switch", rounds=2, seats=2))
-        assert isinstance(made, m.Ok), made
-        for client in clients:
-            assert isinstance(await client.request(m.EnterTournament(tournament=1)), m.Ok)
-        with trio.fail_after(90):
-            async with trio.open_nursery() as players:
-                for i, client in enumerate(clients):
-                    players.start_soon(attend, client, 2, i)
-                assert isinstance(await host.request(m.StartTournament(tournament=1)), m.Ok)
+        create = m.CreateTournament(ruleset="switch", rounds=2, seats=2)
+        await play_tournament(host, clients, create, 2, 90)
         # each round's clock is pushed as it starts, before any game of the round can end
         inbox = clients[0].inbox
         told = [i for i, x in enumerate(inbox) if isinstance(x, m.YourTable)]

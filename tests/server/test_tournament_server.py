@@ -40,6 +40,23 @@ async def attend(client: Client, rounds: int, seed: int) -> list[int]:
             played.append(int(table))
 
 
+async def play_tournament(
+    host: Client, clients: list[Client], create: m.CreateTournament, rounds: int, seconds: float
+) -> None:
+    """Over the wire: the host makes tournament 1 (``create``), every client enters it, and
+    the host starts it while each client attends its ``rounds`` rounds, all within
+    ``seconds``."""
+    made = await host.request(create)
+    assert isinstance(made, m.Ok), made
+    for client in clients:
+        assert isinstance(await client.request(m.EnterTournament(tournament=1)), m.Ok)
+    with trio.fail_after(seconds):
+        async with trio.open_nursery() as players:
+            for i, client in enumerate(clients):
+                players.start_soon(attend, client, rounds, i)
+            assert isinstance(await host.request(m.StartTournament(tournament=1)), m.Ok)
+
+
 async def test_a_three_round_swiss_with_bots_filling_to_final_standings() -> None:
     """Six players (one in text mode) enter over the wire; a host starts it; three
     rounds at 4-seat tables, a bot at each; every client reads the same final standings."""
@@ -140,16 +157,9 @@ async def test_a_final_table_of_the_top_two_decides_the_winner() -> None:
         port = await nursery.start(server.serve)
         clients = [await Client.connect(port, n) for n in names]
         host = await Client.connect(port, "host")
-        made = await host.request(m.CreateTournament(ruleset="switch", rounds=1, seats=4, final=2))
-        assert isinstance(made, m.Ok), made
-        for client in clients:
-            assert isinstance(await client.request(m.EnterTournament(tournament=1)), m.Ok)
+        create = m.CreateTournament(ruleset="switch", rounds=1, seats=4, final=2)
+        await play_tournament(host, clients, create, 2, 60)
         book = server.tournaments.get(1)
-        with trio.fail_after(60):
-            async with trio.open_nursery() as players:
-                for i, client in enumerate(clients):
-                    players.start_soon(attend, client, 2, i)
-                assert isinstance(await host.request(m.StartTournament(tournament=1)), m.Ok)
         assert book.state == OVER and book.final_round == 2
         (final,) = book.played_rounds[1]
         top_two = [s.name for s in standings(names, book.results()[:1])][:2]
