@@ -72,13 +72,18 @@ def test_a_push_redraws_the_page_on_screen_and_says_the_winner_once() -> None:
     assert said[-2:] == ["your table for round 3 is 12 (seat 1)", "sat at 12"]
 
 
+async def host_and_enter(d: Driver) -> None:
+    """From the lobby, type a one-round tournament of two seats open, then enter it."""
+    await d.until_screen("lobby")
+    d.line("host switch rounds=1 minutes=5 seats=2")
+    await d.until_screen("tournament 1 is open")
+    d.line("enter 1")
+    await d.until_screen("you are in tournament 1")
+
+
 def test_a_tournament_typed_at_the_terminal_client() -> None:
     async def script(d: Driver) -> None:
-        await d.until_screen("lobby")
-        d.line("host switch rounds=1 minutes=5 seats=2")
-        await d.until_screen("tournament 1 is open")
-        d.line("enter 1")
-        await d.until_screen("you are in tournament 1")
+        await host_and_enter(d)
         d.line("tournaments")
         await d.until_screen("Tournaments")
         assert "enter 1 to play" in d.screen()
@@ -149,11 +154,7 @@ def test_the_tournament_page_pauses_and_comes_back_by_its_keys() -> None:
     f5, f6, f7, f8 = "\x1b[15~", "\x1b[17~", "\x1b[18~", "\x1b[19~"
 
     async def script(d: Driver) -> None:
-        await d.until_screen("lobby")
-        d.line("host switch rounds=1 minutes=5 seats=2")
-        await d.until_screen("tournament 1 is open")
-        d.line("enter 1")
-        await d.until_screen("you are in tournament 1")
+        await host_and_enter(d)
         d.line("tournament 1")
         await d.until_screen("Tournament 1")
         assert "F5 pause · F6 back · F7 host: pause all · F8 resume all" in d.screen()

@@ -86,6 +86,20 @@ def read(driver: Any) -> dict[str, Any]:
     return wait_for(lambda: driver.execute_script(READ), what="the table drawn")
 
 
+def shown_at(driver: Any, messages: list[dict[str, Any]], table: str) -> dict[str, Any]:
+    """The page fed ``messages`` (the server's, as maps) and opened at ``table``: the
+    table as drawn (``read``), its players ann and a random bot."""
+    driver.execute_script(
+        "for (const m of arguments[0]) window.switchboard.onMessage(m);"
+        "window.switchboard.open(arguments[1]);",
+        messages,
+        table,
+    )
+    screen = read(driver)
+    screen["players"] = ["ann", "bot:random"]
+    return screen
+
+
 @pytest.mark.parametrize(
     ("ruleset", "seats"), [("j28", 2), ("abbott", 2), ("kilodney", 4)], ids=str
 )
@@ -153,14 +167,7 @@ def test_j28s_miss_of_one_turn_is_said_as_the_server_says_it(server, browsers) -
          "choices": [[h, [list(item) for item in items]] for h, items in choices(legal)],
          "pending_text": pile_text(view)},
     ]  # fmt: skip
-    driver.execute_script(
-        "for (const m of arguments[0]) window.switchboard.onMessage(m);"
-        "window.switchboard.open(arguments[1]);",
-        messages,
-        table,
-    )
-    screen = read(driver)
-    screen["players"] = ["ann", "bot:random"]
+    screen = shown_at(driver, messages, table)
     lines, shown_must = check_words(screen)
     assert lines == len(told)
     assert shown_must == said
@@ -186,14 +193,7 @@ def test_the_lines_that_are_not_events_are_shown_as_the_server_sends_them(server
         wire.turn(0, 1, 0, 1, [], None, theirs, names),  # type: ignore[arg-type]
     ]
     messages = [{**msg.to_map(), "table": table} for msg in sent]
-    driver.execute_script(
-        "for (const m of arguments[0]) window.switchboard.onMessage(m);"
-        "window.switchboard.open(arguments[1]);",
-        messages,
-        table,
-    )
-    screen = read(driver)
-    screen["players"] = ["ann", "bot:random"]
+    screen = shown_at(driver, messages, table)
     check_words(screen)
     assert screen["pile"] == pile_text(view) and "play an 8 or miss 1 turn" in screen["pile"]
     assert screen["waiting"] == "Waiting for bot 2…"
